@@ -1,0 +1,93 @@
+package io.durableagents.activities.internal;
+
+import io.durableagents.agent.Agent;
+import io.durableagents.model.ModelException;
+import io.durableagents.model.ModelRequest;
+import io.durableagents.model.ModelResponse;
+import io.durableagents.model.ModelStream;
+import io.durableagents.model.ToolDefinition;
+import io.durableagents.store.AgentStore;
+import io.durableagents.tools.Tool;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.activity.ModelActivities;
+import io.durableagents.workflow.activity.ModelTurnRequest;
+import io.durableagents.workflow.activity.ModelTurnResult;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.failure.ApplicationFailure;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one model turn: reads the transcript from the store by reference, calls the provider and
+ * returns only the new answer, so history grows with new content only.
+ */
+public final class ModelActivitiesImpl implements ModelActivities {
+  private final AgentRegistry registry;
+  private final AgentStore store;
+
+  public ModelActivitiesImpl(AgentRegistry registry, AgentStore store) {
+    this.registry = registry;
+    this.store = store;
+  }
+
+  @Override
+  public ModelTurnResult modelTurn(ModelTurnRequest request) {
+    Agent agent = registry.agent(request.agent());
+    List<Message> messages = new ArrayList<>(store.readMessages(request.sessionId(), request.storedMessages()));
+    messages.addAll(request.newMessages());
+    List<ToolDefinition> tools = new ArrayList<>();
+    for (Tool tool : agent.tools()) {
+      tools.add(new ToolDefinition(tool.name(), tool.description(), tool.inputSchema()));
+    }
+    ModelRequest modelRequest =
+        new ModelRequest(
+            request.sessionId(),
+            agent.name(),
+            agent.model(),
+            agent.instructions(),
+            messages,
+            tools,
+            request.step());
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    try {
+      ModelResponse response = registry.provider(agent).generate(modelRequest, new HeartbeatingStream(context));
+      return new ModelTurnResult(
+          response.text(), response.toolCalls(), response.finishReason(), response.usage());
+    } catch (ModelException e) {
+      ApplicationFailure.Builder failure =
+          ApplicationFailure.newBuilder()
+              .setType(e.code())
+              .setMessage(e.getMessage())
+              .setNonRetryable(!e.retryable());
+      if (e.retryAfter() != null) {
+        failure.setNextRetryDelay(e.retryAfter());
+      }
+      throw failure.build();
+    }
+  }
+
+  /** Heartbeats (throttled by the SDK) so cancellation and dead workers are noticed. */
+  private static final class HeartbeatingStream implements ModelStream {
+    private final ActivityExecutionContext context;
+
+    HeartbeatingStream(ActivityExecutionContext context) {
+      this.context = context;
+    }
+
+    @Override
+    public void text(String delta) {
+      context.heartbeat(null);
+    }
+
+    @Override
+    public void reasoning(String delta) {
+      context.heartbeat(null);
+    }
+
+    @Override
+    public void alive() {
+      context.heartbeat(null);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package io.durableagents.activities.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.durableagents.agent.Agent;
+import io.durableagents.tools.RetryableToolException;
+import io.durableagents.tools.Tool;
+import io.durableagents.tools.ToolContext;
+import io.durableagents.workflow.activity.ToolActivities;
+import io.durableagents.workflow.activity.ToolOutcome;
+import io.durableagents.workflow.activity.ToolRequest;
+import io.durableagents.workflow.ErrorResults;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityInfo;
+import io.temporal.failure.ApplicationFailure;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one tool call. Unknown tools and arguments that fail the schema become error results
+ * without running anything; a throwing tool becomes an error result, unless the failure is
+ * transient, in which case the attempt fails and the tool's retry policy applies.
+ */
+public final class ToolActivitiesImpl implements ToolActivities {
+  private static final Logger log = LoggerFactory.getLogger(ToolActivitiesImpl.class);
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private final AgentRegistry registry;
+
+  public ToolActivitiesImpl(AgentRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public ToolOutcome executeTool(ToolRequest request) {
+    Agent agent = registry.agent(request.agent());
+    Tool tool = agent.tool(request.toolName());
+    if (tool == null) {
+      return error(ErrorResults.UNKNOWN_TOOL, "No tool named '" + request.toolName() + "'.");
+    }
+    JsonNode arguments =
+        request.arguments() == null ? JsonNodeFactory.instance.objectNode() : request.arguments();
+    List<String> problems = tool.validate(arguments);
+    if (!problems.isEmpty()) {
+      return error(
+          ErrorResults.INVALID_ARGUMENTS,
+          "Arguments of '" + tool.name() + "' do not match its schema: " + String.join("; ", problems));
+    }
+    ActivityInfo info = Activity.getExecutionContext().getInfo();
+    ToolContext context =
+        new ToolContext(
+            request.toolCallId(), request.sessionId(), agent.name(), request.run(), info.getAttempt());
+    Object value;
+    try {
+      value = tool.handler().execute(arguments, context);
+    } catch (RetryableToolException | IOException | UncheckedIOException | TimeoutException e) {
+      log.warn("tool {} call {} attempt {} failed transiently: {}",
+          tool.name(), request.toolCallId(), info.getAttempt(), e.toString());
+      throw ApplicationFailure.newFailureWithCause(
+          "Tool '" + tool.name() + "' failed: " + e.getMessage(), "tool_transient", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ApplicationFailure.newFailure("Tool '" + tool.name() + "' was interrupted", "tool_transient");
+    } catch (Exception e) {
+      return error(ErrorResults.TOOL_ERROR, e.getMessage() == null ? e.toString() : e.getMessage());
+    }
+    JsonNode result;
+    try {
+      result = value instanceof JsonNode node ? node : MAPPER.valueToTree(value);
+    } catch (IllegalArgumentException e) {
+      return error(ErrorResults.TOOL_ERROR, "Result of '" + tool.name() + "' is not JSON: " + e.getMessage());
+    }
+    return new ToolOutcome(result == null ? JsonNodeFactory.instance.nullNode() : result, false);
+  }
+
+  private static ToolOutcome error(String code, String message) {
+    return new ToolOutcome(ErrorResults.of(code, message), true);
+  }
+}

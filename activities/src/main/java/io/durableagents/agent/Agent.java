@@ -1,0 +1,187 @@
+package io.durableagents.agent;
+
+import io.durableagents.model.ModelProvider;
+import io.durableagents.tools.Tool;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An agent, defined on the worker side and registered with the plugin: a name, a model,
+ * instructions, tools and the default per-run budgets.
+ *
+ * <pre>{@code
+ * Agent concierge = Agent.newBuilder("concierge")
+ *     .model("gpt-4o-mini")
+ *     .instructions("You book restaurant tables.")
+ *     .tools(weatherTool, findRestaurantTool)
+ *     .maxSteps(10)
+ *     .build();
+ * }</pre>
+ */
+public final class Agent {
+  private final String name;
+  private final String model;
+  private final String instructions;
+  private final Map<String, Tool> tools;
+  private final ModelProvider modelProvider;
+  private final int maxSteps;
+  private final int toolConcurrency;
+  private final Duration modelTimeout;
+  private final int modelMaxAttempts;
+
+  private Agent(Builder builder) {
+    this.name = builder.name;
+    this.model = builder.model;
+    this.instructions = builder.instructions;
+    Map<String, Tool> byName = new LinkedHashMap<>();
+    for (Tool tool : builder.tools) {
+      if (byName.put(tool.name(), tool) != null) {
+        throw new IllegalArgumentException(
+            "Agent '" + name + "' has two tools named '" + tool.name() + "'.");
+      }
+    }
+    this.tools = Collections.unmodifiableMap(byName);
+    this.modelProvider = builder.modelProvider;
+    this.maxSteps = builder.maxSteps;
+    this.toolConcurrency = builder.toolConcurrency;
+    this.modelTimeout = builder.modelTimeout;
+    this.modelMaxAttempts = builder.modelMaxAttempts;
+  }
+
+  public static Builder newBuilder(String name) {
+    return new Builder(name);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String model() {
+    return model;
+  }
+
+  public String instructions() {
+    return instructions;
+  }
+
+  public List<Tool> tools() {
+    return List.copyOf(tools.values());
+  }
+
+  /** The tool of that name, or null. */
+  public Tool tool(String toolName) {
+    return tools.get(toolName);
+  }
+
+  /** The agent's own provider, or null to use the plugin's default provider. */
+  public ModelProvider modelProvider() {
+    return modelProvider;
+  }
+
+  /** Model turns one run may take. */
+  public int maxSteps() {
+    return maxSteps;
+  }
+
+  /** Consecutive runnable tool calls of one turn that may run at the same time. */
+  public int toolConcurrency() {
+    return toolConcurrency;
+  }
+
+  public Duration modelTimeout() {
+    return modelTimeout;
+  }
+
+  public int modelMaxAttempts() {
+    return modelMaxAttempts;
+  }
+
+  public static final class Builder {
+    private final String name;
+    private String model = "default";
+    private String instructions = "";
+    private final List<Tool> tools = new ArrayList<>();
+    private ModelProvider modelProvider;
+    private int maxSteps = 20;
+    private int toolConcurrency = 4;
+    private Duration modelTimeout = Duration.ofMinutes(5);
+    private int modelMaxAttempts = 4;
+
+    private Builder(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+    }
+
+    public Builder model(String model) {
+      this.model = Objects.requireNonNull(model, "model");
+      return this;
+    }
+
+    public Builder instructions(String instructions) {
+      this.instructions = Objects.requireNonNull(instructions, "instructions");
+      return this;
+    }
+
+    public Builder tools(Tool... tools) {
+      for (Tool tool : tools) {
+        this.tools.add(Objects.requireNonNull(tool, "tool"));
+      }
+      return this;
+    }
+
+    public Builder tools(List<Tool> tools) {
+      return tools(tools.toArray(Tool[]::new));
+    }
+
+    public Builder modelProvider(ModelProvider modelProvider) {
+      this.modelProvider = Objects.requireNonNull(modelProvider, "modelProvider");
+      return this;
+    }
+
+    public Builder maxSteps(int maxSteps) {
+      this.maxSteps = maxSteps;
+      return this;
+    }
+
+    public Builder toolConcurrency(int toolConcurrency) {
+      this.toolConcurrency = toolConcurrency;
+      return this;
+    }
+
+    public Builder modelTimeout(Duration modelTimeout) {
+      this.modelTimeout = Objects.requireNonNull(modelTimeout, "modelTimeout");
+      return this;
+    }
+
+    public Builder modelMaxAttempts(int modelMaxAttempts) {
+      this.modelMaxAttempts = modelMaxAttempts;
+      return this;
+    }
+
+    public Agent build() {
+      if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
+        throw new IllegalArgumentException(
+            "Agent name '" + name + "' must be 1-64 letters, digits, '_', '.' or '-'.");
+      }
+      if (maxSteps < 1) {
+        throw new IllegalArgumentException("Agent '" + name + "': maxSteps must be at least 1.");
+      }
+      if (toolConcurrency < 1) {
+        throw new IllegalArgumentException(
+            "Agent '" + name + "': toolConcurrency must be at least 1.");
+      }
+      if (modelMaxAttempts < 1) {
+        throw new IllegalArgumentException(
+            "Agent '" + name + "': modelMaxAttempts must be at least 1.");
+      }
+      if (modelTimeout.isZero() || modelTimeout.isNegative()) {
+        throw new IllegalArgumentException("Agent '" + name + "': modelTimeout must be positive.");
+      }
+      return new Agent(this);
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package io.durableagents.plugin;
+
+import io.durableagents.activities.internal.AgentActivitiesImpl;
+import io.durableagents.activities.internal.AgentRegistry;
+import io.durableagents.activities.internal.CheckpointActivitiesImpl;
+import io.durableagents.activities.internal.ModelActivitiesImpl;
+import io.durableagents.activities.internal.ToolActivitiesImpl;
+import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
+import io.temporal.common.SimplePlugin;
+import io.temporal.worker.Worker;
+
+/**
+ * Registers the agent session workflow and its activities into a team's own workers.
+ *
+ * <pre>{@code
+ * AgentStore store = AgentStores.open("jdbc:sqlite:.agents/projection.db");
+ * AgentsPlugin plugin = new AgentsPlugin(AgentsPluginOptions.newBuilder()
+ *     .addAgent(concierge)
+ *     .modelProvider(ScriptedModelProvider.fromFile(Path.of("script.json")))
+ *     .store(store)
+ *     .build());
+ * WorkerFactory factory = WorkerFactory.newInstance(client,
+ *     WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
+ * factory.newWorker("agents");   // gets the workflow and activities
+ * factory.start();
+ * }</pre>
+ */
+public final class AgentsPlugin extends SimplePlugin {
+  public static final String NAME = "io.durableagents.AgentsPlugin";
+
+  private final AgentsPluginOptions options;
+  private final AgentRegistry registry;
+
+  public AgentsPlugin(AgentsPluginOptions options) {
+    super(NAME);
+    this.options = options;
+    this.registry =
+        new AgentRegistry(options.agents(), options.defaultAgent(), options.modelProvider());
+  }
+
+  public AgentsPluginOptions options() {
+    return options;
+  }
+
+  @Override
+  public void initializeWorker(String taskQueue, Worker worker) {
+    super.initializeWorker(taskQueue, worker);
+    if (!options.taskQueues().isEmpty() && !options.taskQueues().contains(taskQueue)) {
+      return;
+    }
+    worker.registerWorkflowImplementationTypes(AgentSessionWorkflowImpl.class);
+    worker.registerActivitiesImplementations(
+        new AgentActivitiesImpl(registry),
+        new ModelActivitiesImpl(registry, options.store()),
+        new ToolActivitiesImpl(registry),
+        new CheckpointActivitiesImpl(options.store()));
+  }
+}

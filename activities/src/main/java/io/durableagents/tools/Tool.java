@@ -1,0 +1,160 @@
+package io.durableagents.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.tools.internal.RecordSchemas;
+import io.durableagents.tools.internal.SchemaValidator;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A tool an agent may call: name, description, JSON schema of its arguments and the handler
+ * that runs it. Each call runs as one Temporal activity with this tool's timeout and retry policy.
+ *
+ * <pre>{@code
+ * record Weather(String city) {}
+ *
+ * Tool weather = Tool.newBuilder("get_weather")
+ *     .description("Current weather for a city")
+ *     .input(Weather.class, (in, ctx) -> Map.of("city", in.city(), "forecast", "sunny"))
+ *     .build();
+ * }</pre>
+ */
+public final class Tool {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private final String name;
+  private final String description;
+  private final JsonNode inputSchema;
+  private final ToolHandler handler;
+  private final Duration timeout;
+  private final int maxAttempts;
+  private final SchemaValidator validator;
+
+  private Tool(Builder builder) {
+    this.name = builder.name;
+    this.description = builder.description;
+    this.inputSchema = builder.inputSchema;
+    this.handler = builder.handler;
+    this.timeout = builder.timeout;
+    this.maxAttempts = builder.maxAttempts;
+    this.validator = new SchemaValidator(inputSchema);
+  }
+
+  public static Builder newBuilder(String name) {
+    return new Builder(name);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  public JsonNode inputSchema() {
+    return inputSchema.deepCopy();
+  }
+
+  public ToolHandler handler() {
+    return handler;
+  }
+
+  /** Start-to-close timeout of one attempt. */
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /** Attempts for transient failures, including the first. */
+  public int maxAttempts() {
+    return maxAttempts;
+  }
+
+  /** Problems of {@code arguments} against the schema; empty when they are valid. */
+  public List<String> validate(JsonNode arguments) {
+    return validator.validate(arguments);
+  }
+
+  public static final class Builder {
+    private final String name;
+    private String description = "";
+    private JsonNode inputSchema;
+    private ToolHandler handler;
+    private Duration timeout = Duration.ofMinutes(1);
+    private int maxAttempts = 3;
+
+    private Builder(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+    }
+
+    public Builder description(String description) {
+      this.description = Objects.requireNonNull(description, "description");
+      return this;
+    }
+
+    /** The JSON schema of the arguments, as a JSON string. */
+    public Builder inputSchema(String jsonSchema) {
+      try {
+        return inputSchema(MAPPER.readTree(Objects.requireNonNull(jsonSchema, "jsonSchema")));
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException("Tool '" + name + "': schema is not JSON: " + e.getMessage(), e);
+      }
+    }
+
+    public Builder inputSchema(JsonNode jsonSchema) {
+      this.inputSchema = Objects.requireNonNull(jsonSchema, "jsonSchema").deepCopy();
+      return this;
+    }
+
+    public Builder handler(ToolHandler handler) {
+      this.handler = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /**
+     * Binds the arguments to {@code type} before calling {@code handler}. Unless a schema was
+     * given, one is derived from the record's components (all required).
+     */
+    public <T> Builder input(Class<T> type, TypedToolHandler<T> handler) {
+      Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(handler, "handler");
+      if (inputSchema == null) {
+        inputSchema = RecordSchemas.schemaFor(type);
+      }
+      this.handler = (args, ctx) -> handler.execute(MAPPER.treeToValue(args, type), ctx);
+      return this;
+    }
+
+    public Builder timeout(Duration timeout) {
+      this.timeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    public Builder maxAttempts(int maxAttempts) {
+      this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    public Tool build() {
+      if (!name.matches("[A-Za-z0-9_-]{1,64}")) {
+        throw new IllegalArgumentException(
+            "Tool name '" + name + "' must be 1-64 letters, digits, '_' or '-'.");
+      }
+      if (handler == null) {
+        throw new IllegalStateException("Tool '" + name + "' has no handler.");
+      }
+      if (inputSchema == null) {
+        inputSchema = MAPPER.createObjectNode().put("type", "object");
+      }
+      if (timeout.isZero() || timeout.isNegative()) {
+        throw new IllegalArgumentException("Tool '" + name + "': timeout must be positive.");
+      }
+      if (maxAttempts < 1) {
+        throw new IllegalArgumentException("Tool '" + name + "': maxAttempts must be at least 1.");
+      }
+      return new Tool(this);
+    }
+  }
+}

@@ -1,0 +1,13 @@
+package io.durableagents.tools;
+
+/**
+ * What a tool knows about the call it serves. Tools are at-least-once: a call in flight when a
+ * worker dies runs again, so use {@link #toolCallId()} as the idempotency key of side effects.
+ *
+ * @param toolCallId stable id of this call, the same on every attempt
+ * @param sessionId the session the call belongs to
+ * @param agent the agent's name
+ * @param run the run number within the session
+ * @param attempt the activity attempt, starting at 1
+ */
+public record ToolContext(String toolCallId, String sessionId, String agent, int run, int attempt) {}

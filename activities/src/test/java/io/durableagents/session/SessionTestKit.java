@@ -1,0 +1,148 @@
+package io.durableagents.session;
+
+import io.durableagents.agent.Agent;
+import io.durableagents.model.ModelProvider;
+import io.durableagents.plugin.AgentsPlugin;
+import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.store.AgentStore;
+import io.durableagents.store.AgentStores;
+import io.durableagents.tools.RetryableToolException;
+import io.durableagents.tools.Tool;
+import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SessionStart;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.WorkerFactoryOptions;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A test environment with the real plugin, real activities, a real SQLite store and a scripted
+ * model: only the Temporal service is the in-process test server.
+ */
+final class SessionTestKit implements AutoCloseable {
+  static final String TASK_QUEUE = "agents-test";
+
+  final TestWorkflowEnvironment env;
+  final AgentStore store;
+  final WorkflowClient client;
+  /** Invocations per tool call id, across attempts: the tools' side effects. */
+  final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
+
+  SessionTestKit(Path dir, ModelProvider model, int maxSteps) {
+    this(dir, model, maxSteps, WorkerFactoryOptions.newBuilder());
+  }
+
+  SessionTestKit(Path dir, ModelProvider model, int maxSteps, WorkerFactoryOptions.Builder factory) {
+    store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
+    AgentsPlugin plugin =
+        new AgentsPlugin(
+            AgentsPluginOptions.newBuilder()
+                .addAgent(agent(maxSteps))
+                .modelProvider(model)
+                .store(store)
+                .build());
+    env =
+        TestWorkflowEnvironment.newInstance(
+            TestEnvironmentOptions.newBuilder()
+                .setWorkerFactoryOptions(factory.setPlugins(plugin).build())
+                .build());
+    env.newWorker(TASK_QUEUE);
+    env.start();
+    client = env.getWorkflowClient();
+  }
+
+  Agent agent(int maxSteps) {
+    return Agent.newBuilder("tester")
+        .model("scripted")
+        .instructions("test agent")
+        .maxSteps(maxSteps)
+        .tools(
+            Tool.newBuilder("add")
+                .description("Adds two integers.")
+                .inputSchema(
+                    "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},"
+                        + "\"required\":[\"a\",\"b\"]}")
+                .handler(
+                    (args, ctx) -> {
+                      effect(ctx.toolCallId());
+                      return Map.of("sum", args.get("a").asLong() + args.get("b").asLong());
+                    })
+                .build(),
+            Tool.newBuilder("echo")
+                .description("Echoes its text.")
+                .input(EchoInput.class, (in, ctx) -> {
+                  effect(ctx.toolCallId());
+                  return Map.of("echo", in.text());
+                })
+                .build(),
+            Tool.newBuilder("boom")
+                .description("Always throws.")
+                .handler(
+                    (args, ctx) -> {
+                      effect(ctx.toolCallId());
+                      throw new IllegalStateException("boom went the tool");
+                    })
+                .build(),
+            Tool.newBuilder("flaky")
+                .description("Fails transiently twice, then answers.")
+                .maxAttempts(5)
+                .handler(
+                    (args, ctx) -> {
+                      effect(ctx.toolCallId());
+                      if (ctx.attempt() < 3) {
+                        throw new RetryableToolException("try again");
+                      }
+                      return Map.of("attempt", ctx.attempt());
+                    })
+                .build())
+        .build();
+  }
+
+  record EchoInput(String text) {}
+
+  private void effect(String toolCallId) {
+    effects.computeIfAbsent(toolCallId, id -> new AtomicInteger()).incrementAndGet();
+  }
+
+  /** What AgentClient.send does: update-with-start on the session's workflow. */
+  RunResult send(String sessionId, String input) {
+    return send(sessionId, input, null);
+  }
+
+  RunResult send(String sessionId, String input, Integer maxSteps) {
+    AgentSessionWorkflow stub =
+        client.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(sessionId)
+                .setTaskQueue(TASK_QUEUE)
+                .setWorkflowIdConflictPolicy(
+                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                .build());
+    return WorkflowClient.executeUpdateWithStart(
+        stub::send,
+        new SendRequest(input),
+        UpdateOptions.newBuilder(RunResult.class)
+            .setUpdateName("send")
+            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+            .build(),
+        new WithStartWorkflowOperation<>(stub::run, new SessionStart(sessionId, null, maxSteps)));
+  }
+
+  @Override
+  public void close() {
+    env.close();
+    store.close();
+  }
+}

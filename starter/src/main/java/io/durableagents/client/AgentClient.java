@@ -1,0 +1,160 @@
+package io.durableagents.client;
+
+import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.SessionStatus;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowException;
+import io.temporal.client.WorkflowNotFoundException;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowQueryException;
+import io.temporal.client.WorkflowServiceException;
+import io.temporal.client.WorkflowUpdateException;
+import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.failure.ApplicationFailure;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Starts and continues agent sessions. Thread-safe; share one per process.
+ *
+ * <pre>{@code
+ * WorkflowClient temporal = WorkflowClient.newInstance(WorkflowServiceStubs.newLocalServiceStubs());
+ * AgentClient agents = AgentClient.newInstance(temporal, AgentClientOptions.newBuilder()
+ *     .projection(ProjectionReader.open("jdbc:sqlite:.agents/projection.db"))
+ *     .build());
+ * RunResult first = agents.send("chat-42", "Book a table for 2 tonight");
+ * RunResult next = agents.send("chat-42", "Make it 3 people");   // same conversation
+ * }</pre>
+ */
+public final class AgentClient {
+  private final WorkflowClient client;
+  private final AgentClientOptions options;
+
+  private AgentClient(WorkflowClient client, AgentClientOptions options) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.options = Objects.requireNonNull(options, "options");
+  }
+
+  public static AgentClient newInstance(WorkflowClient client, AgentClientOptions options) {
+    return new AgentClient(client, options);
+  }
+
+  public static AgentClient newInstance(WorkflowClient client) {
+    return new AgentClient(client, AgentClientOptions.getDefaultInstance());
+  }
+
+  /** {@link #send(String, String, SendOptions)} with default options. */
+  public RunResult send(String sessionId, String input) {
+    return send(sessionId, input, SendOptions.DEFAULT);
+  }
+
+  /**
+   * Sends input to a session and returns the result of the run it belongs to, once that run
+   * settles. An unknown session is started (update-with-start); a finished one continues the
+   * conversation with this input as the next user turn. Empty input starts nothing: it waits for
+   * the run in progress, or returns the last run's result.
+   *
+   * @throws SessionNotFoundException for empty input on a session that does not exist
+   * @throws AgentClientException when the session refuses the input
+   */
+  public RunResult send(String sessionId, String input, SendOptions sendOptions) {
+    SessionIds.requireValid(sessionId);
+    Objects.requireNonNull(sendOptions, "sendOptions");
+    SendRequest request = new SendRequest(input == null ? "" : input);
+    RunResult result;
+    try {
+      if (request.isEmpty()) {
+        result = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(request);
+      } else {
+        result = sendWithStart(sessionId, request, sendOptions);
+      }
+    } catch (WorkflowNotFoundException e) {
+      throw new SessionNotFoundException(sessionId);
+    } catch (WorkflowUpdateException e) {
+      throw new AgentClientException(
+          "Session '" + sessionId + "' refused the input: " + rootMessage(e), e);
+    } catch (WorkflowServiceException e) {
+      if (isNotFound(e)) {
+        throw new SessionNotFoundException(sessionId);
+      }
+      throw new AgentClientException("Temporal refused send to '" + sessionId + "': " + rootMessage(e), e);
+    }
+    return withMessages(result);
+  }
+
+  private RunResult sendWithStart(String sessionId, SendRequest request, SendOptions sendOptions) {
+    WorkflowOptions workflowOptions =
+        WorkflowOptions.newBuilder()
+            .setWorkflowId(sessionId)
+            .setTaskQueue(options.taskQueue())
+            .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+            .build();
+    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, workflowOptions);
+    UpdateOptions<RunResult> updateOptions =
+        UpdateOptions.newBuilder(RunResult.class)
+            .setUpdateName("send")
+            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+            .build();
+    WithStartWorkflowOperation<Void> start =
+        new WithStartWorkflowOperation<>(
+            stub::run, new SessionStart(sessionId, sendOptions.agent(), sendOptions.maxSteps()));
+    return WorkflowClient.executeUpdateWithStart(stub::send, request, updateOptions, start);
+  }
+
+  /** Where the session is, or empty when there is no such session. */
+  public Optional<SessionStatus> status(String sessionId) {
+    SessionIds.requireValid(sessionId);
+    try {
+      return Optional.of(client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).status());
+    } catch (WorkflowNotFoundException e) {
+      return Optional.empty();
+    } catch (WorkflowQueryException | WorkflowServiceException e) {
+      if (isNotFound(e)) {
+        return Optional.empty();
+      }
+      throw new AgentClientException("Cannot read status of '" + sessionId + "': " + rootMessage(e), e);
+    }
+  }
+
+  private RunResult withMessages(RunResult result) {
+    if (result == null || options.projection() == null) {
+      return result;
+    }
+    return result.withMessages(options.projection().messages(result.sessionId(), result.messageCount()));
+  }
+
+  private static boolean isNotFound(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof WorkflowNotFoundException) {
+        return true;
+      }
+      if (t instanceof StatusRuntimeException status
+          && status.getStatus().getCode() == Status.Code.NOT_FOUND) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    if (cause instanceof ApplicationFailure application) {
+      return application.getOriginalMessage();
+    }
+    if (cause instanceof WorkflowException) {
+      return cause.getMessage();
+    }
+    return cause.getMessage() == null ? cause.toString() : cause.getMessage();
+  }
+}

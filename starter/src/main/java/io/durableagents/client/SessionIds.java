@@ -1,0 +1,33 @@
+package io.durableagents.client;
+
+import java.util.regex.Pattern;
+
+/** Session ids are workflow ids; they are limited to a safe, printable set. */
+public final class SessionIds {
+  private static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0,199}");
+
+  private SessionIds() {}
+
+  /** Returns the id, or throws {@link IllegalArgumentException} saying what is allowed. */
+  public static String requireValid(String sessionId) {
+    if (sessionId == null || !VALID.matcher(sessionId).matches()) {
+      throw new IllegalArgumentException(
+          "Invalid session id "
+              + (sessionId == null ? "null" : "'" + printable(sessionId) + "'")
+              + ": use 1-200 characters of letters, digits and . _ : @ -, starting with a letter or digit.");
+    }
+    return sessionId;
+  }
+
+  private static String printable(String value) {
+    StringBuilder out = new StringBuilder();
+    value.codePoints().limit(80).forEach(cp -> {
+      if (cp < 0x20 || cp == 0x7f) {
+        out.append(String.format("\\u%04x", cp));
+      } else {
+        out.appendCodePoint(cp);
+      }
+    });
+    return out.toString();
+  }
+}

@@ -1,0 +1,138 @@
+package io.durableagents.app.demo;
+
+import io.durableagents.agent.Agent;
+import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.tools.Tool;
+import io.durableagents.tools.ToolContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The demo agent {@code concierge}: weather, restaurant search and table booking over
+ * deterministic fake data. {@code book_table} is idempotent on the tool call id, as every tool
+ * with side effects should be.
+ */
+public final class ConciergeAgent {
+  public static final String NAME = "concierge";
+  private static final String SCRIPT = "concierge-script.json";
+
+  /** Bookings by tool call id: a retried call finds its booking instead of making another. */
+  private static final Map<String, Map<String, Object>> BOOKINGS = new ConcurrentHashMap<>();
+
+  record WeatherInput(String city) {}
+
+  record FindRestaurantInput(String city, int people, String time) {}
+
+  record BookTableInput(String restaurant, int people, String time) {}
+
+  private ConciergeAgent() {}
+
+  public static Agent create() {
+    return Agent.newBuilder(NAME)
+        .model("scripted")
+        .instructions(
+            "You are a concierge. Check the weather, find a restaurant and book a table. "
+                + "Confirm bookings with their reference.")
+        .tools(getWeather(), findRestaurant(), bookTable())
+        .maxSteps(10)
+        .build();
+  }
+
+  /** The scripted conversation the demo plays (§5.2 format, shipped as a resource). */
+  public static ScriptedModelProvider defaultScript() {
+    return ScriptedModelProvider.fromJson(defaultScriptJson());
+  }
+
+  public static String defaultScriptJson() {
+    try (InputStream in = ConciergeAgent.class.getResourceAsStream(SCRIPT)) {
+      if (in == null) {
+        throw new IllegalStateException("Missing resource " + SCRIPT);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static Tool getWeather() {
+    return Tool.newBuilder("get_weather")
+        .description("Current weather for a city.")
+        .input(WeatherInput.class, (in, ctx) -> weather(in.city()))
+        .build();
+  }
+
+  static Tool findRestaurant() {
+    return Tool.newBuilder("find_restaurant")
+        .description("Find a restaurant with a free table for the party at the given time (HH:MM).")
+        .inputSchema(
+            """
+            {"type": "object",
+             "properties": {
+               "city": {"type": "string", "minLength": 1},
+               "people": {"type": "integer", "minimum": 1, "maximum": 20},
+               "time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}},
+             "required": ["city", "people", "time"],
+             "additionalProperties": false}
+            """)
+        .input(FindRestaurantInput.class, (in, ctx) -> restaurant(in))
+        .build();
+  }
+
+  static Tool bookTable() {
+    return Tool.newBuilder("book_table")
+        .description("Book a table. Has a side effect: the restaurant holds the table.")
+        .inputSchema(
+            """
+            {"type": "object",
+             "properties": {
+               "restaurant": {"type": "string", "minLength": 1},
+               "people": {"type": "integer", "minimum": 1, "maximum": 20},
+               "time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}},
+             "required": ["restaurant", "people", "time"],
+             "additionalProperties": false}
+            """)
+        .input(BookTableInput.class, ConciergeAgent::book)
+        .build();
+  }
+
+  private static Map<String, Object> weather(String city) {
+    int seed = Math.abs(city.toLowerCase(Locale.ROOT).hashCode());
+    List<String> skies = List.of("sunny", "cloudy", "light rain", "clear");
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("city", city);
+    out.put("sky", skies.get(seed % skies.size()));
+    out.put("temperatureC", 12 + seed % 15);
+    return out;
+  }
+
+  private static Map<String, Object> restaurant(FindRestaurantInput in) {
+    List<String> names = List.of("Le Petit Zinc", "Chez Marcel", "La Table d'Anna");
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("restaurant", names.get(Math.abs(in.city().hashCode()) % names.size()));
+    out.put("city", in.city());
+    out.put("people", in.people());
+    out.put("time", in.time());
+    out.put("available", true);
+    return out;
+  }
+
+  private static Map<String, Object> book(BookTableInput in, ToolContext ctx) {
+    return BOOKINGS.computeIfAbsent(
+        ctx.toolCallId(),
+        id -> {
+          Map<String, Object> booking = new LinkedHashMap<>();
+          booking.put("confirmation", "BK-" + Integer.toHexString(Math.abs((ctx.sessionId() + id).hashCode())).toUpperCase(Locale.ROOT));
+          booking.put("restaurant", in.restaurant());
+          booking.put("people", in.people());
+          booking.put("time", in.time());
+          return booking;
+        });
+  }
+}

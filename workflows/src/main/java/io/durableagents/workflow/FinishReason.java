@@ -1,0 +1,17 @@
+package io.durableagents.workflow;
+
+/** Why a step or a run ended; the strings are the JSON contract. */
+public final class FinishReason {
+  /** The model answered without calling a tool. */
+  public static final String STOP = "stop";
+  /** The model called tools; the loop goes on after the batch. */
+  public static final String TOOL_CALLS = "tool-calls";
+  /** The model hit its output limit. */
+  public static final String LENGTH = "length";
+  /** The run used every model turn its {@code maxSteps} budget allows. */
+  public static final String MAX_STEPS = "max-steps";
+  /** The model call failed. */
+  public static final String ERROR = "error";
+
+  private FinishReason() {}
+}

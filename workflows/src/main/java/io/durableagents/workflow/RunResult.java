@@ -1,0 +1,44 @@
+package io.durableagents.workflow;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/**
+ * The outcome of one run: the work one message triggered. {@code steps}, {@code usage} and
+ * {@code toolCalls} count this run only; {@code messages} is the whole conversation.
+ *
+ * <p>The workflow returns it without {@code messages} (the transcript lives in the store, never in
+ * Temporal payloads); {@code AgentClient} fills them in from the projection.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RunResult(
+    @JsonProperty("sessionId") String sessionId,
+    @JsonProperty("run") int run,
+    @JsonProperty("status") String status,
+    @JsonProperty("finishReason") String finishReason,
+    @JsonProperty("text") String text,
+    @JsonProperty("output") JsonNode output,
+    @JsonProperty("steps") int steps,
+    @JsonProperty("usage") Usage usage,
+    @JsonProperty("toolCalls") List<ToolCallRecord> toolCalls,
+    @JsonProperty("error") ErrorInfo error,
+    @JsonProperty("checkpointStep") int checkpointStep,
+    @JsonProperty("messageCount") int messageCount,
+    @JsonProperty("messages") List<Message> messages) {
+
+  public RunResult {
+    toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+    usage = usage == null ? Usage.ZERO : usage;
+  }
+
+  /** A copy carrying the whole conversation. */
+  public RunResult withMessages(List<Message> conversation) {
+    return new RunResult(
+        sessionId, run, status, finishReason, text, output, steps, usage, toolCalls, error,
+        checkpointStep, messageCount, conversation);
+  }
+}

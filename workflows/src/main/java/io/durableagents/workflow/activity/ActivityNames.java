@@ -1,0 +1,8 @@
+package io.durableagents.workflow.activity;
+
+/** The prefix of every activity type this product registers. */
+public final class ActivityNames {
+  public static final String PREFIX = "agents.";
+
+  private ActivityNames() {}
+}

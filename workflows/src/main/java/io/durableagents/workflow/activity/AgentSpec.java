@@ -1,0 +1,37 @@
+package io.durableagents.workflow.activity;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+
+/**
+ * An agent as the workflow sees it: learned from a recorded activity result, so control flow
+ * never depends on worker configuration read at replay time.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record AgentSpec(
+    @JsonProperty("name") String name,
+    @JsonProperty("model") String model,
+    @JsonProperty("fingerprint") String fingerprint,
+    @JsonProperty("maxSteps") int maxSteps,
+    @JsonProperty("toolConcurrency") int toolConcurrency,
+    @JsonProperty("modelTimeoutMs") long modelTimeoutMs,
+    @JsonProperty("modelMaxAttempts") int modelMaxAttempts,
+    @JsonProperty("tools") List<ToolSpec> tools) {
+
+  public AgentSpec {
+    tools = tools == null ? List.of() : List.copyOf(tools);
+  }
+
+  /** The tool of that name, or null when the agent has none. */
+  public ToolSpec tool(String toolName) {
+    for (ToolSpec tool : tools) {
+      if (tool.name().equals(toolName)) {
+        return tool;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,23 @@
+package io.durableagents.workflow.activity;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.durableagents.workflow.ToolCall;
+import io.durableagents.workflow.Usage;
+import java.util.List;
+
+/** The recorded answer of one model turn: never generated again once Temporal has it. */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ModelTurnResult(
+    @JsonProperty("text") String text,
+    @JsonProperty("toolCalls") List<ToolCall> toolCalls,
+    @JsonProperty("finishReason") String finishReason,
+    @JsonProperty("usage") Usage usage) {
+
+  public ModelTurnResult {
+    toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+    usage = usage == null ? Usage.ZERO : usage;
+  }
+}

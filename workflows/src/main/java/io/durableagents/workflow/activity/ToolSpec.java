@@ -1,0 +1,16 @@
+package io.durableagents.workflow.activity;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * What the workflow needs to know of a tool to schedule it: its name and how its activity is
+ * run. Schemas and code stay on the worker side.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ToolSpec(
+    @JsonProperty("name") String name,
+    @JsonProperty("startToCloseTimeoutMs") long startToCloseTimeoutMs,
+    @JsonProperty("maxAttempts") int maxAttempts) {}

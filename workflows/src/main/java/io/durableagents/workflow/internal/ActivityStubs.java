@@ -1,0 +1,104 @@
+package io.durableagents.workflow.internal;
+
+import io.durableagents.workflow.activity.AgentActivities;
+import io.durableagents.workflow.activity.AgentSpec;
+import io.durableagents.workflow.activity.CheckpointActivities;
+import io.durableagents.workflow.activity.ModelActivities;
+import io.durableagents.workflow.activity.ToolActivities;
+import io.durableagents.workflow.activity.ToolSpec;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Activity stubs with the options the session workflow uses. Options that depend on the agent
+ * come from its recorded {@link AgentSpec}, never from worker configuration.
+ */
+final class ActivityStubs {
+
+  /** Failure types a model activity raises for errors that no retry can fix. */
+  static final String[] MODEL_NON_RETRYABLE = {
+    "UnknownAgent", "model_request_invalid", "incomplete_response", "model_error"
+  };
+
+  private static final ActivityOptions AGENT_OPTIONS =
+      ActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setMaximumAttempts(5)
+                  .setDoNotRetry("UnknownAgent")
+                  .build())
+          .build();
+
+  /**
+   * Checkpoint saves retry without a limit (with backoff up to a minute): while the store is
+   * down the run waits, and when it is back the save lands; nothing is lost.
+   */
+  private static final ActivityOptions CHECKPOINT_OPTIONS =
+      ActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofMillis(200))
+                  .setMaximumInterval(Duration.ofMinutes(1))
+                  .setMaximumAttempts(0)
+                  .build())
+          .build();
+
+  private final AgentActivities agents = Workflow.newActivityStub(AgentActivities.class, AGENT_OPTIONS);
+  private final CheckpointActivities checkpoints =
+      Workflow.newActivityStub(CheckpointActivities.class, CHECKPOINT_OPTIONS);
+  private final Map<String, ToolActivities> toolStubs = new HashMap<>();
+  private ModelActivities model;
+  private AgentSpec modelSpec;
+
+  AgentActivities agents() {
+    return agents;
+  }
+
+  CheckpointActivities checkpoints() {
+    return checkpoints;
+  }
+
+  ModelActivities model(AgentSpec spec) {
+    if (model == null || !spec.equals(modelSpec)) {
+      ActivityOptions options =
+          ActivityOptions.newBuilder()
+              .setSummary("model " + spec.model())
+              .setStartToCloseTimeout(Duration.ofMillis(spec.modelTimeoutMs()))
+              .setRetryOptions(
+                  RetryOptions.newBuilder()
+                      .setInitialInterval(Duration.ofSeconds(1))
+                      .setMaximumInterval(Duration.ofSeconds(30))
+                      .setMaximumAttempts(spec.modelMaxAttempts())
+                      .setDoNotRetry(MODEL_NON_RETRYABLE)
+                      .build())
+              .build();
+      model = Workflow.newActivityStub(ModelActivities.class, options);
+      modelSpec = spec;
+    }
+    return model;
+  }
+
+  ToolActivities tool(ToolSpec tool) {
+    return toolStubs.computeIfAbsent(
+        tool.name() + "#" + tool.startToCloseTimeoutMs() + "#" + tool.maxAttempts(),
+        key ->
+            Workflow.newActivityStub(
+                ToolActivities.class,
+                ActivityOptions.newBuilder()
+                    .setSummary("tool " + tool.name())
+                    .setStartToCloseTimeout(Duration.ofMillis(tool.startToCloseTimeoutMs()))
+                    .setRetryOptions(
+                        RetryOptions.newBuilder()
+                            .setInitialInterval(Duration.ofMillis(500))
+                            .setMaximumInterval(Duration.ofSeconds(30))
+                            .setMaximumAttempts(tool.maxAttempts())
+                            .build())
+                    .build()));
+  }
+}
