@@ -1,0 +1,101 @@
+package io.durableagents.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.durableagents.agent.Agent;
+import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.plugin.AgentsPlugin;
+import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.store.AgentStore;
+import io.durableagents.store.AgentStores;
+import io.durableagents.tools.Tool;
+import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SessionStart;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The plugin in a team's own, plain WorkerFactory, next to the team's other task queues. */
+class PluginRegistrationTest {
+  @TempDir Path dir;
+
+  @Test
+  void pluginInAPlainWorkerFactory_servesSessionsOnItsTaskQueue() {
+    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
+        AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("p.db"))) {
+      Agent agent =
+          Agent.newBuilder("helper")
+              .tools(Tool.newBuilder("ping").handler((args, ctx) -> Map.of("pong", true)).build())
+              .build();
+      AgentsPlugin plugin =
+          new AgentsPlugin(
+              AgentsPluginOptions.newBuilder()
+                  .addAgent(agent)
+                  .modelProvider(
+                      ScriptedModelProvider.fromJson(
+                          "{\"turns\":[{\"toolCalls\":[{\"name\":\"ping\"}]},{\"text\":\"pong\"}]}"))
+                  .store(store)
+                  .taskQueues("team-agents")
+                  .build());
+      WorkflowClient client = env.getWorkflowClient();
+      WorkerFactory factory =
+          WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
+      factory.newWorker("team-agents");
+      factory.newWorker("team-other-work"); // the plugin leaves this queue alone
+      factory.start();
+      try {
+        RunResult result = send(client, "team-agents", "s-1");
+        assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+        assertThat(result.text()).isEqualTo("pong");
+        assertThat(result.toolCalls().get(0).result().get("pong").asBoolean()).isTrue();
+      } finally {
+        factory.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void optionsWithoutStoreOrAgent_areRefusedWithAClearMessage() {
+    assertThatThrownBy(() -> AgentsPluginOptions.newBuilder().build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("at least one agent");
+    assertThatThrownBy(
+            () -> AgentsPluginOptions.newBuilder().addAgent(Agent.newBuilder("a").build()).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("store");
+  }
+
+  private static RunResult send(WorkflowClient client, String taskQueue, String sessionId) {
+    AgentSessionWorkflow stub =
+        client.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(sessionId)
+                .setTaskQueue(taskQueue)
+                .setWorkflowIdConflictPolicy(
+                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                .build());
+    return WorkflowClient.executeUpdateWithStart(
+        stub::send,
+        new SendRequest("hi"),
+        UpdateOptions.newBuilder(RunResult.class)
+            .setUpdateName("send")
+            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+            .build(),
+        new WithStartWorkflowOperation<>(stub::run, new SessionStart(sessionId, null, null)));
+  }
+}

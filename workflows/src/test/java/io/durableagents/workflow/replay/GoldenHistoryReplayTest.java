@@ -1,0 +1,99 @@
+package io.durableagents.workflow.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.SessionStatus;
+import io.durableagents.workflow.activity.CheckpointActivities;
+import io.durableagents.workflow.activity.CheckpointSave;
+import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.worker.NonDeterministicException;
+import io.temporal.testing.WorkflowReplayer;
+import io.temporal.workflow.Workflow;
+import io.temporal.workflow.WorkflowInit;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Replays every committed golden history with the current workflow code: a change that alters
+ * the command order of a shipped behaviour without {@code Workflow.getVersion} fails here.
+ * Golden histories are never edited, only added.
+ */
+class GoldenHistoryReplayTest {
+
+  static Stream<Path> goldenHistories() throws IOException, URISyntaxException {
+    Path dir = Path.of(GoldenHistoryReplayTest.class.getResource("/histories").toURI());
+    List<Path> files;
+    try (Stream<Path> listing = Files.list(dir)) {
+      files = listing.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+    }
+    assertThat(files).as("golden histories in %s", dir).isNotEmpty();
+    return files.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("goldenHistories")
+  void goldenHistory_replaysWithTheCurrentWorkflow(Path history) throws Exception {
+    WorkflowReplayer.replayWorkflowExecution(
+        WorkflowExecutionHistory.fromJson(Files.readString(history)), AgentSessionWorkflowImpl.class);
+  }
+
+  @Test
+  void canary_aWorkflowThatSchedulesDifferently_failsReplay() throws Exception {
+    WorkflowExecutionHistory history =
+        WorkflowExecutionHistory.fromJson(
+            Files.readString(goldenHistories().findFirst().orElseThrow()));
+    assertThatThrownBy(
+            () -> WorkflowReplayer.replayWorkflowExecution(history, ReorderedWorkflow.class))
+        .hasStackTraceContaining(NonDeterministicException.class.getSimpleName());
+  }
+
+  /** Saves a checkpoint before doing anything else: a different first command. */
+  public static class ReorderedWorkflow implements AgentSessionWorkflow {
+    private final AgentSessionWorkflowImpl delegate;
+
+    @WorkflowInit
+    public ReorderedWorkflow(SessionStart start) {
+      delegate = new AgentSessionWorkflowImpl(start);
+    }
+
+    @Override
+    public void run(SessionStart start) {
+      Workflow.newActivityStub(
+              CheckpointActivities.class,
+              ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(5)).build())
+          .saveCheckpoint(
+              new CheckpointSave(null, null, null, 0, 0, null, null, 0, List.of(), null, null, 0));
+      delegate.run(start);
+    }
+
+    @Override
+    public RunResult send(SendRequest request) {
+      return delegate.send(request);
+    }
+
+    @Override
+    public void validateSend(SendRequest request) {
+      delegate.validateSend(request);
+    }
+
+    @Override
+    public SessionStatus status() {
+      return delegate.status();
+    }
+  }
+}
