@@ -1,0 +1,130 @@
+package io.durableagents.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.durableagents.store.internal.Migrations;
+import io.durableagents.store.internal.StoreUrls;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/** Opens {@link AgentStore}s: connects, pools, applies the schema migrations. */
+public final class AgentStores {
+  static final int SQLITE_POOL_SIZE = 4;
+  static final int POSTGRESQL_POOL_SIZE = 10;
+  static final int SQLITE_BUSY_TIMEOUT_MILLIS = 10_000;
+
+  private static final String SQLITE_DRIVER = "org.sqlite.JDBC";
+  private static final String POSTGRESQL_DRIVER = "org.postgresql.Driver";
+
+  private AgentStores() {}
+
+  /**
+   * Opens the store at {@code jdbcUrl}, migrating its schema; closing the store closes its
+   * connection pool.
+   *
+   * <ul>
+   *   <li>{@code jdbc:sqlite:PATH}: a database file, created with its directory if missing, in WAL
+   *       mode with a busy timeout of 10 s;
+   *   <li>{@code jdbc:postgresql://HOST[:PORT]/DATABASE[?user=..&password=..]}: needs the
+   *       PostgreSQL JDBC driver ({@code org.postgresql:postgresql}) on the classpath.
+   * </ul>
+   *
+   * @throws IllegalArgumentException if the URL is not one of those
+   * @throws StoreException if the driver is missing, or the database cannot be reached or migrated
+   */
+  public static AgentStore open(String jdbcUrl) {
+    StoreUrls.Kind kind = StoreUrls.kind(jdbcUrl);
+    String url = jdbcUrl.strip();
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url);
+    switch (kind) {
+      case SQLITE -> {
+        createParentDirectory(StoreUrls.sqliteFile(url));
+        requireDriver(SQLITE_DRIVER, "the SQLite JDBC driver (org.xerial:sqlite-jdbc)");
+        config.setDriverClassName(SQLITE_DRIVER);
+        config.setPoolName("durable-agents-store-sqlite");
+        config.setMaximumPoolSize(SQLITE_POOL_SIZE);
+        config.setMinimumIdle(1);
+        config.addDataSourceProperty("journal_mode", "WAL");
+        config.addDataSourceProperty("busy_timeout", String.valueOf(SQLITE_BUSY_TIMEOUT_MILLIS));
+        config.addDataSourceProperty("foreign_keys", "true");
+      }
+      case POSTGRESQL -> {
+        requireDriver(POSTGRESQL_DRIVER, "the PostgreSQL JDBC driver (org.postgresql:postgresql)");
+        config.setDriverClassName(POSTGRESQL_DRIVER);
+        config.setPoolName("durable-agents-store-postgresql");
+        config.setMaximumPoolSize(POSTGRESQL_POOL_SIZE);
+      }
+    }
+
+    HikariDataSource pool;
+    try {
+      pool = new HikariDataSource(config);
+    } catch (RuntimeException e) {
+      throw new StoreException(
+          "cannot connect to the store at " + StoreUrls.describe(url) + ": " + rootMessage(e), e);
+    }
+    try {
+      migrate(pool, url);
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+    return new JdbcAgentStore(pool, true);
+  }
+
+  /**
+   * A store on connections from {@code dataSource}, migrating its schema first. Closing the store
+   * leaves the data source open: its owner closes it.
+   *
+   * @throws StoreException if the database cannot be migrated
+   */
+  public static AgentStore open(DataSource dataSource) {
+    Objects.requireNonNull(dataSource, "dataSource");
+    migrate(dataSource, "the given data source");
+    return new JdbcAgentStore(dataSource, false);
+  }
+
+  private static void migrate(DataSource dataSource, String what) {
+    try {
+      Migrations.migrate(dataSource);
+    } catch (RuntimeException e) {
+      throw new StoreException(
+          "cannot migrate the store schema at " + StoreUrls.describe(what) + ": " + rootMessage(e),
+          e);
+    }
+  }
+
+  private static void createParentDirectory(Path file) {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent == null || Files.isDirectory(parent)) {
+      return;
+    }
+    try {
+      Files.createDirectories(parent);
+    } catch (IOException e) {
+      throw new StoreException("cannot create the directory " + parent + " of the SQLite store", e);
+    }
+  }
+
+  private static void requireDriver(String className, String description) {
+    try {
+      Class.forName(className, false, AgentStores.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new StoreException(
+          description + " is not on the classpath: add it to the application to use this store URL",
+          e);
+    }
+  }
+
+  private static String rootMessage(Throwable error) {
+    Throwable root = error;
+    for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 16; depth++) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+  }
+}

@@ -1,0 +1,25 @@
+package io.durableagents.store;
+
+import io.durableagents.workflow.Usage;
+
+/**
+ * The stored row of one session: where it stood at its newest checkpoint.
+ *
+ * @param executionId the first run id of the workflow that wrote the session
+ * @param lastStep the newest checkpoint step
+ * @param messageCount the number of transcript messages at that checkpoint
+ * @param createdAt epoch milliseconds (UTC) of the first save
+ * @param updatedAt epoch milliseconds (UTC) of the newest save
+ */
+public record SessionRecord(
+    String sessionId,
+    String executionId,
+    String agent,
+    String status,
+    int currentRun,
+    int lastStep,
+    int messageCount,
+    Usage usage,
+    String fingerprint,
+    long createdAt,
+    long updatedAt) {}

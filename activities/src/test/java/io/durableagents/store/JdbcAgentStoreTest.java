@@ -1,0 +1,142 @@
+package io.durableagents.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The store contract on a real SQLite file, plus what is particular to opening SQLite. */
+class JdbcAgentStoreTest extends AgentStoreContract {
+
+  @TempDir Path dir;
+
+  @Override
+  protected AgentStore openStore() {
+    return AgentStores.open(sqliteUrl(dir.resolve("store.db")));
+  }
+
+  private static String sqliteUrl(Path file) {
+    return "jdbc:sqlite:" + file;
+  }
+
+  @Test
+  void createsTheDirectoryOfTheDatabaseFile() {
+    Path file = dir.resolve("not").resolve("yet").resolve("there.db");
+    try (AgentStore created = AgentStores.open(sqliteUrl(file))) {
+      assertThat(created.session("nobody")).isEmpty();
+    }
+    assertThat(file).isRegularFile();
+  }
+
+  @Test
+  void usesWalModeAndKeepsDataAcrossReopening() throws Exception {
+    Path file = dir.resolve("reopen.db");
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    try (AgentStore first = AgentStores.open(sqliteUrl(file))) {
+      first.saveCheckpoint(
+          save(session, "exec-1", 1, 0, RunStatus.IDLE, null, 0, transcript));
+    }
+    try (AgentStore again = AgentStores.open(sqliteUrl(file))) {
+      assertThat(again.readMessages(session, transcript.size()))
+          .containsExactlyElementsOf(transcript);
+    }
+    try (Connection connection = DriverManager.getConnection(sqliteUrl(file));
+        Statement statement = connection.createStatement();
+        ResultSet mode = statement.executeQuery("PRAGMA journal_mode")) {
+      assertThat(mode.next()).isTrue();
+      assertThat(mode.getString(1)).isEqualToIgnoringCase("wal");
+    }
+  }
+
+  @Test
+  void aStoreOnAGivenDataSourceMigratesItAndLeavesItOpen() {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(sqliteUrl(dir.resolve("given.db")));
+    config.setMaximumPoolSize(2);
+    try (HikariDataSource dataSource = new HikariDataSource(config)) {
+      String session = newSessionId();
+      try (AgentStore onGiven = AgentStores.open(dataSource)) {
+        onGiven.saveCheckpoint(save(session, "exec-1", 1, 0, RunStatus.IDLE, null, 0,
+            conversation().subList(0, 1)));
+      }
+      assertThat(dataSource.isClosed()).isFalse();
+      try (AgentStore again = AgentStores.open(dataSource)) {
+        assertThat(again.session(session)).isPresent();
+      }
+    }
+  }
+
+  @Test
+  void unsupportedUrlsGetAClearError() {
+    assertThatThrownBy(() -> AgentStores.open("jdbc:mysql://db.example:3306/agents"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unsupported store URL")
+        .hasMessageContaining("jdbc:sqlite:")
+        .hasMessageContaining("jdbc:postgresql:");
+    assertThatThrownBy(() -> AgentStores.open("  "))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("jdbc:sqlite:");
+    assertThatThrownBy(() -> AgentStores.open((String) null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> AgentStores.open("jdbc:sqlite::memory:"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("in-memory");
+    assertThatThrownBy(() -> AgentStores.open("jdbc:sqlite:"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void errorsDoNotRevealCredentials() {
+    assertThatThrownBy(
+            () -> AgentStores.open("jdbc:mysql://alice:s3cret@db.example/agents?password=s3cret"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageNotContaining("s3cret");
+  }
+
+  @Test
+  void aMissingPostgresqlDriverGetsAClearError() {
+    assumeThat(isPresent("org.postgresql.Driver"))
+        .as("the PostgreSQL driver is on the test classpath")
+        .isFalse();
+    assertThatThrownBy(() -> AgentStores.open("jdbc:postgresql://localhost:5432/agents"))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("PostgreSQL JDBC driver")
+        .hasMessageContaining("org.postgresql:postgresql");
+  }
+
+  @Test
+  void closingTwiceIsHarmless() {
+    AgentStore extra = AgentStores.open(sqliteUrl(dir.resolve("twice.db")));
+    extra.close();
+    extra.close();
+    assertThatThrownBy(() -> extra.session("any")).isInstanceOf(StoreException.class);
+  }
+
+  @Test
+  void theDatabaseFileIsCreatedWhereTheUrlSays() {
+    assertThat(Files.exists(dir.resolve("store.db"))).isTrue();
+  }
+
+  private static boolean isPresent(String className) {
+    try {
+      Class.forName(className, false, JdbcAgentStoreTest.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,20 @@
+package io.durableagents.client;
+
+/**
+ * A session as the projection last saw it: the newest checkpoint the worker stored.
+ *
+ * @param currentRun the run the session is in (runs count the messages sent to it, from 1)
+ * @param lastStep the step of the newest checkpoint
+ * @param messageCount the number of transcript messages at that checkpoint
+ * @param updatedAt epoch milliseconds (UTC) of that checkpoint
+ */
+public record SessionRow(
+    String sessionId,
+    String agent,
+    String status,
+    int currentRun,
+    int lastStep,
+    int messageCount,
+    long inputTokens,
+    long outputTokens,
+    long updatedAt) {}
