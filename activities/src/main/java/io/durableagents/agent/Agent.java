@@ -33,6 +33,8 @@ public final class Agent {
   private final int toolConcurrency;
   private final Duration modelTimeout;
   private final int modelMaxAttempts;
+  private final Duration approvalTimeout;
+  private final ApprovalNotifier approvalNotifier;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -51,6 +53,8 @@ public final class Agent {
     this.toolConcurrency = builder.toolConcurrency;
     this.modelTimeout = builder.modelTimeout;
     this.modelMaxAttempts = builder.modelMaxAttempts;
+    this.approvalTimeout = builder.approvalTimeout;
+    this.approvalNotifier = builder.approvalNotifier;
   }
 
   public static Builder newBuilder(String name) {
@@ -101,6 +105,16 @@ public final class Agent {
     return modelMaxAttempts;
   }
 
+  /** How long a gated call waits for a decision before it gets {@code approval_expired}. */
+  public Duration approvalTimeout() {
+    return approvalTimeout;
+  }
+
+  /** Told about every new approval, or null. */
+  public ApprovalNotifier approvalNotifier() {
+    return approvalNotifier;
+  }
+
   public static final class Builder {
     private final String name;
     private String model = "default";
@@ -111,6 +125,8 @@ public final class Agent {
     private int toolConcurrency = 4;
     private Duration modelTimeout = Duration.ofMinutes(5);
     private int modelMaxAttempts = 4;
+    private Duration approvalTimeout = Duration.ofDays(7);
+    private ApprovalNotifier approvalNotifier;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -162,6 +178,16 @@ public final class Agent {
       return this;
     }
 
+    public Builder approvalTimeout(Duration approvalTimeout) {
+      this.approvalTimeout = Objects.requireNonNull(approvalTimeout, "approvalTimeout");
+      return this;
+    }
+
+    public Builder approvalNotifier(ApprovalNotifier approvalNotifier) {
+      this.approvalNotifier = Objects.requireNonNull(approvalNotifier, "approvalNotifier");
+      return this;
+    }
+
     public Agent build() {
       if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
         throw new IllegalArgumentException(
@@ -177,6 +203,9 @@ public final class Agent {
       if (modelMaxAttempts < 1) {
         throw new IllegalArgumentException(
             "Agent '" + name + "': modelMaxAttempts must be at least 1.");
+      }
+      if (approvalTimeout.isZero() || approvalTimeout.isNegative()) {
+        throw new IllegalArgumentException("Agent '" + name + "': approvalTimeout must be positive.");
       }
       if (modelTimeout.isZero() || modelTimeout.isNegative()) {
         throw new IllegalArgumentException("Agent '" + name + "': modelTimeout must be positive.");

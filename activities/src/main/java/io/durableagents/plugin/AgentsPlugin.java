@@ -2,6 +2,7 @@ package io.durableagents.plugin;
 
 import io.durableagents.activities.internal.AgentActivitiesImpl;
 import io.durableagents.activities.internal.AgentRegistry;
+import io.durableagents.activities.internal.ApprovalActivitiesImpl;
 import io.durableagents.activities.internal.CheckpointActivitiesImpl;
 import io.durableagents.activities.internal.ModelActivitiesImpl;
 import io.durableagents.activities.internal.ToolActivitiesImpl;
@@ -53,6 +54,7 @@ public final class AgentsPlugin extends SimplePlugin {
         new AgentActivitiesImpl(registry),
         new ModelActivitiesImpl(registry, options.store()),
         new ToolActivitiesImpl(registry),
-        new CheckpointActivitiesImpl(options.store()));
+        new CheckpointActivitiesImpl(options.store()),
+        new ApprovalActivitiesImpl(registry, options.store()));
   }
 }

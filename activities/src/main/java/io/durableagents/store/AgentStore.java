@@ -1,6 +1,7 @@
 package io.durableagents.store;
 
 import io.durableagents.workflow.Message;
+import io.durableagents.workflow.activity.ApprovalRecord;
 import io.durableagents.workflow.activity.CheckpointSave;
 import java.util.List;
 import java.util.Optional;
@@ -37,6 +38,15 @@ public interface AgentStore extends AutoCloseable {
    * @param limit at most this many entries; zero or less means all of them
    */
   List<CheckpointEntry> history(String sessionId, int limit);
+
+  /** Records when the notifier accepted an approval (the first time only). */
+  void markApprovalNotified(String sessionId, String approvalId, long notifiedAt);
+
+  /**
+   * Approvals, oldest request first: of one session (null: of every session), optionally only
+   * the pending ones. {@code notifiedAt} is filled in from the notifier's record.
+   */
+  List<ApprovalRecord> approvals(String sessionId, boolean pendingOnly);
 
   /** Releases the store's connections (and its pool, if the store owns it). */
   @Override

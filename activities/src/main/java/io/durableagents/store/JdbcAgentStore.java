@@ -1,10 +1,13 @@
 package io.durableagents.store;
 
+import io.durableagents.store.internal.ApprovalRows;
 import io.durableagents.store.internal.MessageCodec;
 import io.durableagents.store.internal.Sql;
 import io.durableagents.store.internal.TransientErrors;
+import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.Usage;
+import io.durableagents.workflow.activity.ApprovalRecord;
 import io.durableagents.workflow.activity.CheckpointSave;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -196,7 +199,12 @@ public final class JdbcAgentStore implements AgentStore {
       // The session id was reused by a new workflow: its rows replace the old ones.
       executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
       executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
+      executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
       executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
+    }
+
+    for (ApprovalRecord approval : save.approvals()) {
+      writeApproval(connection, sessionId, approval);
     }
 
     List<Message> messages = save.newMessages();
@@ -244,6 +252,76 @@ public final class JdbcAgentStore implements AgentStore {
       upsert.setLong(12, stamp);
       upsert.executeUpdate();
     }
+  }
+
+  private static void writeApproval(Connection connection, String sessionId, ApprovalRecord record)
+      throws SQLException {
+    Approval approval = record.approval();
+    try (PreparedStatement upsert = connection.prepareStatement(Sql.UPSERT_APPROVAL)) {
+      upsert.setString(1, approval.approvalId());
+      upsert.setString(2, sessionId);
+      upsert.setInt(3, record.run());
+      upsert.setInt(4, record.step());
+      upsert.setString(5, approval.toolCallId());
+      upsert.setString(6, approval.toolName());
+      setNullableString(upsert, 7, approval.input() == null ? null : approval.input().toString());
+      upsert.setString(8, record.status());
+      upsert.setLong(9, approval.requestedAt());
+      upsert.setLong(10, approval.expiresAt());
+      if (record.decidedAt() > 0) {
+        upsert.setLong(11, record.decidedAt());
+      } else {
+        upsert.setNull(11, Types.BIGINT);
+      }
+      setNullableString(upsert, 12, record.decidedBy());
+      setNullableString(upsert, 13, record.note());
+      upsert.executeUpdate();
+    }
+  }
+
+  @Override
+  public void markApprovalNotified(String sessionId, String approvalId, long notifiedAt) {
+    requireSessionId(sessionId);
+    run(
+        "record the notification of approval " + approvalId,
+        true,
+        connection -> {
+          try (PreparedStatement update = connection.prepareStatement(Sql.MARK_NOTIFIED)) {
+            update.setLong(1, notifiedAt);
+            update.setString(2, sessionId);
+            update.setString(3, approvalId);
+            update.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public List<ApprovalRecord> approvals(String sessionId, boolean pendingOnly) {
+    return run(
+        "list approvals",
+        false,
+        connection -> {
+          String sql =
+              sessionId != null
+                  ? Sql.SELECT_APPROVALS_OF_SESSION
+                  : pendingOnly ? Sql.SELECT_APPROVALS_PENDING : Sql.SELECT_APPROVALS_ALL;
+          List<ApprovalRecord> result = new ArrayList<>();
+          try (PreparedStatement select = connection.prepareStatement(sql)) {
+            if (sessionId != null) {
+              select.setString(1, sessionId);
+            }
+            try (ResultSet row = select.executeQuery()) {
+              while (row.next()) {
+                ApprovalRecord record = ApprovalRows.read(row);
+                if (!pendingOnly || ApprovalRecord.PENDING.equals(record.status())) {
+                  result.add(record);
+                }
+              }
+            }
+          }
+          return List.copyOf(result);
+        });
   }
 
   private static void executeUpdate(Connection connection, String sql, String sessionId)

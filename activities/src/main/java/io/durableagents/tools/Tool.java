@@ -31,6 +31,7 @@ public final class Tool {
   private final Duration timeout;
   private final int maxAttempts;
   private final SchemaValidator validator;
+  private final ApprovalPolicy approvalPolicy;
 
   private Tool(Builder builder) {
     this.name = builder.name;
@@ -40,6 +41,7 @@ public final class Tool {
     this.timeout = builder.timeout;
     this.maxAttempts = builder.maxAttempts;
     this.validator = new SchemaValidator(inputSchema);
+    this.approvalPolicy = builder.approvalPolicy;
   }
 
   public static Builder newBuilder(String name) {
@@ -72,6 +74,11 @@ public final class Tool {
     return maxAttempts;
   }
 
+  /** Whether a call with these (valid) arguments waits for a human decision before it runs. */
+  public boolean needsApproval(JsonNode arguments) {
+    return approvalPolicy.needsApproval(arguments);
+  }
+
   /** Problems of {@code arguments} against the schema; empty when they are valid. */
   public List<String> validate(JsonNode arguments) {
     return validator.validate(arguments);
@@ -84,6 +91,7 @@ public final class Tool {
     private ToolHandler handler;
     private Duration timeout = Duration.ofMinutes(1);
     private int maxAttempts = 3;
+    private ApprovalPolicy approvalPolicy = ApprovalPolicy.NEVER;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -124,6 +132,17 @@ public final class Tool {
         inputSchema = RecordSchemas.schemaFor(type);
       }
       this.handler = (args, ctx) -> handler.execute(MAPPER.treeToValue(args, type), ctx);
+      return this;
+    }
+
+    /** Every call of this tool waits for a human decision before it runs. */
+    public Builder requiresApproval() {
+      return needsApproval(ApprovalPolicy.ALWAYS);
+    }
+
+    /** Calls for which {@code policy} answers true wait for a human decision before they run. */
+    public Builder needsApproval(ApprovalPolicy policy) {
+      this.approvalPolicy = Objects.requireNonNull(policy, "policy");
       return this;
     }
 

@@ -1,6 +1,7 @@
 package io.durableagents.workflow;
 
 import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.UpdateMethod;
 import io.temporal.workflow.UpdateValidatorMethod;
 import io.temporal.workflow.WorkflowInterface;
@@ -12,7 +13,8 @@ import io.temporal.workflow.WorkflowMethod;
  *
  * <p>Payloads are plain JSON, so any Temporal SDK can drive a session: start it with
  * {@link SessionStart}, send with update {@code send} ({@link SendRequest} in, {@link RunResult}
- * out), read it with query {@code status}.
+ * out), decide approvals with signal {@code decide} or update {@code approve} ({@link Decision}),
+ * cancel the run in progress with signal {@code cancel}, read it with query {@code status}.
  */
 @WorkflowInterface
 public interface AgentSessionWorkflow {
@@ -32,6 +34,31 @@ public interface AgentSessionWorkflow {
 
   @UpdateValidatorMethod(updateName = "send")
   void validateSend(SendRequest request);
+
+  /**
+   * Decides a pending approval. A decision for an unknown, already decided or expired approval
+   * is ignored and logged: a late or duplicate signal is never fatal.
+   */
+  @SignalMethod(name = "decide")
+  void decide(Decision decision);
+
+  /**
+   * Decides a pending approval and answers the outcome; unlike the signal, it refuses an unknown
+   * ({@code UnknownApprovalError}) or already decided ({@code ApprovalAlreadyDecidedError}) id.
+   */
+  @UpdateMethod(name = "approve")
+  DecisionOutcome approve(Decision decision);
+
+  @UpdateValidatorMethod(updateName = "approve")
+  void validateApprove(Decision decision);
+
+  /**
+   * Cancels the run in progress: in-flight activities are cancelled, calls of the turn without a
+   * result get {@code {"error": "cancelled"}}, the run settles {@code cancelled}. Ignored when no
+   * run is in progress.
+   */
+  @SignalMethod(name = "cancel")
+  void cancel(String reason);
 
   @QueryMethod(name = "status")
   SessionStatus status();

@@ -9,8 +9,21 @@ public final class ErrorResults {
   public static final String INVALID_ARGUMENTS = "invalid_arguments";
   public static final String TOOL_ERROR = "tool_error";
   public static final String TOOL_FAILED = "tool_failed";
+  public static final String REJECTED = "rejected";
+  public static final String APPROVAL_EXPIRED = "approval_expired";
+  public static final String CANCELLED = "cancelled";
 
   private ErrorResults() {}
+
+  /** {@code {"error": "rejected", "note": ...}}: what a rejected call's result is. */
+  public static ObjectNode rejected(String note) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("error", REJECTED);
+    if (note != null) {
+      node.put("note", note);
+    }
+    return node;
+  }
 
   public static ObjectNode of(String error, String message) {
     ObjectNode node = JsonNodeFactory.instance.objectNode();

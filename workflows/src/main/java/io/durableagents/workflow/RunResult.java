@@ -25,6 +25,7 @@ public record RunResult(
     @JsonProperty("steps") int steps,
     @JsonProperty("usage") Usage usage,
     @JsonProperty("toolCalls") List<ToolCallRecord> toolCalls,
+    @JsonProperty("approval") Approval approval,
     @JsonProperty("error") ErrorInfo error,
     @JsonProperty("checkpointStep") int checkpointStep,
     @JsonProperty("messageCount") int messageCount,
@@ -38,7 +39,7 @@ public record RunResult(
   /** A copy carrying the whole conversation. */
   public RunResult withMessages(List<Message> conversation) {
     return new RunResult(
-        sessionId, run, status, finishReason, text, output, steps, usage, toolCalls, error,
+        sessionId, run, status, finishReason, text, output, steps, usage, toolCalls, approval, error,
         checkpointStep, messageCount, conversation);
   }
 }

@@ -15,4 +15,5 @@ public record SessionStatus(
     @JsonProperty("checkpointStep") int checkpointStep,
     @JsonProperty("messageCount") int messageCount,
     @JsonProperty("usage") Usage usage,
-    @JsonProperty("lastResult") RunResult lastResult) {}
+    @JsonProperty("lastResult") RunResult lastResult,
+    @JsonProperty("approval") Approval approval) {}

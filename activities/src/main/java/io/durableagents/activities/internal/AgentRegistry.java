@@ -72,7 +72,9 @@ public final class AgentRegistry {
         agent.toolConcurrency(),
         agent.modelTimeout().toMillis(),
         agent.modelMaxAttempts(),
-        tools);
+        tools,
+        agent.approvalTimeout().toMillis(),
+        agent.approvalNotifier() != null);
   }
 
   /** Hash of what changes an agent's behaviour: model, instructions and tools. */

@@ -53,7 +53,11 @@ public final class ModelActivitiesImpl implements ModelActivities {
     try {
       ModelResponse response = registry.provider(agent).generate(modelRequest, new HeartbeatingStream(context));
       return new ModelTurnResult(
-          response.text(), response.toolCalls(), response.finishReason(), response.usage());
+          response.text(),
+          response.toolCalls(),
+          response.finishReason(),
+          response.usage(),
+          CallChecks.check(agent, response.toolCalls()));
     } catch (ModelException e) {
       ApplicationFailure.Builder failure =
           ApplicationFailure.newBuilder()

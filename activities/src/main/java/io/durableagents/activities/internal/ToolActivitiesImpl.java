@@ -47,9 +47,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
         request.arguments() == null ? JsonNodeFactory.instance.objectNode() : request.arguments();
     List<String> problems = tool.validate(arguments);
     if (!problems.isEmpty()) {
-      return error(
-          ErrorResults.INVALID_ARGUMENTS,
-          "Arguments of '" + tool.name() + "' do not match its schema: " + String.join("; ", problems));
+      return error(ErrorResults.INVALID_ARGUMENTS, CallChecks.invalidMessage(tool, problems));
     }
     ActivityInfo info = Activity.getExecutionContext().getInfo();
     ToolContext context =

@@ -23,6 +23,36 @@ public final class Sql {
   public static final String DELETE_CHECKPOINTS =
       "DELETE FROM agent_checkpoints WHERE session_id = ?";
 
+  public static final String DELETE_APPROVALS = "DELETE FROM agent_approvals WHERE session_id = ?";
+
+  /** A decided approval never goes back to pending: a late retried save cannot undo a decision. */
+  public static final String UPSERT_APPROVAL =
+      "INSERT INTO agent_approvals (approval_id, session_id, run, step, tool_call_id, tool_name,"
+          + " input, status, requested_at, expires_at, decided_at, decided_by, note)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT (approval_id) DO UPDATE SET"
+          + " status = excluded.status, decided_at = excluded.decided_at,"
+          + " decided_by = excluded.decided_by, note = excluded.note"
+          + " WHERE agent_approvals.status = 'pending'";
+
+  public static final String MARK_NOTIFIED =
+      "UPDATE agent_approvals SET notified_at = ?"
+          + " WHERE session_id = ? AND approval_id = ? AND notified_at IS NULL";
+
+  private static final String SELECT_APPROVALS =
+      "SELECT approval_id, session_id, run, step, tool_call_id, tool_name, input, status,"
+          + " requested_at, expires_at, decided_at, decided_by, note, notified_at"
+          + " FROM agent_approvals";
+
+  public static final String SELECT_APPROVALS_ALL =
+      SELECT_APPROVALS + " ORDER BY requested_at, approval_id";
+
+  public static final String SELECT_APPROVALS_PENDING =
+      SELECT_APPROVALS + " WHERE status = 'pending' ORDER BY requested_at, approval_id";
+
+  public static final String SELECT_APPROVALS_OF_SESSION =
+      SELECT_APPROVALS + " WHERE session_id = ? ORDER BY requested_at, approval_id";
+
   public static final String DELETE_SESSION = "DELETE FROM agent_sessions WHERE session_id = ?";
 
   public static final String UPSERT_MESSAGE =

@@ -19,10 +19,16 @@ public record AgentSpec(
     @JsonProperty("toolConcurrency") int toolConcurrency,
     @JsonProperty("modelTimeoutMs") long modelTimeoutMs,
     @JsonProperty("modelMaxAttempts") int modelMaxAttempts,
-    @JsonProperty("tools") List<ToolSpec> tools) {
+    @JsonProperty("tools") List<ToolSpec> tools,
+    @JsonProperty("approvalTimeoutMs") long approvalTimeoutMs,
+    @JsonProperty("notifier") boolean notifier) {
+
+  /** Default wait for a decision before a gated call gets {@code approval_expired}. */
+  public static final long DEFAULT_APPROVAL_TIMEOUT_MS = 7L * 24 * 3600 * 1000;
 
   public AgentSpec {
     tools = tools == null ? List.of() : List.copyOf(tools);
+    approvalTimeoutMs = approvalTimeoutMs <= 0 ? DEFAULT_APPROVAL_TIMEOUT_MS : approvalTimeoutMs;
   }
 
   /** The tool of that name, or null when the agent has none. */

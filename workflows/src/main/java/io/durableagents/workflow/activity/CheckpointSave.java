@@ -14,6 +14,7 @@ import java.util.List;
  *
  * @param executionId the first run id of the session workflow; a different one means the
  *     session id was reused by a new workflow and the old rows are replaced
+ * @param approvals approval rows that changed since the previous save (requested or decided)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -29,10 +30,30 @@ public record CheckpointSave(
     @JsonProperty("newMessages") List<Message> newMessages,
     @JsonProperty("usage") Usage usage,
     @JsonProperty("fingerprint") String fingerprint,
-    @JsonProperty("savedAt") long savedAt) {
+    @JsonProperty("savedAt") long savedAt,
+    @JsonProperty("approvals") List<ApprovalRecord> approvals) {
 
   public CheckpointSave {
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);
+    approvals = approvals == null ? List.of() : List.copyOf(approvals);
+  }
+
+  /** A save that changes no approval. */
+  public CheckpointSave(
+      String sessionId,
+      String executionId,
+      String agent,
+      int run,
+      int step,
+      String status,
+      String finishReason,
+      int firstSeq,
+      List<Message> newMessages,
+      Usage usage,
+      String fingerprint,
+      long savedAt) {
+    this(sessionId, executionId, agent, run, step, status, finishReason, firstSeq, newMessages,
+        usage, fingerprint, savedAt, List.of());
   }
 
   /** Number of messages in the transcript once this save is applied. */

@@ -7,17 +7,28 @@ import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.Usage;
 import java.util.List;
 
-/** The recorded answer of one model turn: never generated again once Temporal has it. */
+/**
+ * The recorded answer of one model turn: never generated again once Temporal has it.
+ * {@code checks} holds one {@link CallCheck} per tool call, in call order (absent in histories
+ * recorded before approvals existed: every call is then simply runnable).
+ */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ModelTurnResult(
     @JsonProperty("text") String text,
     @JsonProperty("toolCalls") List<ToolCall> toolCalls,
     @JsonProperty("finishReason") String finishReason,
-    @JsonProperty("usage") Usage usage) {
+    @JsonProperty("usage") Usage usage,
+    @JsonProperty("checks") List<CallCheck> checks) {
 
   public ModelTurnResult {
     toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
     usage = usage == null ? Usage.ZERO : usage;
+    checks = checks == null ? null : List.copyOf(checks);
+  }
+
+  /** The check of call {@code index}; runnable when none was recorded. */
+  public CallCheck check(int index) {
+    return checks == null || index >= checks.size() ? CallCheck.RUNNABLE : checks.get(index);
   }
 }

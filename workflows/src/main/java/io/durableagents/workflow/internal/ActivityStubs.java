@@ -1,6 +1,9 @@
 package io.durableagents.workflow.internal;
 
+import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.activity.AgentActivities;
+import io.durableagents.workflow.activity.ApprovalActivities;
+import io.durableagents.workflow.activity.ApprovalNotice;
 import io.durableagents.workflow.activity.AgentSpec;
 import io.durableagents.workflow.activity.CheckpointActivities;
 import io.durableagents.workflow.activity.ModelActivities;
@@ -8,6 +11,7 @@ import io.durableagents.workflow.activity.ToolActivities;
 import io.durableagents.workflow.activity.ToolSpec;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
+import io.temporal.workflow.Async;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.HashMap;
@@ -52,12 +56,31 @@ final class ActivityStubs {
   private final AgentActivities agents = Workflow.newActivityStub(AgentActivities.class, AGENT_OPTIONS);
   private final CheckpointActivities checkpoints =
       Workflow.newActivityStub(CheckpointActivities.class, CHECKPOINT_OPTIONS);
+  /** The notifier is retried until it accepts: a decision must not wait on a flaky inbox. */
+  private static final ActivityOptions NOTIFY_OPTIONS =
+      ActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setMaximumInterval(Duration.ofMinutes(5))
+                  .setMaximumAttempts(0)
+                  .build())
+          .build();
+
+  private final ApprovalActivities approvals =
+      Workflow.newActivityStub(ApprovalActivities.class, NOTIFY_OPTIONS);
   private final Map<String, ToolActivities> toolStubs = new HashMap<>();
   private ModelActivities model;
   private AgentSpec modelSpec;
 
   AgentActivities agents() {
     return agents;
+  }
+
+  /** Starts the notifier without waiting for it; the approval wait does not depend on it. */
+  void notifyLater(String sessionId, String agent, Approval approval) {
+    Async.function(approvals::notifyApproval, new ApprovalNotice(sessionId, agent, approval));
   }
 
   CheckpointActivities checkpoints() {

@@ -2,43 +2,56 @@ package io.durableagents.workflow.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.ErrorInfo;
+import io.durableagents.workflow.ErrorResults;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SessionErrors;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.ToolCallRecord;
 import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.activity.AgentSpec;
+import io.durableagents.workflow.activity.ApprovalRecord;
 import io.durableagents.workflow.activity.CheckpointSave;
 import io.durableagents.workflow.activity.ModelTurnRequest;
 import io.durableagents.workflow.activity.ModelTurnResult;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.failure.TimeoutFailure;
+import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 
 /**
  * The session workflow: waits for input, runs the agent loop for it (model turn, tool batch,
  * checkpoint after each), settles the run and waits for the next message.
  *
- * <p>The {@code send} handler only enqueues input and waits for the run it belongs to; the loop
- * itself lives in the workflow method, so handlers never race on activities.
+ * <p>Handlers only record input and decisions and wait; the loop itself lives in the workflow
+ * method, so handlers never race on activities.
  */
 public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private static final Logger log = Workflow.getLogger(AgentSessionWorkflowImpl.class);
   private static final int KEPT_RESULTS = 16;
+  private static final int KEPT_DECIDED_IDS = 1000;
 
   private final SessionStart start;
   private final String sessionId;
@@ -46,21 +59,27 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private final Transcript transcript = new Transcript();
 
   /** Inputs waiting for the next run. */
-  private final List<String> queuedInputs = new ArrayList<>();
+  private final List<Message> queuedInputs = new ArrayList<>();
   /** Inputs that arrived during the active run; placed after the current batch's results. */
-  private final List<String> interjections = new ArrayList<>();
+  private final List<Message> interjections = new ArrayList<>();
   /** Results of recent runs, by run number, for the handlers waiting on them. */
   private final Map<Integer, RunResult> results = new LinkedHashMap<>();
+  /** Approval ids decided or expired: a later decision for them is a duplicate. */
+  private final Set<String> closedApprovals = new LinkedHashSet<>();
 
   private AgentSpec spec;
   private String status = RunStatus.IDLE;
   private int lastRun;
   private int activeRun;
   private int settledRun;
-  private String runStartInput;
   private int step;
   private Usage totalUsage = Usage.ZERO;
   private RunResult lastResult;
+  private AgentRun currentRun;
+
+  private Approval pendingApproval;
+  private Decision pendingDecision;
+  private int ignoredDecisions;
 
   @WorkflowInit
   public AgentSessionWorkflowImpl(SessionStart start) {
@@ -72,28 +91,51 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   public void run(SessionStart ignored) {
     while (true) {
       Workflow.await(() -> !queuedInputs.isEmpty());
-      List<String> inputs = new ArrayList<>(queuedInputs);
+      List<Message> inputs = new ArrayList<>(queuedInputs);
       queuedInputs.clear();
-      RunResult result = new AgentRun(inputs).execute();
+      currentRun = new AgentRun(inputs);
+      RunResult result = currentRun.execute();
+      currentRun = null;
       settle(result);
     }
   }
+
+  // ---- send -------------------------------------------------------------------------------
 
   @Override
   public void validateSend(SendRequest request) {
     if (request == null) {
       throw new IllegalArgumentException("send needs a request");
     }
-    if (request.isEmpty() && activeRun == 0 && queuedInputs.isEmpty() && lastResult == null) {
-      throw new IllegalStateException(
-          "Session '" + sessionId + "' has no run yet: send a non-empty input first.");
+    List<Message> inputs = newInputs(request);
+    for (Message message : inputs) {
+      if (!Message.USER.equals(message.role())) {
+        throw ApplicationFailure.newFailure(
+            "Only user messages can be sent; got a '" + message.role() + "' message that does not"
+                + " belong to the stored conversation.",
+            "InvalidInputError");
+      }
+    }
+    if (!inputs.isEmpty() && pendingApproval != null) {
+      throw ApplicationFailure.newFailure(
+          "Session '" + sessionId + "' is awaiting approval " + pendingApproval.approvalId()
+              + " for tool '" + pendingApproval.toolName() + "'; decide it before sending input.",
+          SessionErrors.AWAITING_APPROVAL,
+          sessionId,
+          pendingApproval.approvalId());
+    }
+    if (inputs.isEmpty() && activeRun == 0 && queuedInputs.isEmpty() && lastResult == null) {
+      throw ApplicationFailure.newFailure(
+          "Session '" + sessionId + "' has no run yet: send a non-empty input first.",
+          SessionErrors.NO_RUN);
     }
   }
 
   @Override
   public RunResult send(SendRequest request) {
+    List<Message> inputs = newInputs(request);
     int target;
-    if (request.isEmpty()) {
+    if (inputs.isEmpty()) {
       if (activeRun != 0) {
         target = activeRun;
       } else if (!queuedInputs.isEmpty()) {
@@ -102,20 +144,101 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         return lastResult;
       }
     } else if (activeRun != 0) {
-      if (request.input().equals(runStartInput) || interjections.contains(request.input())) {
-        log.info("send on {}: input repeats the run's input; treated as a retry", sessionId);
-      } else {
-        interjections.add(request.input());
+      for (Message input : inputs) {
+        if (input.equals(currentRun.startInput()) || interjections.contains(input)) {
+          log.info("send on {}: input repeats the run's input; treated as a retry", sessionId);
+        } else {
+          interjections.add(input);
+        }
       }
       target = activeRun;
     } else {
-      if (!queuedInputs.contains(request.input())) {
-        queuedInputs.add(request.input());
+      for (Message input : inputs) {
+        if (!queuedInputs.contains(input)) {
+          queuedInputs.add(input);
+        }
       }
       target = lastRun + 1;
     }
-    Workflow.await(() -> settledRun >= target);
-    return results.get(target);
+    Workflow.await(() -> settledRun >= target || (activeRun == target && pendingApproval != null));
+    if (settledRun >= target) {
+      return results.get(target);
+    }
+    return currentRun.pausedResult();
+  }
+
+  /** The new messages of a request: a re-sent stored history is recognised and dropped. */
+  private List<Message> newInputs(SendRequest request) {
+    List<Message> inputs = new ArrayList<>();
+    List<Message> messages = request.messages();
+    if (transcript.isPrefixOf(messages)) {
+      messages = messages.subList(transcript.size(), messages.size());
+    }
+    inputs.addAll(messages);
+    if (request.input() != null && !request.input().isEmpty()) {
+      inputs.add(Message.user(request.input()));
+    }
+    return inputs;
+  }
+
+  // ---- approvals and cancel --------------------------------------------------------------
+
+  @Override
+  public void decide(Decision decision) {
+    if (decision == null || !isPending(decision.approvalId())) {
+      ignoredDecisions++;
+      log.warn(
+          "decide on {}: ignored decision for approval {} ({})",
+          sessionId,
+          decision == null ? null : decision.approvalId(),
+          decision != null && closedApprovals.contains(decision.approvalId())
+              ? "already decided or expired"
+              : "unknown approval id");
+      return;
+    }
+    pendingDecision = decision;
+  }
+
+  @Override
+  public void validateApprove(Decision decision) {
+    if (decision == null || decision.approvalId() == null) {
+      throw ApplicationFailure.newFailure("A decision needs an approvalId.", SessionErrors.UNKNOWN_APPROVAL);
+    }
+    if (closedApprovals.contains(decision.approvalId())
+        || (isPending(decision.approvalId()) && pendingDecision != null)) {
+      throw ApplicationFailure.newFailure(
+          "Approval " + decision.approvalId() + " of session '" + sessionId + "' is already decided.",
+          SessionErrors.APPROVAL_ALREADY_DECIDED);
+    }
+    if (!isPending(decision.approvalId())) {
+      throw ApplicationFailure.newFailure(
+          "Session '" + sessionId + "' has no pending approval " + decision.approvalId() + ".",
+          SessionErrors.UNKNOWN_APPROVAL);
+    }
+  }
+
+  @Override
+  public DecisionOutcome approve(Decision decision) {
+    Approval approval = pendingApproval;
+    pendingDecision = decision;
+    return new DecisionOutcome(
+        approval.approvalId(),
+        approval.toolCallId(),
+        approval.toolName(),
+        decision.approved() ? DecisionOutcome.APPROVED : DecisionOutcome.REJECTED);
+  }
+
+  private boolean isPending(String approvalId) {
+    return pendingApproval != null && pendingApproval.approvalId().equals(approvalId);
+  }
+
+  @Override
+  public void cancel(String reason) {
+    if (currentRun == null) {
+      log.info("cancel on {}: no run in progress; ignored", sessionId);
+      return;
+    }
+    currentRun.cancel(reason);
   }
 
   @Override
@@ -128,8 +251,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         step,
         transcript.size(),
         totalUsage,
-        lastResult);
+        lastResult,
+        pendingApproval);
   }
+
+  // ---- bookkeeping -----------------------------------------------------------------------
 
   private void settle(RunResult result) {
     results.put(result.run(), result);
@@ -140,10 +266,13 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     status = result.status();
     settledRun = result.run();
     activeRun = 0;
-    runStartInput = null;
   }
 
-  private void save(int stepIndex, String checkpointStatus, String finishReason) {
+  /**
+   * Saves a checkpoint entry with the messages added since the previous save. Runs in a detached
+   * scope: a cancel never interrupts the write of a step that already completed.
+   */
+  private void save(int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
     CheckpointSave save =
         new CheckpointSave(
             sessionId,
@@ -157,43 +286,98 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
             transcript.unsaved(),
             totalUsage,
             spec == null ? null : spec.fingerprint(),
-            Workflow.currentTimeMillis());
-    stubs.checkpoints().saveCheckpoint(save);
+            Workflow.currentTimeMillis(),
+            approvals);
+    Workflow.newDetachedCancellationScope(() -> stubs.checkpoints().saveCheckpoint(save)).run();
     transcript.markSaved();
     step = Math.max(step, stepIndex);
   }
 
+  private void save(int stepIndex, String checkpointStatus, String finishReason) {
+    save(stepIndex, checkpointStatus, finishReason, List.of());
+  }
+
+  private static ApprovalRecord approvalRecord(
+      Approval approval, int run, int atStep, String state, Decision decision, long decidedAt) {
+    return new ApprovalRecord(
+        approval,
+        run,
+        atStep,
+        state,
+        decidedAt,
+        decision == null ? null : decision.decidedBy(),
+        decision == null ? null : decision.note(),
+        0);
+  }
+
+  // ---- one run ---------------------------------------------------------------------------
+
   /** One run: the loop of model turns and tool batches that one message triggers. */
   private final class AgentRun {
     private final int run;
-    private final List<String> inputs;
+    private final List<Message> inputs;
     private final List<ToolCallRecord> toolCalls = new ArrayList<>();
     private int steps;
     private Usage usage = Usage.ZERO;
     private String lastText;
+    private boolean cancelRequested;
+    private CancellationScope scope;
+    private ToolBatch batch;
 
-    AgentRun(List<String> inputs) {
+    AgentRun(List<Message> inputs) {
       this.run = ++lastRun;
       this.inputs = inputs;
     }
 
+    Message startInput() {
+      return inputs.get(0);
+    }
+
+    void cancel(String reason) {
+      log.info("cancel on {} run {}: {}", sessionId, run, reason);
+      cancelRequested = true;
+      if (scope != null) {
+        scope.cancel(reason);
+      }
+    }
+
     RunResult execute() {
       activeRun = run;
-      runStartInput = inputs.get(0);
       status = RunStatus.IN_PROGRESS;
-      inputs.forEach(input -> transcript.add(Message.user(input)));
+      inputs.forEach(transcript::add);
+      RunResult[] outcome = new RunResult[1];
+      scope = Workflow.newCancellationScope(() -> outcome[0] = loop());
+      try {
+        scope.run();
+      } catch (CanceledFailure e) {
+        // the run was cancelled; settled below
+      } catch (ActivityFailure e) {
+        if (!cancelRequested) {
+          throw e;
+        }
+      }
+      scope = null;
+      if (outcome[0] != null) {
+        return outcome[0];
+      }
+      return cancelled();
+    }
+
+    private RunResult loop() {
       try {
         spec = stubs.agents().resolveAgent(start.agent());
       } catch (ActivityFailure failure) {
+        unlessCancelled();
         return fail(errorOf(failure, "agent_unavailable"));
       }
       int maxSteps =
           start.maxSteps() != null && start.maxSteps() > 0 ? start.maxSteps() : spec.maxSteps();
       while (true) {
+        unlessCancelled();
         if (steps >= maxSteps) {
           return finishOnBudget();
         }
-        interjections.forEach(input -> transcript.add(Message.user(input)));
+        interjections.forEach(transcript::add);
         interjections.clear();
         int turnStep = step + 1;
         ModelTurnResult turn;
@@ -211,6 +395,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                           transcript.stored(),
                           transcript.unsaved()));
         } catch (ActivityFailure failure) {
+          unlessCancelled();
           ErrorInfo error = errorOf(failure, "model_error");
           save(turnStep, RunStatus.FAILED, FinishReason.ERROR);
           return fail(error);
@@ -234,29 +419,64 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           }
           continue;
         }
-        List<JsonNode> outcomes = new ToolBatch(stubs, spec, sessionId, run).execute(calls);
-        for (int i = 0; i < calls.size(); i++) {
-          ToolCall call = calls.get(i);
-          transcript.add(Message.toolResult(call, outcomes.get(i)));
-          toolCalls.add(new ToolCallRecord(call.id(), call.name(), call.arguments(), outcomes.get(i)));
-        }
+        batch = new ToolBatch(calls, turn);
+        batch.execute();
+        batch = null;
         save(step + 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS);
+      }
+    }
+
+    private void unlessCancelled() {
+      if (cancelRequested) {
+        throw new CanceledFailure("run " + run + " of " + sessionId + " was cancelled");
       }
     }
 
     /** The step budget is used up: the last entry is saved again, now settled. */
     private RunResult finishOnBudget() {
-      interjections.forEach(input -> transcript.add(Message.user(input)));
+      interjections.forEach(transcript::add);
       interjections.clear();
       save(Math.max(step, 1), RunStatus.FINISHED, FinishReason.MAX_STEPS);
       return result(RunStatus.FINISHED, FinishReason.MAX_STEPS, null);
     }
 
     private RunResult fail(ErrorInfo error) {
-      if (transcript.unsaved().size() > 0 || step == 0) {
+      if (transcript.hasUnsaved() || step == 0) {
         save(step + 1, RunStatus.FAILED, FinishReason.ERROR);
       }
       return result(RunStatus.FAILED, FinishReason.ERROR, error);
+    }
+
+    /**
+     * Settles a cancelled run: calls of the turn without a result get {@code cancelled}, a
+     * pending approval is closed, and one entry records the state.
+     */
+    private RunResult cancelled() {
+      List<ApprovalRecord> approvals = new ArrayList<>();
+      if (pendingApproval != null) {
+        approvals.add(
+            approvalRecord(pendingApproval, run, step, ApprovalRecord.CANCELLED, null,
+                Workflow.currentTimeMillis()));
+        closedApprovals.add(pendingApproval.approvalId());
+        pendingApproval = null;
+        pendingDecision = null;
+      }
+      if (batch != null) {
+        batch.fillCancelled();
+        batch = null;
+      }
+      interjections.forEach(transcript::add);
+      interjections.clear();
+      save(step + 1, RunStatus.CANCELLED, FinishReason.CANCELLED, approvals);
+      return result(RunStatus.CANCELLED, FinishReason.CANCELLED, null);
+    }
+
+    RunResult pausedResult() {
+      RunResult paused = result(RunStatus.AWAITING_APPROVAL, FinishReason.AWAITING_APPROVAL, null);
+      return new RunResult(
+          paused.sessionId(), paused.run(), paused.status(), paused.finishReason(), paused.text(),
+          null, paused.steps(), paused.usage(), paused.toolCalls(), pendingApproval, null,
+          paused.checkpointStep(), paused.messageCount(), null);
     }
 
     private RunResult result(String runStatus, String finishReason, ErrorInfo error) {
@@ -270,10 +490,144 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           steps,
           usage,
           toolCalls,
+          null,
           error,
           step,
           transcript.size(),
           null);
+    }
+
+    /**
+     * The tool calls of one assistant turn. Every call gets exactly one result, recorded in call
+     * order. Runnable calls run as activities, up to {@code toolConcurrency} at a time; a gated
+     * call is a barrier: the calls before it finish, the run pauses for the decision, and the calls
+     * after it start only once it has its result.
+     */
+    private final class ToolBatch {
+      private final List<ToolCall> calls;
+      private final ModelTurnResult turn;
+      private final ToolRunner runner;
+      private final Promise<?>[] running;
+      private final JsonNode[] outcomes;
+      private int recorded;
+
+      ToolBatch(List<ToolCall> calls, ModelTurnResult turn) {
+        this.calls = calls;
+        this.turn = turn;
+        this.runner = new ToolRunner(stubs, spec, sessionId, run);
+        this.running = new Promise<?>[calls.size()];
+        this.outcomes = new JsonNode[calls.size()];
+      }
+
+      void execute() {
+        List<Promise<JsonNode>> inFlight = new ArrayList<>();
+        int concurrency = Math.max(1, spec.toolConcurrency());
+        for (int i = 0; i < calls.size(); i++) {
+          ToolCall call = calls.get(i);
+          JsonNode known = runner.knownResult(call, turn.check(i));
+          if (known != null) {
+            outcomes[i] = known;
+            continue;
+          }
+          if (turn.check(i).needsApproval()) {
+            awaitAll(inFlight);
+            recordPrefix(i);
+            outcomes[i] = decideAndRun(call);
+            recordPrefix(i + 1);
+            continue;
+          }
+          while (inFlight.size() >= concurrency) {
+            Promise.anyOf(inFlight).get();
+            inFlight.removeIf(Promise::isCompleted);
+          }
+          int index = i;
+          Promise<JsonNode> result =
+              runner.run(call).thenApply(value -> outcomes[index] = value);
+          running[i] = result;
+          inFlight.add(result);
+        }
+        awaitAll(inFlight);
+        recordPrefix(calls.size());
+      }
+
+      private void awaitAll(List<Promise<JsonNode>> inFlight) {
+        for (Promise<JsonNode> promise : inFlight) {
+          promise.get();
+        }
+        inFlight.clear();
+      }
+
+      /** Appends the results of calls {@code [recorded, upTo)} to the transcript, in order. */
+      private void recordPrefix(int upTo) {
+        for (; recorded < upTo; recorded++) {
+          ToolCall call = calls.get(recorded);
+          transcript.add(Message.toolResult(call, outcomes[recorded]));
+          toolCalls.add(new ToolCallRecord(call.id(), call.name(), call.arguments(), outcomes[recorded]));
+        }
+      }
+
+      /** Pauses for a decision on {@code call}, then runs it or records why it did not run. */
+      private JsonNode decideAndRun(ToolCall call) {
+        long now = Workflow.currentTimeMillis();
+        Approval approval =
+            new Approval(
+                Workflow.randomUUID().toString(),
+                call.id(),
+                call.name(),
+                call.arguments(),
+                now,
+                now + spec.approvalTimeoutMs());
+        pendingApproval = approval;
+        pendingDecision = null;
+        status = RunStatus.AWAITING_APPROVAL;
+        int pausedAt = step + 1;
+        save(pausedAt, RunStatus.AWAITING_APPROVAL, FinishReason.AWAITING_APPROVAL,
+            List.of(approvalRecord(approval, run, pausedAt, ApprovalRecord.PENDING, null, 0)));
+        if (spec.notifier()) {
+          stubs.notifyLater(sessionId, spec.name(), approval);
+        }
+        boolean decided =
+            Workflow.await(
+                Duration.ofMillis(Math.max(0, approval.expiresAt() - now)),
+                () -> pendingDecision != null);
+        Decision decision = decided ? pendingDecision : null;
+        pendingApproval = null;
+        pendingDecision = null;
+        closedApprovals.add(approval.approvalId());
+        while (closedApprovals.size() > KEPT_DECIDED_IDS) {
+          closedApprovals.remove(closedApprovals.iterator().next());
+        }
+        status = RunStatus.IN_PROGRESS;
+        long decidedAt = Workflow.currentTimeMillis();
+        String state =
+            decision == null
+                ? ApprovalRecord.EXPIRED
+                : decision.approved() ? ApprovalRecord.APPROVED : ApprovalRecord.REJECTED;
+        JsonNode result = null;
+        if (decision == null) {
+          result = ErrorResults.of(ErrorResults.APPROVAL_EXPIRED, null);
+        } else if (!decision.approved()) {
+          result = ErrorResults.rejected(decision.note());
+        }
+        if (result != null) {
+          outcomes[calls.indexOf(call)] = result;
+          recordPrefix(calls.indexOf(call) + 1);
+        }
+        // The decision lands on the entry that asked for it.
+        save(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL,
+            List.of(approvalRecord(approval, run, pausedAt, state, decision, decidedAt)));
+        return result != null ? result : runner.run(call).get();
+      }
+
+      /** After a cancel: every call without a result gets {@code {"error": "cancelled"}}. */
+      void fillCancelled() {
+        for (int i = recorded; i < calls.size(); i++) {
+          if (outcomes[i] == null) {
+            outcomes[i] = ErrorResults.of(ErrorResults.CANCELLED, null);
+          }
+        }
+        recordPrefix(calls.size());
+      }
     }
   }
 
@@ -288,7 +642,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     return named;
   }
 
-  private static ErrorInfo errorOf(ActivityFailure failure, String fallbackCode) {
+  static ErrorInfo errorOf(ActivityFailure failure, String fallbackCode) {
     Throwable cause = failure.getCause();
     if (cause instanceof ApplicationFailure application) {
       String type = application.getType();

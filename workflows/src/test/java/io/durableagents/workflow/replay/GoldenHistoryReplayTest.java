@@ -3,11 +3,7 @@ package io.durableagents.workflow.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.durableagents.workflow.AgentSessionWorkflow;
-import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
-import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.activity.CheckpointActivities;
 import io.durableagents.workflow.activity.CheckpointSave;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
@@ -63,12 +59,10 @@ class GoldenHistoryReplayTest {
   }
 
   /** Saves a checkpoint before doing anything else: a different first command. */
-  public static class ReorderedWorkflow implements AgentSessionWorkflow {
-    private final AgentSessionWorkflowImpl delegate;
-
+  public static class ReorderedWorkflow extends AgentSessionWorkflowImpl {
     @WorkflowInit
     public ReorderedWorkflow(SessionStart start) {
-      delegate = new AgentSessionWorkflowImpl(start);
+      super(start);
     }
 
     @Override
@@ -78,22 +72,7 @@ class GoldenHistoryReplayTest {
               ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(5)).build())
           .saveCheckpoint(
               new CheckpointSave(null, null, null, 0, 0, null, null, 0, List.of(), null, null, 0));
-      delegate.run(start);
-    }
-
-    @Override
-    public RunResult send(SendRequest request) {
-      return delegate.send(request);
-    }
-
-    @Override
-    public void validateSend(SendRequest request) {
-      delegate.validateSend(request);
-    }
-
-    @Override
-    public SessionStatus status() {
-      return delegate.status();
+      super.run(start);
     }
   }
 }

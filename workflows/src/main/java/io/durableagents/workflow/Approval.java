@@ -1,0 +1,23 @@
+package io.durableagents.workflow;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A wait point: a gated tool call waiting for a human decision. The approval id comes from
+ * {@code Workflow.randomUUID()}, so it is stable across replays and new for every pause.
+ *
+ * @param requestedAt epoch milliseconds
+ * @param expiresAt epoch milliseconds; past it the call gets {@code {"error": "approval_expired"}}
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Approval(
+    @JsonProperty("approvalId") String approvalId,
+    @JsonProperty("toolCallId") String toolCallId,
+    @JsonProperty("toolName") String toolName,
+    @JsonProperty("input") JsonNode input,
+    @JsonProperty("requestedAt") long requestedAt,
+    @JsonProperty("expiresAt") long expiresAt) {}

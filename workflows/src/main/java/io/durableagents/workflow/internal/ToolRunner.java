@@ -1,0 +1,82 @@
+package io.durableagents.workflow.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflow.ErrorResults;
+import io.durableagents.workflow.ToolCall;
+import io.durableagents.workflow.activity.AgentSpec;
+import io.durableagents.workflow.activity.CallCheck;
+import io.durableagents.workflow.activity.ToolRequest;
+import io.durableagents.workflow.activity.ToolSpec;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.TemporalFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.Promise;
+
+/** Turns one tool call into its result: known up front, or from the tool's activity. */
+final class ToolRunner {
+  private final ActivityStubs stubs;
+  private final AgentSpec spec;
+  private final String sessionId;
+  private final int run;
+
+  ToolRunner(ActivityStubs stubs, AgentSpec spec, String sessionId, int run) {
+    this.stubs = stubs;
+    this.spec = spec;
+    this.sessionId = sessionId;
+    this.run = run;
+  }
+
+  /**
+   * The result of a call that must not run: an unknown tool, or the error the worker recorded
+   * when it checked the call. Null when the call runs.
+   */
+  JsonNode knownResult(ToolCall call, CallCheck check) {
+    if (spec.tool(call.name()) == null) {
+      return ErrorResults.of(ErrorResults.UNKNOWN_TOOL, "No tool named '" + call.name() + "'.");
+    }
+    return check.error();
+  }
+
+  /** Starts the call's activity; failures become error results, never a failed run. */
+  Promise<JsonNode> run(ToolCall call) {
+    ToolSpec tool = spec.tool(call.name());
+    ToolRequest request =
+        new ToolRequest(sessionId, spec.name(), run, call.id(), call.name(), call.arguments());
+    return Async.function(stubs.tool(tool)::executeTool, request)
+        .handle(
+            (outcome, failure) -> {
+              if (failure == null) {
+                return outcome.result();
+              }
+              if (isCancellation(failure)) {
+                return ErrorResults.of(ErrorResults.CANCELLED, null);
+              }
+              return ErrorResults.of(ErrorResults.TOOL_FAILED, describe(failure));
+            });
+  }
+
+  private static boolean isCancellation(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof CanceledFailure) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String describe(RuntimeException failure) {
+    Throwable cause = failure;
+    if (failure instanceof ActivityFailure && failure.getCause() != null) {
+      cause = failure.getCause();
+    }
+    if (cause instanceof ApplicationFailure application) {
+      return application.getOriginalMessage();
+    }
+    if (cause instanceof TemporalFailure temporal) {
+      return temporal.getOriginalMessage();
+    }
+    return String.valueOf(cause.getMessage());
+  }
+}
