@@ -67,6 +67,7 @@ final class SessionTestKit implements AutoCloseable {
         .model("scripted")
         .instructions("test agent")
         .maxSteps(maxSteps)
+        .approvalTimeout(java.time.Duration.ofHours(1))
         .tools(
             Tool.newBuilder("add")
                 .description("Adds two integers.")
@@ -92,6 +93,26 @@ final class SessionTestKit implements AutoCloseable {
                     (args, ctx) -> {
                       effect(ctx.toolCallId());
                       throw new IllegalStateException("boom went the tool");
+                    })
+                .build(),
+            Tool.newBuilder("pay")
+                .description("Pays an amount; amounts over 100 need approval.")
+                .inputSchema(
+                    "{\"type\":\"object\",\"properties\":{\"amount\":{\"type\":\"integer\"}},\"required\":[\"amount\"]}")
+                .needsApproval(args -> args.get("amount").asInt() > 100)
+                .handler(
+                    (args, ctx) -> {
+                      effect(ctx.toolCallId());
+                      return Map.of("paid", args.get("amount").asInt());
+                    })
+                .build(),
+            Tool.newBuilder("slow")
+                .description("Takes a while (test time).")
+                .handler(
+                    (args, ctx) -> {
+                      effect(ctx.toolCallId());
+                      Thread.sleep(args.path("ms").asLong(2000));
+                      return Map.of("slept", true);
                     })
                 .build(),
             Tool.newBuilder("flaky")
@@ -138,6 +159,15 @@ final class SessionTestKit implements AutoCloseable {
             .setWaitForStage(WorkflowUpdateStage.COMPLETED)
             .build(),
         new WithStartWorkflowOperation<>(stub::run, new SessionStart(sessionId, null, maxSteps)));
+  }
+
+  AgentSessionWorkflow session(String sessionId) {
+    return client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
+  }
+
+  /** Waits for the run in progress to settle or pause, like AgentClient.send with empty input. */
+  RunResult attach(String sessionId) {
+    return session(sessionId).send(new SendRequest(""));
   }
 
   @Override

@@ -11,6 +11,8 @@ public final class SessionErrors {
   public static final String UNKNOWN_APPROVAL = "UnknownApprovalError";
   /** A decision for an approval that was already decided or expired. */
   public static final String APPROVAL_ALREADY_DECIDED = "ApprovalAlreadyDecidedError";
+  /** A {@code send} of messages that are neither the stored conversation nor user messages. */
+  public static final String INVALID_INPUT = "InvalidInputError";
   /** An empty {@code send} on a session that has had no run. */
   public static final String NO_RUN = "NoRunError";
 

@@ -9,6 +9,7 @@ import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.ErrorResults;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
+import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SendRequest;
@@ -79,6 +80,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   private Approval pendingApproval;
   private Decision pendingDecision;
+  /** True once the pause is saved: only then do waiting senders see it. */
+  private boolean pauseSaved;
   private int ignoredDecisions;
 
   @WorkflowInit
@@ -110,24 +113,24 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     List<Message> inputs = newInputs(request);
     for (Message message : inputs) {
       if (!Message.USER.equals(message.role())) {
-        throw ApplicationFailure.newFailure(
+        throw Rejection.failure(
+            SessionErrors.INVALID_INPUT,
             "Only user messages can be sent; got a '" + message.role() + "' message that does not"
-                + " belong to the stored conversation.",
-            "InvalidInputError");
+                + " belong to the stored conversation.");
       }
     }
     if (!inputs.isEmpty() && pendingApproval != null) {
-      throw ApplicationFailure.newFailure(
+      throw Rejection.failure(
+          SessionErrors.AWAITING_APPROVAL,
           "Session '" + sessionId + "' is awaiting approval " + pendingApproval.approvalId()
               + " for tool '" + pendingApproval.toolName() + "'; decide it before sending input.",
-          SessionErrors.AWAITING_APPROVAL,
           sessionId,
           pendingApproval.approvalId());
     }
     if (inputs.isEmpty() && activeRun == 0 && queuedInputs.isEmpty() && lastResult == null) {
-      throw ApplicationFailure.newFailure(
-          "Session '" + sessionId + "' has no run yet: send a non-empty input first.",
-          SessionErrors.NO_RUN);
+      throw Rejection.failure(
+          SessionErrors.NO_RUN,
+          "Session '" + sessionId + "' has no run yet: send a non-empty input first.");
     }
   }
 
@@ -160,7 +163,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
       target = lastRun + 1;
     }
-    Workflow.await(() -> settledRun >= target || (activeRun == target && pendingApproval != null));
+    Workflow.await(() -> settledRun >= target || (activeRun == target && pauseSaved));
     if (settledRun >= target) {
       return results.get(target);
     }
@@ -202,18 +205,22 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   @Override
   public void validateApprove(Decision decision) {
     if (decision == null || decision.approvalId() == null) {
-      throw ApplicationFailure.newFailure("A decision needs an approvalId.", SessionErrors.UNKNOWN_APPROVAL);
+      throw Rejection.failure(SessionErrors.UNKNOWN_APPROVAL, "A decision needs an approvalId.");
     }
     if (closedApprovals.contains(decision.approvalId())
         || (isPending(decision.approvalId()) && pendingDecision != null)) {
-      throw ApplicationFailure.newFailure(
+      throw Rejection.failure(
+          SessionErrors.APPROVAL_ALREADY_DECIDED,
           "Approval " + decision.approvalId() + " of session '" + sessionId + "' is already decided.",
-          SessionErrors.APPROVAL_ALREADY_DECIDED);
+          sessionId,
+          decision.approvalId());
     }
     if (!isPending(decision.approvalId())) {
-      throw ApplicationFailure.newFailure(
+      throw Rejection.failure(
+          SessionErrors.UNKNOWN_APPROVAL,
           "Session '" + sessionId + "' has no pending approval " + decision.approvalId() + ".",
-          SessionErrors.UNKNOWN_APPROVAL);
+          sessionId,
+          decision.approvalId());
     }
   }
 
@@ -458,6 +465,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
             approvalRecord(pendingApproval, run, step, ApprovalRecord.CANCELLED, null,
                 Workflow.currentTimeMillis()));
         closedApprovals.add(pendingApproval.approvalId());
+        pauseSaved = false;
         pendingApproval = null;
         pendingDecision = null;
       }
@@ -583,6 +591,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         int pausedAt = step + 1;
         save(pausedAt, RunStatus.AWAITING_APPROVAL, FinishReason.AWAITING_APPROVAL,
             List.of(approvalRecord(approval, run, pausedAt, ApprovalRecord.PENDING, null, 0)));
+        pauseSaved = true;
         if (spec.notifier()) {
           stubs.notifyLater(sessionId, spec.name(), approval);
         }
@@ -591,6 +600,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                 Duration.ofMillis(Math.max(0, approval.expiresAt() - now)),
                 () -> pendingDecision != null);
         Decision decision = decided ? pendingDecision : null;
+        pauseSaved = false;
         pendingApproval = null;
         pendingDecision = null;
         closedApprovals.add(approval.approvalId());

@@ -1,0 +1,235 @@
+package io.durableagents.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.DecisionOutcome;
+import io.durableagents.workflow.FinishReason;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.Rejection;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.ToolCallRecord;
+import io.durableagents.workflow.activity.ApprovalRecord;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowUpdateException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Approvals in the middle of a tool batch (§4.4), with time skipping for the waits. */
+class ApprovalWorkflowTest {
+  private static final String GATED_MIDDLE =
+      "{'turns':[{'text':'paying','toolCalls':["
+          + "{'name':'echo','arguments':{'text':'before'}},"
+          + "{'name':'pay','arguments':{'amount':500}},"
+          + "{'name':'echo','arguments':{'text':'after'}}]},"
+          + "{'text':'all done'},{'text':'next answer'}]}";
+
+  @TempDir Path dir;
+  private SessionTestKit kit;
+
+  @AfterEach
+  void close() {
+    if (kit != null) {
+      kit.close();
+    }
+  }
+
+  private RunResult startPaused(String sessionId) {
+    kit = new SessionTestKit(dir, Scripts.of(GATED_MIDDLE), 10);
+    RunResult paused = kit.send(sessionId, "pay the bill");
+    assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(paused.finishReason()).isEqualTo(FinishReason.AWAITING_APPROVAL);
+    assertThat(paused.approval().toolName()).isEqualTo("pay");
+    assertThat(paused.approval().toolCallId()).isEqualTo("call_0_1");
+    assertThat(paused.approval().input().get("amount").asInt()).isEqualTo(500);
+    assertThat(paused.approval().expiresAt() - paused.approval().requestedAt())
+        .isEqualTo(Duration.ofHours(1).toMillis());
+    return paused;
+  }
+
+  @Test
+  void gatedMiddleCall_firstRunsBeforeThePause_thirdAfterTheDecision_resultsInCallOrder() {
+    RunResult paused = startPaused("mid-1");
+    // Before the decision: only the first call ran, and its result is already recorded.
+    assertThat(kit.effects).containsOnlyKeys("call_0_0");
+    assertThat(paused.toolCalls()).extracting(ToolCallRecord::id).containsExactly("call_0_0");
+    assertThat(kit.store.approvals("mid-1", true)).singleElement()
+        .satisfies(a -> assertThat(a.approval().approvalId()).isEqualTo(paused.approval().approvalId()));
+
+    DecisionOutcome outcome =
+        kit.session("mid-1").approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
+    assertThat(outcome.outcome()).isEqualTo(DecisionOutcome.APPROVED);
+    RunResult done = kit.attach("mid-1");
+
+    assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(done.text()).isEqualTo("all done");
+    assertThat(done.toolCalls()).extracting(ToolCallRecord::id)
+        .containsExactly("call_0_0", "call_0_1", "call_0_2");
+    assertThat(done.toolCalls().get(1).result().get("paid").asInt()).isEqualTo(500);
+    assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_1", "call_0_2");
+    List<Message> transcript = kit.store.readMessages("mid-1", done.messageCount());
+    assertThat(transcript).extracting(Message::role)
+        .containsExactly("user", "assistant", "tool", "tool", "tool", "assistant");
+    assertThat(transcript.subList(2, 5)).extracting(Message::toolCallId)
+        .containsExactly("call_0_0", "call_0_1", "call_0_2");
+    ApprovalRecord row = kit.store.approvals("mid-1", false).get(0);
+    assertThat(row.status()).isEqualTo(ApprovalRecord.APPROVED);
+    assertThat(row.decidedBy()).isEqualTo("alice");
+    assertThat(row.note()).isEqualTo("ok");
+    assertThat(kit.store.approvals(null, true)).isEmpty();
+  }
+
+  @Test
+  void rejectedBySignal_givesTheRejectionResultInOrder_andTheToolNeverRuns() {
+    RunResult paused = startPaused("rej-1");
+
+    kit.session("rej-1").decide(new Decision(paused.approval().approvalId(), false, "too much", "bob"));
+    RunResult done = kit.attach("rej-1");
+
+    assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
+    JsonNode rejected = done.toolCalls().get(1).result();
+    assertThat(rejected.get("error").asText()).isEqualTo("rejected");
+    assertThat(rejected.get("note").asText()).isEqualTo("too much");
+    assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_2");
+    assertThat(kit.store.approvals("rej-1", false).get(0).status()).isEqualTo(ApprovalRecord.REJECTED);
+  }
+
+  @Test
+  void noDecisionBeforeExpiry_givesApprovalExpired() {
+    RunResult paused = startPaused("exp-1");
+
+    kit.env.sleep(Duration.ofHours(2));
+    RunResult done = kit.attach("exp-1");
+
+    assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(done.toolCalls().get(1).result().get("error").asText()).isEqualTo("approval_expired");
+    assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_2");
+    assertThat(kit.store.approvals("exp-1", false).get(0).status()).isEqualTo(ApprovalRecord.EXPIRED);
+    // A decision after the expiry is ignored, and the update variant refuses it.
+    kit.session("exp-1").decide(new Decision(paused.approval().approvalId(), true, null, "late"));
+    assertThatThrownBy(
+            () -> kit.session("exp-1").approve(new Decision(paused.approval().approvalId(), true, null, "late")))
+        .isInstanceOf(WorkflowUpdateException.class)
+        .satisfies(e -> assertThat(rejection(e).type())
+            .isEqualTo(SessionErrors.APPROVAL_ALREADY_DECIDED));
+  }
+
+  @Test
+  void approvalWaitOfDays_isADurableTimerAndCostsNothing() {
+    kit = new SessionTestKit(dir, Scripts.of(GATED_MIDDLE), 10);
+    RunResult paused = kit.send("days-1", "pay the bill");
+    kit.env.sleep(Duration.ofMinutes(59));
+    assertThat(kit.session("days-1").status().status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    kit.session("days-1").decide(new Decision(paused.approval().approvalId(), true, null, "carol"));
+    assertThat(kit.attach("days-1").status()).isEqualTo(RunStatus.FINISHED);
+  }
+
+  @Test
+  void twoGatedCallsInOneBatch_pauseTwiceWithTwoApprovalIds() {
+    kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':200}},"
+                    + "{'name':'pay','arguments':{'amount':300}}]},{'text':'paid both'}]}"),
+            10);
+    RunResult first = kit.send("two-1", "pay twice");
+    assertThat(first.approval().toolCallId()).isEqualTo("call_0_0");
+    kit.session("two-1").approve(new Decision(first.approval().approvalId(), true, null, "a"));
+
+    RunResult second = kit.attach("two-1");
+    assertThat(second.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(second.approval().toolCallId()).isEqualTo("call_0_1");
+    assertThat(second.approval().approvalId()).isNotEqualTo(first.approval().approvalId());
+    assertThat(second.toolCalls()).extracting(ToolCallRecord::id).containsExactly("call_0_0");
+
+    kit.session("two-1").approve(new Decision(second.approval().approvalId(), false, "no", "a"));
+    RunResult done = kit.attach("two-1");
+    assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(done.toolCalls().get(0).result().get("paid").asInt()).isEqualTo(200);
+    assertThat(done.toolCalls().get(1).result().get("error").asText()).isEqualTo("rejected");
+    assertThat(kit.store.approvals("two-1", false)).extracting(ApprovalRecord::status)
+        .containsExactly(ApprovalRecord.APPROVED, ApprovalRecord.REJECTED);
+  }
+
+  @Test
+  void argumentDependentPolicy_smallAmountsRunWithoutApproval() {
+    kit = new SessionTestKit(dir, Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':20}}]},{'text':'ok'}]}"), 10);
+    RunResult done = kit.send("small-1", "pay a little");
+    assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(done.toolCalls().get(0).result().get("paid").asInt()).isEqualTo(20);
+    assertThat(kit.store.approvals("small-1", false)).isEmpty();
+  }
+
+  @Test
+  void sendWhilePaused_isRefusedWithTheApprovalId_andNothingReachesHistory() {
+    RunResult paused = startPaused("busy-1");
+    int eventsBefore = kit.client.fetchHistory("busy-1").getEvents().size();
+
+    assertThatThrownBy(() -> kit.send("busy-1", "are you done?"))
+        .isInstanceOf(WorkflowUpdateException.class)
+        .satisfies(
+            e -> {
+              Rejection rejection = rejection(e);
+              assertThat(rejection.type()).isEqualTo(SessionErrors.AWAITING_APPROVAL);
+              assertThat(rejection.details())
+                  .containsExactly("busy-1", paused.approval().approvalId());
+            });
+
+    // The validator refused it: no update was accepted, nothing was scheduled. (The test server
+    // keeps the workflow task that ran the validator; a real server drops that speculative task.)
+    List<HistoryEvent> events = kit.client.fetchHistory("busy-1").getEvents();
+    assertThat(events.subList(eventsBefore, events.size()))
+        .extracting(HistoryEvent::getEventType)
+        .allMatch(type -> type.name().startsWith("EVENT_TYPE_WORKFLOW_TASK_"));
+    assertThat(events).noneMatch(e -> e.toString().contains("are you done?"));
+    assertThat(kit.store.session("busy-1").orElseThrow().messageCount()).isEqualTo(paused.messageCount());
+    // An empty send attaches and reports the pause.
+    assertThat(kit.attach("busy-1").approval().approvalId()).isEqualTo(paused.approval().approvalId());
+  }
+
+  @Test
+  void unknownOrDuplicateDecisions_areIgnoredBySignal_andRefusedByUpdate() {
+    RunResult paused = startPaused("odd-1");
+
+    kit.session("odd-1").decide(new Decision("no-such-approval", true, null, "mallory"));
+    assertThat(kit.session("odd-1").status().status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThatThrownBy(() -> kit.session("odd-1").approve(new Decision("no-such-approval", true, null, "m")))
+        .isInstanceOf(WorkflowUpdateException.class)
+        .satisfies(e -> assertThat(rejection(e).type()).isEqualTo(SessionErrors.UNKNOWN_APPROVAL));
+
+    kit.session("odd-1").decide(new Decision(paused.approval().approvalId(), true, null, "dave"));
+    kit.session("odd-1").decide(new Decision(paused.approval().approvalId(), false, null, "dup"));
+    RunResult done = kit.attach("odd-1");
+    assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(done.toolCalls().get(1).result().get("paid").asInt()).isEqualTo(500);
+    assertThat(kit.store.approvals("odd-1", false).get(0).decidedBy()).isEqualTo("dave");
+  }
+
+  @Test
+  void afterAnApproval_theNextSendContinuesTheConversation() {
+    RunResult paused = startPaused("next-1");
+    kit.session("next-1").approve(new Decision(paused.approval().approvalId(), true, null, "x"));
+    kit.attach("next-1");
+
+    RunResult next = kit.send("next-1", "thanks");
+    assertThat(next.run()).isEqualTo(2);
+    assertThat(next.text()).isEqualTo("next answer");
+    assertThat(next.steps()).isEqualTo(1);
+  }
+
+  /** The refusal the workflow raised, out of the client's exception chain. */
+  static Rejection rejection(Throwable thrown) {
+    Rejection rejection = Rejection.from(thrown);
+    assertThat(rejection).as("rejection in %s", thrown).isNotNull();
+    return rejection;
+  }
+}
