@@ -2,6 +2,7 @@ package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
@@ -35,12 +36,57 @@ class ReplayFreshHistoryTest {
       assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
       assertThat(second.run()).isEqualTo(2);
 
-      WorkflowExecutionHistory history = kit.client.fetchHistory("golden-tool-loop");
-      WorkflowReplayer.replayWorkflowExecution(history, AgentSessionWorkflowImpl.class);
-
-      Path out = Path.of("target", "histories", "tool-loop.json");
-      Files.createDirectories(out.getParent());
-      Files.writeString(out, history.toJson(true));
+      replayAndKeep(kit, "golden-tool-loop", "tool-loop.json");
     }
+  }
+
+  @Test
+  void approvalSession_approvedRejectedAndExpired_replays() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'echo','arguments':{'text':'a'}},"
+                    + "{'name':'pay','arguments':{'amount':500}},{'name':'pay','arguments':{'amount':600}},"
+                    + "{'name':'pay','arguments':{'amount':700}}]},{'text':'settled'}]}"),
+            10)) {
+      RunResult first = kit.send("golden-approvals", "pay three");
+      kit.session("golden-approvals").approve(new Decision(first.approval().approvalId(), true, "ok", "a"));
+      RunResult second = kit.attach("golden-approvals");
+      kit.session("golden-approvals").decide(new Decision(second.approval().approvalId(), false, "no", "b"));
+      RunResult third = kit.attach("golden-approvals");
+      assertThat(third.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+      kit.env.sleep(java.time.Duration.ofHours(2));
+      assertThat(kit.attach("golden-approvals").status()).isEqualTo(RunStatus.FINISHED);
+      replayAndKeep(kit, "golden-approvals", "approvals.json");
+    }
+  }
+
+  @Test
+  void cancelledSession_replays() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'slow','arguments':{'ms':3000}}]},{'text':'after'}]}"),
+            10)) {
+      java.util.concurrent.CompletableFuture<RunResult> run =
+          java.util.concurrent.CompletableFuture.supplyAsync(() -> kit.send("golden-cancel", "go"));
+      for (int i = 0; i < 200 && !kit.effects.containsKey("call_0_0"); i++) {
+        Thread.sleep(20);
+      }
+      kit.session("golden-cancel").cancel("test");
+      assertThat(run.get().status()).isEqualTo(RunStatus.CANCELLED);
+      assertThat(kit.send("golden-cancel", "again").status()).isEqualTo(RunStatus.FINISHED);
+      replayAndKeep(kit, "golden-cancel", "cancel.json");
+    }
+  }
+
+  private static void replayAndKeep(SessionTestKit kit, String sessionId, String file) throws Exception {
+    WorkflowExecutionHistory history = kit.client.fetchHistory(sessionId);
+    WorkflowReplayer.replayWorkflowExecution(history, AgentSessionWorkflowImpl.class);
+    Path out = Path.of("target", "histories", file);
+    Files.createDirectories(out.getParent());
+    Files.writeString(out, history.toJson(true));
   }
 }
