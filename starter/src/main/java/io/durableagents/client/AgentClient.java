@@ -1,8 +1,12 @@
 package io.durableagents.client;
 
 import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.DecisionOutcome;
+import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SessionErrors;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
@@ -79,8 +83,7 @@ public final class AgentClient {
     } catch (WorkflowNotFoundException e) {
       throw new SessionNotFoundException(sessionId);
     } catch (WorkflowUpdateException e) {
-      throw new AgentClientException(
-          "Session '" + sessionId + "' refused the input: " + rootMessage(e), e);
+      throw refusal(sessionId, e);
     } catch (WorkflowServiceException e) {
       if (isNotFound(e)) {
         throw new SessionNotFoundException(sessionId);
@@ -107,6 +110,82 @@ public final class AgentClient {
         new WithStartWorkflowOperation<>(
             stub::run, new SessionStart(sessionId, sendOptions.agent(), sendOptions.maxSteps()));
     return WorkflowClient.executeUpdateWithStart(stub::send, request, updateOptions, start);
+  }
+
+  /**
+   * Decides a pending approval and returns at once. The session refuses an unknown or already
+   * decided approval id ({@link ApprovalNotFoundException}).
+   */
+  public DecisionOutcome decide(
+      String sessionId, String approvalId, boolean approved, String note, String decidedBy) {
+    SessionIds.requireValid(sessionId);
+    Objects.requireNonNull(approvalId, "approvalId");
+    try {
+      return client
+          .newWorkflowStub(AgentSessionWorkflow.class, sessionId)
+          .approve(new Decision(approvalId, approved, note, decidedBy));
+    } catch (WorkflowNotFoundException e) {
+      throw new SessionNotFoundException(sessionId);
+    } catch (WorkflowUpdateException e) {
+      throw refusal(sessionId, e);
+    } catch (WorkflowServiceException e) {
+      if (isNotFound(e)) {
+        throw new SessionNotFoundException(sessionId);
+      }
+      throw new AgentClientException("Temporal refused the decision: " + rootMessage(e), e);
+    }
+  }
+
+  /**
+   * Decides a pending approval, then waits for the run to settle again: the result is
+   * {@code finished} (or failed, cancelled), or {@code awaiting-approval} for the next gated call.
+   */
+  public RunResult resumeAfterApproval(
+      String sessionId, String approvalId, boolean approved, String note, String decidedBy) {
+    decide(sessionId, approvalId, approved, note, decidedBy);
+    return send(sessionId, "");
+  }
+
+  /**
+   * Cancels the run in progress (a no-op when none is): in-flight calls are cancelled, calls of
+   * the turn without a result get {@code {"error": "cancelled"}}, the run settles
+   * {@code cancelled}, and the session accepts the next message.
+   */
+  public void cancel(String sessionId) {
+    SessionIds.requireValid(sessionId);
+    try {
+      client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).cancel("cancelled by client");
+    } catch (WorkflowNotFoundException e) {
+      throw new SessionNotFoundException(sessionId);
+    } catch (WorkflowServiceException e) {
+      if (isNotFound(e)) {
+        throw new SessionNotFoundException(sessionId);
+      }
+      throw new AgentClientException("Cannot cancel '" + sessionId + "': " + rootMessage(e), e);
+    }
+  }
+
+  /** Maps a refusal by the session workflow to the client's exceptions. */
+  private static AgentClientException refusal(String sessionId, WorkflowUpdateException e) {
+    Rejection rejection = Rejection.from(e);
+    if (rejection == null) {
+      return new AgentClientException("Session '" + sessionId + "' refused: " + rootMessage(e), e);
+    }
+    switch (rejection.type()) {
+      case SessionErrors.AWAITING_APPROVAL:
+        return new SessionAwaitingApprovalException(
+            sessionId,
+            rejection.details().size() > 1 ? rejection.details().get(1) : null,
+            rejection.message());
+      case SessionErrors.UNKNOWN_APPROVAL:
+        return new ApprovalNotFoundException(rejection.message(), false);
+      case SessionErrors.APPROVAL_ALREADY_DECIDED:
+        return new ApprovalNotFoundException(rejection.message(), true);
+      case SessionErrors.NO_RUN:
+        return new SessionNotFoundException(sessionId);
+      default:
+        return new AgentClientException(rejection.message(), e);
+    }
   }
 
   /** Where the session is, or empty when there is no such session. */

@@ -1,0 +1,16 @@
+package io.durableagents.client;
+
+/** The session has no pending approval with that id (never asked, or already decided). */
+public class ApprovalNotFoundException extends AgentClientException {
+  private final boolean alreadyDecided;
+
+  public ApprovalNotFoundException(String message, boolean alreadyDecided) {
+    super(message);
+    this.alreadyDecided = alreadyDecided;
+  }
+
+  /** True when the id was known but is decided or expired; false when it was never asked. */
+  public boolean alreadyDecided() {
+    return alreadyDecided;
+  }
+}

@@ -1,0 +1,24 @@
+package io.durableagents.client;
+
+/**
+ * A session refused new input because a tool call waits for a decision. Decide it first
+ * ({@link AgentClient#resumeAfterApproval}), then send again.
+ */
+public class SessionAwaitingApprovalException extends AgentClientException {
+  private final String sessionId;
+  private final String approvalId;
+
+  public SessionAwaitingApprovalException(String sessionId, String approvalId, String message) {
+    super(message);
+    this.sessionId = sessionId;
+    this.approvalId = approvalId;
+  }
+
+  public String sessionId() {
+    return sessionId;
+  }
+
+  public String approvalId() {
+    return approvalId;
+  }
+}
