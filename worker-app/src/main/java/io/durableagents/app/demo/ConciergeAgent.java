@@ -16,8 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The demo agent {@code concierge}: weather, restaurant search and table booking over
- * deterministic fake data. {@code book_table} is idempotent on the tool call id, as every tool
- * with side effects should be.
+ * deterministic fake data. {@code book_table} waits for a human approval and is idempotent on the
+ * tool call id, as every tool with side effects should be.
  */
 public final class ConciergeAgent {
   public static final String NAME = "concierge";
@@ -88,6 +88,7 @@ public final class ConciergeAgent {
   static Tool bookTable() {
     return Tool.newBuilder("book_table")
         .description("Book a table. Has a side effect: the restaurant holds the table.")
+        .requiresApproval()
         .inputSchema(
             """
             {"type": "object",
@@ -102,11 +103,17 @@ public final class ConciergeAgent {
         .build();
   }
 
+  /** Fake weather: fixed for the cities of the demo script, derived from the name otherwise. */
   private static Map<String, Object> weather(String city) {
-    int seed = Math.abs(city.toLowerCase(Locale.ROOT).hashCode());
-    List<String> skies = List.of("sunny", "cloudy", "light rain", "clear");
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("city", city);
+    if (city.equalsIgnoreCase("Paris")) {
+      out.put("sky", "sunny");
+      out.put("temperatureC", 21);
+      return out;
+    }
+    int seed = Math.abs(city.toLowerCase(Locale.ROOT).hashCode());
+    List<String> skies = List.of("sunny", "cloudy", "light rain", "clear");
     out.put("sky", skies.get(seed % skies.size()));
     out.put("temperatureC", 12 + seed % 15);
     return out;
@@ -115,7 +122,11 @@ public final class ConciergeAgent {
   private static Map<String, Object> restaurant(FindRestaurantInput in) {
     List<String> names = List.of("Le Petit Zinc", "Chez Marcel", "La Table d'Anna");
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("restaurant", names.get(Math.abs(in.city().hashCode()) % names.size()));
+    out.put(
+        "restaurant",
+        in.city().equalsIgnoreCase("Paris")
+            ? names.get(0)
+            : names.get(Math.abs(in.city().hashCode()) % names.size()));
     out.put("city", in.city());
     out.put("people", in.people());
     out.put("time", in.time());

@@ -1,0 +1,116 @@
+package io.durableagents.cli;
+
+import io.durableagents.client.SendOptions;
+import io.durableagents.client.SessionIds;
+import io.durableagents.workflow.RunResult;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Timer;
+import java.util.TimerTask;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code agents send SESSION TEXT}: sends a message to a session (starting it when new), waits for
+ * the run it triggers and prints the result. Exit code 0, 1 for a failed run, 3 when the run waits
+ * for an approval, 4 when there is no such session, 2 for an invalid session id.
+ */
+@Command(
+    name = "send",
+    description = {
+      "Send a message to a session and print the result of the run it triggers.",
+      "An unknown session is started; a finished one continues the conversation."
+    },
+    footer = {
+      "",
+      "Exit codes: 0 finished, 1 failed or error, 2 usage, 3 awaiting approval,", "4 no such session."
+    })
+public class SendCommand implements Callable<Integer> {
+  /** After this long without an answer, say what the command is waiting for. */
+  static final Duration WAIT_HINT_AFTER = Duration.ofSeconds(10);
+
+  @Spec CommandSpec spec;
+
+  @Mixin ConnectionOptions connection;
+
+  @Parameters(index = "0", paramLabel = "SESSION", description = "Session id (letters, digits, . _ : @ -).")
+  String session;
+
+  @Parameters(index = "1", paramLabel = "TEXT", description = "The message.")
+  String text;
+
+  @Option(names = "--agent", paramLabel = "NAME", description = "Agent of a new session (default: the worker's).")
+  String agent;
+
+  @Option(names = "--max-steps", paramLabel = "N", description = "Model-turn budget of a new session's runs.")
+  Integer maxSteps;
+
+  @Option(names = "--json", description = "Print the run result as one JSON document.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    requireValidSession(session);
+    if (maxSteps != null && maxSteps < 1) {
+      throw new ParameterException(spec.commandLine(), "--max-steps must be at least 1, got " + maxSteps);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    RunResult result;
+    try (ConnectionOptions.Connection connected = connection.open()) {
+      WaitHint hint = new WaitHint(spec.commandLine().getErr(), connection);
+      try {
+        result = connected.agents().send(session, text, new SendOptions(agent, maxSteps));
+      } finally {
+        hint.cancel();
+      }
+    }
+    RunResultPrinter.print(result, json, out);
+    if (json && result.messageCount() > 0 && (result.messages() == null || result.messages().isEmpty())) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println(
+          "Note: the projection " + connection.projection() + " holds no messages of '" + session
+              + "'; run from the worker's directory or pass the worker's --projection.");
+      err.flush();
+    }
+    return ExitCodes.forStatus(result.status());
+  }
+
+  /** Checks the id before connecting anywhere, so a typo is a usage error (exit 2). */
+  static void requireValidSession(String session) {
+    try {
+      SessionIds.requireValid(session);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(ExitCodes.USAGE, e.getMessage(), e);
+    }
+  }
+
+  /** Prints one hint on stderr when the run takes long: most often no worker is polling. */
+  private static final class WaitHint {
+    private final Timer timer = new Timer("agents-wait-hint", true);
+
+    WaitHint(PrintWriter err, ConnectionOptions connection) {
+      timer.schedule(
+          new TimerTask() {
+            @Override
+            public void run() {
+              err.println(
+                  "Still waiting for the run... is a worker polling task queue '"
+                      + connection.taskQueue() + "' on " + connection.temporal()
+                      + "? (start one with './agents worker' or './agents dev')");
+              err.flush();
+            }
+          },
+          WAIT_HINT_AFTER.toMillis());
+    }
+
+    void cancel() {
+      timer.cancel();
+    }
+  }
+}

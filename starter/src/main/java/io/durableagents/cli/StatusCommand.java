@@ -1,0 +1,78 @@
+package io.durableagents.cli;
+
+import io.durableagents.client.SessionNotFoundException;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.SessionStatus;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code agents status SESSION}: where a session is. Exit code 0, 3 when it waits for an approval,
+ * 4 when there is no such session.
+ */
+@Command(
+    name = "status",
+    description = "Show where a session is: its state, runs, usage and last result.",
+    footer = {"", "Exit codes: 0 ok, 1 error, 2 usage, 3 awaiting approval, 4 no such session."})
+public class StatusCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin ConnectionOptions connection;
+
+  @Parameters(index = "0", paramLabel = "SESSION", description = "Session id.")
+  String session;
+
+  @Option(names = "--json", description = "Print the status as one JSON document.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    SendCommand.requireValidSession(session);
+    SessionStatus status;
+    try (ConnectionOptions.Connection connected = connection.open(false)) {
+      status = connected.agents().status(session).orElseThrow(() -> new SessionNotFoundException(session));
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      RunResultPrinter.printJson(status, out);
+    } else {
+      print(status, out);
+    }
+    return ExitCodes.forStatus(status.status());
+  }
+
+  static void print(SessionStatus status, PrintWriter out) {
+    StringBuilder head = new StringBuilder(RunResultPrinter.printable(status.sessionId()));
+    if (status.agent() != null) {
+      head.append(" (agent ").append(RunResultPrinter.printable(status.agent())).append(')');
+    }
+    head.append(": ").append(RunResultPrinter.printable(status.status()));
+    out.println(head);
+    out.println(
+        "  "
+            + RunResultPrinter.plural(status.run(), "run")
+            + " · "
+            + RunResultPrinter.plural(status.messageCount(), "message")
+            + " · checkpoint step "
+            + status.checkpointStep()
+            + " · "
+            + RunResultPrinter.usage(status.usage()));
+    boolean lastRunShowsApproval =
+        status.lastResult() != null && RunStatus.AWAITING_APPROVAL.equals(status.lastResult().status());
+    if (status.approval() != null && !lastRunShowsApproval) {
+      RunResultPrinter.printApproval(status.sessionId(), status.approval(), out);
+    }
+    if (status.lastResult() != null) {
+      out.println();
+      out.println("Last run:");
+      RunResultPrinter.printHuman(status.lastResult(), out);
+    }
+    out.flush();
+  }
+}

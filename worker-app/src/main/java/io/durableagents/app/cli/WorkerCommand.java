@@ -1,0 +1,45 @@
+package io.durableagents.app.cli;
+
+import io.durableagents.app.AgentWorker;
+import io.durableagents.app.WorkerConfig;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code agents worker}: a worker against an existing Temporal, until Ctrl-C. */
+@Command(
+    name = "worker",
+    description = {
+      "Run a worker against an existing Temporal until Ctrl-C.",
+      "Run several on the same task queue to share the load."
+    },
+    footer = "")
+public class WorkerCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin WorkerOptions options;
+
+  @Override
+  public Integer call() {
+    WorkerConfig config = options.config();
+    PrintWriter out = spec.commandLine().getOut();
+    Foreground foreground = Foreground.install(spec.commandLine().getErr());
+    foreground.own(AgentWorker.start(config));
+    out.println(readyLine(config));
+    out.println("Ctrl-C to stop.");
+    out.flush();
+    foreground.awaitShutdown();
+    return 0;
+  }
+
+  /** {@code worker polling task queue 'agents' on 127.0.0.1:7233, projection jdbc:sqlite:...}. */
+  static String readyLine(WorkerConfig config) {
+    return "worker polling task queue '" + config.taskQueue() + "' on " + config.temporalAddress()
+        + (WorkerConfig.DEFAULT_NAMESPACE.equals(config.namespace()) ? "" : " (namespace " + config.namespace() + ")")
+        + ", projection " + Ports.describeUrl(config.projectionUrl())
+        + (config.modelSpec() == null ? "" : ", model " + config.modelSpec());
+  }
+}

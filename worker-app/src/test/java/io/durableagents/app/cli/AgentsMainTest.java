@@ -1,0 +1,114 @@
+package io.durableagents.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.durableagents.app.WorkerConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class AgentsMainTest {
+  private record Outcome(int exitCode, String out, String err) {}
+
+  private static Outcome execute(Map<String, String> env, String... args) {
+    CommandLine commandLine = AgentsMain.commandLine(env);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+    return new Outcome(commandLine.execute(args), out.toString(), err.toString());
+  }
+
+  private static WorkerConfig workerConfig(Map<String, String> env, String... args) {
+    CommandLine commandLine = AgentsMain.commandLine(env);
+    String[] all = new String[args.length + 1];
+    all[0] = "worker";
+    System.arraycopy(args, 0, all, 1, args.length);
+    commandLine.parseArgs(all);
+    WorkerCommand worker = commandLine.getSubcommands().get("worker").getCommand();
+    return worker.options.config();
+  }
+
+  @Test
+  void help_listsTheWorkerAndClientCommands() {
+    Outcome outcome = execute(Map.of(), "--help");
+
+    assertThat(outcome.exitCode()).isZero();
+    assertThat(outcome.out()).contains("demo", "dev", "server", "worker", "send", "status");
+  }
+
+  @Test
+  void workerOptions_defaultToTheDesignedValues() {
+    WorkerConfig config = workerConfig(Map.of());
+
+    assertThat(config)
+        .isEqualTo(
+            new WorkerConfig("127.0.0.1:7233", "default", "agents", "jdbc:sqlite:.agents/projection.db", null));
+  }
+
+  @Test
+  void workerOptions_comeFromTheEnvironment_andOptionsWin() {
+    Map<String, String> env =
+        Map.of(
+            "TEMPORAL_ADDRESS", "temporal:7233",
+            "AGENTS_TASK_QUEUE", "support",
+            "AGENTS_MODEL", "scripted:env.json");
+
+    assertThat(workerConfig(env))
+        .isEqualTo(new WorkerConfig("temporal:7233", "default", "support", "jdbc:sqlite:.agents/projection.db", "scripted:env.json"));
+    assertThat(workerConfig(env, "--model", "scripted:cli.json", "--temporal", "127.0.0.1:1").modelSpec())
+        .isEqualTo("scripted:cli.json");
+    assertThat(workerConfig(env, "--model", "scripted:cli.json", "--temporal", "127.0.0.1:1").temporalAddress())
+        .isEqualTo("127.0.0.1:1");
+  }
+
+  @Test
+  void dev_refusesTemporal_becauseItRunsItsOwn() {
+    Outcome outcome = execute(Map.of(), "dev", "--temporal", "127.0.0.1:7233");
+
+    assertThat(outcome.exitCode()).isEqualTo(2);
+    assertThat(outcome.err()).contains("dev runs its own Temporal server");
+  }
+
+  @Test
+  void server_refusesAPortOutOfRange() {
+    assertThat(execute(Map.of(), "server", "--port", "70000").exitCode()).isEqualTo(2);
+    assertThat(execute(Map.of(), "server", "--port", "http").exitCode()).isEqualTo(2);
+  }
+
+  @Test
+  void worker_withAMissingScript_isAUsageError() {
+    Outcome outcome = execute(Map.of(), "worker", "--model", "scripted:does-not-exist.json", "--temporal", "127.0.0.1:1");
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(2);
+    assertThat(outcome.err().strip().lines()).hasSize(1);
+  }
+
+  @Test
+  void readyLine_saysWhereTheWorkerPolls() {
+    WorkerConfig config =
+        new WorkerConfig("127.0.0.1:7233", "default", "agents", "jdbc:sqlite:.agents/projection.db", null);
+
+    assertThat(WorkerCommand.readyLine(config))
+        .isEqualTo("worker polling task queue 'agents' on 127.0.0.1:7233, projection jdbc:sqlite:.agents/projection.db");
+  }
+
+  @Test
+  void printedUrls_hidePasswords() {
+    assertThat(Ports.describeUrl("jdbc:postgresql://db:5432/agents?user=a&password=secret"))
+        .isEqualTo("jdbc:postgresql://db:5432/agents?...");
+    assertThat(Ports.describeUrl("jdbc:postgresql://me:secret@db/agents")).isEqualTo("jdbc:postgresql://***@db/agents");
+  }
+
+  @Test
+  void wrap_breaksLongTextUnderTheLabel() {
+    String wrapped =
+        DemoCommand.wrap("concierge    ", "word ".repeat(30).strip(), "             ");
+
+    assertThat(wrapped.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(78));
+    assertThat(wrapped).startsWith("concierge    word word");
+    assertThat(wrapped.lines().skip(1)).allSatisfy(line -> assertThat(line).startsWith("             word"));
+  }
+}

@@ -1,0 +1,230 @@
+package io.durableagents.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Drives the {@code agents} CLI as a user would: {@code server} and {@code worker} as separate
+ * JVMs, then {@code send} and {@code status} as one-shot processes, all in one working directory
+ * (the default SQLite projection is relative to it).
+ */
+class CliEndToEndIT {
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(90);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Variables that would point the processes elsewhere than this test's server. */
+  private static final List<String> AGENTS_VARIABLES =
+      List.of(
+          "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "AGENTS_TASK_QUEUE", "AGENTS_PROJECTION_URL",
+          "AGENTS_MODEL", "AGENTS_DEBUG");
+
+  @TempDir Path workDir;
+
+  private final List<Process> background = new ArrayList<>();
+  private String temporal;
+
+  record Result(int exitCode, String out, String err) {
+    JsonNode json() throws IOException {
+      return JSON.readTree(out);
+    }
+  }
+
+  @BeforeEach
+  void startServerAndWorker() throws Exception {
+    int port = freePort();
+    temporal = "127.0.0.1:" + port;
+    Path script = workDir.resolve("script.json");
+    Files.writeString(
+        script,
+        """
+        {"turns": [
+          {"text": "Let me look outside.",
+           "toolCalls": [{"name": "get_weather", "arguments": {"city": "Paris"}}],
+           "usage": {"inputTokens": 11, "outputTokens": 7}},
+          {"text": "It is fine in Paris.", "usage": {"inputTokens": 23, "outputTokens": 6}},
+          {"text": "Still fine, as before.", "usage": {"inputTokens": 31, "outputTokens": 5}}
+        ]}
+        """);
+
+    startAndAwait("Temporal server listening on " + temporal, "server", "--port", String.valueOf(port));
+    startAndAwait(
+        "worker polling task queue 'agents' on " + temporal,
+        "worker", "--temporal", temporal, "--model", "scripted:" + script);
+  }
+
+  @AfterEach
+  void stopProcesses() throws InterruptedException {
+    for (Process process : background) {
+      process.destroyForcibly();
+    }
+    for (Process process : background) {
+      process.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void sendTwice_continuesOneConversation_andStatusAndErrorsKeepTheirExitCodes() throws Exception {
+    Result first = agents("send", "chat-1", "hello", "--json", "--temporal", temporal);
+
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    JsonNode run1 = first.json();
+    assertThat(run1.path("sessionId").asText()).isEqualTo("chat-1");
+    assertThat(run1.path("status").asText()).isEqualTo("finished");
+    assertThat(run1.path("run").asInt()).isEqualTo(1);
+    assertThat(run1.path("text").asText()).isEqualTo("It is fine in Paris.");
+    assertThat(run1.path("toolCalls")).hasSize(1);
+    assertThat(run1.path("toolCalls").get(0).path("name").asText()).isEqualTo("get_weather");
+    assertThat(run1.path("toolCalls").get(0).path("result").path("city").asText()).isEqualTo("Paris");
+    List<JsonNode> messages1 = conversation(run1);
+    assertThat(messages1).isNotEmpty();
+    assertThat(firstUserMessage(messages1).path("text").asText()).isEqualTo("hello");
+    assertThat(messages1).anyMatch(m -> m.path("role").asText().equals("tool"));
+
+    Result second = agents("send", "chat-1", "and again", "--json", "--temporal", temporal);
+
+    assertThat(second.exitCode()).as(second.err()).isZero();
+    JsonNode run2 = second.json();
+    assertThat(run2.path("status").asText()).isEqualTo("finished");
+    assertThat(run2.path("run").asInt()).isEqualTo(2);
+    assertThat(run2.path("text").asText()).isEqualTo("Still fine, as before.");
+    List<JsonNode> messages2 = conversation(run2);
+    assertThat(messages2.size()).isGreaterThan(messages1.size());
+    assertThat(messages2.subList(0, messages1.size())).isEqualTo(messages1);
+    JsonNode next = messages2.get(messages1.size());
+    assertThat(next.path("role").asText()).isEqualTo("user");
+    assertThat(next.path("text").asText()).isEqualTo("and again");
+
+    Result status = agents("status", "chat-1", "--json", "--temporal", temporal);
+
+    assertThat(status.exitCode()).as(status.err()).isZero();
+    assertThat(status.json().path("sessionId").asText()).isEqualTo("chat-1");
+    assertThat(status.json().path("run").asInt()).isEqualTo(2);
+
+    Result human = agents("send", "chat-1", "once more", "--temporal", temporal);
+
+    assertThat(human.exitCode()).as(human.err()).isZero();
+    assertThat(human.out()).contains("chat-1 · run 3 · finished").contains("(script ended)");
+
+    Result missing = agents("status", "nope", "--temporal", temporal);
+
+    assertThat(missing.exitCode()).isEqualTo(4);
+    assertThat(missing.err()).contains("nope");
+    assertThat(missing.out()).isEmpty();
+
+    Result invalid = agents("send", "bad id!", "x", "--temporal", temporal);
+
+    assertThat(invalid.exitCode()).isEqualTo(2);
+    assertThat(invalid.err()).contains("Invalid session id");
+  }
+
+  private static List<JsonNode> conversation(JsonNode result) {
+    assertThat(result.path("messages").isArray()).as("messages in %s", result).isTrue();
+    List<JsonNode> messages = new ArrayList<>();
+    result.path("messages").forEach(messages::add);
+    return messages;
+  }
+
+  private static JsonNode firstUserMessage(List<JsonNode> messages) {
+    return messages.stream()
+        .filter(m -> m.path("role").asText().equals("user"))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no user message in " + messages));
+  }
+
+  /** Runs {@code agents ARGS} to completion in the working directory. */
+  private Result agents(String... args) throws Exception {
+    Path out = Files.createTempFile(workDir, "out", ".txt");
+    Path err = Files.createTempFile(workDir, "err", ".txt");
+    Process process =
+        processBuilder(args)
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+    if (!process.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError(
+          "agents " + String.join(" ", args) + " did not finish in " + COMMAND_TIMEOUT
+              + "; stderr: " + Files.readString(err) + "\nserver and worker:\n" + backgroundOutput);
+    }
+    return new Result(
+        process.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  private final StringBuffer backgroundOutput = new StringBuffer();
+
+  /** Starts {@code agents ARGS} in the background and waits for a line containing {@code ready}. */
+  private void startAndAwait(String ready, String... args) throws Exception {
+    Process process = processBuilder(args).redirectErrorStream(true).start();
+    background.add(process);
+    CompletableFuture<String> readyLine = new CompletableFuture<>();
+    Predicate<String> isReady = line -> line.contains(ready);
+    Thread pump =
+        new Thread(
+            () -> {
+              try (BufferedReader lines =
+                  new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                  backgroundOutput.append('[').append(args[0]).append("] ").append(line).append('\n');
+                  if (isReady.test(line)) {
+                    readyLine.complete(line);
+                  }
+                }
+              } catch (IOException e) {
+                // The process went away; the ready wait below reports it.
+              }
+              readyLine.completeExceptionally(new IllegalStateException("exited before it was ready"));
+            },
+            "pump-" + args[0]);
+    pump.setDaemon(true);
+    pump.start();
+    try {
+      readyLine.get(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+      throw new AssertionError(
+          "agents " + String.join(" ", args) + " did not print '" + ready + "' ("
+              + e.getMessage() + "); output:\n" + backgroundOutput, e);
+    }
+  }
+
+  private ProcessBuilder processBuilder(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(AgentsMain.class.getName());
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
+    builder.environment().keySet().removeAll(AGENTS_VARIABLES);
+    return builder;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}
