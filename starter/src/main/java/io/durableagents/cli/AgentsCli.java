@@ -1,6 +1,8 @@
 package io.durableagents.cli;
 
 import io.durableagents.client.AgentClientException;
+import io.durableagents.client.ApprovalNotFoundException;
+import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.workflow.SessionErrors;
 import io.grpc.Status;
@@ -61,6 +63,9 @@ public final class AgentsCli {
     }
     commandLine.addSubcommand(new SendCommand());
     commandLine.addSubcommand(new StatusCommand());
+    commandLine.addSubcommand(new ApproveCommand());
+    commandLine.addSubcommand(new RejectCommand());
+    commandLine.addSubcommand(new CancelCommand());
     // These settings reach every subcommand added so far, so they come last.
     commandLine.setDefaultValueProvider(new EnvironmentDefaults(env));
     commandLine.setOut(utf8(System.out));
@@ -86,6 +91,12 @@ public final class AgentsCli {
     }
     if (e instanceof SessionNotFoundException) {
       return ExitCodes.NOT_FOUND;
+    }
+    if (e instanceof SessionAwaitingApprovalException) {
+      return ExitCodes.AWAITING_APPROVAL;
+    }
+    if (e instanceof ApprovalNotFoundException notFound) {
+      return notFound.alreadyDecided() ? ExitCodes.ERROR : ExitCodes.NOT_FOUND;
     }
     if (hasFailureType(e, SessionErrors.AWAITING_APPROVAL)) {
       return ExitCodes.AWAITING_APPROVAL;

@@ -3,6 +3,8 @@ package io.durableagents.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.client.AgentClientException;
+import io.durableagents.client.ApprovalNotFoundException;
+import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SessionErrors;
@@ -49,6 +51,17 @@ class ExitCodesTest {
     assertThat(ExitCodes.forStatus(RunStatus.IN_PROGRESS)).isEqualTo(0);
     assertThat(ExitCodes.forStatus(RunStatus.FAILED)).isEqualTo(1);
     assertThat(ExitCodes.forStatus(RunStatus.AWAITING_APPROVAL)).isEqualTo(3);
+  }
+
+  @Test
+  void approvalRefusals_mapTo3_4_and1() {
+    assertThat(boom(Map.of(), new SessionAwaitingApprovalException("s", "a-1", "waits on a-1")).exitCode())
+        .isEqualTo(ExitCodes.AWAITING_APPROVAL);
+    assertThat(boom(Map.of(), new ApprovalNotFoundException("no such approval", false)).exitCode())
+        .isEqualTo(ExitCodes.NOT_FOUND);
+    CliHarness.Outcome decided = boom(Map.of(), new ApprovalNotFoundException("already decided", true));
+    assertThat(decided.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(decided.err().strip()).isEqualTo("already decided");
   }
 
   @Test

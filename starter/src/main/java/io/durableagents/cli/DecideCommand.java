@@ -1,0 +1,63 @@
+package io.durableagents.cli;
+
+import io.durableagents.workflow.DecisionOutcome;
+import io.durableagents.workflow.RunResult;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * The shared body of {@code approve} and {@code reject}: decide, then (unless {@code --no-wait})
+ * wait for the run to settle again and print its result, like {@code send}.
+ */
+abstract class DecideCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin ConnectionOptions connection;
+
+  @Parameters(index = "0", paramLabel = "SESSION", description = "Session id.")
+  String session;
+
+  @Parameters(index = "1", paramLabel = "APPROVAL_ID", description = "The approval to decide.")
+  String approvalId;
+
+  @Option(names = "--note", paramLabel = "TEXT", description = "A note kept with the decision (a rejection's result carries it).")
+  String note;
+
+  @Option(names = "--by", paramLabel = "NAME", description = "Who decides (default: the user name).")
+  String decidedBy;
+
+  @Option(names = "--no-wait", description = "Decide and return without waiting for the run.")
+  boolean noWait;
+
+  @Option(names = "--json", description = "Print the run result as one JSON document.")
+  boolean json;
+
+  abstract boolean approved();
+
+  @Override
+  public Integer call() {
+    SendCommand.requireValidSession(session);
+    String by = decidedBy != null ? decidedBy : System.getProperty("user.name", "cli");
+    PrintWriter out = spec.commandLine().getOut();
+    try (ConnectionOptions.Connection connected = connection.open()) {
+      DecisionOutcome outcome = connected.agents().decide(session, approvalId, approved(), note, by);
+      if (noWait) {
+        if (json) {
+          RunResultPrinter.printJson(outcome, out);
+        } else {
+          out.println(outcome.outcome() + ": " + outcome.toolName() + " (" + outcome.toolCallId() + ")");
+          out.flush();
+        }
+        return ExitCodes.OK;
+      }
+      RunResult result = connected.agents().send(session, "");
+      RunResultPrinter.print(result, json, out);
+      return ExitCodes.forStatus(result.status());
+    }
+  }
+}
