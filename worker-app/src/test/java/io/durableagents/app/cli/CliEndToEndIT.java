@@ -138,6 +138,50 @@ class CliEndToEndIT {
     assertThat(invalid.err()).contains("Invalid session id");
   }
 
+  @Test
+  void gatedTool_pausesWithExit3_thenApproveResumesIt_andCancelIsAccepted() throws Exception {
+    Path script = workDir.resolve("booking.json");
+    Files.writeString(
+        script,
+        """
+        {"turns": [
+          {"text": "Booking.", "toolCalls": [
+            {"name": "book_table", "arguments": {"restaurant": "Chez Marcel", "people": 3, "time": "20:00"}}]},
+          {"text": "Booked."}
+        ]}
+        """);
+    startAndAwait(
+        "worker polling task queue 'bookings' on " + temporal,
+        "worker", "--temporal", temporal, "--task-queue", "bookings", "--model", "scripted:" + script);
+
+    Result paused = agents("send", "book-1", "book it", "--json", "--temporal", temporal, "--task-queue", "bookings");
+    assertThat(paused.exitCode()).as(paused.err()).isEqualTo(3);
+    JsonNode approval = paused.json().path("approval");
+    assertThat(approval.path("toolName").asText()).isEqualTo("book_table");
+    String approvalId = approval.path("approvalId").asText();
+
+    Result refused = agents("send", "book-1", "hurry up", "--temporal", temporal, "--task-queue", "bookings");
+    assertThat(refused.exitCode()).isEqualTo(3);
+    assertThat(refused.err()).contains(approvalId);
+
+    Result unknown = agents("approve", "book-1", "not-an-id", "--temporal", temporal, "--task-queue", "bookings");
+    assertThat(unknown.exitCode()).isEqualTo(4);
+
+    Result approved =
+        agents("approve", "book-1", approvalId, "--by", "ops", "--json", "--temporal", temporal, "--task-queue", "bookings");
+    assertThat(approved.exitCode()).as(approved.err()).isZero();
+    assertThat(approved.json().path("status").asText()).isEqualTo("finished");
+    assertThat(approved.json().path("toolCalls").get(0).path("result").path("confirmation").asText())
+        .startsWith("BK-");
+
+    Result again = agents("approve", "book-1", approvalId, "--temporal", temporal, "--task-queue", "bookings");
+    assertThat(again.exitCode()).isEqualTo(1);
+    assertThat(again.err()).contains("already decided");
+
+    Result cancel = agents("cancel", "book-1", "--temporal", temporal, "--task-queue", "bookings");
+    assertThat(cancel.exitCode()).as(cancel.err()).isZero();
+  }
+
   private static List<JsonNode> conversation(JsonNode result) {
     assertThat(result.path("messages").isArray()).as("messages in %s", result).isTrue();
     List<JsonNode> messages = new ArrayList<>();
