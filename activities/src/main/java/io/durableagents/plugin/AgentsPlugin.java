@@ -4,6 +4,7 @@ import io.durableagents.activities.internal.AgentActivitiesImpl;
 import io.durableagents.activities.internal.AgentRegistry;
 import io.durableagents.activities.internal.ApprovalActivitiesImpl;
 import io.durableagents.activities.internal.CheckpointActivitiesImpl;
+import io.durableagents.activities.internal.ForkActivitiesImpl;
 import io.durableagents.activities.internal.ModelActivitiesImpl;
 import io.durableagents.activities.internal.ToolActivitiesImpl;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
@@ -55,6 +56,7 @@ public final class AgentsPlugin extends SimplePlugin {
         new ModelActivitiesImpl(registry, options.store()),
         new ToolActivitiesImpl(registry),
         new CheckpointActivitiesImpl(options.store()),
-        new ApprovalActivitiesImpl(registry, options.store()));
+        new ApprovalActivitiesImpl(registry, options.store()),
+        new ForkActivitiesImpl(registry, options.store()));
   }
 }

@@ -3,7 +3,10 @@ package io.durableagents.store;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.activity.ApprovalRecord;
 import io.durableagents.workflow.activity.CheckpointSave;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -16,10 +19,17 @@ public interface AgentStore extends AutoCloseable {
   /**
    * Applies one checkpoint save in a single transaction. Idempotent (a retried save changes
    * nothing) and monotonic (a late save of an older step never moves the session row backwards).
-   * Saving a step again replaces its history entry. A save from a different execution id than the
-   * stored one replaces every row of the session: the session id was reused by a new workflow.
+   * Saving a step again replaces its history entry, unless the stored entry was saved later (a
+   * late retry of an earlier save never undoes a newer one). A save from a different execution id
+   * than the stored one replaces every row of the session (the session id was reused by a new
+   * workflow), unless it is older than the stored session's first save (a late save of the
+   * workflow that used the id before). After the save, history entries of the session beyond the
+   * newest {@link #historyLimit()} steps are deleted; the transcript is kept whole.
    */
   void saveCheckpoint(CheckpointSave save);
+
+  /** History entries kept per session after each save (the newest steps); 0 keeps none. */
+  int historyLimit();
 
   /**
    * The first {@code count} messages of the transcript, in order.
@@ -47,6 +57,51 @@ public interface AgentStore extends AutoCloseable {
    * the pending ones. {@code notifiedAt} is filled in from the notifier's record.
    */
   List<ApprovalRecord> approvals(String sessionId, boolean pendingOnly);
+
+  /**
+   * Removes a session from the store. Without {@code keepHistory} every row goes: the session row,
+   * the transcript, the history entries and the approvals. With {@code keepHistory} the history
+   * entries and the transcript messages they hold stay (so {@link #history} and forks from them
+   * still work); the session row, its approvals and later messages go.
+   *
+   * <p>The workflow does not know: a session that receives another message afterwards saves only
+   * its new messages, so its projection has a gap until it is rebuilt from the workflow history.
+   *
+   * @return true if anything was removed
+   */
+  boolean delete(String sessionId, boolean keepHistory);
+
+  /**
+   * Removes what is older than {@code cutoff}: sessions that are settled (not {@code in-progress}
+   * nor {@code awaiting-approval}) and were last updated before it, with all their rows; and the
+   * history entries of any session saved before it. Transcript messages that no session row and
+   * no history entry refers to any more go too.
+   */
+  PruneResult prune(Instant cutoff);
+
+  /** {@link #prune(Instant)} with the cutoff {@code olderThan} before now. */
+  default PruneResult prune(Duration olderThan) {
+    Objects.requireNonNull(olderThan, "olderThan");
+    if (olderThan.isNegative()) {
+      throw new IllegalArgumentException("olderThan must not be negative, was " + olderThan);
+    }
+    return prune(Instant.now().minus(olderThan));
+  }
+
+  /**
+   * Replaces the rows of one session with what {@code saves} write when applied in order, in one
+   * transaction: readers and concurrent saves see the old rows or the rebuilt ones, never a mix.
+   * {@code saves} are the session workflow's checkpoint saves, oldest first (see {@link
+   * ProjectionRebuilder}). The history limit applies as it does to live saves.
+   *
+   * <p>When the first save does not start at message 0 (a forked session, whose first messages
+   * were copied into the store by the fork), the messages before it and the history entries
+   * before its step are kept: the workflow history cannot re-derive them.
+   *
+   * @throws StoreException if a save belongs to another session, or the first save starts after
+   *     message 0 and the store does not hold the messages before it
+   */
+  void rebuild(String sessionId, List<CheckpointSave> saves);
 
   /** Releases the store's connections (and its pool, if the store owns it). */
   @Override

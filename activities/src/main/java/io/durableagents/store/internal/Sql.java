@@ -16,7 +16,7 @@ public final class Sql {
       "UPDATE agent_sessions SET updated_at = updated_at WHERE session_id = ?";
 
   public static final String SELECT_EXECUTION_ID =
-      "SELECT execution_id FROM agent_sessions WHERE session_id = ?";
+      "SELECT execution_id, created_at FROM agent_sessions WHERE session_id = ?";
 
   public static final String DELETE_MESSAGES = "DELETE FROM agent_messages WHERE session_id = ?";
 
@@ -70,7 +70,9 @@ public final class Sql {
           + " run = excluded.run, status = excluded.status,"
           + " finish_reason = excluded.finish_reason, message_count = excluded.message_count,"
           + " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
-          + " fingerprint = excluded.fingerprint, saved_at = excluded.saved_at";
+          + " fingerprint = excluded.fingerprint, saved_at = excluded.saved_at"
+          // A late retry of an earlier save of this step never undoes a newer one.
+          + " WHERE agent_checkpoints.saved_at <= excluded.saved_at";
 
   public static final String UPSERT_SESSION =
       "INSERT INTO agent_sessions (session_id, execution_id, agent, status, current_run,"
@@ -83,7 +85,60 @@ public final class Sql {
           + " last_step = excluded.last_step, message_count = excluded.message_count,"
           + " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
           + " fingerprint = excluded.fingerprint, updated_at = excluded.updated_at"
-          + " WHERE agent_sessions.last_step <= excluded.last_step";
+          + " WHERE agent_sessions.last_step < excluded.last_step"
+          + " OR (agent_sessions.last_step = excluded.last_step"
+          + " AND agent_sessions.updated_at <= excluded.updated_at)";
+
+  /**
+   * Deletes the history entries of a session beyond the newest N steps (parameters: session,
+   * session, N). When the session has N entries or fewer the subquery has no row, the comparison
+   * is NULL and nothing is deleted.
+   */
+  public static final String TRIM_HISTORY =
+      "DELETE FROM agent_checkpoints WHERE session_id = ? AND step <= ("
+          + "SELECT step FROM agent_checkpoints WHERE session_id = ?"
+          + " ORDER BY step DESC LIMIT 1 OFFSET ?)";
+
+  /** Messages past the newest kept history entry (parameters: session, session). */
+  public static final String DELETE_MESSAGES_PAST_HISTORY =
+      "DELETE FROM agent_messages WHERE session_id = ? AND seq >= COALESCE("
+          + "(SELECT MAX(message_count) FROM agent_checkpoints WHERE session_id = ?), 0)";
+
+  public static final String DELETE_MESSAGES_FROM =
+      "DELETE FROM agent_messages WHERE session_id = ? AND seq >= ?";
+
+  public static final String DELETE_CHECKPOINTS_FROM =
+      "DELETE FROM agent_checkpoints WHERE session_id = ? AND step >= ?";
+
+  public static final String COUNT_MESSAGES_BELOW =
+      "SELECT COUNT(*) FROM agent_messages WHERE session_id = ? AND seq < ?";
+
+  /** Sessions prune may remove: settled, and not updated since the cutoff (parameter: cutoff). */
+  private static final String PRUNABLE_SESSIONS =
+      "SELECT session_id FROM agent_sessions WHERE updated_at < ?"
+          + " AND status NOT IN ('in-progress', 'awaiting-approval')";
+
+  public static final String PRUNE_SESSION_MESSAGES =
+      "DELETE FROM agent_messages WHERE session_id IN (" + PRUNABLE_SESSIONS + ")";
+
+  public static final String PRUNE_SESSION_CHECKPOINTS =
+      "DELETE FROM agent_checkpoints WHERE session_id IN (" + PRUNABLE_SESSIONS + ")";
+
+  public static final String PRUNE_SESSION_APPROVALS =
+      "DELETE FROM agent_approvals WHERE session_id IN (" + PRUNABLE_SESSIONS + ")";
+
+  public static final String PRUNE_SESSIONS =
+      "DELETE FROM agent_sessions WHERE updated_at < ?"
+          + " AND status NOT IN ('in-progress', 'awaiting-approval')";
+
+  public static final String PRUNE_CHECKPOINTS = "DELETE FROM agent_checkpoints WHERE saved_at < ?";
+
+  /** Messages that neither a session row nor a history entry refers to. */
+  public static final String PRUNE_ORPHAN_MESSAGES =
+      "DELETE FROM agent_messages WHERE NOT EXISTS ("
+          + "SELECT 1 FROM agent_sessions s WHERE s.session_id = agent_messages.session_id)"
+          + " AND NOT EXISTS ("
+          + "SELECT 1 FROM agent_checkpoints c WHERE c.session_id = agent_messages.session_id)";
 
   public static final String SELECT_MESSAGES =
       "SELECT seq, body FROM agent_messages WHERE session_id = ? AND seq < ? ORDER BY seq";

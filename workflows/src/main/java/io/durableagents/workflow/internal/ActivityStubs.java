@@ -6,6 +6,7 @@ import io.durableagents.workflow.activity.ApprovalActivities;
 import io.durableagents.workflow.activity.ApprovalNotice;
 import io.durableagents.workflow.activity.AgentSpec;
 import io.durableagents.workflow.activity.CheckpointActivities;
+import io.durableagents.workflow.activity.ForkActivities;
 import io.durableagents.workflow.activity.ModelActivities;
 import io.durableagents.workflow.activity.ToolActivities;
 import io.durableagents.workflow.activity.ToolSpec;
@@ -68,6 +69,16 @@ final class ActivityStubs {
                   .build())
           .build();
 
+  /** Preparing a fork reads and writes the store: retried like a checkpoint save. */
+  private final ForkActivities forks = Workflow.newActivityStub(
+      ForkActivities.class,
+      ActivityOptions.newBuilder(CHECKPOINT_OPTIONS)
+          .setRetryOptions(
+              RetryOptions.newBuilder(CHECKPOINT_OPTIONS.getRetryOptions())
+                  .setDoNotRetry(ForkActivities.CHECKPOINT_NOT_FOUND)
+                  .build())
+          .build());
+
   private final ApprovalActivities approvals =
       Workflow.newActivityStub(ApprovalActivities.class, NOTIFY_OPTIONS);
   private final Map<String, ToolActivities> toolStubs = new HashMap<>();
@@ -81,6 +92,10 @@ final class ActivityStubs {
   /** Starts the notifier without waiting for it; the approval wait does not depend on it. */
   void notifyLater(String sessionId, String agent, Approval approval) {
     Async.function(approvals::notifyApproval, new ApprovalNotice(sessionId, agent, approval));
+  }
+
+  ForkActivities forks() {
+    return forks;
   }
 
   CheckpointActivities checkpoints() {

@@ -21,7 +21,10 @@ import io.durableagents.workflow.ToolCallRecord;
 import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.activity.AgentSpec;
 import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.activity.CallCheck;
 import io.durableagents.workflow.activity.CheckpointSave;
+import io.durableagents.workflow.activity.ForkRequest;
+import io.durableagents.workflow.activity.ForkState;
 import io.durableagents.workflow.activity.ModelTurnRequest;
 import io.durableagents.workflow.activity.ModelTurnResult;
 import io.temporal.failure.ActivityFailure;
@@ -82,16 +85,22 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private Decision pendingDecision;
   /** True once the pause is saved: only then do waiting senders see it. */
   private boolean pauseSaved;
+  /** True until a forked session's transcript is prepared: senders wait for it. */
+  private boolean preparingFork;
   private int ignoredDecisions;
 
   @WorkflowInit
   public AgentSessionWorkflowImpl(SessionStart start) {
     this.start = start == null ? new SessionStart(null, null, null) : start;
     this.sessionId = Workflow.getInfo().getWorkflowId();
+    this.preparingFork = this.start.fork() != null;
   }
 
   @Override
   public void run(SessionStart ignored) {
+    if (start.fork() != null) {
+      startFork();
+    }
     while (true) {
       Workflow.await(() -> !queuedInputs.isEmpty());
       List<Message> inputs = new ArrayList<>(queuedInputs);
@@ -101,6 +110,45 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       currentRun = null;
       settle(result);
     }
+  }
+
+  /**
+   * A forked session: the worker copies the entry's patched transcript into the store, then the
+   * fork continues the entry's run with its remaining budget, running first the calls that have
+   * no result and then the appended input.
+   */
+  private void startFork() {
+    ForkState fork =
+        stubs
+            .forks()
+            .prepareFork(
+                new ForkRequest(
+                    sessionId,
+                    Workflow.getInfo().getFirstExecutionRunId(),
+                    start.agent(),
+                    start.fork(),
+                    Workflow.currentTimeMillis()));
+    transcript.restore(fork.messageCount(), fork.transcriptHash());
+    step = fork.step();
+    totalUsage = fork.usage();
+    lastRun = Math.max(0, fork.run() - 1);
+    String appendInput = start.fork().patch() == null ? null : start.fork().patch().appendInput();
+    List<Message> inputs =
+        appendInput == null || appendInput.isEmpty() ? List.of() : List.of(Message.user(appendInput));
+    if (fork.pendingCalls().isEmpty() && inputs.isEmpty()) {
+      lastRun = fork.run();
+      settle(
+          new RunResult(
+              sessionId, fork.run(), RunStatus.isSettled(fork.status()) ? fork.status() : RunStatus.FINISHED,
+              fork.finishReason(), fork.lastText(), null, 0, Usage.ZERO, List.of(), null, null,
+              step, transcript.size(), null));
+      preparingFork = false;
+      return;
+    }
+    currentRun = new AgentRun(inputs, fork.pendingCalls(), fork.checks(), fork.stepsUsedInRun());
+    RunResult result = currentRun.execute();
+    currentRun = null;
+    settle(result);
   }
 
   // ---- send -------------------------------------------------------------------------------
@@ -127,7 +175,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           sessionId,
           pendingApproval.approvalId());
     }
-    if (inputs.isEmpty() && activeRun == 0 && queuedInputs.isEmpty() && lastResult == null) {
+    if (inputs.isEmpty() && !preparingFork && activeRun == 0 && queuedInputs.isEmpty() && lastResult == null) {
       throw Rejection.failure(
           SessionErrors.NO_RUN,
           "Session '" + sessionId + "' has no run yet: send a non-empty input first.");
@@ -136,6 +184,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public RunResult send(SendRequest request) {
+    Workflow.await(() -> !preparingFork);
     List<Message> inputs = newInputs(request);
     int target;
     if (inputs.isEmpty()) {
@@ -323,6 +372,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private final class AgentRun {
     private final int run;
     private final List<Message> inputs;
+    private final List<ToolCall> resumeCalls;
+    private final List<CallCheck> resumeChecks;
     private final List<ToolCallRecord> toolCalls = new ArrayList<>();
     private int steps;
     private Usage usage = Usage.ZERO;
@@ -332,12 +383,23 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     private ToolBatch batch;
 
     AgentRun(List<Message> inputs) {
+      this(inputs, List.of(), List.of(), 0);
+    }
+
+    /**
+     * A run that first resolves calls recorded without a result (a fork), then takes its inputs.
+     * {@code stepsUsed} model turns of its budget are already spent.
+     */
+    AgentRun(List<Message> inputs, List<ToolCall> resumeCalls, List<CallCheck> resumeChecks, int stepsUsed) {
       this.run = ++lastRun;
       this.inputs = inputs;
+      this.resumeCalls = resumeCalls;
+      this.resumeChecks = resumeChecks;
+      this.steps = stepsUsed;
     }
 
     Message startInput() {
-      return inputs.get(0);
+      return inputs.isEmpty() ? null : inputs.get(0);
     }
 
     void cancel(String reason) {
@@ -350,8 +412,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
     RunResult execute() {
       activeRun = run;
+      preparingFork = false;
       status = RunStatus.IN_PROGRESS;
-      inputs.forEach(transcript::add);
+      if (resumeCalls.isEmpty()) {
+        inputs.forEach(transcript::add);
+      }
       RunResult[] outcome = new RunResult[1];
       scope = Workflow.newCancellationScope(() -> outcome[0] = loop());
       try {
@@ -379,6 +444,13 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
       int maxSteps =
           start.maxSteps() != null && start.maxSteps() > 0 ? start.maxSteps() : spec.maxSteps();
+      if (!resumeCalls.isEmpty()) {
+        batch = new ToolBatch(resumeCalls, resumeChecks);
+        batch.execute();
+        batch = null;
+        inputs.forEach(transcript::add);
+        save(step + 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS);
+      }
       while (true) {
         unlessCancelled();
         if (steps >= maxSteps) {
@@ -426,7 +498,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           }
           continue;
         }
-        batch = new ToolBatch(calls, turn);
+        batch = new ToolBatch(calls, turn.checks());
         batch.execute();
         batch = null;
         save(step + 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS);
@@ -513,15 +585,15 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
      */
     private final class ToolBatch {
       private final List<ToolCall> calls;
-      private final ModelTurnResult turn;
+      private final List<CallCheck> checks;
       private final ToolRunner runner;
       private final Promise<?>[] running;
       private final JsonNode[] outcomes;
       private int recorded;
 
-      ToolBatch(List<ToolCall> calls, ModelTurnResult turn) {
+      ToolBatch(List<ToolCall> calls, List<CallCheck> checks) {
         this.calls = calls;
-        this.turn = turn;
+        this.checks = checks == null ? List.of() : checks;
         this.runner = new ToolRunner(stubs, spec, sessionId, run);
         this.running = new Promise<?>[calls.size()];
         this.outcomes = new JsonNode[calls.size()];
@@ -532,12 +604,12 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         int concurrency = Math.max(1, spec.toolConcurrency());
         for (int i = 0; i < calls.size(); i++) {
           ToolCall call = calls.get(i);
-          JsonNode known = runner.knownResult(call, turn.check(i));
+          JsonNode known = runner.knownResult(call, check(i));
           if (known != null) {
             outcomes[i] = known;
             continue;
           }
-          if (turn.check(i).needsApproval()) {
+          if (check(i).needsApproval()) {
             awaitAll(inFlight);
             recordPrefix(i);
             outcomes[i] = decideAndRun(call);
@@ -556,6 +628,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         }
         awaitAll(inFlight);
         recordPrefix(calls.size());
+      }
+
+      /** The recorded check of call {@code index}; runnable when none was recorded. */
+      private CallCheck check(int index) {
+        return index < checks.size() ? checks.get(index) : CallCheck.RUNNABLE;
       }
 
       private void awaitAll(List<Promise<JsonNode>> inFlight) {

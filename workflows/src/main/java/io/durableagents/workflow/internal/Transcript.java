@@ -1,13 +1,8 @@
 package io.durableagents.workflow.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.workflow.Message;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.durableagents.workflow.TranscriptHash;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -17,11 +12,16 @@ import java.util.List;
  * re-sent history without it.
  */
 final class Transcript {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private int stored;
   private final List<Message> unsaved = new ArrayList<>();
-  private String chain = "";
+  private String chain = TranscriptHash.EMPTY;
+
+  /** Starts from a transcript already in the store (a fork, or a continued session). */
+  void restore(int storedMessages, String transcriptHash) {
+    stored = storedMessages;
+    unsaved.clear();
+    chain = transcriptHash == null ? TranscriptHash.EMPTY : transcriptHash;
+  }
 
   int stored() {
     return stored;
@@ -45,7 +45,7 @@ final class Transcript {
 
   void add(Message message) {
     unsaved.add(message);
-    chain = link(chain, message);
+    chain = TranscriptHash.link(chain, message);
   }
 
   /** Marks the unsaved messages as written by a completed checkpoint save. */
@@ -59,21 +59,6 @@ final class Transcript {
     if (size() == 0 || messages.size() < size()) {
       return false;
     }
-    String candidate = "";
-    for (int i = 0; i < size(); i++) {
-      candidate = link(candidate, messages.get(i));
-    }
-    return candidate.equals(chain);
-  }
-
-  private static String link(String previous, Message message) {
-    try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      digest.update(previous.getBytes(StandardCharsets.UTF_8));
-      digest.update(JSON.writeValueAsBytes(message));
-      return HexFormat.of().formatHex(digest.digest());
-    } catch (NoSuchAlgorithmException | JsonProcessingException e) {
-      throw new IllegalStateException("Cannot hash a message", e);
-    }
+    return TranscriptHash.of(messages.subList(0, size())).equals(chain);
   }
 }

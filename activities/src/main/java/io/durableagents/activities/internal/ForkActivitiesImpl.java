@@ -1,0 +1,186 @@
+package io.durableagents.activities.internal;
+
+import io.durableagents.agent.Agent;
+import io.durableagents.store.AgentStore;
+import io.durableagents.store.CheckpointEntry;
+import io.durableagents.store.SessionRecord;
+import io.durableagents.workflow.ForkPatch;
+import io.durableagents.workflow.ForkSource;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.ToolCall;
+import io.durableagents.workflow.TranscriptHash;
+import io.durableagents.workflow.activity.CallCheck;
+import io.durableagents.workflow.activity.CheckpointSave;
+import io.durableagents.workflow.activity.ForkActivities;
+import io.durableagents.workflow.activity.ForkRequest;
+import io.durableagents.workflow.activity.ForkState;
+import io.temporal.failure.ApplicationFailure;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Copies a kept history entry, patched, into a forked session's transcript. The copy is one store
+ * write: fork latency depends on the store, not on the length of the source's Temporal history.
+ */
+public final class ForkActivitiesImpl implements ForkActivities {
+  private final AgentRegistry registry;
+  private final AgentStore store;
+
+  public ForkActivitiesImpl(AgentRegistry registry, AgentStore store) {
+    this.registry = registry;
+    this.store = store;
+  }
+
+  @Override
+  public ForkState prepareFork(ForkRequest request) {
+    ForkSource source = request.source();
+    List<CheckpointEntry> kept = store.history(source.parentSessionId(), 0);
+    CheckpointEntry entry =
+        kept.stream().filter(e -> e.step() == source.parentStep()).findFirst().orElse(null);
+    if (entry == null) {
+      throw checkpointNotFound(source, kept);
+    }
+    String agentName =
+        request.agent() != null
+            ? request.agent()
+            : store.session(source.parentSessionId()).map(SessionRecord::agent).orElse(null);
+    Agent agent = registry.agent(agentName);
+    List<Message> messages =
+        new ArrayList<>(store.readMessages(source.parentSessionId(), entry.messageCount()));
+    ForkPatch patch = source.patch() == null ? ForkPatch.NONE : source.patch();
+    if (patch.businessState() != null) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "businessState patches are not supported yet: this version keeps no business state.",
+          "INVALID_PATCH");
+    }
+    if (!patch.messages().isEmpty()) {
+      messages = new ArrayList<>(patch.messages());
+    }
+    for (ForkPatch.ToolResultPatch toolResult : patch.toolResults()) {
+      applyToolResult(messages, toolResult);
+    }
+    List<ToolCall> pending = pendingCalls(messages);
+    List<CallCheck> checks = new ArrayList<>();
+    for (ToolCall call : pending) {
+      checks.add(CallChecks.check(agent, call));
+    }
+    String status = pending.isEmpty() ? entry.status() : RunStatus.IN_PROGRESS;
+    store.saveCheckpoint(
+        new CheckpointSave(
+            request.sessionId(),
+            request.executionId(),
+            agent.name(),
+            entry.run(),
+            entry.step(),
+            status,
+            entry.finishReason(),
+            0,
+            messages,
+            entry.usage(),
+            entry.fingerprint(),
+            request.savedAt()));
+    return new ForkState(
+        agent.name(),
+        entry.run(),
+        modelTurnsOfLastRun(messages),
+        entry.step(),
+        messages.size(),
+        entry.usage(),
+        entry.status(),
+        entry.finishReason(),
+        lastAssistantText(messages),
+        pending,
+        checks,
+        TranscriptHash.of(messages));
+  }
+
+  private static ApplicationFailure checkpointNotFound(ForkSource source, List<CheckpointEntry> kept) {
+    String steps =
+        kept.stream()
+            .map(CheckpointEntry::step)
+            .sorted()
+            .map(String::valueOf)
+            .collect(Collectors.joining(", "));
+    return ApplicationFailure.newNonRetryableFailure(
+        "Session '" + source.parentSessionId() + "' has no kept history entry at step "
+            + source.parentStep() + "; kept steps: " + (steps.isEmpty() ? "none" : steps) + ".",
+        CHECKPOINT_NOT_FOUND);
+  }
+
+  /** Replaces a call's result in place, or records it right after the call's other results. */
+  static void applyToolResult(List<Message> messages, ForkPatch.ToolResultPatch patch) {
+    for (int i = 0; i < messages.size(); i++) {
+      Message message = messages.get(i);
+      if (Message.TOOL.equals(message.role()) && patch.toolCallId().equals(message.toolCallId())) {
+        messages.set(
+            i,
+            new Message(Message.TOOL, null, null, message.toolCallId(), message.toolName(), patch.result()));
+        return;
+      }
+    }
+    for (int i = 0; i < messages.size(); i++) {
+      for (ToolCall call : messages.get(i).toolCalls()) {
+        if (patch.toolCallId().equals(call.id())) {
+          int at = i + 1;
+          while (at < messages.size() && Message.TOOL.equals(messages.get(at).role())) {
+            at++;
+          }
+          messages.add(at, Message.toolResult(call, patch.result()));
+          return;
+        }
+      }
+    }
+    throw ApplicationFailure.newNonRetryableFailure(
+        "The transcript has no tool call '" + patch.toolCallId() + "' to patch.", "INVALID_PATCH");
+  }
+
+  /** Calls of the last tool-calling assistant message that have no result yet, in call order. */
+  static List<ToolCall> pendingCalls(List<Message> messages) {
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      Message message = messages.get(i);
+      if (Message.ASSISTANT.equals(message.role()) && !message.toolCalls().isEmpty()) {
+        Set<String> answered = new HashSet<>();
+        for (int j = i + 1; j < messages.size(); j++) {
+          if (Message.TOOL.equals(messages.get(j).role())) {
+            answered.add(messages.get(j).toolCallId());
+          }
+        }
+        List<ToolCall> pending = new ArrayList<>();
+        for (ToolCall call : message.toolCalls()) {
+          if (!answered.contains(call.id())) {
+            pending.add(call);
+          }
+        }
+        return pending;
+      }
+      if (Message.ASSISTANT.equals(message.role())) {
+        return List.of();
+      }
+    }
+    return List.of();
+  }
+
+  /** Model turns since the last user message: the steps the entry's run already used. */
+  static int modelTurnsOfLastRun(List<Message> messages) {
+    int turns = 0;
+    for (int i = messages.size() - 1; i >= 0 && !Message.USER.equals(messages.get(i).role()); i--) {
+      if (Message.ASSISTANT.equals(messages.get(i).role())) {
+        turns++;
+      }
+    }
+    return turns;
+  }
+
+  private static String lastAssistantText(List<Message> messages) {
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      if (Message.ASSISTANT.equals(messages.get(i).role())) {
+        return messages.get(i).text();
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,186 @@
+package io.durableagents.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.store.CheckpointEntry;
+import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.ForkPatch;
+import io.durableagents.workflow.ForkSource;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.ToolCallRecord;
+import io.durableagents.workflow.Trajectories;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Fork from a kept history entry (§4.6): a new session, the source untouched. */
+class ForkWorkflowTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Step 1: the model turn with two calls; step 2: their results; step 3: the answer. */
+  private static final String TWO_CALLS =
+      "{'turns':[{'text':'checking','toolCalls':[{'name':'echo','arguments':{'text':'sun'}},"
+          + "{'name':'add','arguments':{'a':1,'b':2}}],'usage':{'inputTokens':10,'outputTokens':5}},"
+          + "{'text':'answer','usage':{'inputTokens':20,'outputTokens':3}},"
+          + "{'text':'more','usage':{'inputTokens':1,'outputTokens':1}}]}";
+
+  @TempDir Path dir;
+  private SessionTestKit kit;
+
+  @AfterEach
+  void close() {
+    if (kit != null) {
+      kit.close();
+    }
+  }
+
+  private RunResult fork(String source, int step, ForkPatch patch, String forkId) {
+    AgentSessionWorkflow stub =
+        kit.client.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder().setWorkflowId(forkId).setTaskQueue(SessionTestKit.TASK_QUEUE).build());
+    WorkflowClient.start(stub::run, new SessionStart(forkId, null, null, new ForkSource(source, step, patch)));
+    return kit.attach(forkId);
+  }
+
+  private String snapshot(String session) throws Exception {
+    List<CheckpointEntry> history = kit.store.history(session, 0);
+    int count = kit.store.session(session).orElseThrow().messageCount();
+    return JSON.writeValueAsString(history) + JSON.writeValueAsString(kit.store.readMessages(session, count));
+  }
+
+  @Test
+  void forkAfterTheBatch_withAReplacedToolResult_rerunsFromThere_andTheSourceIsUnchanged() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
+    RunResult source = kit.send("src-1", "go");
+    assertThat(source.text()).isEqualTo("answer");
+    String before = snapshot("src-1");
+
+    RunResult forked =
+        fork(
+            "src-1",
+            2,
+            new ForkPatch(null, null,
+                List.of(new ForkPatch.ToolResultPatch("call_0_0", JSON.readTree("{\"forecast\":\"rain\"}"))),
+                null),
+            "src-1.fork-1");
+
+    // Nothing was pending: the fork is settled at the entry, whose calls all have results.
+    assertThat(forked.run()).isEqualTo(1);
+    assertThat(forked.steps()).isZero();
+    RunResult rerun = kit.send("src-1.fork-1", "continue");
+    assertThat(rerun.status()).isEqualTo(RunStatus.FINISHED);
+    List<Message> forkTranscript = kit.store.readMessages("src-1.fork-1", rerun.messageCount());
+    assertThat(forkTranscript.get(2).result().get("forecast").asText()).isEqualTo("rain");
+    assertThat(forkTranscript.get(2).toolCallId()).isEqualTo("call_0_0");
+    assertThat(forkTranscript.get(2).toolName()).isEqualTo("echo");
+    // Recorded results were not re-run: no tool executed again for the fork.
+    assertThat(kit.effects.get("call_0_0").get()).isEqualTo(1);
+
+    assertThat(snapshot("src-1")).isEqualTo(before);
+    List<Message> sourceTranscript = kit.store.readMessages("src-1", source.messageCount());
+    Trajectories.Comparison diff = Trajectories.compare(sourceTranscript, "stop", forkTranscript, "stop");
+    assertThat(diff.divergedAt()).isEqualTo(0);
+  }
+
+  @Test
+  void forkAfterAModelTurnWithUnansweredCalls_runsThoseCallsFirst_andKeepsStepsAndUsage() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
+    kit.send("src-2", "go");
+
+    RunResult forked = fork("src-2", 1, ForkPatch.NONE, "src-2.fork-1");
+
+    assertThat(forked.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(forked.run()).isEqualTo(1);
+    assertThat(forked.toolCalls()).extracting(ToolCallRecord::id).containsExactly("call_0_0", "call_0_1");
+    assertThat(forked.text()).isEqualTo("answer");
+    // The fork ran the two calls itself (a second effect each), then one model turn.
+    assertThat(kit.effects.get("call_0_0").get()).isEqualTo(2);
+    // Steps continue from the entry: entry 1, batch 2, answer 3; usage continues from its totals.
+    assertThat(kit.store.history("src-2.fork-1", 0)).extracting(CheckpointEntry::step).containsExactly(3, 2, 1);
+    assertThat(kit.session("src-2.fork-1").status().usage().inputTokens()).isEqualTo(30);
+    assertThat(forked.steps()).isEqualTo(2); // the entry's model turn plus the fork's
+  }
+
+  @Test
+  void forkWithAppendInput_sendsItAfterThePendingCalls() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
+    kit.send("src-3", "go");
+
+    RunResult forked = fork("src-3", 1, new ForkPatch(null, null, null, "also check Rome"), "src-3.fork-1");
+
+    List<Message> transcript = kit.store.readMessages("src-3.fork-1", forked.messageCount());
+    assertThat(transcript).extracting(Message::role)
+        .containsExactly("user", "assistant", "tool", "tool", "user", "assistant");
+    assertThat(transcript.get(4).text()).isEqualTo("also check Rome");
+  }
+
+  @Test
+  void forkWithRewrittenMessages_startsFromThem() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
+    kit.send("src-4", "go");
+
+    fork("src-4", 3, new ForkPatch(List.of(Message.user("a different start")), null, null, null), "src-4.fork-1");
+    RunResult next = kit.send("src-4.fork-1", "and?");
+
+    List<Message> transcript = kit.store.readMessages("src-4.fork-1", next.messageCount());
+    assertThat(transcript.get(0).text()).isEqualTo("a different start");
+    // The scripted model sees no assistant message yet, so it plays its first turn again.
+    assertThat(transcript).extracting(Message::role)
+        .containsExactly("user", "user", "assistant", "tool", "tool", "assistant");
+  }
+
+  @Test
+  void forkAtAnApprovalPause_goesThroughApprovalAgainWithANewId() throws Exception {
+    kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':700}}]},{'text':'paid'}]}"),
+            10);
+    RunResult paused = kit.send("src-5", "pay");
+    int pausedStep = kit.store.history("src-5", 1).get(0).step();
+
+    RunResult forked = fork("src-5", pausedStep, ForkPatch.NONE, "src-5.fork-1");
+
+    assertThat(forked.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(forked.approval().toolCallId()).isEqualTo("call_0_0");
+    assertThat(forked.approval().approvalId()).isNotEqualTo(paused.approval().approvalId());
+    kit.session("src-5.fork-1").approve(new Decision(forked.approval().approvalId(), true, null, "x"));
+    assertThat(kit.attach("src-5.fork-1").text()).isEqualTo("paid");
+    // The source still waits on its own approval.
+    assertThat(kit.session("src-5").status().approval().approvalId()).isEqualTo(paused.approval().approvalId());
+  }
+
+  @Test
+  void forkFromAStepThatIsNotKept_failsWithCheckpointNotFoundListingTheKeptSteps() {
+    kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
+    kit.send("src-6", "go");
+
+    AgentSessionWorkflow stub =
+        kit.client.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder().setWorkflowId("src-6.fork-1").setTaskQueue(SessionTestKit.TASK_QUEUE).build());
+    WorkflowClient.start(
+        stub::run, new SessionStart("src-6.fork-1", null, null, new ForkSource("src-6", 42, ForkPatch.NONE)));
+    assertThatThrownBy(() -> kit.client.newUntypedWorkflowStub("src-6.fork-1").getResult(Void.class))
+        .isInstanceOf(WorkflowFailedException.class)
+        .satisfies(
+            e -> {
+              ApplicationFailure failure = (ApplicationFailure) ((ActivityFailure) e.getCause()).getCause();
+              assertThat(failure.getType()).isEqualTo("CHECKPOINT_NOT_FOUND");
+              assertThat(failure.getOriginalMessage()).contains("kept steps: 1, 2, 3");
+            });
+  }
+}

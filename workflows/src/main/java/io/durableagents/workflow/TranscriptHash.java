@@ -1,0 +1,41 @@
+package io.durableagents.workflow;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A hash chain over a transcript: lets the workflow recognise a re-sent conversation without
+ * holding it. Pure and deterministic; the worker computes the same chain for a forked transcript.
+ */
+public final class TranscriptHash {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private TranscriptHash() {}
+
+  /** The chain value of an empty transcript. */
+  public static final String EMPTY = "";
+
+  public static String of(List<Message> messages) {
+    String chain = EMPTY;
+    for (Message message : messages) {
+      chain = link(chain, message);
+    }
+    return chain;
+  }
+
+  public static String link(String previous, Message message) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      digest.update(previous.getBytes(StandardCharsets.UTF_8));
+      digest.update(JSON.writeValueAsBytes(message));
+      return HexFormat.of().formatHex(digest.digest());
+    } catch (NoSuchAlgorithmException | JsonProcessingException e) {
+      throw new IllegalStateException("Cannot hash a message", e);
+    }
+  }
+}

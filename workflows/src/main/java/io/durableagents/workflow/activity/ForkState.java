@@ -1,0 +1,36 @@
+package io.durableagents.workflow.activity;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.durableagents.workflow.ToolCall;
+import io.durableagents.workflow.Usage;
+import java.util.List;
+
+/**
+ * What a forked session starts from, once its transcript is in the store: counts and totals of
+ * the entry (the budgets continue), the calls of the last turn that still have no result (they run
+ * first, through the normal tool path), and the hash of the transcript.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ForkState(
+    @JsonProperty("agent") String agent,
+    @JsonProperty("run") int run,
+    @JsonProperty("stepsUsedInRun") int stepsUsedInRun,
+    @JsonProperty("step") int step,
+    @JsonProperty("messageCount") int messageCount,
+    @JsonProperty("usage") Usage usage,
+    @JsonProperty("status") String status,
+    @JsonProperty("finishReason") String finishReason,
+    @JsonProperty("lastText") String lastText,
+    @JsonProperty("pendingCalls") List<ToolCall> pendingCalls,
+    @JsonProperty("checks") List<CallCheck> checks,
+    @JsonProperty("transcriptHash") String transcriptHash) {
+
+  public ForkState {
+    pendingCalls = pendingCalls == null ? List.of() : List.copyOf(pendingCalls);
+    checks = checks == null ? List.of() : List.copyOf(checks);
+    usage = usage == null ? Usage.ZERO : usage;
+  }
+}
