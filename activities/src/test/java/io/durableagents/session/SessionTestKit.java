@@ -142,6 +142,19 @@ final class SessionTestKit implements AutoCloseable {
   }
 
   RunResult send(String sessionId, String input, Integer maxSteps) {
+    return send(sessionId, input, maxSteps, null);
+  }
+
+  /** Sends like AgentClient: follows a "continued" answer by attaching again. */
+  RunResult send(String sessionId, String input, Integer maxSteps, Integer continueAfterEvents) {
+    RunResult result = sendOnce(sessionId, input, maxSteps, continueAfterEvents);
+    while (result != null && result.isContinued()) {
+      result = session(sessionId).send(new SendRequest(""));
+    }
+    return result;
+  }
+
+  private RunResult sendOnce(String sessionId, String input, Integer maxSteps, Integer continueAfterEvents) {
     AgentSessionWorkflow stub =
         client.newWorkflowStub(
             AgentSessionWorkflow.class,
@@ -158,7 +171,8 @@ final class SessionTestKit implements AutoCloseable {
             .setUpdateName("send")
             .setWaitForStage(WorkflowUpdateStage.COMPLETED)
             .build(),
-        new WithStartWorkflowOperation<>(stub::run, new SessionStart(sessionId, null, maxSteps)));
+        new WithStartWorkflowOperation<>(
+            stub::run, new SessionStart(sessionId, null, maxSteps, null, null, continueAfterEvents)));
   }
 
   AgentSessionWorkflow session(String sessionId) {
@@ -167,7 +181,11 @@ final class SessionTestKit implements AutoCloseable {
 
   /** Waits for the run in progress to settle or pause, like AgentClient.send with empty input. */
   RunResult attach(String sessionId) {
-    return session(sessionId).send(new SendRequest(""));
+    RunResult result = session(sessionId).send(new SendRequest(""));
+    while (result != null && result.isContinued()) {
+      result = session(sessionId).send(new SendRequest(""));
+    }
+    return result;
   }
 
   @Override

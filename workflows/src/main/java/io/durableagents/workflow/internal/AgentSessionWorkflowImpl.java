@@ -14,6 +14,7 @@ import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.SessionSnapshot;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.ToolCall;
@@ -88,21 +89,36 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   /** True until a forked session's transcript is prepared: senders wait for it. */
   private boolean preparingFork;
   private int ignoredDecisions;
+  /** True while the session hands over to its next workflow run: waiting senders re-attach. */
+  private boolean continuing;
+  /** Updates received by this workflow run; a real server allows 2,000 per run. */
+  private int updatesThisRun;
 
   @WorkflowInit
   public AgentSessionWorkflowImpl(SessionStart start) {
     this.start = start == null ? new SessionStart(null, null, null) : start;
     this.sessionId = Workflow.getInfo().getWorkflowId();
     this.preparingFork = this.start.fork() != null;
+    if (this.start.continued() != null) {
+      restore(this.start.continued());
+    }
   }
 
   @Override
   public void run(SessionStart ignored) {
     if (start.fork() != null) {
       startFork();
+    } else if (start.continued() != null && start.continued().run() != null) {
+      currentRun = new AgentRun(start.continued().run());
+      RunResult result = currentRun.execute();
+      currentRun = null;
+      settle(result);
     }
     while (true) {
-      Workflow.await(() -> !queuedInputs.isEmpty());
+      Workflow.await(() -> !queuedInputs.isEmpty() || shouldContinueAsNew());
+      if (queuedInputs.isEmpty()) {
+        continueAsNew(() -> snapshot(null));
+      }
       List<Message> inputs = new ArrayList<>(queuedInputs);
       queuedInputs.clear();
       currentRun = new AgentRun(inputs);
@@ -151,6 +167,64 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     settle(result);
   }
 
+  // ---- continue-as-new --------------------------------------------------------------------
+
+  private static final int MAX_UPDATES_PER_RUN = 1000;
+
+  /** Past the event bound, past half the update limit, or when Temporal suggests it. */
+  private boolean shouldContinueAsNew() {
+    return Workflow.getInfo().isContinueAsNewSuggested()
+        || Workflow.getInfo().getHistoryLength() > start.eventLimit()
+        || updatesThisRun >= MAX_UPDATES_PER_RUN;
+  }
+
+  /**
+   * Hands the session over to a new workflow run with its complete state. Waiting senders are
+   * answered "continued" (they attach again), and no handler is running when it happens.
+   */
+  private void continueAsNew(java.util.function.Supplier<SessionSnapshot> snapshot) {
+    continuing = true;
+    Workflow.await(Workflow::isEveryHandlerFinished);
+    log.info("{} continues as new after {} events", sessionId, Workflow.getInfo().getHistoryLength());
+    Workflow.continueAsNew(start.continuedWith(snapshot.get()));
+  }
+
+  private SessionSnapshot snapshot(SessionSnapshot.RunSnapshot run) {
+    return new SessionSnapshot(
+        status,
+        step,
+        transcript.stored(),
+        transcript.chain(),
+        totalUsage,
+        lastRun,
+        lastResult,
+        new ArrayList<>(closedApprovals),
+        new ArrayList<>(queuedInputs),
+        run);
+  }
+
+  private void restore(SessionSnapshot snapshot) {
+    status = snapshot.status();
+    step = snapshot.step();
+    transcript.restore(snapshot.storedMessages(), snapshot.transcriptHash());
+    totalUsage = snapshot.totalUsage() == null ? Usage.ZERO : snapshot.totalUsage();
+    lastRun = snapshot.lastRun();
+    lastResult = snapshot.lastResult();
+    if (lastResult != null) {
+      results.put(lastResult.run(), lastResult);
+      settledRun = lastResult.run();
+    }
+    closedApprovals.addAll(snapshot.closedApprovals());
+    queuedInputs.addAll(snapshot.queuedInputs());
+    SessionSnapshot.RunSnapshot run = snapshot.run();
+    if (run != null) {
+      activeRun = run.run();
+      interjections.addAll(run.interjections());
+      pendingApproval = run.approval();
+      pauseSaved = pendingApproval != null;
+    }
+  }
+
   // ---- send -------------------------------------------------------------------------------
 
   @Override
@@ -184,6 +258,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public RunResult send(SendRequest request) {
+    updatesThisRun++;
     Workflow.await(() -> !preparingFork);
     List<Message> inputs = newInputs(request);
     int target;
@@ -197,7 +272,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
     } else if (activeRun != 0) {
       for (Message input : inputs) {
-        if (input.equals(currentRun.startInput()) || interjections.contains(input)) {
+        if (currentRun != null && input.equals(currentRun.startInput()) || interjections.contains(input)) {
           log.info("send on {}: input repeats the run's input; treated as a retry", sessionId);
         } else {
           interjections.add(input);
@@ -212,9 +287,14 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
       target = lastRun + 1;
     }
-    Workflow.await(() -> settledRun >= target || (activeRun == target && pauseSaved));
+    Workflow.await(
+        () -> settledRun >= target || (activeRun == target && pauseSaved) || continuing);
     if (settledRun >= target) {
       return results.get(target);
+    }
+    if (continuing) {
+      RunResult progress = currentRun != null ? currentRun.progressResult() : lastResult;
+      return progress == null ? null : progress.markContinued();
     }
     return currentRun.pausedResult();
   }
@@ -275,6 +355,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public DecisionOutcome approve(Decision decision) {
+    updatesThisRun++;
     Approval approval = pendingApproval;
     pendingDecision = decision;
     return new DecisionOutcome(
@@ -372,8 +453,12 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private final class AgentRun {
     private final int run;
     private final List<Message> inputs;
+    private final Message startInput;
     private final List<ToolCall> resumeCalls;
     private final List<CallCheck> resumeChecks;
+    /** A wait point carried over continue-as-new: its call is the first of {@code resumeCalls}. */
+    private Approval resumedApproval;
+    private int resumedPausedAt;
     private final List<ToolCallRecord> toolCalls = new ArrayList<>();
     private int steps;
     private Usage usage = Usage.ZERO;
@@ -393,13 +478,36 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     AgentRun(List<Message> inputs, List<ToolCall> resumeCalls, List<CallCheck> resumeChecks, int stepsUsed) {
       this.run = ++lastRun;
       this.inputs = inputs;
+      this.startInput = inputs.isEmpty() ? null : inputs.get(0);
       this.resumeCalls = resumeCalls;
       this.resumeChecks = resumeChecks;
       this.steps = stepsUsed;
     }
 
+    /** The run in progress when the session continued as new, picked up where it stood. */
+    AgentRun(SessionSnapshot.RunSnapshot snapshot) {
+      this.run = snapshot.run();
+      this.inputs = List.of();
+      this.startInput = snapshot.startInput();
+      this.resumeCalls = snapshot.resumeCalls();
+      this.resumeChecks = snapshot.resumeChecks();
+      this.resumedApproval = snapshot.approval();
+      this.resumedPausedAt = snapshot.pausedAt();
+      this.steps = snapshot.steps();
+      this.usage = snapshot.usage() == null ? Usage.ZERO : snapshot.usage();
+      this.toolCalls.addAll(snapshot.toolCalls());
+      this.lastText = snapshot.lastText();
+    }
+
     Message startInput() {
-      return inputs.isEmpty() ? null : inputs.get(0);
+      return startInput;
+    }
+
+    private SessionSnapshot.RunSnapshot snapshot(
+        List<ToolCall> pendingCalls, List<CallCheck> pendingChecks, Approval approval, int pausedAt) {
+      return new SessionSnapshot.RunSnapshot(
+          run, steps, usage, new ArrayList<>(toolCalls), lastText, startInput,
+          new ArrayList<>(interjections), pendingCalls, pendingChecks, approval, pausedAt);
     }
 
     void cancel(String reason) {
@@ -453,6 +561,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
       while (true) {
         unlessCancelled();
+        if (shouldContinueAsNew()) {
+          continueAsNew(() -> AgentSessionWorkflowImpl.this.snapshot(snapshot(List.of(), List.of(), null, 0)));
+        }
         if (steps >= maxSteps) {
           return finishOnBudget();
         }
@@ -551,6 +662,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       return result(RunStatus.CANCELLED, FinishReason.CANCELLED, null);
     }
 
+    /** Where the run stands, for a sender answered at a continue-as-new boundary. */
+    RunResult progressResult() {
+      return result(RunStatus.IN_PROGRESS, null, null);
+    }
+
     RunResult pausedResult() {
       RunResult paused = result(RunStatus.AWAITING_APPROVAL, FinishReason.AWAITING_APPROVAL, null);
       return new RunResult(
@@ -612,7 +728,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           if (check(i).needsApproval()) {
             awaitAll(inFlight);
             recordPrefix(i);
-            outcomes[i] = decideAndRun(call);
+            outcomes[i] = decideAndRun(i);
             recordPrefix(i + 1);
             continue;
           }
@@ -651,31 +767,57 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         }
       }
 
-      /** Pauses for a decision on {@code call}, then runs it or records why it did not run. */
-      private JsonNode decideAndRun(ToolCall call) {
+      /**
+       * Pauses for a decision on call {@code index}, then runs it or records why it did not run.
+       * A wait carried over continue-as-new keeps its approval id and expiry.
+       */
+      private JsonNode decideAndRun(int index) {
+        ToolCall call = calls.get(index);
         long now = Workflow.currentTimeMillis();
-        Approval approval =
-            new Approval(
-                Workflow.randomUUID().toString(),
-                call.id(),
-                call.name(),
-                call.arguments(),
-                now,
-                now + spec.approvalTimeoutMs());
-        pendingApproval = approval;
-        pendingDecision = null;
-        status = RunStatus.AWAITING_APPROVAL;
-        int pausedAt = step + 1;
-        save(pausedAt, RunStatus.AWAITING_APPROVAL, FinishReason.AWAITING_APPROVAL,
-            List.of(approvalRecord(approval, run, pausedAt, ApprovalRecord.PENDING, null, 0)));
-        pauseSaved = true;
-        if (spec.notifier()) {
-          stubs.notifyLater(sessionId, spec.name(), approval);
+        Approval approval;
+        int pausedAt;
+        if (resumedApproval != null && resumedApproval.toolCallId().equals(call.id())) {
+          approval = resumedApproval;
+          pausedAt = resumedPausedAt;
+          resumedApproval = null;
+        } else {
+          approval =
+              new Approval(
+                  Workflow.randomUUID().toString(),
+                  call.id(),
+                  call.name(),
+                  call.arguments(),
+                  now,
+                  now + spec.approvalTimeoutMs());
+          pendingApproval = approval;
+          pendingDecision = null;
+          pausedAt = step + 1;
+          save(pausedAt, RunStatus.AWAITING_APPROVAL, FinishReason.AWAITING_APPROVAL,
+              List.of(approvalRecord(approval, run, pausedAt, ApprovalRecord.PENDING, null, 0)));
+          if (spec.notifier()) {
+            stubs.notifyLater(sessionId, spec.name(), approval);
+          }
         }
+        pendingApproval = approval;
+        pauseSaved = true;
+        status = RunStatus.AWAITING_APPROVAL;
         boolean decided =
             Workflow.await(
                 Duration.ofMillis(Math.max(0, approval.expiresAt() - now)),
-                () -> pendingDecision != null);
+                () -> pendingDecision != null || shouldContinueAsNew());
+        if (pendingDecision == null && decided) {
+          // Still waiting, but this workflow run is long: hand the wait over as it stands.
+          int from = index;
+          continueAsNew(
+              () ->
+                  AgentSessionWorkflowImpl.this.snapshot(
+                      snapshot(
+                          calls.subList(from, calls.size()),
+                          checks.subList(Math.min(from, checks.size()), checks.size()),
+                          approval,
+                          pausedAt)));
+        }
+        decided = pendingDecision != null;
         Decision decision = decided ? pendingDecision : null;
         pauseSaved = false;
         pendingApproval = null;
@@ -697,8 +839,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           result = ErrorResults.rejected(decision.note());
         }
         if (result != null) {
-          outcomes[calls.indexOf(call)] = result;
-          recordPrefix(calls.indexOf(call) + 1);
+          outcomes[index] = result;
+          recordPrefix(index + 1);
         }
         // The decision lands on the entry that asked for it.
         save(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL,

@@ -1,0 +1,129 @@
+package io.durableagents.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import io.temporal.api.workflowservice.v1.ListClosedWorkflowExecutionsRequest;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Lossless continue-as-new (§4.10): long sessions keep everything across workflow runs. */
+class ContinueAsNewTest {
+  @TempDir Path dir;
+  private SessionTestKit kit;
+
+  @AfterEach
+  void close() {
+    if (kit != null) {
+      kit.close();
+    }
+  }
+
+  private static String toolTurns(int turns, String last) {
+    StringBuilder script = new StringBuilder("{\"turns\":[");
+    for (int i = 0; i < turns; i++) {
+      script.append("{\"text\":\"t").append(i).append("\",\"toolCalls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"")
+          .append(i).append("\"}}]},");
+    }
+    return script.append(last).append("]}").toString();
+  }
+
+  private long closedRuns(String sessionId) {
+    return kit.env.getWorkflowServiceStubs().blockingStub()
+        .listClosedWorkflowExecutions(
+            ListClosedWorkflowExecutionsRequest.newBuilder().setNamespace("default").build())
+        .getExecutionsList().stream()
+        .filter(e -> e.getExecution().getWorkflowId().equals(sessionId))
+        .count();
+  }
+
+  @Test
+  void aSessionOf1000Turns_continuesAsNewSeveralTimes_andKeepsEveryMessage() {
+    int turns = 1000;
+    kit = new SessionTestKit(dir, ScriptedModelProvider.fromJson(toolTurns(turns, "{\"text\":\"done\"}")), 2000);
+
+    RunResult result = kit.send("long-1", "go", null, 2000);
+
+    assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(result.text()).isEqualTo("done");
+    assertThat(result.steps()).isEqualTo(turns + 1);
+    assertThat(result.toolCalls()).hasSize(turns);
+    assertThat(closedRuns("long-1")).as("workflow runs closed by continue-as-new").isGreaterThanOrEqualTo(5);
+    List<Message> transcript = kit.store.readMessages("long-1", result.messageCount());
+    assertThat(transcript).hasSize(1 + 2 * turns + 1);
+    for (int i = 0; i < turns; i++) {
+      assertThat(transcript.get(1 + 2 * i).text()).isEqualTo("t" + i);
+      assertThat(transcript.get(2 + 2 * i).result().get("echo").asText()).isEqualTo(String.valueOf(i));
+    }
+    assertThat(kit.effects).hasSize(turns);
+    kit.effects.values().forEach(count -> assertThat(count.get()).isEqualTo(1));
+  }
+
+  @Test
+  void anApprovalPendingAcrossContinueAsNew_isDecidedAfterIt_withTheSameId() throws Exception {
+    kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'echo','arguments':{'text':'a'}},"
+                    + "{'name':'pay','arguments':{'amount':900}},{'name':'echo','arguments':{'text':'b'}}]},"
+                    + "{'text':'paid'}]}"),
+            10);
+    RunResult paused = kit.send("can-approval", "pay", null, 60);
+    assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    // Ignored decisions grow the history past the bound while the approval waits.
+    for (int i = 0; i < 100 && closedRuns("can-approval") == 0; i++) {
+      kit.session("can-approval").decide(new Decision("not-the-approval-" + i, true, null, "noise"));
+      Thread.sleep(30);
+    }
+    assertThat(closedRuns("can-approval")).isGreaterThanOrEqualTo(1);
+    assertThat(kit.session("can-approval").status().approval().approvalId())
+        .isEqualTo(paused.approval().approvalId());
+
+    kit.session("can-approval").approve(new Decision(paused.approval().approvalId(), true, null, "ops"));
+    RunResult done = kit.attach("can-approval");
+
+    assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(done.text()).isEqualTo("paid");
+    assertThat(done.toolCalls()).extracting(r -> r.id()).containsExactly("call_0_0", "call_0_1", "call_0_2");
+    assertThat(done.toolCalls().get(1).result().get("paid").asInt()).isEqualTo(900);
+    assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_1", "call_0_2");
+    kit.effects.values().forEach(count -> assertThat(count.get()).isEqualTo(1));
+  }
+
+  @Test
+  void aResentStartMessageAfterContinueAsNew_isStillARetry() throws Exception {
+    kit =
+        new SessionTestKit(
+            dir,
+            ScriptedModelProvider.fromJson(
+                "{\"turns\":[{\"toolCalls\":[{\"name\":\"slow\",\"arguments\":{\"ms\":300}}]},"
+                    + "{\"toolCalls\":[{\"name\":\"slow\",\"arguments\":{\"ms\":300}}]},"
+                    + "{\"toolCalls\":[{\"name\":\"slow\",\"arguments\":{\"ms\":300}}]},"
+                    + "{\"toolCalls\":[{\"name\":\"slow\",\"arguments\":{\"ms\":2500}}]},{\"text\":\"end\"}]}"),
+            10);
+    CompletableFuture<RunResult> first =
+        CompletableFuture.supplyAsync(() -> kit.send("can-retry", "the request", null, 25));
+    for (int i = 0; i < 300 && !kit.effects.containsKey("call_3_0"); i++) {
+      Thread.sleep(20);
+    }
+    assertThat(closedRuns("can-retry")).isGreaterThanOrEqualTo(1);
+
+    RunResult retried = kit.send("can-retry", "the request", null, 25);
+
+    assertThat(retried.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(first.get().run()).isEqualTo(retried.run());
+    assertThat(kit.store.readMessages("can-retry", retried.messageCount()))
+        .filteredOn(m -> "user".equals(m.role()))
+        .extracting(Message::text)
+        .containsExactly("the request");
+  }
+}
