@@ -18,6 +18,13 @@ public final class AgentsPluginOptions {
   private final ModelProvider modelProvider;
   private final AgentStore store;
   private final Set<String> taskQueues;
+  private final int maxPayloadBytes;
+
+  /**
+   * Default bound of one tool result or model answer, serialized: well under Temporal's 2 MB
+   * payload limit, so an oversized value fails clearly instead of being refused by the server.
+   */
+  public static final int DEFAULT_MAX_PAYLOAD_BYTES = 512 * 1024;
 
   private AgentsPluginOptions(Builder builder) {
     this.agents = List.copyOf(builder.agents);
@@ -25,6 +32,12 @@ public final class AgentsPluginOptions {
     this.modelProvider = builder.modelProvider;
     this.store = builder.store;
     this.taskQueues = Set.copyOf(builder.taskQueues);
+    this.maxPayloadBytes = builder.maxPayloadBytes;
+  }
+
+  /** Largest tool result or model answer (serialized JSON bytes) an activity may return. */
+  public int maxPayloadBytes() {
+    return maxPayloadBytes;
   }
 
   public static Builder newBuilder() {
@@ -60,8 +73,24 @@ public final class AgentsPluginOptions {
     private ModelProvider modelProvider;
     private AgentStore store;
     private final List<String> taskQueues = new ArrayList<>();
+    private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
 
     private Builder() {}
+
+    /**
+     * Bounds one tool result or model answer. A larger tool result becomes the error result
+     * {@code {"error": "result_too_large"}}; a larger model answer fails the run with
+     * {@code payload_too_large}. Never a retry storm, never a silent truncation.
+     */
+    public Builder maxPayloadBytes(int maxPayloadBytes) {
+      if (maxPayloadBytes < 1024 || maxPayloadBytes > 1_900_000) {
+        throw new IllegalArgumentException(
+            "maxPayloadBytes must be between 1 KiB and 1.9 MB (Temporal refuses payloads over 2 MB), got "
+                + maxPayloadBytes);
+      }
+      this.maxPayloadBytes = maxPayloadBytes;
+      return this;
+    }
 
     public Builder addAgent(Agent agent) {
       agents.add(Objects.requireNonNull(agent, "agent"));

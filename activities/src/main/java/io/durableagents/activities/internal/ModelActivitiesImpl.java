@@ -25,10 +25,12 @@ import java.util.List;
 public final class ModelActivitiesImpl implements ModelActivities {
   private final AgentRegistry registry;
   private final AgentStore store;
+  private final int maxPayloadBytes;
 
-  public ModelActivitiesImpl(AgentRegistry registry, AgentStore store) {
+  public ModelActivitiesImpl(AgentRegistry registry, AgentStore store, int maxPayloadBytes) {
     this.registry = registry;
     this.store = store;
+    this.maxPayloadBytes = maxPayloadBytes;
   }
 
   @Override
@@ -52,12 +54,21 @@ public final class ModelActivitiesImpl implements ModelActivities {
     ActivityExecutionContext context = Activity.getExecutionContext();
     try {
       ModelResponse response = registry.provider(agent).generate(modelRequest, new HeartbeatingStream(context));
-      return new ModelTurnResult(
-          response.text(),
-          response.toolCalls(),
-          response.finishReason(),
-          response.usage(),
-          CallChecks.check(agent, response.toolCalls()));
+      ModelTurnResult result =
+          new ModelTurnResult(
+              response.text(),
+              response.toolCalls(),
+              response.finishReason(),
+              response.usage(),
+              CallChecks.check(agent, response.toolCalls()));
+      int size = PayloadSizes.jsonBytes(result);
+      if (size > maxPayloadBytes) {
+        throw ApplicationFailure.newNonRetryableFailure(
+            "The model's answer is " + size + " bytes of JSON, over the limit of " + maxPayloadBytes
+                + " bytes (AgentsPluginOptions.maxPayloadBytes).",
+            "payload_too_large");
+      }
+      return result;
     } catch (ModelException e) {
       ApplicationFailure.Builder failure =
           ApplicationFailure.newBuilder()

@@ -31,9 +31,11 @@ public final class ToolActivitiesImpl implements ToolActivities {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final AgentRegistry registry;
+  private final int maxPayloadBytes;
 
-  public ToolActivitiesImpl(AgentRegistry registry) {
+  public ToolActivitiesImpl(AgentRegistry registry, int maxPayloadBytes) {
     this.registry = registry;
+    this.maxPayloadBytes = maxPayloadBytes;
   }
 
   @Override
@@ -72,6 +74,14 @@ public final class ToolActivitiesImpl implements ToolActivities {
       result = value instanceof JsonNode node ? node : MAPPER.valueToTree(value);
     } catch (IllegalArgumentException e) {
       return error(ErrorResults.TOOL_ERROR, "Result of '" + tool.name() + "' is not JSON: " + e.getMessage());
+    }
+    int size = PayloadSizes.jsonBytes(result);
+    if (size > maxPayloadBytes) {
+      return error(
+          ErrorResults.RESULT_TOO_LARGE,
+          "Tool '" + tool.name() + "' returned " + size + " bytes of JSON, over the limit of "
+              + maxPayloadBytes + " bytes (AgentsPluginOptions.maxPayloadBytes). Return less, or a"
+              + " reference to where the data is.");
     }
     return new ToolOutcome(result == null ? JsonNodeFactory.instance.nullNode() : result, false);
   }

@@ -57,6 +57,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private static final Logger log = Workflow.getLogger(AgentSessionWorkflowImpl.class);
   private static final int KEPT_RESULTS = 16;
   private static final int KEPT_DECIDED_IDS = 1000;
+  /** Bound of one send's text: well under Temporal's 2 MB payload limit. */
+  static final int MAX_INPUT_CHARS = 256 * 1024;
 
   private final SessionStart start;
   private final String sessionId;
@@ -233,6 +235,16 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       throw new IllegalArgumentException("send needs a request");
     }
     List<Message> inputs = newInputs(request);
+    int inputChars = 0;
+    for (Message message : inputs) {
+      inputChars += message.text() == null ? 0 : message.text().length();
+    }
+    if (inputChars > MAX_INPUT_CHARS) {
+      throw Rejection.failure(
+          SessionErrors.INVALID_INPUT,
+          "The input is " + inputChars + " characters, over the limit of " + MAX_INPUT_CHARS
+              + " per send; attach large content as an artifact instead.");
+    }
     for (Message message : inputs) {
       if (!Message.USER.equals(message.role())) {
         throw Rejection.failure(
