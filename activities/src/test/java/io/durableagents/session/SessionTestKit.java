@@ -115,6 +115,10 @@ final class SessionTestKit implements AutoCloseable {
                       return Map.of("slept", true);
                     })
                 .build(),
+            Tool.newBuilder("big")
+                .description("Returns a string of the given size.")
+                .handler((args, ctx) -> Map.of("data", "x".repeat(args.path("size").asInt(10))))
+                .build(),
             Tool.newBuilder("flaky")
                 .description("Fails transiently twice, then answers.")
                 .maxAttempts(5)
