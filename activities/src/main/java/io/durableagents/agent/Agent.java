@@ -35,6 +35,8 @@ public final class Agent {
   private final int modelMaxAttempts;
   private final Duration approvalTimeout;
   private final ApprovalNotifier approvalNotifier;
+  private final long maxTokens;
+  private final Duration runTimeout;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -55,6 +57,21 @@ public final class Agent {
     this.modelMaxAttempts = builder.modelMaxAttempts;
     this.approvalTimeout = builder.approvalTimeout;
     this.approvalNotifier = builder.approvalNotifier;
+    this.maxTokens = builder.maxTokens;
+    this.runTimeout = builder.runTimeout;
+  }
+
+  /** Input + output tokens one run may use; 0 for no limit. */
+  public long maxTokens() {
+    return maxTokens;
+  }
+
+  /**
+   * Wall-clock limit of one run, or null for none. Each execution gets the full timeout: the
+   * clock stops while the run waits for an approval and starts again after the decision.
+   */
+  public Duration runTimeout() {
+    return runTimeout;
   }
 
   public static Builder newBuilder(String name) {
@@ -127,6 +144,8 @@ public final class Agent {
     private int modelMaxAttempts = 4;
     private Duration approvalTimeout = Duration.ofDays(7);
     private ApprovalNotifier approvalNotifier;
+    private long maxTokens;
+    private Duration runTimeout;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -175,6 +194,24 @@ public final class Agent {
 
     public Builder modelMaxAttempts(int modelMaxAttempts) {
       this.modelMaxAttempts = modelMaxAttempts;
+      return this;
+    }
+
+    /** Input + output tokens one run may use; the run stops before the next model call past it. */
+    public Builder maxTokens(long maxTokens) {
+      if (maxTokens < 0) {
+        throw new IllegalArgumentException("maxTokens must not be negative");
+      }
+      this.maxTokens = maxTokens;
+      return this;
+    }
+
+    /** Wall-clock limit of one run (a durable timer); null for none. */
+    public Builder runTimeout(Duration runTimeout) {
+      if (runTimeout != null && (runTimeout.isZero() || runTimeout.isNegative())) {
+        throw new IllegalArgumentException("runTimeout must be positive");
+      }
+      this.runTimeout = runTimeout;
       return this;
     }
 

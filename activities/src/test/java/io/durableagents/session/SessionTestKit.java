@@ -44,11 +44,20 @@ final class SessionTestKit implements AutoCloseable {
   }
 
   SessionTestKit(Path dir, ModelProvider model, int maxSteps, WorkerFactoryOptions.Builder factory) {
+    this(dir, model, agent -> agent.maxSteps(maxSteps), factory);
+  }
+
+  /** A kit whose test agent is adjusted by {@code customize} (budgets, timeouts). */
+  SessionTestKit(
+      Path dir,
+      ModelProvider model,
+      java.util.function.UnaryOperator<Agent.Builder> customize,
+      WorkerFactoryOptions.Builder factory) {
     store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
     AgentsPlugin plugin =
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
-                .addAgent(agent(maxSteps))
+                .addAgent(customize.apply(agentBuilder()).build())
                 .modelProvider(model)
                 .store(store)
                 .build());
@@ -62,11 +71,10 @@ final class SessionTestKit implements AutoCloseable {
     client = env.getWorkflowClient();
   }
 
-  Agent agent(int maxSteps) {
+  Agent.Builder agentBuilder() {
     return Agent.newBuilder("tester")
         .model("scripted")
         .instructions("test agent")
-        .maxSteps(maxSteps)
         .approvalTimeout(java.time.Duration.ofHours(1))
         .tools(
             Tool.newBuilder("add")
@@ -130,8 +138,7 @@ final class SessionTestKit implements AutoCloseable {
                       }
                       return Map.of("attempt", ctx.attempt());
                     })
-                .build())
-        .build();
+                .build());
   }
 
   record EchoInput(String text) {}

@@ -10,6 +10,10 @@ public final class FinishReason {
   public static final String LENGTH = "length";
   /** The run used every model turn its {@code maxSteps} budget allows. */
   public static final String MAX_STEPS = "max-steps";
+  /** The run used the input + output tokens its {@code maxTokens} budget allows. */
+  public static final String MAX_TOKENS = "max-tokens";
+  /** The run hit its wall-clock {@code runTimeout}. */
+  public static final String TIMEOUT = "timeout";
   /** The run paused on a gated tool call. */
   public static final String AWAITING_APPROVAL = "awaiting-approval";
   /** The run was cancelled. */

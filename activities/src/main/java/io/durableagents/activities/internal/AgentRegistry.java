@@ -74,7 +74,9 @@ public final class AgentRegistry {
         agent.modelMaxAttempts(),
         tools,
         agent.approvalTimeout().toMillis(),
-        agent.approvalNotifier() != null);
+        agent.approvalNotifier() != null,
+        agent.maxTokens(),
+        agent.runTimeout() == null ? 0 : agent.runTimeout().toMillis());
   }
 
   /** Hash of what changes an agent's behaviour: model, instructions and tools. */

@@ -21,7 +21,9 @@ public record AgentSpec(
     @JsonProperty("modelMaxAttempts") int modelMaxAttempts,
     @JsonProperty("tools") List<ToolSpec> tools,
     @JsonProperty("approvalTimeoutMs") long approvalTimeoutMs,
-    @JsonProperty("notifier") boolean notifier) {
+    @JsonProperty("notifier") boolean notifier,
+    @JsonProperty("maxTokens") long maxTokens,
+    @JsonProperty("runTimeoutMs") long runTimeoutMs) {
 
   /** Default wait for a decision before a gated call gets {@code approval_expired}. */
   public static final long DEFAULT_APPROVAL_TIMEOUT_MS = 7L * 24 * 3600 * 1000;

@@ -476,7 +476,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     private Usage usage = Usage.ZERO;
     private String lastText;
     private boolean cancelRequested;
+    private boolean timedOut;
     private CancellationScope scope;
+    private CancellationScope timerScope;
     private ToolBatch batch;
 
     AgentRun(List<Message> inputs) {
@@ -564,6 +566,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
       int maxSteps =
           start.maxSteps() != null && start.maxSteps() > 0 ? start.maxSteps() : spec.maxSteps();
+      armTimer();
       if (!resumeCalls.isEmpty()) {
         batch = new ToolBatch(resumeCalls, resumeChecks);
         batch.execute();
@@ -577,7 +580,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           continueAsNew(() -> AgentSessionWorkflowImpl.this.snapshot(snapshot(List.of(), List.of(), null, 0)));
         }
         if (steps >= maxSteps) {
-          return finishOnBudget();
+          return finishOnBudget(FinishReason.MAX_STEPS);
+        }
+        if (spec.maxTokens() > 0 && usage.total() >= spec.maxTokens()) {
+          return finishOnBudget(FinishReason.MAX_TOKENS);
         }
         interjections.forEach(transcript::add);
         interjections.clear();
@@ -617,6 +623,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                 : calls.isEmpty() ? FinishReason.STOP : FinishReason.TOOL_CALLS);
         if (calls.isEmpty()) {
           if (interjections.isEmpty()) {
+            disarmTimer();
             return result(RunStatus.FINISHED, FinishReason.STOP, null);
           }
           continue;
@@ -634,15 +641,45 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
     }
 
-    /** The step budget is used up: the last entry is saved again, now settled. */
-    private RunResult finishOnBudget() {
+    /** A budget is used up: the last entry is saved again, now settled. */
+    private RunResult finishOnBudget(String reason) {
+      disarmTimer();
       interjections.forEach(transcript::add);
       interjections.clear();
-      save(Math.max(step, 1), RunStatus.FINISHED, FinishReason.MAX_STEPS);
-      return result(RunStatus.FINISHED, FinishReason.MAX_STEPS, null);
+      save(Math.max(step, 1), RunStatus.FINISHED, reason);
+      return result(RunStatus.FINISHED, reason, null);
+    }
+
+    /**
+     * Starts the run's wall-clock budget (a durable timer). Each execution gets the full
+     * timeout: the timer is disarmed while the run waits for a decision and armed again after.
+     */
+    private void armTimer() {
+      if (spec == null || spec.runTimeoutMs() <= 0 || timerScope != null) {
+        return;
+      }
+      timerScope =
+          Workflow.newCancellationScope(
+              () ->
+                  Workflow.newTimer(Duration.ofMillis(spec.runTimeoutMs()))
+                      .thenApply(
+                          fired -> {
+                            timedOut = true;
+                            cancel("run timeout of " + spec.runTimeoutMs() + " ms");
+                            return fired;
+                          }));
+      timerScope.run();
+    }
+
+    private void disarmTimer() {
+      if (timerScope != null) {
+        timerScope.cancel();
+        timerScope = null;
+      }
     }
 
     private RunResult fail(ErrorInfo error) {
+      disarmTimer();
       if (transcript.hasUnsaved() || step == 0) {
         save(step + 1, RunStatus.FAILED, FinishReason.ERROR);
       }
@@ -654,6 +691,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
      * pending approval is closed, and one entry records the state.
      */
     private RunResult cancelled() {
+      timerScope = null;
       List<ApprovalRecord> approvals = new ArrayList<>();
       if (pendingApproval != null) {
         approvals.add(
@@ -670,6 +708,13 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
       interjections.forEach(transcript::add);
       interjections.clear();
+      if (timedOut) {
+        save(step + 1, RunStatus.FAILED, FinishReason.TIMEOUT, approvals);
+        return result(
+            RunStatus.FAILED,
+            FinishReason.TIMEOUT,
+            new ErrorInfo("run_timeout", "The run exceeded its timeout of " + spec.runTimeoutMs() + " ms."));
+      }
       save(step + 1, RunStatus.CANCELLED, FinishReason.CANCELLED, approvals);
       return result(RunStatus.CANCELLED, FinishReason.CANCELLED, null);
     }
@@ -813,6 +858,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         pendingApproval = approval;
         pauseSaved = true;
         status = RunStatus.AWAITING_APPROVAL;
+        disarmTimer();
         boolean decided =
             Workflow.await(
                 Duration.ofMillis(Math.max(0, approval.expiresAt() - now)),
@@ -839,6 +885,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           closedApprovals.remove(closedApprovals.iterator().next());
         }
         status = RunStatus.IN_PROGRESS;
+        armTimer();
         long decidedAt = Workflow.currentTimeMillis();
         String state =
             decision == null
