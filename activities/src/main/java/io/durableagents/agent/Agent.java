@@ -37,6 +37,7 @@ public final class Agent {
   private final ApprovalNotifier approvalNotifier;
   private final long maxTokens;
   private final Duration runTimeout;
+  private final Execution modelExecution;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -59,6 +60,12 @@ public final class Agent {
     this.approvalNotifier = builder.approvalNotifier;
     this.maxTokens = builder.maxTokens;
     this.runTimeout = builder.runTimeout;
+    this.modelExecution = builder.modelExecution;
+  }
+
+  /** Whether model turns run as regular activities (default) or local activities. */
+  public Execution modelExecution() {
+    return modelExecution;
   }
 
   /** Input + output tokens one run may use; 0 for no limit. */
@@ -146,6 +153,7 @@ public final class Agent {
     private ApprovalNotifier approvalNotifier;
     private long maxTokens;
     private Duration runTimeout;
+    private Execution modelExecution = Execution.ACTIVITY;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -194,6 +202,12 @@ public final class Agent {
 
     public Builder modelMaxAttempts(int modelMaxAttempts) {
       this.modelMaxAttempts = modelMaxAttempts;
+      return this;
+    }
+
+    /** {@link Execution#LOCAL_ACTIVITY} for low-latency models; see {@link Execution}. */
+    public Builder modelExecution(Execution modelExecution) {
+      this.modelExecution = Objects.requireNonNull(modelExecution, "modelExecution");
       return this;
     }
 

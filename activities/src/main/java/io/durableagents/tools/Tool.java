@@ -2,6 +2,7 @@ package io.durableagents.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.agent.Execution;
 import io.durableagents.tools.internal.RecordSchemas;
 import io.durableagents.tools.internal.SchemaValidator;
 import java.time.Duration;
@@ -32,6 +33,7 @@ public final class Tool {
   private final int maxAttempts;
   private final SchemaValidator validator;
   private final ApprovalPolicy approvalPolicy;
+  private final Execution execution;
 
   private Tool(Builder builder) {
     this.name = builder.name;
@@ -42,6 +44,12 @@ public final class Tool {
     this.maxAttempts = builder.maxAttempts;
     this.validator = new SchemaValidator(inputSchema);
     this.approvalPolicy = builder.approvalPolicy;
+    this.execution = builder.execution;
+  }
+
+  /** Whether calls run as regular activities (default) or local activities. */
+  public Execution execution() {
+    return execution;
   }
 
   public static Builder newBuilder(String name) {
@@ -92,6 +100,7 @@ public final class Tool {
     private Duration timeout = Duration.ofMinutes(1);
     private int maxAttempts = 3;
     private ApprovalPolicy approvalPolicy = ApprovalPolicy.NEVER;
+    private Execution execution = Execution.ACTIVITY;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -143,6 +152,12 @@ public final class Tool {
     /** Calls for which {@code policy} answers true wait for a human decision before they run. */
     public Builder needsApproval(ApprovalPolicy policy) {
       this.approvalPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** {@link Execution#LOCAL_ACTIVITY} for fast tools; see {@link Execution}. */
+    public Builder execution(Execution execution) {
+      this.execution = Objects.requireNonNull(execution, "execution");
       return this;
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.agent.Execution;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.FinishReason;
@@ -20,7 +21,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Approvals in the middle of a tool batch (§4.4), with time skipping for the waits. */
@@ -42,8 +44,8 @@ class ApprovalWorkflowTest {
     }
   }
 
-  private RunResult startPaused(String sessionId) {
-    kit = new SessionTestKit(dir, Scripts.of(GATED_MIDDLE), 10);
+  private RunResult startPaused(String sessionId, Execution mode) {
+    kit = new SessionTestKit(dir, Scripts.of(GATED_MIDDLE), 10, mode);
     RunResult paused = kit.send(sessionId, "pay the bill");
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     assertThat(paused.finishReason()).isEqualTo(FinishReason.AWAITING_APPROVAL);
@@ -55,9 +57,10 @@ class ApprovalWorkflowTest {
     return paused;
   }
 
-  @Test
-  void gatedMiddleCall_firstRunsBeforeThePause_thirdAfterTheDecision_resultsInCallOrder() {
-    RunResult paused = startPaused("mid-1");
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
+  void gatedMiddleCall_firstRunsBeforeThePause_thirdAfterTheDecision_resultsInCallOrder(Execution mode) {
+    RunResult paused = startPaused("mid-1", mode);
     // Before the decision: only the first call ran, and its result is already recorded.
     assertThat(kit.effects).containsOnlyKeys("call_0_0");
     assertThat(paused.toolCalls()).extracting(ToolCallRecord::id).containsExactly("call_0_0");
@@ -87,11 +90,13 @@ class ApprovalWorkflowTest {
     assertThat(kit.store.approvals(null, true)).isEmpty();
   }
 
-  @Test
-  void rejectedBySignal_givesTheRejectionResultInOrder_andTheToolNeverRuns() {
-    RunResult paused = startPaused("rej-1");
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
+  void rejectedBySignal_givesTheRejectionResultInOrder_andTheToolNeverRuns(Execution mode) throws Exception {
+    RunResult paused = startPaused("rej-1", mode);
 
     kit.session("rej-1").decide(new Decision(paused.approval().approvalId(), false, "too much", "bob"));
+    awaitDecisionApplied("rej-1");
     RunResult done = kit.attach("rej-1");
 
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
@@ -102,9 +107,10 @@ class ApprovalWorkflowTest {
     assertThat(kit.store.approvals("rej-1", false).get(0).status()).isEqualTo(ApprovalRecord.REJECTED);
   }
 
-  @Test
-  void noDecisionBeforeExpiry_givesApprovalExpired() {
-    RunResult paused = startPaused("exp-1");
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
+  void noDecisionBeforeExpiry_givesApprovalExpired(Execution mode) {
+    RunResult paused = startPaused("exp-1", mode);
 
     kit.env.sleep(Duration.ofHours(2));
     RunResult done = kit.attach("exp-1");
@@ -122,9 +128,10 @@ class ApprovalWorkflowTest {
             .isEqualTo(SessionErrors.APPROVAL_ALREADY_DECIDED));
   }
 
-  @Test
-  void approvalWaitOfDays_isADurableTimerAndCostsNothing() {
-    kit = new SessionTestKit(dir, Scripts.of(GATED_MIDDLE), 10);
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
+  void approvalWaitOfDays_isADurableTimerAndCostsNothing(Execution mode) {
+    kit = new SessionTestKit(dir, Scripts.of(GATED_MIDDLE), 10, mode);
     RunResult paused = kit.send("days-1", "pay the bill");
     kit.env.sleep(Duration.ofMinutes(59));
     assertThat(kit.session("days-1").status().status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
@@ -132,15 +139,15 @@ class ApprovalWorkflowTest {
     assertThat(kit.attach("days-1").status()).isEqualTo(RunStatus.FINISHED);
   }
 
-  @Test
-  void twoGatedCallsInOneBatch_pauseTwiceWithTwoApprovalIds() {
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
+  void twoGatedCallsInOneBatch_pauseTwiceWithTwoApprovalIds(Execution mode) {
     kit =
         new SessionTestKit(
             dir,
             Scripts.of(
                 "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':200}},"
-                    + "{'name':'pay','arguments':{'amount':300}}]},{'text':'paid both'}]}"),
-            10);
+                    + "{'name':'pay','arguments':{'amount':300}}]},{'text':'paid both'}]}"), 10, mode);
     RunResult first = kit.send("two-1", "pay twice");
     assertThat(first.approval().toolCallId()).isEqualTo("call_0_0");
     kit.session("two-1").approve(new Decision(first.approval().approvalId(), true, null, "a"));
@@ -160,18 +167,20 @@ class ApprovalWorkflowTest {
         .containsExactly(ApprovalRecord.APPROVED, ApprovalRecord.REJECTED);
   }
 
-  @Test
-  void argumentDependentPolicy_smallAmountsRunWithoutApproval() {
-    kit = new SessionTestKit(dir, Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':20}}]},{'text':'ok'}]}"), 10);
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
+  void argumentDependentPolicy_smallAmountsRunWithoutApproval(Execution mode) {
+    kit = new SessionTestKit(dir, Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':20}}]},{'text':'ok'}]}"), 10, mode);
     RunResult done = kit.send("small-1", "pay a little");
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(done.toolCalls().get(0).result().get("paid").asInt()).isEqualTo(20);
     assertThat(kit.store.approvals("small-1", false)).isEmpty();
   }
 
-  @Test
-  void sendWhilePaused_isRefusedWithTheApprovalId_andNothingReachesHistory() {
-    RunResult paused = startPaused("busy-1");
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
+  void sendWhilePaused_isRefusedWithTheApprovalId_andNothingReachesHistory(Execution mode) {
+    RunResult paused = startPaused("busy-1", mode);
     int eventsBefore = kit.client.fetchHistory("busy-1").getEvents().size();
 
     assertThatThrownBy(() -> kit.send("busy-1", "are you done?"))
@@ -196,9 +205,10 @@ class ApprovalWorkflowTest {
     assertThat(kit.attach("busy-1").approval().approvalId()).isEqualTo(paused.approval().approvalId());
   }
 
-  @Test
-  void unknownOrDuplicateDecisions_areIgnoredBySignal_andRefusedByUpdate() {
-    RunResult paused = startPaused("odd-1");
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
+  void unknownOrDuplicateDecisions_areIgnoredBySignal_andRefusedByUpdate(Execution mode) throws Exception {
+    RunResult paused = startPaused("odd-1", mode);
 
     kit.session("odd-1").decide(new Decision("no-such-approval", true, null, "mallory"));
     assertThat(kit.session("odd-1").status().status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
@@ -208,15 +218,17 @@ class ApprovalWorkflowTest {
 
     kit.session("odd-1").decide(new Decision(paused.approval().approvalId(), true, null, "dave"));
     kit.session("odd-1").decide(new Decision(paused.approval().approvalId(), false, null, "dup"));
+    awaitDecisionApplied("odd-1");
     RunResult done = kit.attach("odd-1");
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(done.toolCalls().get(1).result().get("paid").asInt()).isEqualTo(500);
     assertThat(kit.store.approvals("odd-1", false).get(0).decidedBy()).isEqualTo("dave");
   }
 
-  @Test
-  void afterAnApproval_theNextSendContinuesTheConversation() {
-    RunResult paused = startPaused("next-1");
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
+  void afterAnApproval_theNextSendContinuesTheConversation(Execution mode) {
+    RunResult paused = startPaused("next-1", mode);
     kit.session("next-1").approve(new Decision(paused.approval().approvalId(), true, null, "x"));
     kit.attach("next-1");
 
@@ -224,6 +236,17 @@ class ApprovalWorkflowTest {
     assertThat(next.run()).isEqualTo(2);
     assertThat(next.text()).isEqualTo("next answer");
     assertThat(next.steps()).isEqualTo(1);
+  }
+
+  /**
+   * A signal is asynchronous: wait until the session has applied it before attaching, or the
+   * attach may legitimately still see the pause.
+   */
+  private void awaitDecisionApplied(String sessionId) throws InterruptedException {
+    for (int i = 0; i < 250 && kit.session(sessionId).status().approval() != null; i++) {
+      Thread.sleep(20);
+    }
+    assertThat(kit.session(sessionId).status().approval()).isNull();
   }
 
   /** The refusal the workflow raised, out of the client's exception chain. */

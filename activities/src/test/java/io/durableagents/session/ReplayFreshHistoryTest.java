@@ -2,6 +2,7 @@ package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.durableagents.agent.Execution;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
@@ -11,6 +12,8 @@ import io.temporal.testing.WorkflowReplayer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplayFreshHistoryTest {
   @TempDir Path dir;
 
-  @Test
-  void toolUsingSession_replaysWithoutNonDeterminism() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
+  void toolUsingSession_replaysWithoutNonDeterminism(Execution mode) throws Exception {
     try (SessionTestKit kit =
         new SessionTestKit(
             dir,
@@ -30,13 +34,14 @@ class ReplayFreshHistoryTest {
                 "{'turns':[{'text':'checking','toolCalls':[{'name':'add','arguments':{'a':2,'b':3}},"
                     + "{'name':'nope','arguments':{}},{'name':'echo','arguments':{'text':'hi'}}]},"
                     + "{'text':'five'},{'text':'again'}]}"),
-            10)) {
+            10,
+            mode)) {
       RunResult first = kit.send("golden-tool-loop", "add two and three");
       RunResult second = kit.send("golden-tool-loop", "once more");
       assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
       assertThat(second.run()).isEqualTo(2);
 
-      replayAndKeep(kit, "golden-tool-loop", "tool-loop.json");
+      replayAndKeep(kit, "golden-tool-loop", "tool-loop-" + mode.name().toLowerCase().replace('_', '-') + ".json");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.durableagents.session;
 
 import io.durableagents.agent.Agent;
+import io.durableagents.agent.Execution;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
@@ -38,6 +39,8 @@ final class SessionTestKit implements AutoCloseable {
   final WorkflowClient client;
   /** Invocations per tool call id, across attempts: the tools' side effects. */
   final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
+  /** How the test agent's model turns and tool calls run. */
+  private final Execution mode;
 
   SessionTestKit(Path dir, ModelProvider model, int maxSteps) {
     this(dir, model, maxSteps, WorkerFactoryOptions.newBuilder());
@@ -47,17 +50,32 @@ final class SessionTestKit implements AutoCloseable {
     this(dir, model, agent -> agent.maxSteps(maxSteps), factory);
   }
 
-  /** A kit whose test agent is adjusted by {@code customize} (budgets, timeouts). */
+  /** A kit whose model turns and tool calls all run in {@code mode}. */
+  SessionTestKit(Path dir, ModelProvider model, int maxSteps, Execution mode) {
+    this(dir, model, agent -> agent.maxSteps(maxSteps), WorkerFactoryOptions.newBuilder(), mode);
+  }
+
   SessionTestKit(
       Path dir,
       ModelProvider model,
       java.util.function.UnaryOperator<Agent.Builder> customize,
       WorkerFactoryOptions.Builder factory) {
+    this(dir, model, customize, factory, Execution.ACTIVITY);
+  }
+
+  /** A kit whose test agent is adjusted by {@code customize} (budgets, timeouts). */
+  SessionTestKit(
+      Path dir,
+      ModelProvider model,
+      java.util.function.UnaryOperator<Agent.Builder> customize,
+      WorkerFactoryOptions.Builder factory,
+      Execution mode) {
+    this.mode = mode;
     store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
     AgentsPlugin plugin =
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
-                .addAgent(customize.apply(agentBuilder()).build())
+                .addAgent(customize.apply(agentBuilder().modelExecution(mode)).build())
                 .modelProvider(model)
                 .store(store)
                 .build());
@@ -78,6 +96,7 @@ final class SessionTestKit implements AutoCloseable {
         .approvalTimeout(java.time.Duration.ofHours(1))
         .tools(
             Tool.newBuilder("add")
+                .execution(mode)
                 .description("Adds two integers.")
                 .inputSchema(
                     "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},"
@@ -89,6 +108,7 @@ final class SessionTestKit implements AutoCloseable {
                     })
                 .build(),
             Tool.newBuilder("echo")
+                .execution(mode)
                 .description("Echoes its text.")
                 .input(EchoInput.class, (in, ctx) -> {
                   effect(ctx.toolCallId());
@@ -96,6 +116,7 @@ final class SessionTestKit implements AutoCloseable {
                 })
                 .build(),
             Tool.newBuilder("boom")
+                .execution(mode)
                 .description("Always throws.")
                 .handler(
                     (args, ctx) -> {
@@ -104,6 +125,7 @@ final class SessionTestKit implements AutoCloseable {
                     })
                 .build(),
             Tool.newBuilder("pay")
+                .execution(mode)
                 .description("Pays an amount; amounts over 100 need approval.")
                 .inputSchema(
                     "{\"type\":\"object\",\"properties\":{\"amount\":{\"type\":\"integer\"}},\"required\":[\"amount\"]}")
@@ -115,6 +137,7 @@ final class SessionTestKit implements AutoCloseable {
                     })
                 .build(),
             Tool.newBuilder("slow")
+                .execution(mode)
                 .description("Takes a while (test time).")
                 .handler(
                     (args, ctx) -> {
@@ -124,10 +147,12 @@ final class SessionTestKit implements AutoCloseable {
                     })
                 .build(),
             Tool.newBuilder("big")
+                .execution(mode)
                 .description("Returns a string of the given size.")
                 .handler((args, ctx) -> Map.of("data", "x".repeat(args.path("size").asInt(10))))
                 .build(),
             Tool.newBuilder("flaky")
+                .execution(mode)
                 .description("Fails transiently twice, then answers.")
                 .maxAttempts(5)
                 .handler(

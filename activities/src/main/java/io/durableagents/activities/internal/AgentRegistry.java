@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.agent.Agent;
+import io.durableagents.agent.Execution;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.activity.AgentSpec;
@@ -62,7 +63,12 @@ public final class AgentRegistry {
     Agent agent = agent(name);
     List<ToolSpec> tools = new ArrayList<>();
     for (Tool tool : agent.tools()) {
-      tools.add(new ToolSpec(tool.name(), tool.timeout().toMillis(), tool.maxAttempts()));
+      tools.add(
+          new ToolSpec(
+              tool.name(),
+              tool.timeout().toMillis(),
+              tool.maxAttempts(),
+              tool.execution() == Execution.LOCAL_ACTIVITY));
     }
     return new AgentSpec(
         agent.name(),
@@ -76,7 +82,8 @@ public final class AgentRegistry {
         agent.approvalTimeout().toMillis(),
         agent.approvalNotifier() != null,
         agent.maxTokens(),
-        agent.runTimeout() == null ? 0 : agent.runTimeout().toMillis());
+        agent.runTimeout() == null ? 0 : agent.runTimeout().toMillis(),
+        agent.modelExecution() == Execution.LOCAL_ACTIVITY);
   }
 
   /** Hash of what changes an agent's behaviour: model, instructions and tools. */

@@ -23,7 +23,8 @@ public record AgentSpec(
     @JsonProperty("approvalTimeoutMs") long approvalTimeoutMs,
     @JsonProperty("notifier") boolean notifier,
     @JsonProperty("maxTokens") long maxTokens,
-    @JsonProperty("runTimeoutMs") long runTimeoutMs) {
+    @JsonProperty("runTimeoutMs") long runTimeoutMs,
+    @JsonProperty("localModel") boolean localModel) {
 
   /** Default wait for a decision before a gated call gets {@code approval_expired}. */
   public static final long DEFAULT_APPROVAL_TIMEOUT_MS = 7L * 24 * 3600 * 1000;

@@ -6,11 +6,17 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * What the workflow needs to know of a tool to schedule it: its name and how its activity is
- * run. Schemas and code stay on the worker side.
+ * run ({@code local}: as a local activity). Schemas and code stay on the worker side.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ToolSpec(
     @JsonProperty("name") String name,
     @JsonProperty("startToCloseTimeoutMs") long startToCloseTimeoutMs,
-    @JsonProperty("maxAttempts") int maxAttempts) {}
+    @JsonProperty("maxAttempts") int maxAttempts,
+    @JsonProperty("local") boolean local) {
+
+  public ToolSpec(String name, long startToCloseTimeoutMs, int maxAttempts) {
+    this(name, startToCloseTimeoutMs, maxAttempts, false);
+  }
+}

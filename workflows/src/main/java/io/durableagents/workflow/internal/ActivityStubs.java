@@ -11,6 +11,7 @@ import io.durableagents.workflow.activity.ModelActivities;
 import io.durableagents.workflow.activity.ToolActivities;
 import io.durableagents.workflow.activity.ToolSpec;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Workflow;
@@ -23,6 +24,12 @@ import java.util.Map;
  * come from its recorded {@link AgentSpec}, never from worker configuration.
  */
 final class ActivityStubs {
+
+  /**
+   * A model activity heartbeats while it works (the worker ticks even while waiting for the first
+   * byte): a dead worker's turn is retried after this, not after the whole start-to-close timeout.
+   */
+  static final Duration MODEL_HEARTBEAT_TIMEOUT = Duration.ofSeconds(20);
 
   /** Failure types a model activity raises for errors that no retry can fix. */
   static final String[] MODEL_NON_RETRYABLE = {
@@ -54,7 +61,16 @@ final class ActivityStubs {
                   .build())
           .build();
 
+  /** The same unlimited retries as a regular save, without the server round trips. */
+  private static final LocalActivityOptions LOCAL_CHECKPOINT_OPTIONS =
+      LocalActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(CHECKPOINT_OPTIONS.getRetryOptions())
+          .build();
+
   private final AgentActivities agents = Workflow.newActivityStub(AgentActivities.class, AGENT_OPTIONS);
+  private final CheckpointActivities localCheckpoints =
+      Workflow.newLocalActivityStub(CheckpointActivities.class, LOCAL_CHECKPOINT_OPTIONS);
   private final CheckpointActivities checkpoints =
       Workflow.newActivityStub(CheckpointActivities.class, CHECKPOINT_OPTIONS);
   /** The notifier is retried until it accepts: a decision must not wait on a flaky inbox. */
@@ -102,21 +118,38 @@ final class ActivityStubs {
     return checkpoints;
   }
 
+  CheckpointActivities localCheckpoints() {
+    return localCheckpoints;
+  }
+
   ModelActivities model(AgentSpec spec) {
     if (model == null || !spec.equals(modelSpec)) {
-      ActivityOptions options =
-          ActivityOptions.newBuilder()
-              .setSummary("model " + spec.model())
-              .setStartToCloseTimeout(Duration.ofMillis(spec.modelTimeoutMs()))
-              .setRetryOptions(
-                  RetryOptions.newBuilder()
-                      .setInitialInterval(Duration.ofSeconds(1))
-                      .setMaximumInterval(Duration.ofSeconds(30))
-                      .setMaximumAttempts(spec.modelMaxAttempts())
-                      .setDoNotRetry(MODEL_NON_RETRYABLE)
-                      .build())
+      RetryOptions retry =
+          RetryOptions.newBuilder()
+              .setInitialInterval(Duration.ofSeconds(1))
+              .setMaximumInterval(Duration.ofSeconds(30))
+              .setMaximumAttempts(spec.modelMaxAttempts())
+              .setDoNotRetry(MODEL_NON_RETRYABLE)
               .build();
-      model = Workflow.newActivityStub(ModelActivities.class, options);
+      if (spec.localModel()) {
+        model =
+            Workflow.newLocalActivityStub(
+                ModelActivities.class,
+                LocalActivityOptions.newBuilder()
+                    .setStartToCloseTimeout(Duration.ofMillis(spec.modelTimeoutMs()))
+                    .setRetryOptions(retry)
+                    .build());
+      } else {
+        model =
+            Workflow.newActivityStub(
+                ModelActivities.class,
+                ActivityOptions.newBuilder()
+                    .setSummary("model " + spec.model())
+                    .setStartToCloseTimeout(Duration.ofMillis(spec.modelTimeoutMs()))
+                    .setHeartbeatTimeout(MODEL_HEARTBEAT_TIMEOUT)
+                    .setRetryOptions(retry)
+                    .build());
+      }
       modelSpec = spec;
     }
     return model;
@@ -124,19 +157,29 @@ final class ActivityStubs {
 
   ToolActivities tool(ToolSpec tool) {
     return toolStubs.computeIfAbsent(
-        tool.name() + "#" + tool.startToCloseTimeoutMs() + "#" + tool.maxAttempts(),
-        key ->
-            Workflow.newActivityStub(
+        tool.name() + "#" + tool.startToCloseTimeoutMs() + "#" + tool.maxAttempts() + "#" + tool.local(),
+        key -> {
+          RetryOptions retry =
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofMillis(500))
+                  .setMaximumInterval(Duration.ofSeconds(30))
+                  .setMaximumAttempts(tool.maxAttempts())
+                  .build();
+          if (tool.local()) {
+            return Workflow.newLocalActivityStub(
                 ToolActivities.class,
-                ActivityOptions.newBuilder()
-                    .setSummary("tool " + tool.name())
+                LocalActivityOptions.newBuilder()
                     .setStartToCloseTimeout(Duration.ofMillis(tool.startToCloseTimeoutMs()))
-                    .setRetryOptions(
-                        RetryOptions.newBuilder()
-                            .setInitialInterval(Duration.ofMillis(500))
-                            .setMaximumInterval(Duration.ofSeconds(30))
-                            .setMaximumAttempts(tool.maxAttempts())
-                            .build())
-                    .build()));
+                    .setRetryOptions(retry)
+                    .build());
+          }
+          return Workflow.newActivityStub(
+              ToolActivities.class,
+              ActivityOptions.newBuilder()
+                  .setSummary("tool " + tool.name())
+                  .setStartToCloseTimeout(Duration.ofMillis(tool.startToCloseTimeoutMs()))
+                  .setRetryOptions(retry)
+                  .build());
+        });
   }
 }

@@ -95,6 +95,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private boolean continuing;
   /** Updates received by this workflow run; a real server allows 2,000 per run. */
   private int updatesThisRun;
+  /** A checkpoint the next model turn writes (see {@link #saveWithNextTurn}). */
+  private CheckpointSave deferredSave;
+  private Integer checkpointVersion;
 
   @WorkflowInit
   public AgentSessionWorkflowImpl(SessionStart start) {
@@ -185,6 +188,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
    * answered "continued" (they attach again), and no handler is running when it happens.
    */
   private void continueAsNew(java.util.function.Supplier<SessionSnapshot> snapshot) {
+    flushDeferredSave();
     continuing = true;
     Workflow.await(Workflow::isEveryHandlerFinished);
     log.info("{} continues as new after {} events", sessionId, Workflow.getInfo().getHistoryLength());
@@ -300,7 +304,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       target = lastRun + 1;
     }
     Workflow.await(
-        () -> settledRun >= target || (activeRun == target && pauseSaved) || continuing);
+        () ->
+            settledRun >= target
+                || (activeRun == target && pauseSaved && pendingDecision == null)
+                || continuing);
     if (settledRun >= target) {
       return results.get(target);
     }
@@ -418,32 +425,81 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   }
 
   /**
-   * Saves a checkpoint entry with the messages added since the previous save. Runs in a detached
-   * scope: a cancel never interrupts the write of a step that already completed.
+   * Saves a checkpoint entry with the messages added since the previous save (after any save that
+   * was deferred). Runs in a detached scope: a cancel never interrupts the write of a step that
+   * already completed.
    */
   private void save(int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
-    CheckpointSave save =
-        new CheckpointSave(
-            sessionId,
-            Workflow.getInfo().getFirstExecutionRunId(),
-            spec == null ? start.agent() : spec.name(),
-            activeRun,
-            stepIndex,
-            checkpointStatus,
-            finishReason,
-            transcript.stored(),
-            transcript.unsaved(),
-            totalUsage,
-            spec == null ? null : spec.fingerprint(),
-            Workflow.currentTimeMillis(),
-            approvals);
-    Workflow.newDetachedCancellationScope(() -> stubs.checkpoints().saveCheckpoint(save)).run();
+    flushDeferredSave();
+    persist(checkpoint(stepIndex, checkpointStatus, finishReason, approvals));
     transcript.markSaved();
     step = Math.max(step, stepIndex);
   }
 
   private void save(int stepIndex, String checkpointStatus, String finishReason) {
     save(stepIndex, checkpointStatus, finishReason, List.of());
+  }
+
+  /**
+   * Saves a checkpoint entry as part of the next model turn's activity, which writes it before it
+   * reads the transcript: nothing depends on the entry before then. Any other save flushes it
+   * first. Falls back to a save of its own in histories that predate the change.
+   */
+  private void saveWithNextTurn(int stepIndex, String checkpointStatus, String finishReason) {
+    if (!cheapCheckpoints()) {
+      save(stepIndex, checkpointStatus, finishReason);
+      return;
+    }
+    flushDeferredSave();
+    deferredSave = checkpoint(stepIndex, checkpointStatus, finishReason, List.of());
+    transcript.markSaved();
+    step = Math.max(step, stepIndex);
+  }
+
+  private void flushDeferredSave() {
+    if (deferredSave != null) {
+      CheckpointSave pending = deferredSave;
+      deferredSave = null;
+      persist(pending);
+    }
+  }
+
+  private CheckpointSave checkpoint(
+      int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
+    return new CheckpointSave(
+        sessionId,
+        Workflow.getInfo().getFirstExecutionRunId(),
+        spec == null ? start.agent() : spec.name(),
+        activeRun,
+        stepIndex,
+        checkpointStatus,
+        finishReason,
+        transcript.stored(),
+        transcript.unsaved(),
+        totalUsage,
+        spec == null ? null : spec.fingerprint(),
+        Workflow.currentTimeMillis(),
+        approvals);
+  }
+
+  private void persist(CheckpointSave save) {
+    Workflow.newDetachedCancellationScope(
+            () -> {
+              if (cheapCheckpoints()) {
+                stubs.localCheckpoints().saveCheckpoint(save);
+              } else {
+                stubs.checkpoints().saveCheckpoint(save);
+              }
+            })
+        .run();
+  }
+
+  /** Whether this history saves checkpoints the cheap way (see {@link ChangeIds}). */
+  private boolean cheapCheckpoints() {
+    if (checkpointVersion == null) {
+      checkpointVersion = Workflow.getVersion(ChangeIds.CHEAP_CHECKPOINTS, Workflow.DEFAULT_VERSION, 1);
+    }
+    return checkpointVersion >= 1;
   }
 
   private static ApprovalRecord approvalRecord(
@@ -601,7 +657,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                           turnStep,
                           step,
                           transcript.stored(),
-                          transcript.unsaved()));
+                          transcript.unsaved(),
+                          deferredSave));
+          deferredSave = null;
         } catch (ActivityFailure failure) {
           unlessCancelled();
           ErrorInfo error = errorOf(failure, "model_error");
@@ -631,7 +689,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         batch = new ToolBatch(calls, turn.checks());
         batch.execute();
         batch = null;
-        save(step + 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS);
+        saveWithNextTurn(step + 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS);
       }
     }
 
