@@ -1,0 +1,56 @@
+package io.durableagents.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.activity.ApprovalRecord;
+import io.temporal.worker.WorkerFactoryOptions;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent's approval notifier is retried until it accepts, and notifiedAt is recorded. */
+class ApprovalNotifierTest {
+  @TempDir Path dir;
+
+  @Test
+  void aFlakyNotifier_isRetriedUntilItAccepts_andNotifiedAtIsRecorded() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    List<Approval> delivered = new CopyOnWriteArrayList<>();
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':500}}]},{'text':'paid'}]}"),
+            agent ->
+                agent.maxSteps(10)
+                    .approvalNotifier(
+                        (sessionId, name, approval) -> {
+                          if (calls.incrementAndGet() < 3) {
+                            throw new IllegalStateException("inbox unavailable");
+                          }
+                          delivered.add(approval);
+                        }),
+            WorkerFactoryOptions.newBuilder())) {
+      RunResult paused = kit.send("notify-1", "pay");
+      assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+
+      for (int i = 0; i < 300 && delivered.isEmpty(); i++) {
+        Thread.sleep(20);
+      }
+      assertThat(delivered).singleElement()
+          .satisfies(a -> assertThat(a.approvalId()).isEqualTo(paused.approval().approvalId()));
+      assertThat(calls.get()).isEqualTo(3);
+      ApprovalRecord row = kit.store.approvals("notify-1", true).get(0);
+      for (int i = 0; i < 100 && row.notifiedAt() == 0; i++) {
+        Thread.sleep(20);
+        row = kit.store.approvals("notify-1", true).get(0);
+      }
+      assertThat(row.notifiedAt()).isPositive();
+    }
+  }
+}
