@@ -1,7 +1,10 @@
 package io.durableagents.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
+import io.durableagents.tools.internal.SchemaValidator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,6 +27,8 @@ import java.util.Objects;
  * }</pre>
  */
 public final class Agent {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final String name;
   private final String model;
   private final String instructions;
@@ -38,6 +43,8 @@ public final class Agent {
   private final long maxTokens;
   private final Duration runTimeout;
   private final Execution modelExecution;
+  private final JsonNode outputSchema;
+  private final SchemaValidator outputValidator;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -61,6 +68,39 @@ public final class Agent {
     this.maxTokens = builder.maxTokens;
     this.runTimeout = builder.runTimeout;
     this.modelExecution = builder.modelExecution;
+    this.outputSchema = builder.outputSchema;
+    this.outputValidator = outputSchema == null ? null : new SchemaValidator(outputSchema);
+  }
+
+  /** The JSON schema the final answer must satisfy, or null for free text. */
+  public JsonNode outputSchema() {
+    return outputSchema == null ? null : outputSchema.deepCopy();
+  }
+
+  /**
+   * Parses a final answer against the output schema: the parsed JSON, or an exception saying why
+   * it is not valid. A Markdown code fence around the JSON is tolerated.
+   */
+  public JsonNode parseOutput(String text) {
+    String json = text == null ? "" : text.strip();
+    if (json.startsWith("```")) {
+      json = json.replaceFirst("^```[a-zA-Z]*\\s*", "").replaceFirst("\\s*```$", "");
+    }
+    JsonNode parsed;
+    try {
+      parsed = JSON.readTree(json);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException("The final answer is not JSON: " + e.getOriginalMessage());
+    }
+    if (parsed == null || parsed.isMissingNode()) {
+      throw new IllegalArgumentException("The final answer is empty; the agent has an output schema.");
+    }
+    List<String> problems = outputValidator.validate(parsed);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "The final answer does not match the output schema: " + String.join("; ", problems));
+    }
+    return parsed;
   }
 
   /** Whether model turns run as regular activities (default) or local activities. */
@@ -154,6 +194,7 @@ public final class Agent {
     private long maxTokens;
     private Duration runTimeout;
     private Execution modelExecution = Execution.ACTIVITY;
+    private JsonNode outputSchema;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -202,6 +243,20 @@ public final class Agent {
 
     public Builder modelMaxAttempts(int modelMaxAttempts) {
       this.modelMaxAttempts = modelMaxAttempts;
+      return this;
+    }
+
+    /**
+     * The JSON schema of the final answer (structured output). The answer is parsed and validated;
+     * the run result's {@code output} holds it, and an invalid answer fails the run with
+     * {@code invalid_output}.
+     */
+    public Builder outputSchema(String jsonSchema) {
+      try {
+        this.outputSchema = JSON.readTree(Objects.requireNonNull(jsonSchema, "jsonSchema"));
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException("Agent '" + name + "': output schema is not JSON", e);
+      }
       return this;
     }
 

@@ -3,6 +3,7 @@ package io.durableagents.workflow.activity;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.Usage;
 import java.util.List;
@@ -10,7 +11,9 @@ import java.util.List;
 /**
  * The recorded answer of one model turn: never generated again once Temporal has it.
  * {@code checks} holds one {@link CallCheck} per tool call, in call order (absent in histories
- * recorded before approvals existed: every call is then simply runnable).
+ * recorded before approvals existed: every call is then simply runnable). For an agent with an
+ * output schema, a final answer carries {@code output} (the parsed, validated JSON) or
+ * {@code outputError}.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -19,7 +22,19 @@ public record ModelTurnResult(
     @JsonProperty("toolCalls") List<ToolCall> toolCalls,
     @JsonProperty("finishReason") String finishReason,
     @JsonProperty("usage") Usage usage,
-    @JsonProperty("checks") List<CallCheck> checks) {
+    @JsonProperty("checks") List<CallCheck> checks,
+    @JsonProperty("output") JsonNode output,
+    @JsonProperty("outputError") String outputError) {
+
+  public ModelTurnResult(
+      String text, List<ToolCall> toolCalls, String finishReason, Usage usage, List<CallCheck> checks) {
+    this(text, toolCalls, finishReason, usage, checks, null, null);
+  }
+
+  /** This answer with its parsed structured output, or the reason it is not valid. */
+  public ModelTurnResult withOutput(JsonNode parsed, String error) {
+    return new ModelTurnResult(text, toolCalls, finishReason, usage, checks, parsed, error);
+  }
 
   public ModelTurnResult {
     toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);

@@ -531,6 +531,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     private int steps;
     private Usage usage = Usage.ZERO;
     private String lastText;
+    private JsonNode output;
     private boolean cancelRequested;
     private boolean timedOut;
     private CancellationScope scope;
@@ -675,13 +676,20 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         boolean answered = calls.isEmpty() && interjections.isEmpty();
         save(
             turnStep,
-            answered ? RunStatus.FINISHED : RunStatus.IN_PROGRESS,
+            !answered
+                ? RunStatus.IN_PROGRESS
+                : turn.outputError() != null ? RunStatus.FAILED : RunStatus.FINISHED,
             turn.finishReason() != null
                 ? turn.finishReason()
                 : calls.isEmpty() ? FinishReason.STOP : FinishReason.TOOL_CALLS);
         if (calls.isEmpty()) {
           if (interjections.isEmpty()) {
             disarmTimer();
+            if (turn.outputError() != null) {
+              return result(
+                  RunStatus.FAILED, FinishReason.ERROR, new ErrorInfo("invalid_output", turn.outputError()));
+            }
+            output = turn.output();
             return result(RunStatus.FINISHED, FinishReason.STOP, null);
           }
           continue;
@@ -797,7 +805,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           runStatus,
           finishReason,
           lastText,
-          null,
+          output,
           steps,
           usage,
           toolCalls,
