@@ -53,7 +53,8 @@ public final class AgentsPlugin extends SimplePlugin {
     worker.registerWorkflowImplementationTypes(AgentSessionWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new AgentActivitiesImpl(registry),
-        new ModelActivitiesImpl(registry, options.store(), options.maxPayloadBytes()),
+        new ModelActivitiesImpl(
+            registry, options.store(), options.maxPayloadBytes(), options.deltaListeners()),
         new ToolActivitiesImpl(registry, options.maxPayloadBytes()),
         new CheckpointActivitiesImpl(options.store()),
         new ApprovalActivitiesImpl(registry, options.store()),

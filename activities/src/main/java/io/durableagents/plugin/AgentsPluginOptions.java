@@ -3,6 +3,7 @@ package io.durableagents.plugin;
 import io.durableagents.agent.Agent;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.store.AgentStore;
+import io.durableagents.streaming.DeltaListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,6 +20,7 @@ public final class AgentsPluginOptions {
   private final AgentStore store;
   private final Set<String> taskQueues;
   private final int maxPayloadBytes;
+  private final List<DeltaListener> deltaListeners;
 
   /**
    * Default bound of one tool result or model answer, serialized: well under Temporal's 2 MB
@@ -33,6 +35,12 @@ public final class AgentsPluginOptions {
     this.store = builder.store;
     this.taskQueues = Set.copyOf(builder.taskQueues);
     this.maxPayloadBytes = builder.maxPayloadBytes;
+    this.deltaListeners = List.copyOf(builder.deltaListeners);
+  }
+
+  /** Listeners of the text and reasoning deltas of the model turns this worker runs, in order added. */
+  public List<DeltaListener> deltaListeners() {
+    return deltaListeners;
   }
 
   /** Largest tool result or model answer (serialized JSON bytes) an activity may return. */
@@ -74,8 +82,19 @@ public final class AgentsPluginOptions {
     private AgentStore store;
     private final List<String> taskQueues = new ArrayList<>();
     private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+    private final List<DeltaListener> deltaListeners = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Adds a listener of the text and reasoning deltas of every model turn the workers of this
+     * plugin execute (DESIGN §4.9). Listeners run on the model activity's thread, in the order
+     * added; see {@link DeltaListener} for what they may and may not do.
+     */
+    public Builder addDeltaListener(DeltaListener listener) {
+      deltaListeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
 
     /**
      * Bounds one tool result or model answer. A larger tool result becomes the error result

@@ -36,6 +36,20 @@ public final class AgentStores {
    * @throws StoreException if the driver is missing, or the database cannot be reached or migrated
    */
   public static AgentStore open(String jdbcUrl) {
+    return open(jdbcUrl, StoreOptions.getDefaultInstance());
+  }
+
+  /**
+   * {@link #open(String)} with {@code options} (the history limit).
+   *
+   * <pre>{@code
+   * AgentStore store = AgentStores.open(
+   *     "jdbc:postgresql://db.internal/agents?user=agents&password=...",
+   *     StoreOptions.newBuilder().historyLimit(20).build());
+   * }</pre>
+   */
+  public static AgentStore open(String jdbcUrl, StoreOptions options) {
+    Objects.requireNonNull(options, "options");
     StoreUrls.Kind kind = StoreUrls.kind(jdbcUrl);
     String url = jdbcUrl.strip();
     HikariConfig config = new HikariConfig();
@@ -73,7 +87,7 @@ public final class AgentStores {
       pool.close();
       throw e;
     }
-    return new JdbcAgentStore(pool, true);
+    return new JdbcAgentStore(pool, true, options);
   }
 
   /**
@@ -83,9 +97,15 @@ public final class AgentStores {
    * @throws StoreException if the database cannot be migrated
    */
   public static AgentStore open(DataSource dataSource) {
+    return open(dataSource, StoreOptions.getDefaultInstance());
+  }
+
+  /** {@link #open(DataSource)} with {@code options} (the history limit). */
+  public static AgentStore open(DataSource dataSource, StoreOptions options) {
     Objects.requireNonNull(dataSource, "dataSource");
+    Objects.requireNonNull(options, "options");
     migrate(dataSource, "the given data source");
-    return new JdbcAgentStore(dataSource, false);
+    return new JdbcAgentStore(dataSource, false, options);
   }
 
   private static void migrate(DataSource dataSource, String what) {

@@ -14,6 +14,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -29,6 +30,12 @@ import javax.sql.DataSource;
  * <p>A save whose transaction loses a race for the database (SQLite's single writer, a PostgreSQL
  * deadlock or serialization failure) is retried a few times with a short randomized backoff before
  * it fails.
+ *
+ * <p>Every write is keyed and guarded so that retries, duplicates and late arrivals converge:
+ * messages by (session, seq), history entries by (session, step) and newer {@code saved_at},
+ * the session row by newer (step, {@code updated_at}), approvals by id and never back to pending.
+ * A save takes the session's lock first (the SQLite write lock, the PostgreSQL row lock), so
+ * concurrent saves of one session apply one after the other.
  */
 public final class JdbcAgentStore implements AgentStore {
   private static final int MAX_ATTEMPTS = 8;
@@ -36,33 +43,130 @@ public final class JdbcAgentStore implements AgentStore {
 
   private final DataSource dataSource;
   private final boolean ownsDataSource;
+  private final int historyLimit;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
+   * A store with the default {@link StoreOptions}.
+   *
    * @param dataSource connections to a database migrated with the store's schema
    * @param ownsDataSource whether {@link #close()} closes the data source (when it is {@link
    *     AutoCloseable}, as a connection pool is)
    */
   public JdbcAgentStore(DataSource dataSource, boolean ownsDataSource) {
+    this(dataSource, ownsDataSource, StoreOptions.getDefaultInstance());
+  }
+
+  /**
+   * @param dataSource connections to a database migrated with the store's schema
+   * @param ownsDataSource whether {@link #close()} closes the data source (when it is {@link
+   *     AutoCloseable}, as a connection pool is)
+   * @param options the history limit
+   */
+  public JdbcAgentStore(DataSource dataSource, boolean ownsDataSource, StoreOptions options) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.ownsDataSource = ownsDataSource;
+    this.historyLimit = Objects.requireNonNull(options, "options").historyLimit();
+  }
+
+  @Override
+  public int historyLimit() {
+    return historyLimit;
   }
 
   @Override
   public void saveCheckpoint(CheckpointSave save) {
     validate(save);
-    List<Message> messages = save.newMessages();
-    List<String> bodies = new ArrayList<>(messages.size());
-    for (Message message : messages) {
-      bodies.add(MessageCodec.encode(message));
-    }
-    long stamp = save.savedAt() > 0 ? save.savedAt() : System.currentTimeMillis();
-    Usage usage = save.usage() == null ? Usage.ZERO : save.usage();
+    Encoded encoded = Encoded.of(save);
     run(
         "save checkpoint step " + save.step() + " of session " + save.sessionId(),
         true,
         connection -> {
-          write(connection, save, bodies, usage, stamp);
+          lockSession(connection, save.sessionId());
+          write(connection, encoded);
+          return null;
+        });
+  }
+
+  @Override
+  public boolean delete(String sessionId, boolean keepHistory) {
+    requireSessionId(sessionId);
+    return run(
+        "delete session " + sessionId,
+        true,
+        connection -> {
+          lockSession(connection, sessionId);
+          int removed = 0;
+          if (keepHistory) {
+            removed += executeUpdate(connection, Sql.DELETE_MESSAGES_PAST_HISTORY, sessionId, sessionId);
+          } else {
+            removed += executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
+            removed += executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
+          }
+          removed += executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
+          removed += executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
+          return removed > 0;
+        });
+  }
+
+  @Override
+  public PruneResult prune(Instant cutoff) {
+    Objects.requireNonNull(cutoff, "cutoff");
+    long before = cutoff.toEpochMilli();
+    return run(
+        "prune the store before " + cutoff,
+        true,
+        connection -> {
+          int messages = executeUpdate(connection, Sql.PRUNE_SESSION_MESSAGES, before);
+          int entries = executeUpdate(connection, Sql.PRUNE_SESSION_CHECKPOINTS, before);
+          int approvals = executeUpdate(connection, Sql.PRUNE_SESSION_APPROVALS, before);
+          int sessions = executeUpdate(connection, Sql.PRUNE_SESSIONS, before);
+          entries += executeUpdate(connection, Sql.PRUNE_CHECKPOINTS, before);
+          messages += executeUpdate(connection, Sql.PRUNE_ORPHAN_MESSAGES);
+          return new PruneResult(sessions, entries, messages, approvals);
+        });
+  }
+
+  @Override
+  public void rebuild(String sessionId, List<CheckpointSave> saves) {
+    requireSessionId(sessionId);
+    Objects.requireNonNull(saves, "saves");
+    List<Encoded> encoded = new ArrayList<>(saves.size());
+    for (CheckpointSave save : saves) {
+      validate(save);
+      if (!sessionId.equals(save.sessionId())) {
+        throw new StoreException(
+            "cannot rebuild session " + sessionId + " from a save of session " + save.sessionId());
+      }
+      encoded.add(Encoded.of(save));
+    }
+    run(
+        "rebuild session " + sessionId,
+        true,
+        connection -> {
+          lockSession(connection, sessionId);
+          CheckpointSave first = saves.isEmpty() ? null : saves.get(0);
+          if (first == null || first.firstSeq() == 0) {
+            executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
+            executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
+            executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
+          } else {
+            // A forked session: the fork copied its first messages (and the entry it forked from)
+            // into the store; the workflow history starts after them.
+            int held = count(connection, Sql.COUNT_MESSAGES_BELOW, sessionId, first.firstSeq());
+            if (held != first.firstSeq()) {
+              throw new StoreException(
+                  "cannot rebuild session " + sessionId + ": its first save starts at message "
+                      + first.firstSeq() + ", and the store holds only " + held
+                      + " of the messages before it (copied by a fork, not in the workflow history)");
+            }
+            executeUpdate(connection, Sql.DELETE_MESSAGES_FROM, sessionId, first.firstSeq());
+            executeUpdate(connection, Sql.DELETE_CHECKPOINTS_FROM, sessionId, first.step());
+          }
+          executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
+          for (Encoded save : encoded) {
+            write(connection, save);
+          }
           return null;
         });
   }
@@ -179,23 +283,50 @@ public final class JdbcAgentStore implements AgentStore {
     }
   }
 
-  private static void write(
-      Connection connection, CheckpointSave save, List<String> bodies, Usage usage, long stamp)
-      throws SQLException {
-    String sessionId = save.sessionId();
-    // Take the write lock (SQLite) / the row lock (PostgreSQL) before reading anything.
+  /** A save with its messages serialized and its defaults filled in, ready to write. */
+  private record Encoded(CheckpointSave save, List<String> bodies, Usage usage, long stamp) {
+    static Encoded of(CheckpointSave save) {
+      List<String> bodies = new ArrayList<>(save.newMessages().size());
+      for (Message message : save.newMessages()) {
+        bodies.add(MessageCodec.encode(message));
+      }
+      long stamp = save.savedAt() > 0 ? save.savedAt() : System.currentTimeMillis();
+      return new Encoded(save, bodies, save.usage() == null ? Usage.ZERO : save.usage(), stamp);
+    }
+  }
+
+  /**
+   * The first statement of every writing transaction on a session: takes the write lock (SQLite)
+   * or the session's row lock (PostgreSQL) before anything is read.
+   */
+  private static void lockSession(Connection connection, String sessionId) throws SQLException {
     executeUpdate(connection, Sql.LOCK_SESSION, sessionId);
+  }
+
+  /** Applies one save; the caller holds the session's lock. */
+  private void write(Connection connection, Encoded encoded) throws SQLException {
+    CheckpointSave save = encoded.save();
+    String sessionId = save.sessionId();
+    Usage usage = encoded.usage();
+    long stamp = encoded.stamp();
 
     String storedExecution = null;
+    long storedCreatedAt = 0;
     try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_EXECUTION_ID)) {
       select.setString(1, sessionId);
       try (ResultSet row = select.executeQuery()) {
         if (row.next()) {
           storedExecution = row.getString(1);
+          storedCreatedAt = row.getLong(2);
         }
       }
     }
     if (storedExecution != null && !storedExecution.equals(save.executionId())) {
+      if (stamp < storedCreatedAt) {
+        // A late save of the workflow that used this session id before the stored one: the
+        // stored session is newer, so this save has nothing to add.
+        return;
+      }
       // The session id was reused by a new workflow: its rows replace the old ones.
       executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
       executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
@@ -208,6 +339,7 @@ public final class JdbcAgentStore implements AgentStore {
     }
 
     List<Message> messages = save.newMessages();
+    List<String> bodies = encoded.bodies();
     if (!messages.isEmpty()) {
       try (PreparedStatement upsert = connection.prepareStatement(Sql.UPSERT_MESSAGE)) {
         for (int i = 0; i < messages.size(); i++) {
@@ -251,6 +383,13 @@ public final class JdbcAgentStore implements AgentStore {
       upsert.setLong(11, stamp);
       upsert.setLong(12, stamp);
       upsert.executeUpdate();
+    }
+
+    try (PreparedStatement trim = connection.prepareStatement(Sql.TRIM_HISTORY)) {
+      trim.setString(1, sessionId);
+      trim.setString(2, sessionId);
+      trim.setInt(3, historyLimit);
+      trim.executeUpdate();
     }
   }
 
@@ -324,11 +463,37 @@ public final class JdbcAgentStore implements AgentStore {
         });
   }
 
-  private static void executeUpdate(Connection connection, String sql, String sessionId)
+  /** Runs {@code sql} with {@code parameters} (strings, integers or longs); the update count. */
+  private static int executeUpdate(Connection connection, String sql, Object... parameters)
       throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      statement.setString(1, sessionId);
-      statement.executeUpdate();
+      bind(statement, parameters);
+      return statement.executeUpdate();
+    }
+  }
+
+  private static int count(Connection connection, String sql, Object... parameters)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      bind(statement, parameters);
+      try (ResultSet row = statement.executeQuery()) {
+        return row.next() ? row.getInt(1) : 0;
+      }
+    }
+  }
+
+  private static void bind(PreparedStatement statement, Object... parameters) throws SQLException {
+    for (int i = 0; i < parameters.length; i++) {
+      Object parameter = parameters[i];
+      if (parameter instanceof String text) {
+        statement.setString(i + 1, text);
+      } else if (parameter instanceof Integer number) {
+        statement.setInt(i + 1, number);
+      } else if (parameter instanceof Long number) {
+        statement.setLong(i + 1, number);
+      } else {
+        throw new IllegalArgumentException("unsupported SQL parameter " + parameter);
+      }
     }
   }
 

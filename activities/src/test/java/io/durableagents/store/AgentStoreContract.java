@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.Usage;
+import io.durableagents.workflow.activity.ApprovalRecord;
 import io.durableagents.workflow.activity.CheckpointSave;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,13 +34,17 @@ abstract class AgentStoreContract {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   protected AgentStore store;
+  private final List<AgentStore> extraStores = new ArrayList<>();
 
-  /** A store on a migrated database; the contract closes it after each test. */
-  protected abstract AgentStore openStore() throws Exception;
+  /**
+   * A store with {@code options} on this test's database, migrated; every call during one test
+   * opens a store on the same, otherwise empty, database.
+   */
+  protected abstract AgentStore openStore(StoreOptions options) throws Exception;
 
   @BeforeEach
   void openTheStore() throws Exception {
-    store = openStore();
+    store = openStore(StoreOptions.getDefaultInstance());
   }
 
   @AfterEach
@@ -46,6 +52,14 @@ abstract class AgentStoreContract {
     if (store != null) {
       store.close();
     }
+    extraStores.forEach(AgentStore::close);
+  }
+
+  /** Another store on this test's database, with a history limit; closed after the test. */
+  protected AgentStore storeWithHistoryLimit(int historyLimit) throws Exception {
+    AgentStore extra = openStore(StoreOptions.newBuilder().historyLimit(historyLimit).build());
+    extraStores.add(extra);
+    return extra;
   }
 
   @Test
@@ -272,6 +286,416 @@ abstract class AgentStoreContract {
         assertThat(messages.get(seq)).isEqualTo(numbered(session, seq));
       }
     }
+  }
+
+
+  // ---- history: order, limit, the per-store history limit --------------------------------------
+
+  @Test
+  void historyIsNewestStepFirst_whateverTheOrderOfSaves_andLimited() {
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    // Steps land out of order, as retried saves may.
+    store.saveCheckpoint(save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0,
+        transcript.subList(0, 1), Usage.ZERO, 1_000L));
+    store.saveCheckpoint(save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
+        transcript.subList(2, 4), new Usage(9, 9), 3_000L));
+    store.saveCheckpoint(save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS,
+        FinishReason.TOOL_CALLS, 1, transcript.subList(1, 2), new Usage(4, 4), 2_000L));
+
+    assertThat(store.history(session, 0)).extracting(CheckpointEntry::step).containsExactly(2, 1, 0);
+    assertThat(store.history(session, 0)).extracting(CheckpointEntry::savedAt)
+        .containsExactly(3_000L, 2_000L, 1_000L);
+    assertThat(store.history(session, 0)).extracting(CheckpointEntry::messageCount)
+        .containsExactly(4, 2, 1);
+    assertThat(store.history(session, 1)).extracting(CheckpointEntry::step).containsExactly(2);
+    assertThat(store.history(session, 2)).extracting(CheckpointEntry::step).containsExactly(2, 1);
+    assertThat(store.history(session, 99)).hasSize(3);
+    assertThat(store.history(session, -1)).hasSize(3);
+    assertThat(store.history(newSessionId(), 5)).isEmpty();
+    // The session row stays at the newest step.
+    assertThat(store.session(session).orElseThrow().lastStep()).isEqualTo(2);
+  }
+
+  @Test
+  void theDefaultHistoryLimitKeeps50Entries() {
+    assertThat(store.historyLimit()).isEqualTo(StoreOptions.DEFAULT_HISTORY_LIMIT).isEqualTo(50);
+    String session = newSessionId();
+    int steps = 55;
+    for (int step = 0; step < steps; step++) {
+      store.saveCheckpoint(save(session, "exec-1", 1, step, RunStatus.IN_PROGRESS, null, step,
+          List.of(numbered(session, step)), Usage.ZERO, 1_000L + step));
+    }
+
+    List<CheckpointEntry> history = store.history(session, 0);
+    assertThat(history).hasSize(50);
+    assertThat(history.get(0).step()).isEqualTo(54);
+    assertThat(history.get(49).step()).isEqualTo(5);
+    assertThat(store.readMessages(session, steps)).hasSize(steps);
+  }
+
+  @Test
+  void aHistoryLimitKeepsTheNewestSteps_andTheWholeTranscript() throws Exception {
+    AgentStore limited = storeWithHistoryLimit(3);
+    assertThat(limited.historyLimit()).isEqualTo(3);
+    String session = newSessionId();
+    List<CheckpointSave> saves = new ArrayList<>();
+    for (int step = 0; step < 6; step++) {
+      saves.add(save(session, "exec-1", 1, step, RunStatus.IN_PROGRESS, null, 2 * step,
+          List.of(numbered(session, 2 * step), numbered(session, 2 * step + 1)),
+          new Usage(step, step), 1_000L + step));
+    }
+    saves.forEach(limited::saveCheckpoint);
+
+    assertThat(limited.history(session, 0)).extracting(CheckpointEntry::step).containsExactly(5, 4, 3);
+    assertThat(limited.readMessages(session, 12)).hasSize(12);
+
+    // A late retry of a dropped step comes and goes again; a retried kept step stays.
+    limited.saveCheckpoint(saves.get(1));
+    limited.saveCheckpoint(saves.get(4));
+    assertThat(limited.history(session, 0)).extracting(CheckpointEntry::step).containsExactly(5, 4, 3);
+    assertThat(limited.session(session).orElseThrow().lastStep()).isEqualTo(5);
+  }
+
+  @Test
+  void aHistoryLimitOfZeroKeepsNoEntries_butTheSessionAndTranscript() throws Exception {
+    AgentStore none = storeWithHistoryLimit(0);
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    none.saveCheckpoint(save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0,
+        transcript.subList(0, 2)));
+    none.saveCheckpoint(save(session, "exec-1", 1, 1, RunStatus.FINISHED, FinishReason.STOP, 2,
+        transcript.subList(2, 4), new Usage(3, 3), 900L));
+
+    assertThat(none.history(session, 0)).isEmpty();
+    assertThat(none.session(session).orElseThrow().lastStep()).isEqualTo(1);
+    assertThat(none.readMessages(session, 4)).containsExactlyElementsOf(transcript);
+  }
+
+  @Test
+  void invalidHistoryLimitsAreRefused() {
+    assertThatThrownBy(() -> StoreOptions.newBuilder().historyLimit(-1).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("historyLimit");
+    assertThat(StoreOptions.fromEnvironment(java.util.Map.of()).historyLimit()).isEqualTo(50);
+    assertThat(StoreOptions.fromEnvironment(
+        java.util.Map.of(StoreOptions.HISTORY_LIMIT_VARIABLE, " 7 ")).historyLimit()).isEqualTo(7);
+    assertThatThrownBy(() -> StoreOptions.fromEnvironment(
+        java.util.Map.of(StoreOptions.HISTORY_LIMIT_VARIABLE, "lots")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(StoreOptions.HISTORY_LIMIT_VARIABLE);
+  }
+
+  // ---- monotonic under retries and late arrivals --------------------------------------------------
+
+  @Test
+  void aLateRetryOfAnEarlierSaveOfTheSameStepDoesNotUndoTheNewerOne() {
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    CheckpointSave paused = save(session, "exec-1", 1, 1, RunStatus.AWAITING_APPROVAL,
+        FinishReason.AWAITING_APPROVAL, 0, transcript.subList(0, 2), new Usage(5, 5), 1_000L);
+    CheckpointSave resumed = save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS,
+        FinishReason.AWAITING_APPROVAL, 2, List.of(), new Usage(5, 5), 2_000L);
+    store.saveCheckpoint(paused);
+    store.saveCheckpoint(resumed);
+
+    store.saveCheckpoint(paused);
+
+    assertThat(store.history(session, 0)).singleElement()
+        .satisfies(entry -> {
+          assertThat(entry.status()).isEqualTo(RunStatus.IN_PROGRESS);
+          assertThat(entry.savedAt()).isEqualTo(2_000L);
+        });
+    SessionRecord record = store.session(session).orElseThrow();
+    assertThat(record.status()).isEqualTo(RunStatus.IN_PROGRESS);
+    assertThat(record.updatedAt()).isEqualTo(2_000L);
+  }
+
+  @Test
+  void aLateSaveOfThePreviousWorkflowWithTheSameIdIsIgnored() {
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    CheckpointSave old = save(session, "exec-old", 1, 0, RunStatus.IN_PROGRESS, null, 0,
+        transcript.subList(0, 2), Usage.ZERO, 1_000L);
+    store.saveCheckpoint(old);
+    Message fresh = Message.user("new conversation");
+    store.saveCheckpoint(save(session, "exec-new", 1, 0, RunStatus.IN_PROGRESS, null, 0,
+        List.of(fresh), Usage.ZERO, 5_000L));
+
+    store.saveCheckpoint(old);
+    store.saveCheckpoint(save(session, "exec-old", 1, 3, RunStatus.FINISHED, FinishReason.STOP,
+        2, transcript.subList(2, 4), Usage.ZERO, 1_500L));
+
+    SessionRecord record = store.session(session).orElseThrow();
+    assertThat(record.executionId()).isEqualTo("exec-new");
+    assertThat(record.lastStep()).isZero();
+    assertThat(store.readMessages(session, 1)).containsExactly(fresh);
+    assertThatThrownBy(() -> store.readMessages(session, 2)).isInstanceOf(StoreException.class);
+    assertThat(store.history(session, 0)).extracting(CheckpointEntry::step).containsExactly(0);
+  }
+
+  // ---- delete and prune ---------------------------------------------------------------------------
+
+  @Test
+  void deleteRemovesEveryRowOfTheSession_andNothingElse() {
+    String session = newSessionId();
+    String other = newSessionId();
+    List<Message> transcript = conversation();
+    store.saveCheckpoint(approvalSave(session, "exec-1", 1, 1_000L, ApprovalRecord.PENDING));
+    store.saveCheckpoint(save(session, "exec-1", 1, 2, RunStatus.AWAITING_APPROVAL, null, 2,
+        transcript.subList(2, 4), Usage.ZERO, 2_000L));
+    store.saveCheckpoint(save(other, "exec-2", 1, 0, RunStatus.FINISHED, FinishReason.STOP, 0,
+        transcript, Usage.ZERO, 2_000L));
+
+    assertThat(store.delete(session, false)).isTrue();
+
+    assertThat(store.session(session)).isEmpty();
+    assertThat(store.history(session, 0)).isEmpty();
+    assertThat(store.approvals(session, false)).isEmpty();
+    assertThatThrownBy(() -> store.readMessages(session, 1)).isInstanceOf(StoreException.class);
+    assertThat(store.delete(session, false)).isFalse();
+    assertThat(store.delete(newSessionId(), true)).isFalse();
+    // The other session is untouched.
+    assertThat(store.session(other)).isPresent();
+    assertThat(store.readMessages(other, 4)).containsExactlyElementsOf(transcript);
+    assertThat(store.history(other, 0)).hasSize(1);
+  }
+
+  @Test
+  void deleteKeepingHistory_keepsTheEntriesAndTheirMessages() {
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    store.saveCheckpoint(approvalSave(session, "exec-1", 1, 1_000L, ApprovalRecord.APPROVED));
+    store.saveCheckpoint(save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
+        transcript.subList(2, 4), new Usage(8, 2), 2_000L));
+    List<CheckpointEntry> before = store.history(session, 0);
+
+    assertThat(store.delete(session, true)).isTrue();
+
+    assertThat(store.session(session)).isEmpty();
+    assertThat(store.approvals(session, false)).isEmpty();
+    assertThat(store.history(session, 0)).isEqualTo(before);
+    assertThat(store.readMessages(session, 4)).containsExactlyElementsOf(transcript);
+
+    // Deleting again with the history kept finds nothing more to remove; without, the rest goes.
+    assertThat(store.delete(session, true)).isFalse();
+    assertThat(store.delete(session, false)).isTrue();
+    assertThat(store.history(session, 0)).isEmpty();
+  }
+
+  @Test
+  void pruneRemovesSettledSessionsOlderThanTheCutoff_andOldHistoryEntries() {
+    List<Message> transcript = conversation();
+    String oldFinished = newSessionId();
+    store.saveCheckpoint(approvalSave(oldFinished, "exec-a", 1, 500L, ApprovalRecord.APPROVED));
+    store.saveCheckpoint(save(oldFinished, "exec-a", 1, 2, RunStatus.FINISHED, FinishReason.STOP,
+        2, transcript.subList(2, 4), Usage.ZERO, 1_000L));
+    String oldWaiting = newSessionId();
+    store.saveCheckpoint(approvalSave(oldWaiting, "exec-b", 1, 1_000L, ApprovalRecord.PENDING));
+    String recent = newSessionId();
+    for (int step = 0; step < 3; step++) {
+      store.saveCheckpoint(save(recent, "exec-c", 1, step, RunStatus.IN_PROGRESS, null, step,
+          List.of(transcript.get(step)), Usage.ZERO, 1_000L + 2_000L * step));
+    }
+    store.saveCheckpoint(save(recent, "exec-c", 1, 3, RunStatus.FINISHED, FinishReason.STOP, 3,
+        List.of(transcript.get(3)), Usage.ZERO, 7_000L));
+
+    PruneResult result = store.prune(java.time.Instant.ofEpochMilli(4_000L));
+
+    // oldFinished: 4 messages, 2 entries, 1 approval; oldWaiting keeps its row, approval and
+    // messages but loses its entry; recent loses the entries saved at 1000 and 3000.
+    assertThat(result).isEqualTo(new PruneResult(1, 2 + 1 + 2, 4, 1));
+    assertThat(store.session(oldFinished)).isEmpty();
+    assertThat(store.history(oldFinished, 0)).isEmpty();
+    assertThat(store.approvals(oldFinished, false)).isEmpty();
+    assertThatThrownBy(() -> store.readMessages(oldFinished, 1)).isInstanceOf(StoreException.class);
+
+    assertThat(store.session(oldWaiting).orElseThrow().status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(store.approvals(oldWaiting, true)).hasSize(1);
+    assertThat(store.history(oldWaiting, 0)).isEmpty();
+    assertThat(store.readMessages(oldWaiting, 2)).hasSize(2);
+
+    assertThat(store.history(recent, 0)).extracting(CheckpointEntry::step).containsExactly(3, 2);
+    assertThat(store.readMessages(recent, 4)).containsExactlyElementsOf(transcript);
+
+    assertThat(store.prune(java.time.Instant.ofEpochMilli(4_000L)).isEmpty()).isTrue();
+  }
+
+  @Test
+  void pruneByAgeCountsBackFromNow_andDropsMessagesNothingRefersTo() {
+    List<Message> transcript = conversation();
+    long now = System.currentTimeMillis();
+    long twoHoursAgo = now - java.time.Duration.ofHours(2).toMillis();
+    String stale = newSessionId();
+    store.saveCheckpoint(save(stale, "exec-a", 1, 0, RunStatus.FAILED, FinishReason.ERROR, 0,
+        transcript.subList(0, 2), Usage.ZERO, twoHoursAgo));
+    String kept = newSessionId();
+    store.saveCheckpoint(save(kept, "exec-b", 1, 0, RunStatus.FINISHED, FinishReason.STOP, 0,
+        transcript, Usage.ZERO, now));
+    // A session deleted with its history kept, whose history then grows old.
+    String orphan = newSessionId();
+    store.saveCheckpoint(save(orphan, "exec-c", 1, 0, RunStatus.FINISHED, FinishReason.STOP, 0,
+        transcript.subList(0, 3), Usage.ZERO, now - 60_000L));
+    store.delete(orphan, true);
+
+    PruneResult result = store.prune(java.time.Duration.ofMinutes(30));
+
+    assertThat(result.sessions()).isEqualTo(1);
+    assertThat(result.historyEntries()).isEqualTo(1);
+    assertThat(result.messages()).isEqualTo(2);
+    assertThat(store.session(stale)).isEmpty();
+    assertThat(store.session(kept)).isPresent();
+
+    PruneResult later = store.prune(java.time.Instant.ofEpochMilli(now - 30_000L));
+    assertThat(later.sessions()).isZero();
+    assertThat(later.historyEntries()).isEqualTo(1); // the orphan's entry, a minute old
+    assertThat(later.messages()).isEqualTo(3); // and with it the orphan's messages
+    assertThatThrownBy(() -> store.prune(java.time.Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  // ---- approvals ----------------------------------------------------------------------------------
+
+  @Test
+  void approvalsAreListedOldestFirst_pendingOnlyOnRequest_andDecisionsNeverRevert() {
+    String first = newSessionId();
+    String second = newSessionId();
+    CheckpointSave secondPending = approvalSave(second, "exec-2", 1, 3_000L, ApprovalRecord.PENDING);
+    store.saveCheckpoint(secondPending);
+    store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalRecord.PENDING));
+    store.saveCheckpoint(approvalSave(first, "exec-1", 2, 2_000L, ApprovalRecord.PENDING));
+    // The first session's first approval is decided.
+    store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalRecord.APPROVED));
+
+    assertThat(store.approvals(null, false))
+        .filteredOn(a -> a.approval().approvalId().startsWith(first)
+            || a.approval().approvalId().startsWith(second))
+        .extracting(a -> a.approval().requestedAt())
+        .containsExactly(1_000L, 2_000L, 3_000L);
+    assertThat(store.approvals(null, true))
+        .filteredOn(a -> a.approval().approvalId().startsWith(first)
+            || a.approval().approvalId().startsWith(second))
+        .extracting(a -> a.approval().approvalId())
+        .containsExactly(first + "/approval-2", second + "/approval-1");
+    assertThat(store.approvals(first, false)).extracting(ApprovalRecord::status)
+        .containsExactly(ApprovalRecord.APPROVED, ApprovalRecord.PENDING);
+    assertThat(store.approvals(first, false).get(0).decidedBy()).isEqualTo("ops");
+
+    // A late retry of the save that requested it does not make it pending again.
+    store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalRecord.PENDING));
+    assertThat(store.approvals(first, true)).extracting(a -> a.approval().approvalId())
+        .containsExactly(first + "/approval-2");
+
+    store.markApprovalNotified(second, second + "/approval-1", 3_500L);
+    store.markApprovalNotified(second, second + "/approval-1", 9_999L);
+    assertThat(store.approvals(second, false)).singleElement()
+        .satisfies(a -> assertThat(a.notifiedAt()).isEqualTo(3_500L));
+  }
+
+  // ---- rebuild ------------------------------------------------------------------------------------
+
+  @Test
+  void rebuildReplacesTheSessionWithWhatTheSavesWrite() {
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    List<CheckpointSave> saves = List.of(
+        approvalSave(session, "exec-1", 1, 1_000L, ApprovalRecord.PENDING),
+        approvalSave(session, "exec-1", 1, 1_000L, ApprovalRecord.APPROVED),
+        save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
+            transcript.subList(2, 4), new Usage(30, 3), 3_000L));
+    saves.forEach(store::saveCheckpoint);
+    SessionRecord live = store.session(session).orElseThrow();
+    List<CheckpointEntry> liveHistory = store.history(session, 0);
+    List<ApprovalRecord> liveApprovals = store.approvals(session, false);
+
+    // Damage: a gap in the transcript, a stray entry, a lost approval decision.
+    store.delete(session, false);
+    store.saveCheckpoint(saves.get(2));
+    store.saveCheckpoint(save(session, "exec-1", 1, 9, RunStatus.FAILED, null, 4, List.of(),
+        Usage.ZERO, 9_000L));
+
+    store.rebuild(session, saves);
+
+    assertThat(store.session(session)).contains(live);
+    assertThat(store.history(session, 0)).isEqualTo(liveHistory);
+    assertThat(store.approvals(session, false)).isEqualTo(liveApprovals);
+    assertThat(store.readMessages(session, 4)).containsExactlyElementsOf(transcript);
+
+    store.rebuild(session, List.of());
+    assertThat(store.session(session)).isEmpty();
+    assertThat(store.history(session, 0)).isEmpty();
+  }
+
+  @Test
+  void rebuildKeepsAForksCopiedPrefix_andRefusesWhenItIsMissing() {
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    // What a fork copies: the parent's transcript up to the entry it forks from.
+    store.saveCheckpoint(save(session, "fork-exec", 1, 1, RunStatus.IN_PROGRESS,
+        FinishReason.TOOL_CALLS, 0, transcript.subList(0, 2), new Usage(1, 1), 1_000L));
+    // What the fork workflow saves itself.
+    CheckpointSave own = save(session, "fork-exec", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
+        transcript.subList(2, 4), new Usage(2, 2), 2_000L);
+    store.saveCheckpoint(own);
+    List<CheckpointEntry> liveHistory = store.history(session, 0);
+
+    store.rebuild(session, List.of(own));
+
+    assertThat(store.history(session, 0)).isEqualTo(liveHistory);
+    assertThat(store.readMessages(session, 4)).containsExactlyElementsOf(transcript);
+
+    String broken = newSessionId();
+    store.saveCheckpoint(save(broken, "fork-exec", 1, 0, RunStatus.IN_PROGRESS, null, 0,
+        transcript.subList(0, 1), Usage.ZERO, 1_000L));
+    CheckpointSave startsAtTwo = save(broken, "fork-exec", 1, 2, RunStatus.FINISHED,
+        FinishReason.STOP, 2, transcript.subList(2, 4), Usage.ZERO, 2_000L);
+    assertThatThrownBy(() -> store.rebuild(broken, List.of(startsAtTwo)))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("message 2");
+    // Nothing changed.
+    assertThat(store.history(broken, 0)).extracting(CheckpointEntry::step).containsExactly(0);
+    assertThat(store.readMessages(broken, 1)).containsExactly(transcript.get(0));
+
+    assertThatThrownBy(() -> store.rebuild(newSessionId(), List.of(own)))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining(session);
+  }
+
+  @Test
+  void rebuildAppliesTheHistoryLimitLikeLiveSaves() throws Exception {
+    AgentStore limited = storeWithHistoryLimit(2);
+    String session = newSessionId();
+    List<CheckpointSave> saves = new ArrayList<>();
+    for (int step = 0; step < 5; step++) {
+      saves.add(save(session, "exec-1", 1, step, RunStatus.IN_PROGRESS, null, step,
+          List.of(numbered(session, step)), Usage.ZERO, 1_000L + step));
+    }
+    saves.forEach(limited::saveCheckpoint);
+    List<CheckpointEntry> live = limited.history(session, 0);
+
+    limited.rebuild(session, saves);
+
+    assertThat(limited.history(session, 0)).isEqualTo(live).extracting(CheckpointEntry::step)
+        .containsExactly(4, 3);
+    assertThat(limited.readMessages(session, 5)).hasSize(5);
+  }
+
+  /**
+   * A save at step 1 of run {@code run} that carries approval {@code <session>/approval-<run>}
+   * requested at {@code requestedAt}, in {@code status}, with the first two messages.
+   */
+  protected static CheckpointSave approvalSave(
+      String session, String execution, int run, long requestedAt, String status) {
+    List<Message> transcript = conversation();
+    Approval approval = new Approval(session + "/approval-" + run, "call-1", "weather",
+        JSON.createObjectNode().put("city", "Zürich"), requestedAt, requestedAt + 60_000L);
+    boolean decided = !ApprovalRecord.PENDING.equals(status);
+    ApprovalRecord record = new ApprovalRecord(approval, run, 1, status,
+        decided ? requestedAt + 10 : 0, decided ? "ops" : null, decided ? "fine" : null, 0);
+    return new CheckpointSave(session, execution, "helper", run, 1,
+        decided ? RunStatus.IN_PROGRESS : RunStatus.AWAITING_APPROVAL,
+        FinishReason.AWAITING_APPROVAL, 0, transcript.subList(0, 2), Usage.ZERO, "fp-1",
+        decided ? requestedAt + 10 : requestedAt, List.of(record));
   }
 
   protected static String newSessionId() {

@@ -2,7 +2,6 @@ package io.durableagents.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -24,8 +23,8 @@ class JdbcAgentStoreTest extends AgentStoreContract {
   @TempDir Path dir;
 
   @Override
-  protected AgentStore openStore() {
-    return AgentStores.open(sqliteUrl(dir.resolve("store.db")));
+  protected AgentStore openStore(StoreOptions options) {
+    return AgentStores.open(sqliteUrl(dir.resolve("store.db")), options);
   }
 
   private static String sqliteUrl(Path file) {
@@ -108,17 +107,6 @@ class JdbcAgentStoreTest extends AgentStoreContract {
   }
 
   @Test
-  void aMissingPostgresqlDriverGetsAClearError() {
-    assumeThat(isPresent("org.postgresql.Driver"))
-        .as("the PostgreSQL driver is on the test classpath")
-        .isFalse();
-    assertThatThrownBy(() -> AgentStores.open("jdbc:postgresql://localhost:5432/agents"))
-        .isInstanceOf(StoreException.class)
-        .hasMessageContaining("PostgreSQL JDBC driver")
-        .hasMessageContaining("org.postgresql:postgresql");
-  }
-
-  @Test
   void closingTwiceIsHarmless() {
     AgentStore extra = AgentStores.open(sqliteUrl(dir.resolve("twice.db")));
     extra.close();
@@ -129,14 +117,5 @@ class JdbcAgentStoreTest extends AgentStoreContract {
   @Test
   void theDatabaseFileIsCreatedWhereTheUrlSays() {
     assertThat(Files.exists(dir.resolve("store.db"))).isTrue();
-  }
-
-  private static boolean isPresent(String className) {
-    try {
-      Class.forName(className, false, JdbcAgentStoreTest.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException e) {
-      return false;
-    }
   }
 }

@@ -2,6 +2,7 @@ package io.durableagents.cli;
 
 import io.durableagents.client.AgentClientException;
 import io.durableagents.client.ApprovalNotFoundException;
+import io.durableagents.client.CheckpointNotFoundException;
 import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.workflow.SessionErrors;
@@ -66,6 +67,10 @@ public final class AgentsCli {
     commandLine.addSubcommand(new ApproveCommand());
     commandLine.addSubcommand(new RejectCommand());
     commandLine.addSubcommand(new CancelCommand());
+    commandLine.addSubcommand(new ForkCommand());
+    commandLine.addSubcommand(new DiffCommand());
+    commandLine.addSubcommand(new HistoryCommand());
+    commandLine.addSubcommand(new ApprovalsCommand());
     // These settings reach every subcommand added so far, so they come last.
     commandLine.setDefaultValueProvider(new EnvironmentDefaults(env));
     commandLine.setOut(utf8(System.out));
@@ -89,7 +94,7 @@ public final class AgentsCli {
     if (e instanceof CliException cli) {
       return cli.exitCode();
     }
-    if (e instanceof SessionNotFoundException) {
+    if (e instanceof SessionNotFoundException || e instanceof CheckpointNotFoundException) {
       return ExitCodes.NOT_FOUND;
     }
     if (e instanceof SessionAwaitingApprovalException) {

@@ -3,6 +3,9 @@ package io.durableagents.client;
 import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
+import io.durableagents.workflow.ForkPatch;
+import io.durableagents.workflow.ForkSource;
+import io.durableagents.workflow.Trajectories;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
@@ -89,6 +92,10 @@ public final class AgentClient {
         throw new SessionNotFoundException(sessionId);
       }
       throw new AgentClientException("Temporal refused send to '" + sessionId + "': " + rootMessage(e), e);
+    }
+    if (result != null && result.isContinued()) {
+      // The session continued as new while we waited: attach to its next workflow run.
+      return send(sessionId, "", sendOptions);
     }
     return withMessages(result);
   }
@@ -235,5 +242,162 @@ public final class AgentClient {
       return cause.getMessage();
     }
     return cause.getMessage() == null ? cause.toString() : cause.getMessage();
+  }
+
+  /**
+   * The checkpoint history of a session from the projection (DESIGN §4.5), newest step first:
+   * entries {@code {step, savedAt, status, checkpoint}}, each with its full checkpoint. An unknown
+   * session gives an empty list. The store keeps the newest {@code historyLimit} steps of each
+   * session (default 50).
+   *
+   * <pre>{@code
+   * for (HistoryEntry entry : agents.history("chat-42", 10)) {
+   *   System.out.println(entry.step() + " " + entry.status() + " "
+   *       + entry.checkpoint().messages().size() + " messages");
+   * }
+   * }</pre>
+   *
+   * @param limit at most this many entries; zero or less means all that are kept
+   * @throws IllegalStateException if the client was built without a {@link ProjectionReader}
+   * @throws AgentClientException if the projection cannot be read
+   */
+  public java.util.List<HistoryEntry> history(String sessionId, int limit) {
+    SessionIds.requireValid(sessionId);
+    return projectionFor("history").history(sessionId, limit);
+  }
+
+  /**
+   * Approvals from the projection, oldest request first, for back-office inboxes: every session's,
+   * or only those that wait for a decision. Decide them with {@link #decide}.
+   *
+   * @throws IllegalStateException if the client was built without a {@link ProjectionReader}
+   * @throws AgentClientException if the projection cannot be read
+   */
+  public java.util.List<ApprovalRow> approvals(boolean pendingOnly) {
+    return projectionFor("approvals").approvals(pendingOnly);
+  }
+
+  private ProjectionReader projectionFor(String what) {
+    ProjectionReader projection = options.projection();
+    if (projection == null) {
+      throw new IllegalStateException(
+          what + " is read from the projection: build the client with"
+              + " AgentClientOptions.newBuilder().projection(ProjectionReader.open(jdbcUrl))");
+    }
+    return projection;
+  }
+
+  /**
+   * Starts a new session from a kept history entry of {@code sessionId}, with {@code patch}
+   * applied (see {@link ForkPatch}); the source session and its history are not touched. The new
+   * id is {@code newSessionId}, or {@code <sessionId>.fork-<n>} with the first free n. Needs the
+   * projection (to find the entry).
+   *
+   * <pre>{@code
+   * ForkResult fork = agents.fork("chat-42", 2,
+   *     new ForkPatch(null, null, List.of(new ForkPatch.ToolResultPatch("call_0_0", rain)), null),
+   *     null);
+   * RunResult rerun = agents.send(fork.sessionId(), "");   // waits for the fork's run
+   * }</pre>
+   *
+   * @throws CheckpointNotFoundException when the entry is not kept (the message lists the kept steps)
+   * @throws AgentClientException when {@code newSessionId} is taken
+   */
+  public ForkResult fork(String sessionId, int fromStep, ForkPatch patch, String newSessionId) {
+    SessionIds.requireValid(sessionId);
+    ProjectionReader projection = requireProjection("fork");
+    ForkPatch applied = patch == null ? ForkPatch.NONE : patch;
+    if (projection.checkpoint(sessionId, fromStep).isEmpty()) {
+      java.util.List<Integer> kept = new java.util.ArrayList<>();
+      for (HistoryEntry entry : projection.history(sessionId, 0)) {
+        kept.add(entry.step());
+      }
+      java.util.Collections.sort(kept);
+      throw new CheckpointNotFoundException(sessionId, fromStep, kept);
+    }
+    String agent = projection.session(sessionId).map(SessionRow::agent).orElse(null);
+    String forkId = newSessionId != null ? SessionIds.requireValid(newSessionId) : firstFreeForkId(sessionId);
+    if (newSessionId != null && sessionExists(forkId)) {
+      throw new AgentClientException("Session '" + forkId + "' already exists; choose another id.");
+    }
+    WorkflowOptions options =
+        WorkflowOptions.newBuilder()
+            .setWorkflowId(forkId)
+            .setTaskQueue(this.options.taskQueue())
+            .setWorkflowIdReusePolicy(
+                io.temporal.api.enums.v1.WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
+            .setMemo(
+                java.util.Map.of(
+                    "parentSessionId", sessionId,
+                    "parentStep", fromStep,
+                    "patch", applied.summary()))
+            .build();
+    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, options);
+    try {
+      WorkflowClient.start(
+          stub::run, new SessionStart(forkId, agent, null, new ForkSource(sessionId, fromStep, applied)));
+    } catch (io.temporal.client.WorkflowExecutionAlreadyStarted e) {
+      throw new AgentClientException("Session '" + forkId + "' already exists; choose another id.", e);
+    }
+    return new ForkResult(forkId, sessionId, fromStep, applied.summary());
+  }
+
+  /**
+   * Compares two sessions' trajectories from the projection: the steps of each, where they first
+   * differ (call ids ignored) and the drift between them.
+   */
+  public Trajectories.Comparison compare(String sessionA, String sessionB) {
+    SessionIds.requireValid(sessionA);
+    SessionIds.requireValid(sessionB);
+    ProjectionReader projection = requireProjection("compare");
+    return Trajectories.compare(
+        projection.messages(sessionA, -1), finishReason(projection, sessionA),
+        projection.messages(sessionB, -1), finishReason(projection, sessionB));
+  }
+
+  private static String finishReason(ProjectionReader projection, String sessionId) {
+    java.util.List<HistoryEntry> latest = projection.history(sessionId, 1);
+    if (latest.isEmpty()) {
+      throw new SessionNotFoundException(sessionId);
+    }
+    return latest.get(0).checkpoint() == null ? null : latest.get(0).checkpoint().finishReason();
+  }
+
+  private ProjectionReader requireProjection(String what) {
+    if (options.projection() == null) {
+      throw new AgentClientException(
+          what + " reads the projection: build the AgentClient with AgentClientOptions.projection(...).");
+    }
+    return options.projection();
+  }
+
+  private String firstFreeForkId(String sessionId) {
+    for (int n = 1; ; n++) {
+      String candidate = sessionId + ".fork-" + n;
+      if (candidate.length() > 200) {
+        throw new IllegalArgumentException("Session id '" + sessionId + "' is too long to fork with a default id.");
+      }
+      if (!sessionExists(candidate)) {
+        return candidate;
+      }
+    }
+  }
+
+  /** A workflow with that id exists (in any state), or the projection has rows for it. */
+  private boolean sessionExists(String sessionId) {
+    if (options.projection() != null && options.projection().session(sessionId).isPresent()) {
+      return true;
+    }
+    try {
+      client.newUntypedWorkflowStub(sessionId).describe();
+      return true;
+    } catch (WorkflowNotFoundException e) {
+      return false;
+    } catch (WorkflowServiceException e) {
+      if (isNotFound(e)) {
+        return false;
+      }
+      throw new AgentClientException("Cannot check session '" + sessionId + "': " + rootMessage(e), e);
+    }
   }
 }

@@ -2,8 +2,10 @@ package io.durableagents.client;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.workflow.Message;
+import io.durableagents.workflow.Usage;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -20,7 +22,8 @@ import java.util.Properties;
 import org.sqlite.SQLiteConfig;
 
 /**
- * Reads the projection the worker's store writes (sessions and transcripts), read-only: it never
+ * Reads the projection the worker's store writes (sessions, transcripts, checkpoint history and
+ * approvals), read-only: it never
  * creates a database, a table or a row. A database that does not exist yet, or has no tables yet,
  * reads as empty. Each read takes a connection of its own; there is no pool.
  *
@@ -42,6 +45,20 @@ public final class ProjectionReader implements AutoCloseable {
   private static final String SELECT_SESSION =
       "SELECT session_id, agent, status, current_run, last_step, message_count, input_tokens,"
           + " output_tokens, updated_at FROM agent_sessions WHERE session_id = ?";
+  private static final String SELECT_HISTORY =
+      "SELECT step, run, status, finish_reason, message_count, input_tokens, output_tokens,"
+          + " business_state, fingerprint, run_config, saved_at FROM agent_checkpoints"
+          + " WHERE session_id = ? ORDER BY step DESC";
+  private static final String SELECT_HISTORY_LIMIT = SELECT_HISTORY + " LIMIT ?";
+  private static final String SELECT_CHECKPOINT =
+      "SELECT step, run, status, finish_reason, message_count, input_tokens, output_tokens,"
+          + " business_state, fingerprint, run_config, saved_at FROM agent_checkpoints"
+          + " WHERE session_id = ? AND step = ?";
+  private static final String SELECT_APPROVALS =
+      "SELECT approval_id, session_id, run, step, tool_call_id, tool_name, input, status,"
+          + " requested_at, expires_at, decided_at, decided_by, note, notified_at"
+          + " FROM agent_approvals";
+  private static final String ORDER_APPROVALS = " ORDER BY requested_at, approval_id";
 
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -156,6 +173,212 @@ public final class ProjectionReader implements AutoCloseable {
         });
   }
 
+  /**
+   * The checkpoint history of a session, newest step first: one entry per kept step, each with
+   * its full checkpoint (the transcript up to that step included). Empty for an unknown session,
+   * and for one whose history the store keeps none of.
+   *
+   * @param limit at most this many entries (the newest); zero or less means all that are kept
+   * @throws AgentClientException if the projection cannot be read, or lacks messages an entry
+   *     refers to (rebuild it with {@code agents projection rebuild SESSION})
+   */
+  public List<HistoryEntry> history(String sessionId, int limit) {
+    requireSessionId(sessionId);
+    return read(
+        "the history of session " + sessionId,
+        List.of(),
+        true,
+        connection -> {
+          List<EntryRow> rows = new ArrayList<>();
+          try (PreparedStatement select =
+              connection.prepareStatement(limit > 0 ? SELECT_HISTORY_LIMIT : SELECT_HISTORY)) {
+            select.setString(1, sessionId);
+            if (limit > 0) {
+              select.setInt(2, limit);
+            }
+            try (ResultSet row = select.executeQuery()) {
+              while (row.next()) {
+                rows.add(EntryRow.read(row));
+              }
+            }
+          }
+          int needed = rows.stream().mapToInt(EntryRow::messageCount).max().orElse(0);
+          List<Message> transcript = contiguousMessages(connection, sessionId, needed);
+          List<HistoryEntry> entries = new ArrayList<>(rows.size());
+          for (EntryRow row : rows) {
+            Checkpoint checkpoint = row.checkpoint(sessionId, transcript);
+            entries.add(new HistoryEntry(row.step(), row.savedAt(), row.status(), checkpoint));
+          }
+          return List.copyOf(entries);
+        });
+  }
+
+  /**
+   * The kept checkpoint of a session at {@code step}, if the history has it.
+   *
+   * @throws AgentClientException if the projection cannot be read, or lacks messages the entry
+   *     refers to
+   */
+  public Optional<Checkpoint> checkpoint(String sessionId, int step) {
+    requireSessionId(sessionId);
+    return read(
+        "checkpoint " + step + " of session " + sessionId,
+        Optional.empty(),
+        true,
+        connection -> {
+          EntryRow entry;
+          try (PreparedStatement select = connection.prepareStatement(SELECT_CHECKPOINT)) {
+            select.setString(1, sessionId);
+            select.setInt(2, step);
+            try (ResultSet row = select.executeQuery()) {
+              if (!row.next()) {
+                return Optional.empty();
+              }
+              entry = EntryRow.read(row);
+            }
+          }
+          List<Message> transcript = contiguousMessages(connection, sessionId, entry.messageCount());
+          return Optional.of(entry.checkpoint(sessionId, transcript));
+        });
+  }
+
+  /** {@link #approvals(String, boolean)} of every session. */
+  public List<ApprovalRow> approvals(boolean pendingOnly) {
+    return approvals(null, pendingOnly);
+  }
+
+  /**
+   * Approvals, oldest request first: of one session ({@code null}: of every session), optionally
+   * only those that wait for a decision. This is what a back-office inbox lists.
+   *
+   * @throws AgentClientException if the projection cannot be read
+   */
+  public List<ApprovalRow> approvals(String sessionId, boolean pendingOnly) {
+    if (sessionId != null) {
+      requireSessionId(sessionId);
+    }
+    StringBuilder sql = new StringBuilder(SELECT_APPROVALS);
+    if (sessionId != null) {
+      sql.append(" WHERE session_id = ?");
+    }
+    if (pendingOnly) {
+      sql.append(sessionId != null ? " AND" : " WHERE").append(" status = 'pending'");
+    }
+    sql.append(ORDER_APPROVALS);
+    return read(
+        "approvals",
+        List.of(),
+        connection -> {
+          List<ApprovalRow> result = new ArrayList<>();
+          try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
+            if (sessionId != null) {
+              select.setString(1, sessionId);
+            }
+            try (ResultSet row = select.executeQuery()) {
+              while (row.next()) {
+                result.add(
+                    new ApprovalRow(
+                        row.getString("session_id"),
+                        row.getString("approval_id"),
+                        row.getInt("run"),
+                        row.getInt("step"),
+                        row.getString("tool_call_id"),
+                        row.getString("tool_name"),
+                        json(row.getString("input")),
+                        row.getString("status"),
+                        row.getLong("requested_at"),
+                        row.getLong("expires_at"),
+                        row.getLong("decided_at"),
+                        row.getString("decided_by"),
+                        row.getString("note"),
+                        row.getLong("notified_at")));
+              }
+            }
+          }
+          return List.copyOf(result);
+        });
+  }
+
+  /** The first {@code count} messages, which must all be there, seq 0 up without a gap. */
+  private static List<Message> contiguousMessages(Connection connection, String sessionId, int count)
+      throws SQLException {
+    List<Message> result = new ArrayList<>(count);
+    if (count == 0) {
+      return result;
+    }
+    try (PreparedStatement select = connection.prepareStatement(SELECT_FIRST_MESSAGES)) {
+      select.setString(1, sessionId);
+      select.setInt(2, count);
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next() && rows.getInt(1) == result.size()) {
+          result.add(decode(sessionId, rows.getInt(1), rows.getString(2)));
+        }
+      }
+    }
+    if (result.size() < count) {
+      throw new AgentClientException(
+          "the projection lacks messages of session " + sessionId + ": its history needs the first "
+              + count + " but only " + result.size() + " are there without a gap; rebuild it from"
+              + " the workflow history with 'agents projection rebuild " + sessionId + "'");
+    }
+    return result;
+  }
+
+  /** A row of {@code agent_checkpoints}. */
+  private record EntryRow(
+      int step,
+      int run,
+      String status,
+      String finishReason,
+      int messageCount,
+      Usage usage,
+      JsonNode businessState,
+      String fingerprint,
+      JsonNode runConfig,
+      long savedAt) {
+
+    static EntryRow read(ResultSet row) throws SQLException {
+      return new EntryRow(
+          row.getInt("step"),
+          row.getInt("run"),
+          row.getString("status"),
+          row.getString("finish_reason"),
+          row.getInt("message_count"),
+          new Usage(row.getLong("input_tokens"), row.getLong("output_tokens")),
+          json(row.getString("business_state")),
+          row.getString("fingerprint"),
+          json(row.getString("run_config")),
+          row.getLong("saved_at"));
+    }
+
+    Checkpoint checkpoint(String sessionId, List<Message> transcript) {
+      return new Checkpoint(
+          sessionId,
+          step,
+          run,
+          status,
+          finishReason,
+          transcript.subList(0, messageCount),
+          businessState,
+          usage,
+          fingerprint,
+          runConfig,
+          savedAt);
+    }
+  }
+
+  /** A JSON column: null stays null, text that is not JSON reads as a JSON string. */
+  private static JsonNode json(String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      return JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      return JSON.getNodeFactory().textNode(text);
+    }
+  }
+
   /** Nothing stays open between reads; after closing, reads fail. */
   @Override
   public void close() {
@@ -163,6 +386,15 @@ public final class ProjectionReader implements AutoCloseable {
   }
 
   private <T> T read(String what, T whenAbsent, Query<T> query) {
+    return read(what, whenAbsent, false, query);
+  }
+
+  /**
+   * Runs {@code query} on a connection of its own; with {@code snapshot}, in one read-only
+   * transaction whose statements all see the same state of the database (several statements that
+   * must agree, such as history entries and the messages they refer to).
+   */
+  private <T> T read(String what, T whenAbsent, boolean snapshot, Query<T> query) {
     if (closed) {
       throw new IllegalStateException("the projection reader is closed");
     }
@@ -173,7 +405,19 @@ public final class ProjectionReader implements AutoCloseable {
       if (sqliteFile == null) {
         connection.setReadOnly(true);
       }
-      return query.run(connection);
+      if (!snapshot) {
+        return query.run(connection);
+      }
+      if (sqliteFile == null) {
+        // PostgreSQL's default (read committed) takes a snapshot per statement.
+        connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      }
+      connection.setAutoCommit(false);
+      try {
+        return query.run(connection);
+      } finally {
+        connection.rollback();
+      }
     } catch (SQLException e) {
       if (isMissingTable(e)) {
         return whenAbsent;

@@ -1,6 +1,7 @@
 package io.durableagents.app;
 
 import io.durableagents.app.demo.ConciergeAgent;
+import io.durableagents.app.http.SseDeltaServer;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelProviders;
 import io.durableagents.plugin.AgentsPlugin;
@@ -16,20 +17,27 @@ import io.temporal.worker.WorkerFactoryOptions;
 
 /**
  * A running worker: connection to Temporal, the projection store and the plugin with the demo
- * agent, polling one task queue. Close it to stop polling and release everything.
+ * agent, polling one task queue, and, with {@link WorkerConfig#httpPort()}, the server-sent
+ * events endpoint of model deltas. Close it to stop polling and release everything.
  */
 public final class AgentWorker implements AutoCloseable {
   private final WorkflowServiceStubs service;
   private final WorkflowClient client;
   private final WorkerFactory factory;
   private final AgentStore store;
+  private final SseDeltaServer events;
 
   private AgentWorker(
-      WorkflowServiceStubs service, WorkflowClient client, WorkerFactory factory, AgentStore store) {
+      WorkflowServiceStubs service,
+      WorkflowClient client,
+      WorkerFactory factory,
+      AgentStore store,
+      SseDeltaServer events) {
     this.service = service;
     this.client = client;
     this.factory = factory;
     this.store = store;
+    this.events = events;
   }
 
   /** Connects, registers the plugin on {@code config.taskQueue()} and starts polling. */
@@ -40,24 +48,33 @@ public final class AgentWorker implements AutoCloseable {
             : ModelProviders.fromSpec(config.modelSpec());
     AgentStore store = AgentStores.open(config.projectionUrl());
     WorkflowServiceStubs service = null;
+    SseDeltaServer events = null;
     try {
+      if (config.httpPort() != null) {
+        events = SseDeltaServer.start(config.httpPort());
+      }
       service = connect(config.temporalAddress());
       WorkflowClient client =
           WorkflowClient.newInstance(
               service, WorkflowClientOptions.newBuilder().setNamespace(config.namespace()).build());
-      AgentsPlugin plugin =
-          new AgentsPlugin(
-              AgentsPluginOptions.newBuilder()
-                  .addAgent(ConciergeAgent.create())
-                  .modelProvider(model)
-                  .store(store)
-                  .build());
+      AgentsPluginOptions.Builder options =
+          AgentsPluginOptions.newBuilder()
+              .addAgent(ConciergeAgent.create())
+              .modelProvider(model)
+              .store(store);
+      if (events != null) {
+        options.addDeltaListener(events);
+      }
+      AgentsPlugin plugin = new AgentsPlugin(options.build());
       WorkerFactory factory =
           WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
       factory.newWorker(config.taskQueue());
       factory.start();
-      return new AgentWorker(service, client, factory, store);
+      return new AgentWorker(service, client, factory, store, events);
     } catch (RuntimeException e) {
+      if (events != null) {
+        events.close();
+      }
       if (service != null) {
         service.shutdownNow();
       }
@@ -87,10 +104,18 @@ public final class AgentWorker implements AutoCloseable {
     return client;
   }
 
+  /** The port of the events endpoint, or -1 when the worker serves none. */
+  public int httpPort() {
+    return events == null ? -1 : events.port();
+  }
+
   @Override
   public void close() {
     factory.shutdown();
     factory.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+    if (events != null) {
+      events.close();
+    }
     service.shutdown();
     service.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
     store.close();

@@ -12,9 +12,16 @@ import java.util.Objects;
  * @param taskQueue {@code AGENTS_TASK_QUEUE}, default {@code agents}
  * @param projectionUrl {@code AGENTS_PROJECTION_URL}, default {@code jdbc:sqlite:.agents/projection.db}
  * @param modelSpec {@code AGENTS_MODEL}, default null: the demo agent's built-in script
+ * @param httpPort {@code --http-port}: the port of the server-sent events endpoint of model deltas
+ *     on 127.0.0.1 ({@code GET /sessions/{id}/events}); null (the default) serves none, 0 a free port
  */
 public record WorkerConfig(
-    String temporalAddress, String namespace, String taskQueue, String projectionUrl, String modelSpec) {
+    String temporalAddress,
+    String namespace,
+    String taskQueue,
+    String projectionUrl,
+    String modelSpec,
+    Integer httpPort) {
 
   public static final String DEFAULT_ADDRESS = "127.0.0.1:7233";
   public static final String DEFAULT_NAMESPACE = "default";
@@ -26,6 +33,15 @@ public record WorkerConfig(
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(taskQueue, "taskQueue");
     Objects.requireNonNull(projectionUrl, "projectionUrl");
+    if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
+      throw new IllegalArgumentException("HTTP port must be between 0 and 65535, got " + httpPort);
+    }
+  }
+
+  /** Without the events endpoint. */
+  public WorkerConfig(
+      String temporalAddress, String namespace, String taskQueue, String projectionUrl, String modelSpec) {
+    this(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, null);
   }
 
   /** The defaults, overridden by the environment variables that are set. */
@@ -39,14 +55,19 @@ public record WorkerConfig(
   }
 
   public WorkerConfig withTemporalAddress(String address) {
-    return new WorkerConfig(address, namespace, taskQueue, projectionUrl, modelSpec);
+    return new WorkerConfig(address, namespace, taskQueue, projectionUrl, modelSpec, httpPort);
   }
 
   public WorkerConfig withProjectionUrl(String url) {
-    return new WorkerConfig(temporalAddress, namespace, taskQueue, url, modelSpec);
+    return new WorkerConfig(temporalAddress, namespace, taskQueue, url, modelSpec, httpPort);
   }
 
   public WorkerConfig withModelSpec(String spec) {
-    return new WorkerConfig(temporalAddress, namespace, taskQueue, projectionUrl, spec);
+    return new WorkerConfig(temporalAddress, namespace, taskQueue, projectionUrl, spec, httpPort);
+  }
+
+  /** With the events endpoint on {@code port} (null: none). */
+  public WorkerConfig withHttpPort(Integer port) {
+    return new WorkerConfig(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, port);
   }
 }

@@ -33,8 +33,8 @@ public record SessionStart(
   }
 
   /** The input of the next run of this session after continue-as-new. */
-  public SessionStart continuedWith(SessionSnapshot snapshot) {
-    return new SessionStart(sessionId, agent, maxSteps, null, snapshot, continueAfterEvents);
+  public SessionStart continuedWith(SessionSnapshot snapshot, String sessionAgent) {
+    return new SessionStart(sessionId, sessionAgent, maxSteps, null, snapshot, continueAfterEvents);
   }
 
   /** The event bound of one workflow run. */

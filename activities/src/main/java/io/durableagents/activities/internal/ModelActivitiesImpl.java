@@ -4,9 +4,10 @@ import io.durableagents.agent.Agent;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
-import io.durableagents.model.ModelStream;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.store.AgentStore;
+import io.durableagents.streaming.DeltaListener;
+import io.durableagents.streaming.internal.DeltaForwardingStream;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.activity.ModelActivities;
@@ -20,21 +21,35 @@ import java.util.List;
 
 /**
  * Runs one model turn: reads the transcript from the store by reference, calls the provider and
- * returns only the new answer, so history grows with new content only.
+ * returns only the new answer, so history grows with new content only. The provider's text and
+ * reasoning deltas go to the worker's {@link DeltaListener}s as they arrive (never stored); each
+ * one heartbeats, and once a heartbeat reports a cancel no delta is forwarded any more and the
+ * provider call is stopped.
  */
 public final class ModelActivitiesImpl implements ModelActivities {
   private final AgentRegistry registry;
   private final AgentStore store;
   private final int maxPayloadBytes;
+  private final List<DeltaListener> deltaListeners;
 
   public ModelActivitiesImpl(AgentRegistry registry, AgentStore store, int maxPayloadBytes) {
+    this(registry, store, maxPayloadBytes, List.of());
+  }
+
+  public ModelActivitiesImpl(
+      AgentRegistry registry, AgentStore store, int maxPayloadBytes, List<DeltaListener> deltaListeners) {
     this.registry = registry;
     this.store = store;
     this.maxPayloadBytes = maxPayloadBytes;
+    this.deltaListeners = List.copyOf(deltaListeners);
   }
 
   @Override
   public ModelTurnResult modelTurn(ModelTurnRequest request) {
+    if (request.checkpoint() != null) {
+      // A save the workflow folded into this turn: written before the transcript is read.
+      store.saveCheckpoint(request.checkpoint());
+    }
     Agent agent = registry.agent(request.agent());
     List<Message> messages = new ArrayList<>(store.readMessages(request.sessionId(), request.storedMessages()));
     messages.addAll(request.newMessages());
@@ -53,7 +68,13 @@ public final class ModelActivitiesImpl implements ModelActivities {
             request.step());
     ActivityExecutionContext context = Activity.getExecutionContext();
     try {
-      ModelResponse response = registry.provider(agent).generate(modelRequest, new HeartbeatingStream(context));
+      ModelResponse response =
+          registry
+              .provider(agent)
+              .generate(
+                  modelRequest,
+                  DeltaForwardingStream.forActivity(
+                      context, request.sessionId(), request.step(), deltaListeners));
       ModelTurnResult result =
           new ModelTurnResult(
               response.text(),
@@ -61,6 +82,13 @@ public final class ModelActivitiesImpl implements ModelActivities {
               response.finishReason(),
               response.usage(),
               CallChecks.check(agent, response.toolCalls()));
+      if (agent.outputSchema() != null && response.toolCalls().isEmpty()) {
+        try {
+          result = result.withOutput(agent.parseOutput(response.text()), null);
+        } catch (IllegalArgumentException invalid) {
+          result = result.withOutput(null, invalid.getMessage());
+        }
+      }
       int size = PayloadSizes.jsonBytes(result);
       if (size > maxPayloadBytes) {
         throw ApplicationFailure.newNonRetryableFailure(
@@ -79,30 +107,6 @@ public final class ModelActivitiesImpl implements ModelActivities {
         failure.setNextRetryDelay(e.retryAfter());
       }
       throw failure.build();
-    }
-  }
-
-  /** Heartbeats (throttled by the SDK) so cancellation and dead workers are noticed. */
-  private static final class HeartbeatingStream implements ModelStream {
-    private final ActivityExecutionContext context;
-
-    HeartbeatingStream(ActivityExecutionContext context) {
-      this.context = context;
-    }
-
-    @Override
-    public void text(String delta) {
-      context.heartbeat(null);
-    }
-
-    @Override
-    public void reasoning(String delta) {
-      context.heartbeat(null);
-    }
-
-    @Override
-    public void alive() {
-      context.heartbeat(null);
     }
   }
 }

@@ -25,6 +25,12 @@ public final class AgentsMain {
   /** The full {@code agents} command line, taking option defaults from {@code env}. */
   public static CommandLine commandLine(Map<String, String> env) {
     return AgentsCli.commandLine(
-        env, new DemoCommand(), new DevCommand(), new ServerCommand(), new WorkerCommand());
+        env,
+        new DemoCommand(),
+        new DevCommand(),
+        new ServerCommand(),
+        new WorkerCommand(),
+        new io.durableagents.app.bench.BenchCommand(),
+        new ProjectionCommand());
   }
 }

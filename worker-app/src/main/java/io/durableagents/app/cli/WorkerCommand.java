@@ -40,6 +40,9 @@ public class WorkerCommand implements Callable<Integer> {
     return "worker polling task queue '" + config.taskQueue() + "' on " + config.temporalAddress()
         + (WorkerConfig.DEFAULT_NAMESPACE.equals(config.namespace()) ? "" : " (namespace " + config.namespace() + ")")
         + ", projection " + Ports.describeUrl(config.projectionUrl())
-        + (config.modelSpec() == null ? "" : ", model " + config.modelSpec());
+        + (config.modelSpec() == null ? "" : ", model " + config.modelSpec())
+        + (config.httpPort() == null
+            ? ""
+            : ", deltas at http://127.0.0.1:" + config.httpPort() + "/sessions/{id}/events");
   }
 }

@@ -3,14 +3,28 @@ package io.durableagents.app.cli;
 import io.durableagents.app.WorkerConfig;
 import io.durableagents.cli.ConnectionOptions;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * Options of the worker commands ({@code worker}, {@code dev}): where to connect, the task queue,
- * the projection, and the model ({@code --model} / {@code AGENTS_MODEL}).
+ * the projection, the model ({@code --model} / {@code AGENTS_MODEL}) and the optional events
+ * endpoint ({@code --http-port}).
  */
 public class WorkerOptions {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
+
   @Mixin ConnectionOptions connection;
+
+  @Option(
+      names = "--http-port",
+      paramLabel = "PORT",
+      description =
+          "Stream model deltas as server-sent events at http://127.0.0.1:PORT/sessions/{id}/events (default: off).")
+  Integer httpPort;
 
   @Option(
       names = "--model",
@@ -27,13 +41,21 @@ public class WorkerOptions {
     return model;
   }
 
+  public Integer httpPort() {
+    return httpPort;
+  }
+
   /** The worker configuration these options describe. */
   public WorkerConfig config() {
+    if (httpPort != null && (httpPort < 1 || httpPort > 65535)) {
+      throw new ParameterException(mixee.commandLine(), "--http-port must be between 1 and 65535, got " + httpPort);
+    }
     return new WorkerConfig(
         connection.temporal(),
         connection.namespace(),
         connection.taskQueue(),
         connection.projection(),
-        model == null || model.isBlank() ? null : model.strip());
+        model == null || model.isBlank() ? null : model.strip(),
+        httpPort);
   }
 }

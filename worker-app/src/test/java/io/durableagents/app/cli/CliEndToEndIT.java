@@ -182,6 +182,40 @@ class CliEndToEndIT {
     assertThat(cancel.exitCode()).as(cancel.err()).isZero();
   }
 
+  @Test
+  void forkWithAChangedToolResult_rerunsAndDiffShowsTheDivergence() throws Exception {
+    Result source = agents("send", "fork-src", "weather?", "--json", "--temporal", temporal);
+    assertThat(source.exitCode()).as(source.err()).isZero();
+
+    Result forked =
+        agents("fork", "fork-src", "--from-step", "2", "--tool-result", "call_0_0={\"forecast\":\"rain\"}",
+            "--append-input", "and tomorrow?", "--json", "--temporal", temporal);
+    assertThat(forked.exitCode()).as(forked.err()).isZero();
+    String forkId = forked.json().path("sessionId").asText();
+    assertThat(forkId).isEqualTo("fork-src.fork-1");
+
+    Result rerun = agents("send", forkId, "", "--json", "--temporal", temporal);
+    assertThat(rerun.exitCode()).as(rerun.err()).isZero();
+    assertThat(rerun.json().path("status").asText()).isEqualTo("finished");
+    List<JsonNode> messages = conversation(rerun.json());
+    assertThat(messages.get(2).path("result").path("forecast").asText()).isEqualTo("rain");
+    assertThat(messages.get(3).path("text").asText()).isEqualTo("and tomorrow?");
+
+    Result diff = agents("diff", "fork-src", forkId, "--json", "--temporal", temporal);
+    assertThat(diff.exitCode()).as(diff.err()).isZero();
+    assertThat(diff.json().path("divergedAt").asInt()).isZero();
+    Result readable = agents("diff", "fork-src", forkId, "--temporal", temporal);
+    assertThat(readable.out()).contains("Diverged at step 0.");
+
+    Result missing = agents("fork", "fork-src", "--from-step", "99", "--temporal", temporal);
+    assertThat(missing.exitCode()).isEqualTo(4);
+    assertThat(missing.err()).contains("CHECKPOINT_NOT_FOUND").contains("kept steps: [1, 2, 3]");
+
+    Result taken = agents("fork", "fork-src", "--from-step", "2", "--as", forkId, "--temporal", temporal);
+    assertThat(taken.exitCode()).isEqualTo(1);
+    assertThat(taken.err()).contains("already exists");
+  }
+
   private static List<JsonNode> conversation(JsonNode result) {
     assertThat(result.path("messages").isArray()).as("messages in %s", result).isTrue();
     List<JsonNode> messages = new ArrayList<>();

@@ -75,6 +75,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private final Set<String> closedApprovals = new LinkedHashSet<>();
 
   private AgentSpec spec;
+  /** The session's agent: as started, or the source's for a fork (null: the worker's default). */
+  private String agentName;
   private String status = RunStatus.IDLE;
   private int lastRun;
   private int activeRun;
@@ -104,6 +106,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     this.start = start == null ? new SessionStart(null, null, null) : start;
     this.sessionId = Workflow.getInfo().getWorkflowId();
     this.preparingFork = this.start.fork() != null;
+    this.agentName = this.start.agent();
     if (this.start.continued() != null) {
       restore(this.start.continued());
     }
@@ -150,6 +153,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                     start.fork(),
                     Workflow.currentTimeMillis()));
     transcript.restore(fork.messageCount(), fork.transcriptHash());
+    agentName = fork.agent();
     step = fork.step();
     totalUsage = fork.usage();
     lastRun = Math.max(0, fork.run() - 1);
@@ -192,7 +196,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     continuing = true;
     Workflow.await(Workflow::isEveryHandlerFinished);
     log.info("{} continues as new after {} events", sessionId, Workflow.getInfo().getHistoryLength());
-    Workflow.continueAsNew(start.continuedWith(snapshot.get()));
+    Workflow.continueAsNew(start.continuedWith(snapshot.get(), agentName));
   }
 
   private SessionSnapshot snapshot(SessionSnapshot.RunSnapshot run) {
@@ -401,7 +405,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   public SessionStatus status() {
     return new SessionStatus(
         sessionId,
-        spec == null ? start.agent() : spec.name(),
+        spec == null ? agentName : spec.name(),
         status,
         lastRun,
         step,
@@ -469,7 +473,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     return new CheckpointSave(
         sessionId,
         Workflow.getInfo().getFirstExecutionRunId(),
-        spec == null ? start.agent() : spec.name(),
+        spec == null ? agentName : spec.name(),
         activeRun,
         stepIndex,
         checkpointStatus,
@@ -616,7 +620,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
     private RunResult loop() {
       try {
-        spec = stubs.agents().resolveAgent(start.agent());
+        spec = stubs.agents().resolveAgent(agentName);
       } catch (ActivityFailure failure) {
         unlessCancelled();
         return fail(errorOf(failure, "agent_unavailable"));

@@ -1,0 +1,215 @@
+package io.durableagents.model.openai;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.durableagents.model.ModelException;
+import io.durableagents.model.ModelResponse;
+import io.durableagents.model.ModelStream;
+import io.durableagents.workflow.FinishReason;
+import io.durableagents.workflow.ToolCall;
+import io.durableagents.workflow.Usage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Builds one answer from the {@code chat.completion.chunk}s of a stream: text and reasoning
+ * deltas go to the {@link ModelStream} as they arrive; tool-call fragments are joined by their
+ * {@code index}; the finish reason and the usage chunk are kept. Only choice 0 is read.
+ */
+final class ChatCompletionsAccumulator {
+  static final String DONE = "[DONE]";
+
+  private final ObjectMapper mapper;
+  private final StringBuilder text = new StringBuilder();
+  private final TreeMap<Integer, PartialCall> calls = new TreeMap<>();
+  private String finishReason;
+  private Usage usage;
+  private boolean done;
+  private int chunks;
+
+  ChatCompletionsAccumulator(ObjectMapper mapper) {
+    this.mapper = mapper;
+  }
+
+  /** Whether {@code data: [DONE]} arrived. */
+  boolean done() {
+    return done;
+  }
+
+  /**
+   * Handles the data of one event.
+   *
+   * @param lastAtEnd the data of an event the body ended inside: if it is not a whole chunk, the
+   *     stream was cut there, and {@link #finish()} reports an incomplete response
+   */
+  void data(String data, ModelStream stream, boolean lastAtEnd) {
+    if (done) {
+      return;
+    }
+    if (DONE.equals(data.strip())) {
+      done = true;
+      return;
+    }
+    JsonNode chunk;
+    try {
+      chunk = mapper.readTree(data);
+    } catch (JsonProcessingException e) {
+      if (lastAtEnd) {
+        return;
+      }
+      throw ModelException.permanent(
+          "model_response_invalid", "The model server sent a stream chunk that is not JSON: " + e.getOriginalMessage());
+    }
+    if (chunk == null || !chunk.isObject()) {
+      if (lastAtEnd) {
+        return;
+      }
+      throw ModelException.permanent("model_response_invalid", "The model server sent a stream chunk that is not an object.");
+    }
+    chunks++;
+    if (chunk.hasNonNull("error")) {
+      // An error after the 200 status: the server gave up mid-generation (overloaded, crashed).
+      throw ModelException.transientFailure(
+          "model_unavailable", "The model server failed mid-stream: "
+              + Objects.requireNonNullElse(ChatCompletionsErrors.message(chunk), chunk.toString()),
+          null);
+    }
+    JsonNode usageNode = chunk.get("usage");
+    if (usageNode != null && usageNode.isObject()) {
+      usage =
+          new Usage(usageNode.path("prompt_tokens").asLong(0), usageNode.path("completion_tokens").asLong(0));
+    }
+    for (JsonNode choice : chunk.path("choices")) {
+      if (choice.path("index").asInt(0) != 0) {
+        continue;
+      }
+      JsonNode delta = choice.path("delta");
+      String reasoning = firstText(delta, "reasoning_content", "reasoning");
+      if (reasoning != null) {
+        stream.reasoning(reasoning);
+      }
+      JsonNode content = delta.get("content");
+      if (content != null && content.isTextual() && !content.textValue().isEmpty()) {
+        text.append(content.textValue());
+        stream.text(content.textValue());
+      }
+      JsonNode toolCalls = delta.get("tool_calls");
+      if (toolCalls != null && toolCalls.isArray()) {
+        for (JsonNode fragment : toolCalls) {
+          fragment(fragment);
+        }
+      }
+      JsonNode finish = choice.get("finish_reason");
+      if (finish != null && finish.isTextual() && !finish.textValue().isEmpty()) {
+        finishReason = finish.textValue();
+      }
+    }
+  }
+
+  /**
+   * The answer, once the stream has ended. Without a finish reason the answer is incomplete and
+   * nothing of it is used: not its text, not its tool calls.
+   */
+  ModelResponse finish() {
+    if (finishReason == null) {
+      throw ModelException.permanent(
+          "incomplete_response",
+          "The model stream ended without a finish reason ("
+              + (done ? "[DONE] arrived early" : "the stream was cut")
+              + " after " + chunks + " chunk" + (chunks == 1 ? "" : "s")
+              + "); the partial answer is discarded.");
+    }
+    List<ToolCall> toolCalls = new ArrayList<>();
+    for (PartialCall call : calls.values()) {
+      toolCalls.add(
+          new ToolCall(call.id, call.name == null ? "" : call.name, arguments(call.arguments.toString())));
+    }
+    return new ModelResponse(text.toString(), toolCalls, finishReason(finishReason, !toolCalls.isEmpty()), usage);
+  }
+
+  private void fragment(JsonNode fragment) {
+    int index;
+    if (fragment.has("index") && fragment.get("index").canConvertToInt()) {
+      index = fragment.get("index").asInt();
+    } else {
+      // Some compatible servers omit the index: a new id starts a new call, else it continues.
+      String id = fragment.path("id").asText("");
+      boolean known = calls.values().stream().anyMatch(c -> id.equals(c.id));
+      index = calls.isEmpty() ? 0 : calls.lastKey();
+      if (!id.isEmpty() && !known && !calls.isEmpty()) {
+        index++;
+      }
+    }
+    PartialCall call = calls.computeIfAbsent(index, i -> new PartialCall());
+    JsonNode id = fragment.get("id");
+    if (call.id == null && id != null && id.isTextual() && !id.textValue().isEmpty()) {
+      call.id = id.textValue();
+    }
+    JsonNode function = fragment.path("function");
+    JsonNode name = function.get("name");
+    if (call.name == null && name != null && name.isTextual() && !name.textValue().isEmpty()) {
+      call.name = name.textValue();
+    }
+    JsonNode arguments = function.get("arguments");
+    if (arguments != null && arguments.isTextual()) {
+      call.arguments.append(arguments.textValue());
+    }
+  }
+
+  /**
+   * Parsed arguments when they are a JSON object; otherwise the model's raw text as a string node,
+   * so that schema validation answers the model with {@code invalid_arguments} instead of the run
+   * failing. Empty arguments are an empty object.
+   */
+  JsonNode arguments(String raw) {
+    if (raw.isBlank()) {
+      return mapper.createObjectNode();
+    }
+    try {
+      JsonNode parsed = mapper.readTree(raw);
+      if (parsed != null && parsed.isObject()) {
+        return parsed;
+      }
+    } catch (JsonProcessingException e) {
+      // kept as text below
+    }
+    return TextNode.valueOf(raw);
+  }
+
+  static String finishReason(String openAi, boolean hasToolCalls) {
+    switch (openAi) {
+      case "tool_calls":
+      case "function_call":
+        return FinishReason.TOOL_CALLS;
+      case "stop":
+        // Some compatible servers say "stop" after tool calls; the calls are what count.
+        return hasToolCalls ? FinishReason.TOOL_CALLS : FinishReason.STOP;
+      case "length":
+        return FinishReason.LENGTH;
+      case "content_filter":
+        return "content-filter";
+      default:
+        return "other";
+    }
+  }
+
+  private static String firstText(JsonNode node, String... fields) {
+    for (String field : fields) {
+      JsonNode value = node.get(field);
+      if (value != null && value.isTextual() && !value.textValue().isEmpty()) {
+        return value.textValue();
+      }
+    }
+    return null;
+  }
+
+  private static final class PartialCall {
+    String id;
+    String name;
+    final StringBuilder arguments = new StringBuilder();
+  }
+}

@@ -1,0 +1,111 @@
+package io.durableagents.model.openai;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.durableagents.model.ModelException;
+import io.durableagents.model.ModelRequest;
+import io.durableagents.model.ToolDefinition;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.ToolCall;
+
+/**
+ * The JSON body of a streaming Chat Completions request: the agent's instructions as the first
+ * {@code system} message, then the conversation, then the tools as {@code function} tools.
+ */
+final class ChatCompletionsRequest {
+  private ChatCompletionsRequest() {}
+
+  static ObjectNode body(ModelRequest request, String model, ObjectMapper mapper) {
+    ObjectNode body = mapper.createObjectNode();
+    body.put("model", model);
+    body.put("stream", true);
+    body.putObject("stream_options").put("include_usage", true);
+    ArrayNode messages = body.putArray("messages");
+    if (request.instructions() != null && !request.instructions().isBlank()) {
+      messages.addObject().put("role", "system").put("content", request.instructions());
+    }
+    for (Message message : request.messages()) {
+      messages.add(message(message, mapper));
+    }
+    if (!request.tools().isEmpty()) {
+      ArrayNode tools = body.putArray("tools");
+      for (ToolDefinition tool : request.tools()) {
+        ObjectNode function = tools.addObject().put("type", "function").putObject("function");
+        function.put("name", tool.name());
+        if (tool.description() != null && !tool.description().isBlank()) {
+          function.put("description", tool.description());
+        }
+        if (tool.inputSchema() != null && tool.inputSchema().isObject()) {
+          function.set("parameters", tool.inputSchema());
+        } else {
+          function.putObject("parameters").put("type", "object").putObject("properties");
+        }
+      }
+    }
+    return body;
+  }
+
+  private static ObjectNode message(Message message, ObjectMapper mapper) {
+    ObjectNode node = mapper.createObjectNode();
+    String role = message.role() == null ? "" : message.role();
+    switch (role) {
+      case Message.SYSTEM, Message.USER -> {
+        node.put("role", role);
+        node.put("content", message.text() == null ? "" : message.text());
+      }
+      case Message.ASSISTANT -> {
+        node.put("role", role);
+        boolean hasText = message.text() != null && !message.text().isEmpty();
+        if (hasText || message.toolCalls().isEmpty()) {
+          node.put("content", hasText ? message.text() : "");
+        } else {
+          node.putNull("content");
+        }
+        if (!message.toolCalls().isEmpty()) {
+          ArrayNode calls = node.putArray("tool_calls");
+          for (ToolCall call : message.toolCalls()) {
+            ObjectNode callNode = calls.addObject();
+            callNode.put("id", call.id());
+            callNode.put("type", "function");
+            callNode.putObject("function").put("name", call.name()).put("arguments", arguments(call, mapper));
+          }
+        }
+      }
+      case Message.TOOL -> {
+        node.put("role", role);
+        node.put("tool_call_id", message.toolCallId());
+        node.put("content", json(message.result(), mapper));
+      }
+      default ->
+          throw ModelException.permanent(
+              "model_request_invalid", "A message with role '" + role + "' cannot be sent to the model.");
+    }
+    return node;
+  }
+
+  /**
+   * The arguments as the JSON string OpenAI expects. Arguments the model sent that were not a JSON
+   * object are kept as a string node holding the model's raw text, and go back verbatim.
+   */
+  private static String arguments(ToolCall call, ObjectMapper mapper) {
+    JsonNode arguments = call.arguments();
+    if (arguments == null || arguments.isNull() || arguments.isMissingNode()) {
+      return "{}";
+    }
+    if (arguments.isTextual()) {
+      return arguments.textValue();
+    }
+    return json(arguments, mapper);
+  }
+
+  private static String json(JsonNode node, ObjectMapper mapper) {
+    try {
+      return mapper.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw ModelException.permanent("model_request_invalid", "Cannot serialize a message: " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package io.durableagents.model.openai;
+
+import java.net.http.HttpHeaders;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+
+/** Reads how long a server asked us to wait: {@code Retry-After} (seconds or HTTP date). */
+final class RetryAfter {
+  private RetryAfter() {}
+
+  /**
+   * The wait the headers ask for, or null when they give none: {@code retry-after-ms} (sent by
+   * OpenAI, more precise) wins over {@code Retry-After}, which is delay-seconds or an HTTP date
+   * (RFC 9110 §10.2.3). A date in the past means no wait.
+   */
+  static Duration from(HttpHeaders headers, Instant now) {
+    Optional<String> millis = headers.firstValue("retry-after-ms");
+    if (millis.isPresent()) {
+      Duration parsed = millis(millis.get());
+      if (parsed != null) {
+        return parsed;
+      }
+    }
+    return headers.firstValue("retry-after").map(value -> parse(value, now)).orElse(null);
+  }
+
+  /** {@code Retry-After} as delay-seconds or an HTTP date; null when it is neither. */
+  static Duration parse(String value, Instant now) {
+    String v = value.strip();
+    if (v.isEmpty()) {
+      return null;
+    }
+    try {
+      double seconds = Double.parseDouble(v);
+      if (seconds >= 0 && !Double.isInfinite(seconds)) {
+        return Duration.ofMillis(Math.round(seconds * 1000));
+      }
+      return null;
+    } catch (NumberFormatException notSeconds) {
+      // an HTTP date then
+    }
+    try {
+      Instant at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+      Duration wait = Duration.between(now, at);
+      return wait.isNegative() ? Duration.ZERO : wait;
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  private static Duration millis(String value) {
+    try {
+      double ms = Double.parseDouble(value.strip());
+      return ms >= 0 && !Double.isInfinite(ms) ? Duration.ofMillis(Math.round(ms)) : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.durableagents.model.openai;
+
+import io.durableagents.agent.Agent;
+import io.durableagents.plugin.AgentsPlugin;
+import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.store.AgentStore;
+import io.durableagents.store.AgentStores;
+import io.durableagents.streaming.Delta;
+import io.durableagents.tools.Tool;
+import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SessionStart;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.WorkerFactoryOptions;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A session on {@link TestWorkflowEnvironment} with the real plugin, activities and SQLite store,
+ * whose model is the OpenAI provider talking to a {@link FakeChatCompletionsServer}; a delta
+ * listener records what the worker streamed.
+ */
+final class OpenAiSessionTestKit implements AutoCloseable {
+  static final String TASK_QUEUE = "agents-openai-test";
+
+  final TestWorkflowEnvironment env;
+  final AgentStore store;
+  final WorkflowClient client;
+  final List<Delta> deltas = new CopyOnWriteArrayList<>();
+  /** Invocations per tool call id: the tools' side effects. */
+  final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
+
+  OpenAiSessionTestKit(Path dir, FakeChatCompletionsServer server) {
+    store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
+    OpenAiModelProvider model =
+        OpenAiModelProvider.newBuilder().baseUrl(server.baseUrl()).apiKey("sk-test").model("gpt-4o-mini").build();
+    AgentsPlugin plugin =
+        new AgentsPlugin(
+            AgentsPluginOptions.newBuilder()
+                .addAgent(agent())
+                .modelProvider(model)
+                .store(store)
+                .addDeltaListener(deltas::add)
+                .build());
+    env =
+        TestWorkflowEnvironment.newInstance(
+            TestEnvironmentOptions.newBuilder()
+                .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
+                .build());
+    env.newWorker(TASK_QUEUE);
+    env.start();
+    client = env.getWorkflowClient();
+  }
+
+  private Agent agent() {
+    return Agent.newBuilder("tester")
+        .model("gpt-4o-mini")
+        .instructions("You add numbers.")
+        .maxSteps(5)
+        .modelMaxAttempts(3)
+        .tools(
+            Tool.newBuilder("add")
+                .description("Adds two integers.")
+                .inputSchema(
+                    "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},"
+                        + "\"required\":[\"a\",\"b\"]}")
+                .handler(
+                    (args, ctx) -> {
+                      effects.computeIfAbsent(ctx.toolCallId(), id -> new AtomicInteger()).incrementAndGet();
+                      return Map.of("sum", args.get("a").asLong() + args.get("b").asLong());
+                    })
+                .build(),
+            Tool.newBuilder("echo")
+                .description("Echoes its text.")
+                .inputSchema(
+                    "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}")
+                .handler(
+                    (args, ctx) -> {
+                      effects.computeIfAbsent(ctx.toolCallId(), id -> new AtomicInteger()).incrementAndGet();
+                      return Map.of("echo", args.get("text").asText());
+                    })
+                .build())
+        .build();
+  }
+
+  /** What AgentClient.send does: update-with-start on the session's workflow. */
+  RunResult send(String sessionId, String input) {
+    AgentSessionWorkflow stub =
+        client.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(sessionId)
+                .setTaskQueue(TASK_QUEUE)
+                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                .build());
+    RunResult result =
+        WorkflowClient.executeUpdateWithStart(
+            stub::send,
+            new SendRequest(input),
+            UpdateOptions.newBuilder(RunResult.class)
+                .setUpdateName("send")
+                .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+                .build(),
+            new WithStartWorkflowOperation<>(
+                stub::run, new SessionStart(sessionId, null, null)));
+    while (result != null && result.isContinued()) {
+      result = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(new SendRequest(""));
+    }
+    return result;
+  }
+
+  @Override
+  public void close() {
+    env.close();
+    store.close();
+  }
+}

@@ -1,0 +1,156 @@
+package io.durableagents.model.openai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.durableagents.store.CheckpointEntry;
+import io.durableagents.streaming.Delta;
+import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.FinishReason;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The OpenAI provider behind a real session: retries, failures and streaming end to end. */
+class OpenAiSessionWorkflowTest {
+  @TempDir Path dir;
+  private final FakeChatCompletionsServer server = new FakeChatCompletionsServer();
+  private OpenAiSessionTestKit kit;
+
+  private OpenAiSessionTestKit kit() {
+    kit = new OpenAiSessionTestKit(dir, server);
+    return kit;
+  }
+
+  @AfterEach
+  void close() {
+    if (kit != null) {
+      kit.close();
+    }
+    server.close();
+  }
+
+  @Test
+  void rateLimitedThenAnswered_theRunRetriesAndFinishes() {
+    server.reply(
+        FakeChatCompletionsServer.status(
+            429,
+            Map.of("Content-Type", "application/json", "Retry-After", "1"),
+            "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\",\"code\":\"rate_limit_exceeded\"}}"),
+        FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
+
+    RunResult result = kit().send("openai-429", "hello");
+
+    assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(result.text()).isEqualTo("Hello there!");
+    assertThat(result.usage().inputTokens()).isEqualTo(19);
+    assertThat(server.requests()).hasSize(2);
+    assertThat(server.requests().get(1).json()).isEqualTo(server.requests().get(0).json());
+  }
+
+  @Test
+  void badRequest_failsTheRunWithModelRequestInvalid_withoutRetry_andWritesTheFailedCheckpoint() {
+    server.reply(
+        FakeChatCompletionsServer.status(
+            400,
+            Map.of("Content-Type", "application/json"),
+            "{\"error\":{\"message\":\"This model's maximum context length is 128000 tokens.\","
+                + "\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}"));
+
+    RunResult result = kit().send("openai-400", "hello");
+
+    assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+    assertThat(result.finishReason()).isEqualTo(FinishReason.ERROR);
+    assertThat(result.error().code()).isEqualTo("model_request_invalid");
+    assertThat(result.error().message()).contains("maximum context length is 128000 tokens");
+    assertThat(server.requests()).hasSize(1);
+    List<CheckpointEntry> history = kit.store.history("openai-400", 0);
+    assertThat(history).isNotEmpty();
+    assertThat(history.get(0).status()).isEqualTo(RunStatus.FAILED);
+    assertThat(history.get(0).finishReason()).isEqualTo(FinishReason.ERROR);
+    assertThat(kit.store.readMessages("openai-400", result.messageCount())).containsExactly(Message.user("hello"));
+  }
+
+  @Test
+  void streamCutBeforeTheFinishPart_failsWithIncompleteResponse_andNoToolRuns() {
+    server.reply(FakeChatCompletionsServer.stream(Wire.CUT_AFTER_TOOL_CALL));
+
+    RunResult result = kit().send("openai-cut", "add 1 and 2");
+
+    assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+    assertThat(result.error().code()).isEqualTo("incomplete_response");
+    assertThat(result.toolCalls()).isEmpty();
+    assertThat(kit.effects).isEmpty();
+    assertThat(server.requests()).hasSize(1);
+    assertThat(kit.store.readMessages("openai-cut", result.messageCount()))
+        .containsExactly(Message.user("add 1 and 2"));
+    assertThat(kit.store.history("openai-cut", 0).get(0).status()).isEqualTo(RunStatus.FAILED);
+  }
+
+  @Test
+  void streamedTextDeltas_concatenateToTheStoredAssistantTextOfEachStep() {
+    server.reply(
+        FakeChatCompletionsServer.stream(Wire.TOOL_CALLS),
+        FakeChatCompletionsServer.stream(Wire.answer("1 + 2", " = ", "3", ", and you said ", "\"x\".")));
+
+    RunResult result = kit().send("openai-deltas", "add 1 and 2, echo x");
+
+    assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(result.text()).isEqualTo("1 + 2 = 3, and you said \"x\".");
+    assertThat(kit.effects).hasSize(2);
+    List<Message> assistant =
+        kit.store.readMessages("openai-deltas", result.messageCount()).stream()
+            .filter(m -> Message.ASSISTANT.equals(m.role()))
+            .toList();
+    assertThat(assistant).hasSize(2);
+    Map<Integer, String> streamed =
+        kit.deltas.stream()
+            .filter(Delta::isText)
+            .collect(Collectors.groupingBy(Delta::step, java.util.TreeMap::new, Collectors.mapping(Delta::text, Collectors.joining())));
+    assertThat(streamed.values()).containsExactly(assistant.get(0).text(), assistant.get(1).text());
+    assertThat(kit.deltas).allSatisfy(d -> {
+      assertThat(d.sessionId()).isEqualTo("openai-deltas");
+      assertThat(d.attempt()).isEqualTo(1);
+    });
+    assertThat(kit.deltas.stream().filter(d -> d.step() == streamed.keySet().iterator().next()).map(Delta::text))
+        .containsExactly("Let me add.");
+    // The second request carried the first turn and the tool results back to the model.
+    assertThat(server.requests().get(1).json().path("messages").findValuesAsText("role"))
+        .containsExactly("system", "user", "assistant", "tool", "tool");
+  }
+
+  @Test
+  void cancelWhileTheModelStreams_stopsTheHttpCall_andNoDeltaArrivesAfterwards() throws Exception {
+    CountDownLatch hungUp = new CountDownLatch(1);
+    server.reply(FakeChatCompletionsServer.endless("Once upon", 100, hungUp));
+    kit();
+    CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> kit.send("openai-cancel", "tell a story"));
+    for (int i = 0; i < 200 && kit.deltas.isEmpty(); i++) {
+      Thread.sleep(50);
+    }
+    assertThat(kit.deltas).isNotEmpty();
+
+    kit.client.newWorkflowStub(AgentSessionWorkflow.class, "openai-cancel").cancel("enough");
+    RunResult result = run.get(60, TimeUnit.SECONDS);
+
+    assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+    // The activity learns of the cancel from its next heartbeat (throttled by the SDK to 80% of
+    // the heartbeat timeout), stops forwarding and abandons the HTTP call.
+    assertThat(hungUp.await(60, TimeUnit.SECONDS)).as("the HTTP call was abandoned").isTrue();
+    int delivered = kit.deltas.size();
+    Thread.sleep(500);
+    assertThat(kit.deltas).hasSize(delivered);
+    assertThat(kit.store.readMessages("openai-cancel", result.messageCount()))
+        .extracting(Message::role)
+        .containsExactly("user");
+  }
+}

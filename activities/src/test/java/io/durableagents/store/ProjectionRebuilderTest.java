@@ -1,0 +1,250 @@
+package io.durableagents.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.agent.Agent;
+import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.plugin.AgentsPlugin;
+import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.tools.Tool;
+import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.activity.CheckpointSave;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.WorkerFactoryOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sessions run on the real plugin (test server, SQLite projection); their workflow histories are
+ * then replayed into fresh stores, which must hold exactly the live rows.
+ */
+class ProjectionRebuilderTest {
+  private static final String TASK_QUEUE = "rebuild-test";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String SCRIPT =
+      "{'turns':["
+          + "{'text':'adding','toolCalls':[{'name':'add','arguments':{'a':2,'b':3}},"
+          + "{'name':'add','arguments':{'a':5,'b':8}}],'usage':{'inputTokens':10,'outputTokens':3}},"
+          + "{'text':'paying','toolCalls':[{'name':'pay','arguments':{'amount':500}}]},"
+          + "{'text':'all done'},"
+          + "{'text':'second answer'},{'text':'third answer'},{'text':'fourth answer'}]}";
+
+  @TempDir Path dir;
+
+  private AgentStore live;
+  private TestWorkflowEnvironment env;
+  private WorkflowClient client;
+  private final Map<String, Long> notified = new ConcurrentHashMap<>();
+
+  @BeforeEach
+  void start() {
+    live = AgentStores.open(liveUrl());
+    Agent agent =
+        Agent.newBuilder("rebuilder")
+            .model("scripted")
+            .instructions("test agent")
+            .approvalTimeout(Duration.ofHours(1))
+            .approvalNotifier((sessionId, name, approval) ->
+                notified.put(approval.approvalId(), System.currentTimeMillis()))
+            .tools(
+                Tool.newBuilder("add")
+                    .description("Adds two integers.")
+                    .inputSchema(
+                        "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},"
+                            + "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}")
+                    .handler((args, ctx) ->
+                        Map.of("sum", args.get("a").asLong() + args.get("b").asLong()))
+                    .build(),
+                Tool.newBuilder("pay")
+                    .description("Pays; always needs approval.")
+                    .inputSchema("{\"type\":\"object\"}")
+                    .requiresApproval()
+                    .handler((args, ctx) -> Map.of("paid", args.path("amount").asInt()))
+                    .build())
+            .build();
+    AgentsPlugin plugin =
+        new AgentsPlugin(
+            AgentsPluginOptions.newBuilder()
+                .addAgent(agent)
+                .modelProvider(ScriptedModelProvider.fromJson(SCRIPT.replace('\'', '"')))
+                .store(live)
+                .build());
+    env =
+        TestWorkflowEnvironment.newInstance(
+            TestEnvironmentOptions.newBuilder()
+                .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
+                .build());
+    env.newWorker(TASK_QUEUE);
+    env.start();
+    client = env.getWorkflowClient();
+  }
+
+  @AfterEach
+  void stop() {
+    if (env != null) {
+      env.close();
+    }
+    if (live != null) {
+      live.close();
+    }
+  }
+
+  private String liveUrl() {
+    return "jdbc:sqlite:" + dir.resolve("live.db");
+  }
+
+  @Test
+  void aToolLoopWithAnApproval_rebuildsIntoAFreshStoreExactlyAsLive() {
+    String session = "rebuild-1";
+    RunResult paused = send(session, "add and pay", null);
+    assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    client.newWorkflowStub(AgentSessionWorkflow.class, session)
+        .approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
+    RunResult done = attach(session);
+    assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(send(session, "and again", null).status()).isEqualTo(RunStatus.FINISHED);
+
+    List<WorkflowExecutionHistory> runs = ProjectionRebuilder.fetchRuns(client, session);
+    ProjectionRebuilder rebuilder = ProjectionRebuilder.newInstance();
+    List<CheckpointSave> saves = rebuilder.saves(runs);
+    assertThat(saves).isNotEmpty().allSatisfy(s -> assertThat(s.sessionId()).isEqualTo(session));
+    assertThat(saves.get(0).firstSeq()).isZero();
+    assertThat(rebuilder.notifications(runs)).containsOnlyKeys(paused.approval().approvalId());
+
+    String freshUrl = "jdbc:sqlite:" + dir.resolve("fresh.db");
+    ProjectionRebuilder.Result result;
+    try (AgentStore fresh = AgentStores.open(freshUrl)) {
+      result = rebuilder.rebuild(session, runs, fresh);
+    }
+
+    ProjectionTables expected = ProjectionTables.read(liveUrl(), session);
+    ProjectionTables rebuilt = ProjectionTables.read(freshUrl, session);
+    assertThat(rebuilt).isEqualTo(expected);
+    assertThat(expected.messages()).hasSize(done.messageCount() + 2);
+    assertThat(expected.approvals()).singleElement()
+        .satisfies(row -> assertThat(row.get(6)).isEqualTo(ApprovalRecord.APPROVED));
+    assertThat(expected.approvals().get(0).get(12)).isNotEqualTo(0L); // notified_at
+    assertThat(result.saves()).isEqualTo(saves.size());
+    assertThat(result.messages()).isEqualTo(expected.messages().size());
+    assertThat(result.historyEntries()).isEqualTo(expected.checkpoints().size());
+    assertThat(result.approvalsNotified()).isEqualTo(1);
+  }
+
+  @Test
+  void aDamagedLiveProjection_isRepairedInPlace() {
+    String session = "rebuild-2";
+    RunResult paused = send(session, "add and pay", null);
+    client.newWorkflowStub(AgentSessionWorkflow.class, session)
+        .approve(new Decision(paused.approval().approvalId(), false, "no", "bob"));
+    assertThat(attach(session).status()).isEqualTo(RunStatus.FINISHED);
+    ProjectionTables before = ProjectionTables.read(liveUrl(), session);
+
+    live.delete(session, false);
+    assertThat(live.session(session)).isEmpty();
+    ProjectionRebuilder.newInstance()
+        .rebuild(session, ProjectionRebuilder.fetchRuns(client, session), live);
+
+    assertThat(ProjectionTables.read(liveUrl(), session)).isEqualTo(before);
+    // The session goes on from the repaired projection.
+    assertThat(send(session, "more", null).status()).isEqualTo(RunStatus.FINISHED);
+  }
+
+  @Test
+  void aSessionThatContinuedAsNew_isRebuiltFromEveryRun() throws Exception {
+    String session = "rebuild-3";
+    // A tiny event bound: the session continues as new after (nearly) every run.
+    SessionStart start =
+        JSON.readValue(
+            "{\"sessionId\":\"" + session + "\",\"continueAfterEvents\":20}", SessionStart.class);
+    RunResult paused = followContinued(session, send(session, "add and pay", start));
+    assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    client.newWorkflowStub(AgentSessionWorkflow.class, session)
+        .approve(new Decision(paused.approval().approvalId(), true, null, "carol"));
+    followContinued(session, attach(session));
+    for (String input : List.of("two", "three", "four")) {
+      assertThat(followContinued(session, send(session, input, start)).status())
+          .isEqualTo(RunStatus.FINISHED);
+    }
+    awaitSettled(session, 8);
+
+    List<WorkflowExecutionHistory> runs = ProjectionRebuilder.fetchRuns(client, session);
+    assertThat(runs).hasSizeGreaterThan(1);
+    String freshUrl = "jdbc:sqlite:" + dir.resolve("fresh-can.db");
+    try (AgentStore fresh = AgentStores.open(freshUrl)) {
+      ProjectionRebuilder.newInstance().rebuild(session, runs, fresh);
+    }
+    assertThat(ProjectionTables.read(freshUrl, session))
+        .isEqualTo(ProjectionTables.read(liveUrl(), session));
+  }
+
+  /** A result the session answered with while it continued as new: attach to the next run. */
+  private RunResult followContinued(String session, RunResult result) {
+    RunResult current = result;
+    for (int i = 0; i < 20 && !RunStatus.isSettled(current.status())
+        && !RunStatus.AWAITING_APPROVAL.equals(current.status()); i++) {
+      current = attach(session);
+    }
+    return current;
+  }
+
+  /** Waits until the projection shows a settled session with at least {@code messages}. */
+  private void awaitSettled(String session, int messages) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      var row = live.session(session);
+      if (row.isPresent() && RunStatus.isSettled(row.get().status())
+          && row.get().messageCount() >= messages) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("session " + session + " did not settle: " + live.session(session));
+  }
+
+  private RunResult send(String sessionId, String input, SessionStart start) {
+    AgentSessionWorkflow stub =
+        client.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(sessionId)
+                .setTaskQueue(TASK_QUEUE)
+                .setWorkflowIdConflictPolicy(
+                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                .build());
+    return WorkflowClient.executeUpdateWithStart(
+        stub::send,
+        new SendRequest(input),
+        UpdateOptions.newBuilder(RunResult.class)
+            .setUpdateName("send")
+            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+            .build(),
+        new WithStartWorkflowOperation<>(
+            stub::run, start != null ? start : new SessionStart(sessionId, null, null)));
+  }
+
+  private RunResult attach(String sessionId) {
+    return client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(new SendRequest(""));
+  }
+}

@@ -1,0 +1,92 @@
+package io.durableagents.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.client.ForkResult;
+import io.durableagents.workflow.ForkPatch;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code agents fork SESSION --from-step N}: a new session from a kept history entry. */
+@Command(
+    name = "fork",
+    description = {
+      "Start a new session from a kept history entry of SESSION, optionally patched.",
+      "The source session is not touched. Wait for the fork's run with: agents send FORK_ID \"\""
+    },
+    footer = {"", "Exit codes: 0 started, 1 error (id taken), 2 usage, 4 no such session or step."})
+public class ForkCommand implements Callable<Integer> {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Spec CommandSpec spec;
+
+  @Mixin ConnectionOptions connection;
+
+  @Parameters(index = "0", paramLabel = "SESSION", description = "The source session.")
+  String session;
+
+  @Option(names = "--from-step", paramLabel = "N", required = true, description = "The history entry (see agents history).")
+  int fromStep;
+
+  @Option(names = "--append-input", paramLabel = "TEXT", description = "A user message sent after any calls still pending.")
+  String appendInput;
+
+  @Option(
+      names = "--tool-result",
+      paramLabel = "CALL_ID=JSON",
+      description = "Replace (or record) a call's result, e.g. call_0_0='{\"forecast\":\"rain\"}'. Repeatable.")
+  List<String> toolResults = new ArrayList<>();
+
+  @Option(names = "--as", paramLabel = "NEW_ID", description = "Id of the new session (default SESSION.fork-N).")
+  String newId;
+
+  @Option(names = "--json", description = "Print the fork as one JSON document.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    SendCommand.requireValidSession(session);
+    List<ForkPatch.ToolResultPatch> patches = new ArrayList<>();
+    for (String toolResult : toolResults) {
+      patches.add(parseToolResult(toolResult));
+    }
+    ForkPatch patch = new ForkPatch(null, null, patches, appendInput);
+    PrintWriter out = spec.commandLine().getOut();
+    try (ConnectionOptions.Connection connected = connection.open()) {
+      ForkResult fork = connected.agents().fork(session, fromStep, patch, newId);
+      if (json) {
+        RunResultPrinter.printJson(fork, out);
+      } else {
+        out.println(
+            "Forked " + fork.parentSessionId() + " at step " + fork.parentStep() + " as " + fork.sessionId()
+                + " (patch: " + fork.patch() + ").");
+        out.println("Wait for its run with: ./agents send " + fork.sessionId() + " \"\"");
+        out.flush();
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  private ForkPatch.ToolResultPatch parseToolResult(String value) {
+    int eq = value.indexOf('=');
+    if (eq <= 0) {
+      throw new CliException(ExitCodes.USAGE, "--tool-result needs CALL_ID=JSON, got '" + value + "'", null);
+    }
+    JsonNode result;
+    try {
+      result = JSON.readTree(value.substring(eq + 1));
+    } catch (java.io.IOException e) {
+      throw new CliException(
+          ExitCodes.USAGE, "--tool-result " + value.substring(0, eq) + ": the result is not JSON", e);
+    }
+    return new ForkPatch.ToolResultPatch(value.substring(0, eq), result);
+  }
+}

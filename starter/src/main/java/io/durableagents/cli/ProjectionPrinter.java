@@ -1,0 +1,149 @@
+package io.durableagents.cli;
+
+import io.durableagents.client.ApprovalRow;
+import io.durableagents.client.HistoryEntry;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.ToolCall;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Readable tables of what the projection holds: a session's checkpoint history and the approvals
+ * inbox. Times are UTC; text from models and tools is escaped ({@link RunResultPrinter#printable})
+ * and cut to fit a column.
+ */
+public final class ProjectionPrinter {
+  static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
+  private static final int LAST_MESSAGE_WIDTH = 48;
+
+  private ProjectionPrinter() {}
+
+  /** The history as a table, newest step first, with the last message of each checkpoint. */
+  public static void printHistory(String sessionId, List<HistoryEntry> entries, PrintWriter out) {
+    out.println(
+        RunResultPrinter.printable(sessionId) + " · " + entries.size()
+            + (entries.size() == 1 ? " history entry" : " history entries")
+            + ", newest first (times UTC)");
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"STEP", "RUN", "SAVED AT", "STATUS", "FINISH", "MESSAGES", "TOKENS IN/OUT", "LAST MESSAGE"});
+    for (HistoryEntry entry : entries) {
+      var checkpoint = entry.checkpoint();
+      List<Message> messages = checkpoint.messages();
+      rows.add(
+          new String[] {
+            String.valueOf(entry.step()),
+            String.valueOf(checkpoint.run()),
+            time(entry.savedAt()),
+            RunResultPrinter.printable(entry.status()),
+            checkpoint.finishReason() == null ? "-" : RunResultPrinter.printable(checkpoint.finishReason()),
+            String.valueOf(messages.size()),
+            checkpoint.usage().inputTokens() + " / " + checkpoint.usage().outputTokens(),
+            messages.isEmpty() ? "-" : cut(describe(messages.get(messages.size() - 1)), LAST_MESSAGE_WIDTH)
+          });
+    }
+    printTable(rows, new boolean[] {true, true, false, false, false, true, true, false}, out);
+    out.flush();
+  }
+
+  /** The approvals as a table, oldest request first, and how to decide the pending ones. */
+  public static void printApprovals(List<ApprovalRow> approvals, boolean pendingOnly, PrintWriter out) {
+    if (approvals.isEmpty()) {
+      out.println(pendingOnly ? "No approval is waiting for a decision." : "No approvals.");
+      out.flush();
+      return;
+    }
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"REQUESTED (UTC)", "SESSION", "APPROVAL ID", "TOOL", "INPUT", "STATUS", "EXPIRES (UTC)", "DECIDED BY"});
+    for (ApprovalRow approval : approvals) {
+      rows.add(
+          new String[] {
+            time(approval.requestedAt()),
+            RunResultPrinter.printable(approval.sessionId()),
+            RunResultPrinter.printable(approval.approvalId()),
+            RunResultPrinter.printable(approval.toolName()),
+            RunResultPrinter.compactJson(approval.input(), 40),
+            RunResultPrinter.printable(approval.status()),
+            time(approval.expiresAt()),
+            approval.decidedBy() == null ? "-" : RunResultPrinter.printable(approval.decidedBy())
+          });
+    }
+    printTable(rows, new boolean[8], out);
+    List<ApprovalRow> pending = approvals.stream().filter(ApprovalRow::isPending).collect(Collectors.toList());
+    if (!pending.isEmpty()) {
+      ApprovalRow first = pending.get(0);
+      out.println();
+      out.println(
+          RunResultPrinter.plural(pending.size(), "approval") + " waiting; decide with: ./agents approve "
+              + RunResultPrinter.printable(first.sessionId()) + " "
+              + RunResultPrinter.printable(first.approvalId()) + "   (or reject)");
+    }
+    out.flush();
+  }
+
+  /** {@code role: text}, or the tool calls of an assistant turn, or a tool result. */
+  static String describe(Message message) {
+    String role = message.role() == null ? "?" : message.role();
+    if (Message.TOOL.equals(role)) {
+      return "tool " + RunResultPrinter.printable(message.toolName()) + " = "
+          + RunResultPrinter.compactJson(message.result(), LAST_MESSAGE_WIDTH);
+    }
+    StringBuilder text = new StringBuilder(role).append(": ");
+    if (message.text() != null && !message.text().isBlank()) {
+      text.append(RunResultPrinter.printable(message.text().strip()).replace('\n', ' '));
+    }
+    if (!message.toolCalls().isEmpty()) {
+      if (message.text() != null && !message.text().isBlank()) {
+        text.append(' ');
+      }
+      text.append("→ ")
+          .append(message.toolCalls().stream().map(ToolCall::name).map(RunResultPrinter::printable)
+              .collect(Collectors.joining(", ")));
+    }
+    return text.toString();
+  }
+
+  static String time(long epochMillis) {
+    return epochMillis <= 0 ? "-" : TIME.format(Instant.ofEpochMilli(epochMillis));
+  }
+
+  private static String cut(String text, int width) {
+    return text.length() <= width ? text : text.substring(0, width - 1) + "…";
+  }
+
+  /** Columns padded to their widest cell; numbers (rightAligned) to the right. */
+  private static void printTable(List<String[]> rows, boolean[] rightAligned, PrintWriter out) {
+    int columns = rows.get(0).length;
+    int[] widths = new int[columns];
+    for (String[] row : rows) {
+      for (int i = 0; i < columns; i++) {
+        widths[i] = Math.max(widths[i], row[i].codePointCount(0, row[i].length()));
+      }
+    }
+    for (String[] row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < columns; i++) {
+        String cell = row[i];
+        int pad = widths[i] - cell.codePointCount(0, cell.length());
+        boolean last = i == columns - 1;
+        if (rightAligned[i]) {
+          line.append(" ".repeat(pad)).append(cell);
+        } else {
+          line.append(cell);
+          if (!last) {
+            line.append(" ".repeat(pad));
+          }
+        }
+        if (!last) {
+          line.append("  ");
+        }
+      }
+      out.println(line.toString().stripTrailing());
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package io.durableagents.client;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.Usage;
+import java.util.List;
+
+/**
+ * A full checkpoint as the projection keeps it: where a session stood after one step.
+ *
+ * @param stepIndex the step the checkpoint was saved after (a model turn or a tool batch)
+ * @param run the run the step belongs to
+ * @param status the session's status at that step ({@code in-progress}, {@code
+ *     awaiting-approval}, {@code finished}, {@code failed}, {@code cancelled})
+ * @param finishReason why the step ended, or null
+ * @param messages the whole conversation at that step, in order
+ * @param businessState the JSON state the tools keep, or null
+ * @param usage token totals of the session at that step
+ * @param fingerprint the agent definition's fingerprint, or null
+ * @param runConfig the resolved configuration of a dynamic agent, or null
+ * @param savedAt epoch milliseconds (UTC) of the save
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Checkpoint(
+    @JsonProperty("sessionId") String sessionId,
+    @JsonProperty("stepIndex") int stepIndex,
+    @JsonProperty("run") int run,
+    @JsonProperty("status") String status,
+    @JsonProperty("finishReason") String finishReason,
+    @JsonProperty("messages") List<Message> messages,
+    @JsonProperty("businessState") JsonNode businessState,
+    @JsonProperty("usage") Usage usage,
+    @JsonProperty("fingerprint") String fingerprint,
+    @JsonProperty("runConfig") JsonNode runConfig,
+    @JsonProperty("savedAt") long savedAt) {
+
+  public Checkpoint {
+    messages = messages == null ? List.of() : List.copyOf(messages);
+    usage = usage == null ? Usage.ZERO : usage;
+  }
+}

@@ -1,0 +1,776 @@
+package io.durableagents.app.bench;
+
+import io.durableagents.agent.Agent;
+import io.durableagents.app.AgentWorker;
+import io.durableagents.app.EmbeddedTemporalServer;
+import io.durableagents.client.AgentClient;
+import io.durableagents.client.AgentClientOptions;
+import io.durableagents.client.SendOptions;
+import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.plugin.AgentsPlugin;
+import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.store.AgentStore;
+import io.durableagents.store.AgentStores;
+import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.ForkPatch;
+import io.durableagents.workflow.ForkSource;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.SessionStatus;
+import io.durableagents.workflow.activity.ActivityNames;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * The measurements of {@code agents bench}: one worker process (this one) running the plugin and
+ * the hand-written {@link Baseline} workflows side by side, against the embedded Temporal test
+ * server and a temporary SQLite projection unless told otherwise.
+ *
+ * <p>Every figure is measured in this run; ratios compare measurements taken close together
+ * (plugin and baseline rounds alternate). Nothing here asserts a threshold.
+ */
+final class Bench implements AutoCloseable {
+  static final String MODEL_TURN = ActivityNames.PREFIX + "ModelTurn";
+  private static final long WAIT_SECONDS = 120;
+  /** Pause between reaching a wait point and deciding it, on both sides. */
+  private static final long SETTLE_MS = 20;
+
+  private final BenchConfig config;
+  private final PrintWriter progress;
+  private final String prefix;
+  private final String mainQueue;
+  private final String longQueue;
+  private final String waitQueue;
+  private final ProbeClock clock = new ProbeClock();
+  private final List<Agent> agents;
+  private final boolean externalTemporal;
+  private final boolean externalProjection;
+  private final AtomicInteger ids = new AtomicInteger();
+  private final List<String> started = Collections.synchronizedList(new ArrayList<>());
+  private final Map<String, WorkerFactory> factories = new LinkedHashMap<>();
+  private final ExecutorService pool;
+
+  private EmbeddedTemporalServer server;
+  private Path tempDir;
+  private WorkflowServiceStubs service;
+  private WorkflowClient client;
+  private AgentStore store;
+  private String targetDescription;
+  /** A plugin session of the last concurrent round, to see where its time went. */
+  private volatile String lastConcurrentSession;
+
+  /**
+   * @param temporal HOST:PORT of an existing Temporal, or null for the embedded test server
+   * @param projection JDBC URL of an existing projection, or null for a temporary SQLite file
+   */
+  Bench(BenchConfig config, String temporal, String namespace, String projection, PrintWriter progress) {
+    this.config = config;
+    this.progress = progress;
+    this.prefix = "bench-" + UUID.randomUUID().toString().substring(0, 8);
+    this.mainQueue = prefix;
+    this.longQueue = prefix + "-long";
+    this.waitQueue = prefix + "-wait";
+    this.agents = BenchAgents.create(config, clock);
+    this.externalTemporal = temporal != null;
+    this.externalProjection = projection != null;
+    AtomicInteger threads = new AtomicInteger();
+    this.pool =
+        Executors.newFixedThreadPool(
+            Math.max(config.concurrency(), 32),
+            task -> {
+              Thread thread = new Thread(task, "bench-client-" + threads.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    try {
+      open(temporal, namespace, projection);
+    } catch (RuntimeException | IOException e) {
+      close();
+      throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  private void open(String temporal, String namespace, String projection) throws IOException {
+    String address;
+    if (temporal == null) {
+      server = EmbeddedTemporalServer.start(0);
+      address = server.address();
+    } else {
+      address = temporal;
+    }
+    String url;
+    if (projection == null) {
+      tempDir = Files.createTempDirectory("agents-bench");
+      url = "jdbc:sqlite:" + tempDir.resolve("projection.db");
+    } else {
+      url = projection;
+    }
+    targetDescription =
+        (temporal == null ? "embedded Temporal test server (in this process)" : "Temporal at " + temporal)
+            + ", "
+            + (projection == null ? "temporary SQLite projection" : "projection " + redact(projection));
+    store = AgentStores.open(url);
+    service = AgentWorker.connect(address);
+    client =
+        WorkflowClient.newInstance(
+            service, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
+    startFactory(mainQueue, -1, true);
+    startFactory(longQueue, 1, true);
+  }
+
+  /** A JDBC URL without its query string (which may hold a password). */
+  private static String redact(String url) {
+    int query = url.indexOf('?');
+    return query < 0 ? url : url.substring(0, query) + "?…";
+  }
+
+  String target() {
+    return targetDescription;
+  }
+
+  /** Runs every measurement, in an order that keeps them from disturbing each other. */
+  BenchReport run() {
+    BenchReport report = new BenchReport(config, targetDescription);
+    report.put("loadAverageAtStart", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    long t0 = System.nanoTime();
+    section("agent steps vs the baseline workflow", () -> measureSteps(report));
+    section("approval to resume", () -> measureApprovals(report));
+    String longId = nextId("long");
+    RunResult longRun = sectionWithResult("history growth", () -> measureHistory(report, longId));
+    section("fork latency", () -> measureForks(report, longId, longRun));
+    section("cold replay", () -> measureColdReplay(report, longId));
+    section("memory per waiting session", () -> measureMemory(report));
+    report.put("benchSeconds", (System.nanoTime() - t0) / 1e9);
+    report.put("loadAverageAtEnd", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    return report;
+  }
+
+  private void section(String name, Runnable body) {
+    sectionWithResult(name, () -> {
+      body.run();
+      return null;
+    });
+  }
+
+  private <T> T sectionWithResult(String name, Supplier<T> body) {
+    progress.println("bench: " + name + "…");
+    progress.flush();
+    long t0 = System.nanoTime();
+    T result = body.get();
+    progress.printf("bench:   %s took %.1f s%n", name, (System.nanoTime() - t0) / 1e9);
+    progress.flush();
+    return result;
+  }
+
+  // ---- steps ----------------------------------------------------------------------------
+
+  private void measureSteps(BenchReport report) {
+    for (int i = 0; i < config.warmupRounds(); i++) {
+      stepRound(true, false);
+      stepRound(false, false);
+      stepRound(true, true);
+      stepRound(false, true);
+    }
+    for (boolean concurrent : new boolean[] {false, true}) {
+      List<Double> plugin = new ArrayList<>();
+      List<Double> baseline = new ArrayList<>();
+      List<Double> ratios = new ArrayList<>();
+      for (int round = 0; round < config.rounds(); round++) {
+        double p;
+        double b;
+        // Alternate which side goes first, so drift (JIT, GC, a growing server) favours neither.
+        if (round % 2 == 0) {
+          p = stepRound(true, concurrent);
+          b = stepRound(false, concurrent);
+        } else {
+          b = stepRound(false, concurrent);
+          p = stepRound(true, concurrent);
+        }
+        plugin.add(p);
+        baseline.add(b);
+        ratios.add(b / p);
+      }
+      String suffix = concurrent ? "64" : "1";
+      report.put("stepsPerSecond" + suffix, median(plugin));
+      report.put("baselineStepsPerSecond" + suffix, median(baseline));
+      report.put("stepOverheadRatio" + suffix, median(ratios));
+      progress.printf(
+          "bench:   %s: plugin %s steps/s, baseline %s steps/s, per-round ratios %s%n",
+          concurrent ? config.concurrency() + " sessions" : "1 session",
+          BenchReport.format(median(plugin)), BenchReport.format(median(baseline)), formatList(ratios));
+      progress.flush();
+    }
+    report.put("stepOverheadRatio", report.get("stepOverheadRatio1"));
+    if (lastConcurrentSession != null) {
+      List<HistoryEvent> events = new ArrayList<>();
+      historyChain(lastConcurrentSession).forEach(events::addAll);
+      report.activityTimings(config.concurrency() + " sessions at once", ActivityTimings.of(events));
+    }
+  }
+
+  /** One round; answers agent steps per second. */
+  private double stepRound(boolean plugin, boolean concurrent) {
+    int sessions = concurrent ? config.concurrency() : config.sessionsPerRound1();
+    int steps = concurrent ? config.stepsPerSessionN() : config.stepsPerSession1();
+    String agent = concurrent ? BenchAgents.STEP_N : BenchAgents.STEP_1;
+    long t0 = System.nanoTime();
+    if (concurrent) {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int i = 0; i < sessions; i++) {
+        futures.add(pool.submit(() -> stepSession(plugin, agent, steps, concurrent)));
+      }
+      futures.forEach(Bench::await);
+    } else {
+      for (int i = 0; i < sessions; i++) {
+        stepSession(plugin, agent, steps, concurrent);
+      }
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    return sessions * (double) steps / seconds;
+  }
+
+  private void stepSession(boolean plugin, String agent, int steps, boolean concurrent) {
+    if (plugin) {
+      String id = nextId("step");
+      RunResult result = agents(mainQueue).send(id, "go", SendOptions.agent(agent));
+      require(
+          RunStatus.FINISHED.equals(result.status()) && result.steps() == steps + 1
+              && result.toolCalls().size() == steps,
+          id, result);
+      if (concurrent) {
+        lastConcurrentSession = id;
+      }
+    } else {
+      String id = nextId("base");
+      int done = client.newWorkflowStub(Baseline.Steps.class, options(id, mainQueue)).run(steps);
+      if (done != steps) {
+        throw new IllegalStateException("baseline " + id + " ran " + done + " steps");
+      }
+    }
+  }
+
+  // ---- approvals ------------------------------------------------------------------------
+
+  private void measureApprovals(BenchReport report) {
+    List<Double> signal = new ArrayList<>();
+    List<Double> update = new ArrayList<>();
+    List<Double> raw = new ArrayList<>();
+    int warmup = Math.min(2, config.approvalSamples());
+    for (int i = -warmup; i < config.approvalSamples(); i++) {
+      double s = approvalSample(true);
+      double r = rawSignalSample();
+      double u = approvalSample(false);
+      if (i >= 0) {
+        signal.add(s);
+        raw.add(r);
+        update.add(u);
+      }
+    }
+    double p50 = median(signal);
+    double rawP50 = median(raw);
+    report.put("approvalResumeMsP50", p50);
+    report.put("approvalResumeRatio", p50 / rawP50);
+    report.put("approvalResumeUpdateMsP50", median(update));
+    report.put("baselineSignalResumeMsP50", rawP50);
+  }
+
+  /** A session paused at the gated tool; ms from the decision to the tool's handler starting. */
+  private double approvalSample(boolean bySignal) {
+    String id = nextId(bySignal ? "approve-signal" : "approve-update");
+    AgentClient agentsClient = agents(mainQueue);
+    RunResult paused = agentsClient.send(id, "go", SendOptions.agent(BenchAgents.APPROVAL));
+    require(RunStatus.AWAITING_APPROVAL.equals(paused.status()) && paused.approval() != null, id, paused);
+    Approval approval = paused.approval();
+    CompletableFuture<Long> toolStarted = clock.expect(id);
+    sleep(SETTLE_MS);
+    AgentSessionWorkflow session = client.newWorkflowStub(AgentSessionWorkflow.class, id);
+    Decision decision = new Decision(approval.approvalId(), true, "bench", "bench");
+    long t0 = System.nanoTime();
+    if (bySignal) {
+      session.decide(decision);
+    } else {
+      session.approve(decision);
+    }
+    long startedAt = await(toolStarted);
+    clock.forget(id);
+    RunResult done = agentsClient.send(id, "");
+    require(RunStatus.FINISHED.equals(done.status()), id, done);
+    return (startedAt - t0) / 1e6;
+  }
+
+  /** The baseline: ms from a raw signal to the start of the activity it unblocks. */
+  private double rawSignalSample() {
+    String id = nextId("probe");
+    Baseline.SignalProbe probe = client.newWorkflowStub(Baseline.SignalProbe.class, options(id, mainQueue));
+    WorkflowClient.start(probe::run, id);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (!isWaiting(probe)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("baseline probe " + id + " never reached its wait");
+      }
+      sleep(5);
+    }
+    CompletableFuture<Long> activityStarted = clock.expect(id);
+    sleep(SETTLE_MS);
+    long t0 = System.nanoTime();
+    probe.go();
+    long startedAt = await(activityStarted);
+    clock.forget(id);
+    try {
+      WorkflowStub.fromTyped(probe).getResult(WAIT_SECONDS, TimeUnit.SECONDS, Void.class);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("baseline probe " + id + " did not complete", e);
+    }
+    return (startedAt - t0) / 1e6;
+  }
+
+  private static boolean isWaiting(Baseline.SignalProbe probe) {
+    try {
+      return probe.waiting();
+    } catch (RuntimeException e) {
+      return false; // not started on the worker yet
+    }
+  }
+
+  // ---- history --------------------------------------------------------------------------
+
+  private RunResult measureHistory(BenchReport report, String longId) {
+    int turns = config.historyTurns();
+    RunResult result = agents(longQueue).send(longId, "go", SendOptions.agent(BenchAgents.LONG));
+    require(
+        RunStatus.FINISHED.equals(result.status()) && result.steps() == turns + 1
+            && result.toolCalls().size() == turns,
+        longId, result);
+    List<List<HistoryEvent>> runs = historyChain(longId);
+    List<HistoryEvent> events = new ArrayList<>();
+    runs.forEach(events::addAll);
+    List<Integer> turnStarts = new ArrayList<>();
+    for (int i = 0; i < events.size(); i++) {
+      if (isModelTurnScheduled(events.get(i))) {
+        turnStarts.add(i);
+      }
+    }
+    if (turnStarts.size() < config.lateTo() + 1) {
+      throw new IllegalStateException(
+          "session " + longId + " has " + turnStarts.size() + " model turns in its history, expected "
+              + (turns + 1));
+    }
+    double early = meanTurnBytes(events, turnStarts, config.earlyFrom(), config.earlyTo());
+    double late = meanTurnBytes(events, turnStarts, config.lateFrom(), config.lateTo());
+    report.put("historyBytesPerTurnEarly", early);
+    report.put("historyBytesPerTurnLate", late);
+    report.put("historyGrowthRatio", late / early);
+    // Wall-clock time per turn at both ends: does a step get slower as the session grows?
+    report.put("stepMsEarly", meanTurnMs(events, turnStarts, config.earlyFrom(), config.earlyTo()));
+    report.put("stepMsLate", meanTurnMs(events, turnStarts, config.lateFrom(), config.lateTo()));
+    report.put("historyTurns", turns);
+    report.put("historyRuns", runs.size());
+    report.put("historyEvents", events.size());
+    long totalBytes = 0;
+    for (HistoryEvent event : events) {
+      totalBytes += event.getSerializedSize();
+    }
+    report.put("historyTotalBytes", totalBytes);
+
+    // What one step costs: the tasks a tool-calling turn runs and its history bytes by kind.
+    int from = turnStarts.get(config.earlyFrom() - 1);
+    int to = turnStarts.get(config.lateTo());
+    StepAnatomy anatomy = StepAnatomy.of(events, from, to, config.lateTo() - config.earlyFrom() + 1);
+    report.put("activitiesPerStep", anatomy.activities);
+    report.put("localActivitiesPerStep", anatomy.localActivities);
+    report.put("workflowTasksPerStep", anatomy.workflowTasks);
+    report.put("historyEventsPerStep", anatomy.events);
+    report.stepAnatomy(anatomy);
+    report.activityTimings("one session alone", ActivityTimings.of(events));
+    return result;
+  }
+
+  private static boolean isModelTurnScheduled(HistoryEvent event) {
+    return event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+        && MODEL_TURN.equals(event.getActivityTaskScheduledEventAttributes().getActivityType().getName());
+  }
+
+  /**
+   * Mean bytes of turns {@code from..to} (1-based, inclusive): turn k is every event from its
+   * model turn's ActivityTaskScheduled up to the next one's.
+   */
+  private static double meanTurnBytes(List<HistoryEvent> events, List<Integer> turnStarts, int from, int to) {
+    long bytes = 0;
+    for (int turn = from; turn <= to; turn++) {
+      for (int i = turnStarts.get(turn - 1); i < turnStarts.get(turn); i++) {
+        bytes += events.get(i).getSerializedSize();
+      }
+    }
+    return bytes / (double) (to - from + 1);
+  }
+
+  /** Mean ms from one model turn's scheduling to the next, over turns {@code from..to}. */
+  private static double meanTurnMs(List<HistoryEvent> events, List<Integer> turnStarts, int from, int to) {
+    com.google.protobuf.Timestamp start = events.get(turnStarts.get(from - 1)).getEventTime();
+    com.google.protobuf.Timestamp end = events.get(turnStarts.get(to)).getEventTime();
+    return ((end.getSeconds() - start.getSeconds()) * 1e3 + (end.getNanos() - start.getNanos()) / 1e6)
+        / (to - from + 1);
+  }
+
+  /** The events of every run of {@code workflowId}, oldest run first (follows continue-as-new). */
+  private List<List<HistoryEvent>> historyChain(String workflowId) {
+    Deque<List<HistoryEvent>> runs = new ArrayDeque<>();
+    String runId = null;
+    while (true) {
+      WorkflowExecutionHistory history =
+          runId == null ? client.fetchHistory(workflowId) : client.fetchHistory(workflowId, runId);
+      List<HistoryEvent> events = history.getEvents();
+      runs.addFirst(events);
+      String previous =
+          events.isEmpty()
+              ? ""
+              : events.get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId();
+      if (previous.isEmpty() || runs.size() > 10_000) {
+        return new ArrayList<>(runs);
+      }
+      runId = previous;
+    }
+  }
+
+  // ---- forks ----------------------------------------------------------------------------
+
+  private void measureForks(BenchReport report, String longId, RunResult longRun) {
+    String shortId = nextId("short");
+    RunResult shortRun = agents(mainQueue).send(shortId, "go", SendOptions.agent(BenchAgents.SHORT));
+    require(
+        RunStatus.FINISHED.equals(shortRun.status()) && shortRun.steps() == config.shortTurns() + 1,
+        shortId, shortRun);
+    fork(shortId, shortRun.checkpointStep(), BenchAgents.SHORT); // warm-up
+    List<Double> longMs = new ArrayList<>();
+    List<Double> shortMs = new ArrayList<>();
+    for (int i = 0; i < config.forkRepeats(); i++) {
+      longMs.add(fork(longId, longRun.checkpointStep(), BenchAgents.LONG));
+      shortMs.add(fork(shortId, shortRun.checkpointStep(), BenchAgents.SHORT));
+    }
+    report.put("forkLatencyMsLong", median(longMs));
+    report.put("forkLatencyMsShort", median(shortMs));
+    report.put("forkLatencyRatio", median(longMs) / median(shortMs));
+    report.put("forkSourceTurnsLong", config.historyTurns());
+    report.put("forkSourceTurnsShort", config.shortTurns());
+  }
+
+  /**
+   * ms to fork {@code source} at {@code step} with an appended input and get the fork's first
+   * step (one model turn) back. The agent is named: a fork started without one resolves the
+   * worker's default agent, not the source's.
+   */
+  private double fork(String source, int step, String agent) {
+    String forkId = nextId("fork");
+    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, options(forkId, mainQueue));
+    long t0 = System.nanoTime();
+    WorkflowClient.start(
+        stub::run,
+        new SessionStart(
+            forkId, agent, null, new ForkSource(source, step, new ForkPatch(null, null, null, "next"))));
+    RunResult result = stub.send(new SendRequest(""));
+    double ms = (System.nanoTime() - t0) / 1e6;
+    require(
+        result != null && RunStatus.FINISHED.equals(result.status())
+            && ScriptedModelProvider.SCRIPT_ENDED.equals(result.text()),
+        forkId, result);
+    return ms;
+  }
+
+  // ---- cold replay ----------------------------------------------------------------------
+
+  private void measureColdReplay(BenchReport report, String longId) {
+    AgentSessionWorkflow session = client.newWorkflowStub(AgentSessionWorkflow.class, longId);
+    int expectedMessages = 2 * config.historyTurns() + 2;
+    List<Double> warm = new ArrayList<>();
+    for (int i = 0; i < config.replayRepeats(); i++) {
+      warm.add(timeStatus(session, longId, expectedMessages));
+    }
+    // The long session's worker caches one workflow: running another workflow on its queue evicts
+    // the session, and the next query or update on it replays the whole history (a sticky-queue
+    // cache miss, as after a worker restart or under cache pressure).
+    List<Double> cold = new ArrayList<>();
+    for (int i = 0; i < config.replayRepeats(); i++) {
+      evictFromLongWorker();
+      cold.add(timeStatus(session, longId, expectedMessages));
+    }
+    List<Double> coldSend = new ArrayList<>();
+    for (int i = 0; i < config.replayRepeats(); i++) {
+      evictFromLongWorker();
+      long t0 = System.nanoTime();
+      RunResult result = session.send(new SendRequest(""));
+      coldSend.add((System.nanoTime() - t0) / 1e6);
+      require(RunStatus.FINISHED.equals(result.status()), longId, result);
+    }
+    double per100 = config.historyTurns() / 100.0;
+    report.put("coldReplayMs", median(cold));
+    report.put("coldReplayMsPer100Turns", median(cold) / per100);
+    report.put("coldReplaySendMsPer100Turns", median(coldSend) / per100);
+    report.put("warmStatusQueryMs", median(warm));
+  }
+
+  /** Runs a one-activity workflow on the long worker, whose cache holds one workflow. */
+  private void evictFromLongWorker() {
+    String id = nextId("evict");
+    client.newWorkflowStub(Baseline.Steps.class, options(id, longQueue)).run(0);
+  }
+
+  private static double timeStatus(AgentSessionWorkflow session, String id, int expectedMessages) {
+    long t0 = System.nanoTime();
+    SessionStatus status = session.status();
+    double ms = (System.nanoTime() - t0) / 1e6;
+    if (status == null || status.messageCount() != expectedMessages) {
+      throw new IllegalStateException(
+          "status of " + id + " answered " + (status == null ? "nothing" : status.messageCount() + " messages")
+              + ", expected " + expectedMessages);
+    }
+    return ms;
+  }
+
+  // ---- memory ---------------------------------------------------------------------------
+
+  private void measureMemory(BenchReport report) {
+    long empty = settledHeapBytes();
+    startFactory(waitQueue, -1, false);
+    AgentClient waitClient = agents(waitQueue);
+    long before = settledHeapBytes();
+    int count = config.waitingSessions();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      futures.add(
+          pool.submit(
+              () -> {
+                String id = nextId("wait");
+                RunResult paused = waitClient.send(id, "go", SendOptions.agent(BenchAgents.APPROVAL));
+                require(RunStatus.AWAITING_APPROVAL.equals(paused.status()), id, paused);
+              }));
+    }
+    futures.forEach(Bench::await);
+    long waiting = settledHeapBytes();
+    WorkerFactory factory = factories.remove(waitQueue);
+    factory.shutdown();
+    factory.awaitTermination(30, TimeUnit.SECONDS);
+    long afterWorker = settledHeapBytes();
+    long idleWorker = before - empty;
+    report.put("waitingSessions", count);
+    report.put("bytesPerWaitingSession", (waiting - before) / (double) count);
+    // What stopping the worker released, less what the idle worker itself held.
+    report.put("bytesPerWaitingSessionWorker", (waiting - afterWorker - idleWorker) / (double) count);
+  }
+
+  /** Heap in use after the collector settled (several full collections). */
+  static long settledHeapBytes() {
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 4; i++) {
+      System.gc();
+      sleep(150);
+      used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+    }
+    return used;
+  }
+
+  // ---- plumbing -------------------------------------------------------------------------
+
+  private void startFactory(String queue, int cacheSize, boolean withBaseline) {
+    AgentsPluginOptions.Builder options = AgentsPluginOptions.newBuilder().store(store);
+    agents.forEach(options::addAgent);
+    WorkerFactoryOptions.Builder factoryOptions =
+        WorkerFactoryOptions.newBuilder().setPlugins(new AgentsPlugin(options.build()));
+    if (cacheSize >= 0) {
+      factoryOptions.setWorkflowCacheSize(cacheSize);
+    }
+    WorkerFactory factory = WorkerFactory.newInstance(client, factoryOptions.build());
+    Worker worker = factory.newWorker(queue);
+    if (withBaseline) {
+      worker.registerWorkflowImplementationTypes(Baseline.StepsImpl.class, Baseline.SignalProbeImpl.class);
+      worker.registerActivitiesImplementations(new Baseline.ActivitiesImpl(clock));
+    }
+    factory.start();
+    factories.put(queue, factory);
+  }
+
+  private AgentClient agents(String queue) {
+    return AgentClient.newInstance(client, AgentClientOptions.newBuilder().taskQueue(queue).build());
+  }
+
+  private static WorkflowOptions options(String id, String queue) {
+    return WorkflowOptions.newBuilder().setWorkflowId(id).setTaskQueue(queue).build();
+  }
+
+  private String nextId(String kind) {
+    String id = prefix + "-" + kind + "-" + ids.incrementAndGet();
+    started.add(id);
+    return id;
+  }
+
+  private static void require(boolean ok, String id, RunResult result) {
+    if (!ok) {
+      throw new IllegalStateException(
+          "bench session " + id + " did not run as scripted: "
+              + (result == null
+                  ? "no result"
+                  : result.status() + " after " + result.steps() + " steps, "
+                      + result.toolCalls().size() + " tool calls, text '" + result.text() + "'"
+                      + (result.error() == null ? "" : ", error " + result.error())));
+    }
+  }
+
+  private static void await(Future<?> future) {
+    try {
+      future.get(WAIT_SECONDS * 5, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException runtime
+          ? runtime
+          : new IllegalStateException(e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("a bench session took longer than " + WAIT_SECONDS * 5 + " s", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  private static long await(CompletableFuture<Long> future) {
+    try {
+      return future.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("the probed handler did not start within " + WAIT_SECONDS + " s", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  static double median(List<Double> values) {
+    if (values.isEmpty()) {
+      return Double.NaN;
+    }
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(Comparator.naturalOrder());
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+
+  private static String formatList(List<Double> values) {
+    List<String> out = new ArrayList<>();
+    values.forEach(v -> out.add(BenchReport.format(v)));
+    return String.join(" ", out);
+  }
+
+  /**
+   * Stops the workers and releases everything. Against an existing Temporal or projection, the
+   * bench's sessions are terminated and deleted, so nothing of it keeps waiting there.
+   */
+  @Override
+  public void close() {
+    for (WorkerFactory factory : factories.values()) {
+      factory.shutdown();
+    }
+    for (WorkerFactory factory : factories.values()) {
+      factory.awaitTermination(10, TimeUnit.SECONDS);
+    }
+    factories.clear();
+    List<String> ids;
+    synchronized (started) {
+      ids = new ArrayList<>(started);
+    }
+    if (externalTemporal && client != null) {
+      runAll(ids, id -> {
+        try {
+          client.newUntypedWorkflowStub(id).terminate("agents bench finished");
+        } catch (RuntimeException ignored) {
+          // finished already, or never started
+        }
+      });
+    }
+    if (externalProjection && store != null) {
+      runAll(ids, id -> {
+        try {
+          store.delete(id, false);
+        } catch (RuntimeException ignored) {
+          // no such session
+        }
+      });
+    }
+    pool.shutdownNow();
+    if (service != null) {
+      service.shutdown();
+      service.awaitTermination(5, TimeUnit.SECONDS);
+    }
+    if (store != null) {
+      store.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+    if (tempDir != null) {
+      try (Stream<Path> files = Files.walk(tempDir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      } catch (IOException ignored) {
+        // a temporary directory; the OS cleans it eventually
+      }
+    }
+  }
+
+  private void runAll(List<String> ids, java.util.function.Consumer<String> action) {
+    List<Future<?>> futures = new ArrayList<>();
+    for (String id : ids) {
+      futures.add(pool.submit(() -> action.accept(id)));
+    }
+    for (Future<?> future : futures) {
+      try {
+        future.get(60, TimeUnit.SECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        // best effort
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}

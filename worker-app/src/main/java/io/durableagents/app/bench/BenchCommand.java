@@ -1,0 +1,92 @@
+package io.durableagents.app.bench;
+
+import io.durableagents.cli.ExitCodes;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code agents bench [--quick] [--json] [--temporal HOST:PORT] [--projection JDBC_URL]}: the
+ * benchmarks of DESIGN §6, measured in one run and reported as ratios against a minimal
+ * hand-written Temporal workflow. Progress goes to stderr; the table (or with {@code --json} one
+ * JSON object) to stdout.
+ */
+@Command(
+    name = "bench",
+    description = {
+      "Measure the plugin against a minimal hand-written Temporal workflow, in one run:",
+      "step overhead (1 and 64 sessions), history bytes per turn over a 200-turn session,",
+      "approval-to-resume latency, fork latency against session length, heap per waiting",
+      "session and cold replay time. Runs on the embedded stack (Temporal test server +",
+      "temporary SQLite) unless --temporal or --projection is given; the bench does not take",
+      "them from TEMPORAL_ADDRESS / AGENTS_PROJECTION_URL, so it never fills a shared",
+      "deployment by accident. A full run takes a few minutes; --quick well under two."
+    },
+    footer = "")
+public class BenchCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--quick", description = "Fewer rounds, sessions and samples (under two minutes).")
+  boolean quick;
+
+  @Option(names = "--json", description = "Print one JSON object of the figures instead of the table.")
+  boolean json;
+
+  @Option(
+      names = "--temporal",
+      paramLabel = "HOST:PORT",
+      description = "Benchmark against this Temporal instead of the embedded test server.")
+  String temporal;
+
+  @Option(
+      names = "--namespace",
+      paramLabel = "NS",
+      description = "Namespace on --temporal (default: default).")
+  String namespace;
+
+  @Option(
+      names = "--projection",
+      paramLabel = "JDBC_URL",
+      description = "Projection database to use instead of a temporary SQLite file.")
+  String projection;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    BenchConfig config = quick ? BenchConfig.quick() : BenchConfig.full();
+    String temporalAddress = given("--temporal") ? blankToNull(temporal) : null;
+    String projectionUrl = given("--projection") ? blankToNull(projection) : null;
+    String ns = given("--namespace") && blankToNull(namespace) != null ? namespace.strip() : "default";
+    BenchReport report;
+    try (Bench bench = new Bench(config, temporalAddress, ns, projectionUrl, err)) {
+      err.println("bench: " + config.name() + " run on " + bench.target());
+      err.flush();
+      report = bench.run();
+    }
+    if (json) {
+      out.println(report.toJson());
+    } else {
+      report.printTable(out);
+    }
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  /**
+   * True when the option was typed on the command line: the CLI's environment defaults (e.g.
+   * TEMPORAL_ADDRESS) do not redirect the bench.
+   */
+  private boolean given(String option) {
+    ParseResult parsed = spec.commandLine().getParseResult();
+    return parsed != null && parsed.hasMatchedOption(option);
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value.strip();
+  }
+}

@@ -1,0 +1,73 @@
+package io.durableagents.app.bench;
+
+/**
+ * How much work each measurement of {@code agents bench} does. {@link #full()} is the default run
+ * (a few minutes on two cores), {@link #quick()} is {@code --quick} (well under two minutes), and
+ * {@link #tiny()} is for the smoke test only: its figures are not meaningful.
+ *
+ * @param name shown in the report
+ * @param warmupRounds rounds of each kind run and thrown away before measuring
+ * @param rounds measured rounds per concurrency (plugin and baseline alternate within a round)
+ * @param stepsPerSession1 agent steps (tool-calling model turns) per session, one session at a time
+ * @param sessionsPerRound1 sessions run one after the other in a one-session round
+ * @param stepsPerSessionN agent steps per session when {@code concurrency} sessions run at once
+ * @param concurrency sessions at once in a concurrent round (the figures' "64")
+ * @param historyTurns tool-calling turns of the long session (history, fork source, cold replay)
+ * @param earlyFrom first turn of the early window (1-based, inclusive)
+ * @param earlyTo last turn of the early window (inclusive)
+ * @param lateFrom first turn of the late window (inclusive)
+ * @param lateTo last turn of the late window (inclusive, at most {@code historyTurns})
+ * @param shortTurns tool-calling turns of the short fork source
+ * @param contentChars new content per turn: text + tool argument + tool result
+ * @param forkRepeats forks of each source
+ * @param approvalSamples decisions measured per kind (signal, update, raw baseline)
+ * @param waitingSessions sessions paused at an approval for the memory figure
+ * @param replayRepeats cold queries and cold empty sends measured
+ */
+record BenchConfig(
+    String name,
+    int warmupRounds,
+    int rounds,
+    int stepsPerSession1,
+    int sessionsPerRound1,
+    int stepsPerSessionN,
+    int concurrency,
+    int historyTurns,
+    int earlyFrom,
+    int earlyTo,
+    int lateFrom,
+    int lateTo,
+    int shortTurns,
+    int contentChars,
+    int forkRepeats,
+    int approvalSamples,
+    int waitingSessions,
+    int replayRepeats) {
+
+  BenchConfig {
+    if (earlyFrom < 1 || earlyTo < earlyFrom || lateFrom <= earlyTo || lateTo < lateFrom
+        || lateTo > historyTurns) {
+      throw new IllegalArgumentException("bad turn windows in " + name);
+    }
+    if (rounds < 1 || stepsPerSession1 < 1 || stepsPerSessionN < 1 || sessionsPerRound1 < 1
+        || concurrency < 1 || shortTurns < 1 || forkRepeats < 1 || approvalSamples < 1 || waitingSessions < 1
+        || replayRepeats < 1) {
+      throw new IllegalArgumentException("counts must be positive in " + name);
+    }
+  }
+
+  /** The default run. */
+  static BenchConfig full() {
+    return new BenchConfig("full", 1, 7, 20, 3, 10, 64, 200, 5, 10, 190, 200, 10, 2000, 9, 20, 2000, 7);
+  }
+
+  /** {@code --quick}: fewer rounds, sessions and samples; the same long session. */
+  static BenchConfig quick() {
+    return new BenchConfig("quick", 1, 5, 10, 3, 4, 64, 200, 5, 10, 190, 200, 10, 2000, 5, 8, 200, 5);
+  }
+
+  /** Just enough to exercise every measurement; for the smoke test. */
+  static BenchConfig tiny() {
+    return new BenchConfig("tiny", 0, 1, 2, 1, 2, 4, 12, 2, 3, 10, 11, 3, 600, 1, 2, 40, 1);
+  }
+}

@@ -1,0 +1,54 @@
+package io.durableagents.app.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.app.cli.AgentsMain;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Runs every measurement of {@code agents bench} in a tiny configuration on the embedded stack.
+ * A smoke test: it checks that each figure is reported, never how fast anything is.
+ */
+class BenchSmokeTest {
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aTinyRun_reportsEveryFigure_asAPositiveNumber() throws Exception {
+    StringWriter progress = new StringWriter();
+    BenchReport report;
+    try (Bench bench = new Bench(BenchConfig.tiny(), null, "default", null, new PrintWriter(progress, true))) {
+      report = bench.run();
+    }
+
+    JsonNode json = new ObjectMapper().readTree(report.toJson());
+    assertThat(json.isObject()).isTrue();
+    for (String key : BenchReport.REQUIRED_KEYS) {
+      assertThat(json.has(key)).as("key %s in %s", key, json).isTrue();
+      assertThat(json.get(key).isNumber()).as("%s is a number in %s", key, json).isTrue();
+      assertThat(json.get(key).asDouble()).as("%s in %s", key, json).isPositive();
+    }
+    assertThat(json.get("stepOverheadRatio").asDouble()).isEqualTo(json.get("stepOverheadRatio1").asDouble());
+
+    StringWriter table = new StringWriter();
+    report.printTable(new PrintWriter(table, true));
+    assertThat(table.toString())
+        .contains("Agent step", "History", "Approval", "Fork", "Cold replay", "Memory");
+  }
+
+  @Test
+  void theCommandIsRegistered() {
+    StringWriter out = new StringWriter();
+    picocli.CommandLine commandLine = AgentsMain.commandLine(Map.of());
+    commandLine.setOut(new PrintWriter(out, true));
+
+    assertThat(commandLine.execute("bench", "--help")).isZero();
+    assertThat(out.toString()).contains("--quick", "--json", "--temporal", "--projection");
+  }
+}

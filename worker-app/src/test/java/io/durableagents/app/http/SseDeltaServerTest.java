@@ -1,0 +1,182 @@
+package io.durableagents.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.agent.Agent;
+import io.durableagents.model.ModelProvider;
+import io.durableagents.model.ModelResponse;
+import io.durableagents.plugin.AgentsPlugin;
+import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.store.AgentStore;
+import io.durableagents.store.AgentStores;
+import io.durableagents.streaming.Delta;
+import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.FinishReason;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.Usage;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.WorkerFactoryOptions;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SseDeltaServerTest {
+  private static final String TASK_QUEUE = "agents-sse-test";
+
+  /** Streams its answer a few characters at a time, with some reasoning first. */
+  private static final ModelProvider STREAMING_MODEL =
+      (request, stream) -> {
+        String text = "Hello " + request.sessionId() + ", you said: " + request.messages().get(0).text();
+        stream.reasoning("The user greets me.");
+        for (int i = 0; i < text.length(); i += 4) {
+          stream.text(text.substring(i, Math.min(text.length(), i + 4)));
+        }
+        return new ModelResponse(text, List.of(), FinishReason.STOP, new Usage(5, 5));
+      };
+
+  @TempDir Path dir;
+  private SseDeltaServer sse;
+  private AgentStore store;
+  private TestWorkflowEnvironment env;
+
+  @BeforeEach
+  void start() {
+    sse = SseDeltaServer.start(0);
+    store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
+    AgentsPlugin plugin =
+        new AgentsPlugin(
+            AgentsPluginOptions.newBuilder()
+                .addAgent(Agent.newBuilder("greeter").model("test").instructions("Greet.").build())
+                .modelProvider(STREAMING_MODEL)
+                .store(store)
+                .addDeltaListener(sse)
+                .build());
+    env =
+        TestWorkflowEnvironment.newInstance(
+            TestEnvironmentOptions.newBuilder()
+                .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
+                .build());
+    env.newWorker(TASK_QUEUE);
+    env.start();
+  }
+
+  @AfterEach
+  void stop() {
+    env.close();
+    sse.close();
+    store.close();
+  }
+
+  @Test
+  void aClientOfSessionX_receivesTheDeltasOfARunOnX_inOrder_andNothingOfOtherSessions() throws Exception {
+    try (SseClient client = SseClient.connect(sse.eventsUrl("x"))) {
+      RunResult other = send("y", "not for you");
+      RunResult result = send("x", "hi there");
+
+      List<JsonNode> deltas = client.awaitText(result.text().length(), Duration.ofSeconds(10));
+
+      assertThat(other.text()).startsWith("Hello y");
+      assertThat(client.text()).isEqualTo(result.text());
+      List<Message> stored = store.readMessages("x", result.messageCount());
+      assertThat(client.text()).isEqualTo(stored.get(stored.size() - 1).text());
+      assertThat(deltas).allSatisfy(d -> assertThat(d.path("sessionId").asText()).isEqualTo("x"));
+      assertThat(deltas.get(0).path("kind").asText()).isEqualTo(Delta.REASONING);
+      assertThat(deltas.get(0).path("text").asText()).isEqualTo("The user greets me.");
+      assertThat(deltas.get(1).path("kind").asText()).isEqualTo(Delta.TEXT);
+      assertThat(deltas).allSatisfy(d -> {
+        assertThat(d.path("step").asInt()).isEqualTo(1);
+        assertThat(d.path("attempt").asInt()).isEqualTo(1);
+      });
+      assertThat(client.drain(Duration.ofMillis(300))).hasSameSizeAs(deltas);
+    }
+  }
+
+  @Test
+  void twoClientsOfOneSession_bothGetEveryDelta() throws Exception {
+    try (SseClient first = SseClient.connect(sse.eventsUrl("shared-1"));
+        SseClient second = SseClient.connect(sse.eventsUrl("shared-1"))) {
+      RunResult result = send("shared-1", "hello");
+
+      first.awaitText(result.text().length(), Duration.ofSeconds(10));
+      second.awaitText(result.text().length(), Duration.ofSeconds(10));
+
+      assertThat(first.text()).isEqualTo(result.text());
+      assertThat(second.text()).isEqualTo(result.text());
+    }
+  }
+
+  @Test
+  void invalidSessionIdsAndOtherPaths_are404_andOtherMethods405() throws Exception {
+    String base = "http://127.0.0.1:" + sse.port();
+    assertThat(status("GET", base + "/sessions/bad%20id/events")).isEqualTo(404);
+    assertThat(status("GET", base + "/sessions/" + "a".repeat(201) + "/events")).isEqualTo(404);
+    assertThat(status("GET", base + "/sessions/a%2Fb/events")).isEqualTo(404);
+    assertThat(status("GET", base + "/sessions/x")).isEqualTo(404);
+    assertThat(status("GET", base + "/")).isEqualTo(404);
+    assertThat(status("POST", base + "/sessions/x/events")).isEqualTo(405);
+    try (SseClient ok = SseClient.connect(sse.eventsUrl("user@example.com:chat-1_v2." + "a".repeat(150)))) {
+      assertThat(sse.clientCount()).isEqualTo(1);
+      assertThat(ok.drain(Duration.ofMillis(100))).isEmpty();
+    }
+  }
+
+  @Test
+  void close_endsTheOpenStreams() throws Exception {
+    SseClient client = SseClient.connect(sse.eventsUrl("closing"));
+    sse.close();
+    client.drain(Duration.ofMillis(500));
+    client.close();
+    for (int i = 0; i < 100 && sse.clientCount() > 0; i++) {
+      Thread.sleep(20);
+    }
+    assertThat(sse.clientCount()).isZero();
+  }
+
+  private static int status(String method, String url) throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(url)).method(method, HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+    return response.statusCode();
+  }
+
+  private RunResult send(String sessionId, String input) {
+    WorkflowClient client = env.getWorkflowClient();
+    AgentSessionWorkflow stub =
+        client.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(sessionId)
+                .setTaskQueue(TASK_QUEUE)
+                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                .build());
+    return WorkflowClient.executeUpdateWithStart(
+        stub::send,
+        new SendRequest(input),
+        UpdateOptions.newBuilder(RunResult.class)
+            .setUpdateName("send")
+            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+            .build(),
+        new WithStartWorkflowOperation<>(stub::run, new SessionStart(sessionId, null, null)));
+  }
+}

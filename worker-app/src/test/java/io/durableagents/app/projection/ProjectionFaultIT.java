@@ -1,0 +1,332 @@
+package io.durableagents.app.projection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.agent.Agent;
+import io.durableagents.app.AgentWorker;
+import io.durableagents.app.EmbeddedTemporalServer;
+import io.durableagents.app.cli.AgentsMain;
+import io.durableagents.client.AgentClient;
+import io.durableagents.client.AgentClientOptions;
+import io.durableagents.client.HistoryEntry;
+import io.durableagents.client.ProjectionReader;
+import io.durableagents.client.SendOptions;
+import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.plugin.AgentsPlugin;
+import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.store.AgentStore;
+import io.durableagents.store.AgentStores;
+import io.durableagents.store.ProjectionRebuilder;
+import io.durableagents.tools.Tool;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.activity.CheckpointSave;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The projection under a database outage: ten sessions run a scripted multi-turn tool
+ * conversation on a worker whose store is a real PostgreSQL; in the middle of them PostgreSQL is
+ * stopped for 20 seconds and started again on the same data directory and port. Every session
+ * must finish, and for each one the live projection must equal a projection rebuilt from the
+ * workflow history into a fresh database: same messages (seq, body), same checkpoint entries, no
+ * duplicates, no gaps.
+ */
+class ProjectionFaultIT {
+  private static final String TASK_QUEUE = "projection-fault";
+  private static final String AGENT = "fault";
+  private static final int SESSIONS = 10;
+  private static final Duration OUTAGE = Duration.ofSeconds(20);
+  private static final Duration FINISH_TIMEOUT = Duration.ofSeconds(60);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Eight model turns, nine tool calls (single and parallel), then a final answer. */
+  private static final String SCRIPT =
+      """
+      {"turns": [
+        {"text": "Looking up.", "delayMs": 500, "usage": {"inputTokens": 10, "outputTokens": 2},
+         "toolCalls": [{"name": "lookup", "arguments": {"key": "a"}}]},
+        {"delayMs": 500, "toolCalls": [{"name": "add", "arguments": {"a": 1, "b": 2}},
+                                       {"name": "lookup", "arguments": {"key": "b"}}]},
+        {"delayMs": 500, "toolCalls": [{"name": "lookup", "arguments": {"key": "c"}}]},
+        {"delayMs": 500, "toolCalls": [{"name": "add", "arguments": {"a": 3, "b": 4}},
+                                       {"name": "add", "arguments": {"a": 5, "b": 6}}]},
+        {"delayMs": 500, "toolCalls": [{"name": "lookup", "arguments": {"key": "d"}}]},
+        {"delayMs": 500, "toolCalls": [{"name": "add", "arguments": {"a": 7, "b": 8}}]},
+        {"delayMs": 500, "toolCalls": [{"name": "lookup", "arguments": {"key": "e"}}]},
+        {"text": "done", "delayMs": 200}
+      ]}
+      """;
+  private static final int MODEL_TURNS = 8;
+  private static final int TOOL_CALLS = 9;
+
+  @TempDir Path dir;
+
+  @Test
+  void sessionsWaitOutAPostgresOutage_andTheProjectionEqualsARebuildFromHistory() throws Exception {
+    long started = System.nanoTime();
+    try (TestPostgres postgres = TestPostgres.start(dir.resolve("pgdata"), dir.resolve("postgres.log"));
+        EmbeddedTemporalServer server = EmbeddedTemporalServer.start(0)) {
+      String liveUrl = postgres.createDatabase("live");
+      String rebuiltUrl = postgres.createDatabase("rebuilt");
+      String cliRebuiltUrl = postgres.createDatabase("rebuilt_by_cli");
+
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < SESSIONS; i++) {
+        ids.add("fault-" + i);
+      }
+      Map<String, RunResult> results = new LinkedHashMap<>();
+      WorkflowClient client;
+      WorkflowServiceStubs service = AgentWorker.connect(server.address());
+      try (AgentStore store = AgentStores.open(liveUrl);
+          ProjectionReader reader = ProjectionReader.open(liveUrl)) {
+        client = WorkflowClient.newInstance(service);
+        WorkerFactory factory = startWorker(client, store);
+        AgentClient agents =
+            AgentClient.newInstance(
+                client, AgentClientOptions.newBuilder().taskQueue(TASK_QUEUE).projection(reader).build());
+        ExecutorService pool = Executors.newFixedThreadPool(SESSIONS);
+        try {
+          Map<String, Future<RunResult>> runs = new LinkedHashMap<>();
+          for (String id : ids) {
+            runs.put(id, pool.submit(() -> agents.send(id, "run the errands", SendOptions.agent(AGENT))));
+          }
+
+          // Every session has saved a checkpoint and none has finished: now the database goes.
+          awaitEverySessionSaved(store, ids);
+          int stepsBefore = ids.stream().mapToInt(id -> store.session(id).orElseThrow().lastStep()).sum();
+          postgres.stop();
+          long stoppedAt = System.nanoTime();
+          Thread.sleep(OUTAGE.toMillis());
+          postgres.startServer();
+          System.out.printf(
+              "PostgreSQL stopped for %.1f s with the sessions at %d checkpoint steps in total%n",
+              (System.nanoTime() - stoppedAt) / 1e9, stepsBefore);
+
+          for (Map.Entry<String, Future<RunResult>> run : runs.entrySet()) {
+            results.put(run.getKey(), run.getValue().get(FINISH_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+          }
+        } finally {
+          pool.shutdownNow();
+        }
+
+        // The client's history API reads the same projection.
+        for (String id : ids) {
+          List<HistoryEntry> history = agents.history(id, 0);
+          assertThat(history).isNotEmpty();
+          assertThat(history.get(0).checkpoint().messages()).isEqualTo(reader.messages(id, -1));
+          assertThat(history).extracting(HistoryEntry::step)
+              .isSortedAccordingTo((a, b) -> Integer.compare(b, a));
+        }
+        factory.shutdown();
+        factory.awaitTermination(10, TimeUnit.SECONDS);
+      }
+
+      int totalMessages = 0;
+      int totalEntries = 0;
+      int totalSaves = 0;
+      int retriedActivities = 0;
+      long shortestSpanMillis = Long.MAX_VALUE;
+      try (AgentStore rebuilt = AgentStores.open(rebuiltUrl)) {
+        for (String id : ids) {
+          RunResult result = results.get(id);
+          assertThat(result.status()).as("session %s", id).isEqualTo(RunStatus.FINISHED);
+          assertThat(result.text()).isEqualTo("done");
+
+          List<WorkflowExecutionHistory> runs = ProjectionRebuilder.fetchRuns(client, id);
+          ProjectionRebuilder rebuilder = ProjectionRebuilder.newInstance();
+          List<CheckpointSave> saves = rebuilder.saves(runs);
+          rebuilder.rebuild(id, runs, rebuilt);
+
+          ProjectionTables live = ProjectionTables.read(liveUrl, id);
+          ProjectionTables again = ProjectionTables.read(rebuiltUrl, id);
+          assertThat(again).as("rebuilt projection of %s", id).isEqualTo(live);
+          checkTranscript(id, live, result);
+          checkEntries(id, live, saves);
+
+          int retried = retriedAttempts(runs);
+          long span = saves.get(saves.size() - 1).savedAt() - saves.get(0).savedAt();
+          totalMessages += live.messages().size();
+          totalEntries += live.checkpoints().size();
+          totalSaves += saves.size();
+          retriedActivities += retried;
+          shortestSpanMillis = Math.min(shortestSpanMillis, span);
+          System.out.printf(
+              "%s: %d messages, %d checkpoint entries, %d saves in history, %d activity attempts"
+                  + " retried, first to last save %.1f s; rebuilt projection identical%n",
+              id, live.messages().size(), live.checkpoints().size(), saves.size(), retried, span / 1e3);
+        }
+      }
+      System.out.printf(
+          "%d sessions: %d messages, %d checkpoint entries, %d saves, %d activity attempts retried;"
+              + " live and rebuilt projections identical; %.1f s in all%n",
+          SESSIONS, totalMessages, totalEntries, totalSaves, retriedActivities,
+          (System.nanoTime() - started) / 1e9);
+      // Every session was in the middle of its run when the database went, and waited for it.
+      assertThat(shortestSpanMillis).isGreaterThan(OUTAGE.toMillis() - 1_000);
+
+      // The same through the CLI, on PostgreSQL: rebuild one session, read its history.
+      String first = ids.get(0);
+      Outcome rebuild = agents("projection", "rebuild", first, "--temporal", server.address(),
+          "--projection", cliRebuiltUrl);
+      assertThat(rebuild.exitCode()).as(rebuild.err()).isZero();
+      assertThat(rebuild.out()).contains("Rebuilt session " + first);
+      assertThat(ProjectionTables.read(cliRebuiltUrl, first)).isEqualTo(ProjectionTables.read(liveUrl, first));
+      Outcome history = agents("history", first, "--json", "--projection", liveUrl);
+      assertThat(history.exitCode()).as(history.err()).isZero();
+      JsonNode entries = JSON.readTree(history.out());
+      assertThat(entries).hasSize(ProjectionTables.read(liveUrl, first).checkpoints().size());
+      assertThat(entries.get(0).path("checkpoint").path("messages"))
+          .hasSize(results.get(first).messageCount());
+      assertThat(agents("projection", "rebuild", "no-such-session", "--temporal", server.address(),
+          "--projection", cliRebuiltUrl).exitCode()).isEqualTo(4);
+    } finally {
+      System.out.printf("ProjectionFaultIT took %.1f s%n", (System.nanoTime() - started) / 1e9);
+    }
+  }
+
+  private static WorkerFactory startWorker(WorkflowClient client, AgentStore store) {
+    Agent agent =
+        Agent.newBuilder(AGENT)
+            .model("scripted")
+            .instructions("Run the errands.")
+            .maxSteps(20)
+            // Model turns read the transcript from the store: let them outlast the outage.
+            .modelMaxAttempts(30)
+            .modelTimeout(Duration.ofSeconds(60))
+            .tools(
+                Tool.newBuilder("lookup")
+                    .description("Looks a key up.")
+                    .inputSchema(
+                        "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},"
+                            + "\"required\":[\"key\"]}")
+                    .handler((args, ctx) -> Map.of("key", args.get("key").asText(),
+                        "value", Math.abs(args.get("key").asText().hashCode() % 1000)))
+                    .build(),
+                Tool.newBuilder("add")
+                    .description("Adds two integers.")
+                    .inputSchema(
+                        "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},"
+                            + "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}")
+                    .handler((args, ctx) -> Map.of("sum", args.get("a").asLong() + args.get("b").asLong()))
+                    .build())
+            .build();
+    AgentsPlugin plugin =
+        new AgentsPlugin(
+            AgentsPluginOptions.newBuilder()
+                .addAgent(agent)
+                .modelProvider(ScriptedModelProvider.fromJson(SCRIPT))
+                .store(store)
+                .build());
+    WorkerFactory factory =
+        WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
+    factory.newWorker(TASK_QUEUE);
+    factory.start();
+    return factory;
+  }
+
+  private static void awaitEverySessionSaved(AgentStore store, List<String> ids) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      boolean all = ids.stream().allMatch(id -> store.session(id).isPresent());
+      if (all) {
+        assertThat(ids).allSatisfy(id ->
+            assertThat(store.session(id).orElseThrow().status()).isNotEqualTo(RunStatus.FINISHED));
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("not every session saved a checkpoint within 30 s");
+  }
+
+  /** Messages 0..n-1 without a gap; one result per tool call, none twice; the run's count. */
+  private static void checkTranscript(String id, ProjectionTables live, RunResult result) throws Exception {
+    List<List<Object>> messages = live.messages();
+    assertThat(messages).as("messages of %s", id).hasSize(result.messageCount());
+    Set<String> calls = new HashSet<>();
+    List<String> results = new ArrayList<>();
+    int assistants = 0;
+    for (int seq = 0; seq < messages.size(); seq++) {
+      List<Object> row = messages.get(seq);
+      assertThat(row.get(0)).as("seq of message %d of %s", seq, id).isEqualTo((long) seq);
+      JsonNode body = JSON.readTree((String) row.get(4));
+      assertThat(body.path("role").asText()).isEqualTo(row.get(3));
+      if ("assistant".equals(row.get(3))) {
+        assistants++;
+        body.path("toolCalls").forEach(call -> assertThat(calls.add(call.path("id").asText())).isTrue());
+      } else if ("tool".equals(row.get(3))) {
+        results.add(body.path("toolCallId").asText());
+      }
+    }
+    assertThat(assistants).as("model turns of %s", id).isEqualTo(MODEL_TURNS);
+    assertThat(results).as("tool results of %s", id).hasSize(TOOL_CALLS).doesNotHaveDuplicates();
+    assertThat(new HashSet<>(results)).isEqualTo(calls);
+    List<Object> session = live.sessions().get(0);
+    assertThat(session.get(3)).isEqualTo(RunStatus.FINISHED);
+    assertThat(session.get(6)).isEqualTo((long) messages.size());
+  }
+
+  /** One entry per saved step, steps without a gap, the newest entry holding the transcript. */
+  private static void checkEntries(String id, ProjectionTables live, List<CheckpointSave> saves) {
+    TreeSet<Long> savedSteps = new TreeSet<>();
+    saves.forEach(save -> savedSteps.add((long) save.step()));
+    List<Long> steps = live.checkpoints().stream().map(row -> (Long) row.get(0)).toList();
+    assertThat(steps).as("checkpoint steps of %s", id).containsExactlyElementsOf(savedSteps);
+    assertThat(steps.get(steps.size() - 1) - steps.get(0) + 1).as("gapless steps of %s", id)
+        .isEqualTo(steps.size());
+    List<Object> newest = live.checkpoints().get(live.checkpoints().size() - 1);
+    assertThat(newest.get(4)).isEqualTo((long) live.messages().size());
+    assertThat(newest.get(2)).isEqualTo(RunStatus.FINISHED);
+  }
+
+  /** Activity attempts after the first, of any activity of the session (failed during the outage). */
+  private static int retriedAttempts(List<WorkflowExecutionHistory> runs) {
+    int retried = 0;
+    for (WorkflowExecutionHistory run : runs) {
+      for (HistoryEvent event : run.getEvents()) {
+        if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED
+            && event.getActivityTaskStartedEventAttributes().getAttempt() > 1) {
+          retried += event.getActivityTaskStartedEventAttributes().getAttempt() - 1;
+        }
+      }
+    }
+    return retried;
+  }
+
+  record Outcome(int exitCode, String out, String err) {}
+
+  private static Outcome agents(String... args) {
+    CommandLine commandLine = AgentsMain.commandLine(Map.of());
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+    int exitCode = commandLine.execute(args);
+    return new Outcome(exitCode, out.toString(), err.toString());
+  }
+}
