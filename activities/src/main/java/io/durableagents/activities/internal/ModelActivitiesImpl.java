@@ -6,6 +6,7 @@ import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.store.AgentStore;
+import io.durableagents.store.StoreException;
 import io.durableagents.streaming.DeltaListener;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
 import io.durableagents.tools.Tool;
@@ -46,12 +47,8 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
   @Override
   public ModelTurnResult modelTurn(ModelTurnRequest request) {
-    if (request.checkpoint() != null) {
-      // A save the workflow folded into this turn: written before the transcript is read.
-      store.saveCheckpoint(request.checkpoint());
-    }
+    List<Message> messages = new ArrayList<>(transcript(request));
     Agent agent = registry.agent(request.agent());
-    List<Message> messages = new ArrayList<>(store.readMessages(request.sessionId(), request.storedMessages()));
     messages.addAll(request.newMessages());
     List<ToolDefinition> tools = new ArrayList<>();
     for (Tool tool : agent.tools()) {
@@ -107,6 +104,28 @@ public final class ModelActivitiesImpl implements ModelActivities {
         failure.setNextRetryDelay(e.retryAfter());
       }
       throw failure.build();
+    }
+  }
+
+  /**
+   * Writes the save folded into this turn, then reads the transcript. An unreachable store fails
+   * the attempt with {@code store_unavailable}, which the workflow waits out (durable timers,
+   * without limit) instead of spending the model's bounded retries; missing transcript rows are a
+   * permanent {@code store_inconsistent}.
+   */
+  private List<Message> transcript(ModelTurnRequest request) {
+    try {
+      if (request.checkpoint() != null) {
+        store.saveCheckpoint(request.checkpoint());
+      }
+      return store.readMessages(request.sessionId(), request.storedMessages());
+    } catch (StoreException e) {
+      boolean outage = e.getCause() instanceof java.sql.SQLException;
+      throw ApplicationFailure.newNonRetryableFailureWithCause(
+          e.getMessage()
+              + (outage ? "" : " (repair it with: agents projection rebuild " + request.sessionId() + ")"),
+          outage ? "store_unavailable" : "store_inconsistent",
+          e);
     }
   }
 }

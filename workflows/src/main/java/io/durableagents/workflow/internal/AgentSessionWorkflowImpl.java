@@ -57,6 +57,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private static final Logger log = Workflow.getLogger(AgentSessionWorkflowImpl.class);
   private static final int KEPT_RESULTS = 16;
   private static final int KEPT_DECIDED_IDS = 1000;
+  /** Model-turn failure type for an unreachable store: waited out, never a failed run. */
+  private static final String STORE_UNAVAILABLE = "store_unavailable";
   /** Bound of one send's text: well under Temporal's 2 MB payload limit. */
   static final int MAX_INPUT_CHARS = 256 * 1024;
 
@@ -536,6 +538,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     private Usage usage = Usage.ZERO;
     private String lastText;
     private JsonNode output;
+    private Duration storeBackoff = Duration.ZERO;
     private boolean cancelRequested;
     private boolean timedOut;
     private CancellationScope scope;
@@ -668,9 +671,20 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         } catch (ActivityFailure failure) {
           unlessCancelled();
           ErrorInfo error = errorOf(failure, "model_error");
+          if (STORE_UNAVAILABLE.equals(error.code())) {
+            // The store is down: wait it out like a checkpoint save does, then try the turn again.
+            storeBackoff = storeBackoff.isZero() ? Duration.ofSeconds(1) : storeBackoff.multipliedBy(2);
+            if (storeBackoff.compareTo(Duration.ofMinutes(1)) > 0) {
+              storeBackoff = Duration.ofMinutes(1);
+            }
+            log.warn("{}: store unavailable for the model turn; retrying in {}", sessionId, storeBackoff);
+            Workflow.sleep(storeBackoff);
+            continue;
+          }
           save(turnStep, RunStatus.FAILED, FinishReason.ERROR);
           return fail(error);
         }
+        storeBackoff = Duration.ZERO;
         steps++;
         usage = usage.plus(turn.usage());
         totalUsage = totalUsage.plus(turn.usage());
