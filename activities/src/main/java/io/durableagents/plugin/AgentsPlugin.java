@@ -54,7 +54,8 @@ public final class AgentsPlugin extends SimplePlugin {
     worker.registerActivitiesImplementations(
         new AgentActivitiesImpl(registry),
         new ModelActivitiesImpl(
-            registry, options.store(), options.maxPayloadBytes(), options.deltaListeners()),
+                registry, options.store(), options.maxPayloadBytes(), options.deltaListeners())
+            .withArtifacts(options.artifactStore()),
         new ToolActivitiesImpl(registry, options.maxPayloadBytes()),
         new CheckpointActivitiesImpl(options.store()),
         new ApprovalActivitiesImpl(registry, options.store()),

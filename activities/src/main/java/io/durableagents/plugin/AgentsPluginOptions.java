@@ -1,6 +1,8 @@
 package io.durableagents.plugin;
 
 import io.durableagents.agent.Agent;
+import io.durableagents.artifacts.ArtifactStore;
+import io.durableagents.artifacts.FileArtifactStore;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.store.AgentStore;
 import io.durableagents.streaming.DeltaListener;
@@ -20,6 +22,7 @@ public final class AgentsPluginOptions {
   private final AgentStore store;
   private final Set<String> taskQueues;
   private final int maxPayloadBytes;
+  private final ArtifactStore artifactStore;
   private final List<DeltaListener> deltaListeners;
 
   /**
@@ -35,12 +38,19 @@ public final class AgentsPluginOptions {
     this.store = builder.store;
     this.taskQueues = Set.copyOf(builder.taskQueues);
     this.maxPayloadBytes = builder.maxPayloadBytes;
+    this.artifactStore =
+        builder.artifactStore != null ? builder.artifactStore : FileArtifactStore.defaultStore();
     this.deltaListeners = List.copyOf(builder.deltaListeners);
   }
 
   /** Listeners of the text and reasoning deltas of the model turns this worker runs, in order added. */
   public List<DeltaListener> deltaListeners() {
     return deltaListeners;
+  }
+
+  /** Where attachment bytes are read from (default: files under {@code .agents/artifacts}). */
+  public ArtifactStore artifactStore() {
+    return artifactStore;
   }
 
   /** Largest tool result or model answer (serialized JSON bytes) an activity may return. */
@@ -82,6 +92,13 @@ public final class AgentsPluginOptions {
     private AgentStore store;
     private final List<String> taskQueues = new ArrayList<>();
     private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+    private ArtifactStore artifactStore;
+
+    /** Where attachment bytes live; default {@link FileArtifactStore#defaultStore()}. */
+    public Builder artifactStore(ArtifactStore artifactStore) {
+      this.artifactStore = Objects.requireNonNull(artifactStore, "artifactStore");
+      return this;
+    }
     private final List<DeltaListener> deltaListeners = new ArrayList<>();
 
     private Builder() {}

@@ -1,5 +1,7 @@
 package io.durableagents.tools;
 
+import io.durableagents.workflow.TriggerEnvelope;
+
 /**
  * What a tool knows about the call it serves. Tools are at-least-once: a call in flight when a
  * worker dies runs again, so use {@link #toolCallId()} as the idempotency key of side effects.
@@ -9,5 +11,12 @@ package io.durableagents.tools;
  * @param agent the agent's name
  * @param run the run number within the session
  * @param attempt the activity attempt, starting at 1
+ * @param trigger the envelope that started the run (id, keys, thread, payload...), or null
  */
-public record ToolContext(String toolCallId, String sessionId, String agent, int run, int attempt) {}
+public record ToolContext(
+    String toolCallId, String sessionId, String agent, int run, int attempt, TriggerEnvelope trigger) {
+
+  public ToolContext(String toolCallId, String sessionId, String agent, int run, int attempt) {
+    this(toolCallId, sessionId, agent, run, attempt, null);
+  }
+}

@@ -2,6 +2,7 @@ package io.durableagents.session;
 
 import io.durableagents.agent.Agent;
 import io.durableagents.agent.Execution;
+import io.durableagents.artifacts.FileArtifactStore;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
@@ -39,6 +40,8 @@ final class SessionTestKit implements AutoCloseable {
   final WorkflowClient client;
   /** Invocations per tool call id, across attempts: the tools' side effects. */
   final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
+  /** Attachment bytes, in the test's directory. */
+  final FileArtifactStore artifacts;
   /** How the test agent's model turns and tool calls run. */
   private final Execution mode;
 
@@ -71,12 +74,14 @@ final class SessionTestKit implements AutoCloseable {
       WorkerFactoryOptions.Builder factory,
       Execution mode) {
     this.mode = mode;
+    artifacts = new FileArtifactStore(dir.resolve("artifacts"));
     store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
     AgentsPlugin plugin =
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
                 .addAgent(customize.apply(agentBuilder().modelExecution(mode)).build())
                 .modelProvider(model)
+                .artifactStore(artifacts)
                 .store(store)
                 .build());
     env =
@@ -150,6 +155,16 @@ final class SessionTestKit implements AutoCloseable {
                 .execution(mode)
                 .description("Returns a string of the given size.")
                 .handler((args, ctx) -> Map.of("data", "x".repeat(args.path("size").asInt(10))))
+                .build(),
+            Tool.newBuilder("trigger_info")
+                .execution(mode)
+                .description("What started the run.")
+                .handler(
+                    (args, ctx) ->
+                        Map.of(
+                            "id", ctx.trigger().id(),
+                            "thread", ctx.trigger().thread(),
+                            "keys", ctx.trigger().keys()))
                 .build(),
             Tool.newBuilder("flaky")
                 .execution(mode)

@@ -6,6 +6,7 @@ import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.Trajectories;
+import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
@@ -95,6 +96,28 @@ public final class AgentClient {
     }
     if (result != null && result.isContinued()) {
       // The session continued as new while we waited: attach to its next workflow run.
+      return send(sessionId, "", sendOptions);
+    }
+    return withMessages(result);
+  }
+
+  /**
+   * Starts or continues a session with a run started by a trigger (a webhook, a schedule, an
+   * email): the model sees a JSON block of its source, trigger and payload plus its attachments;
+   * tools see the whole envelope. Otherwise like {@link #send(String, String, SendOptions)}.
+   */
+  public RunResult send(String sessionId, TriggerEnvelope trigger, SendOptions sendOptions) {
+    SessionIds.requireValid(sessionId);
+    Objects.requireNonNull(trigger, "trigger");
+    RunResult result;
+    try {
+      result = sendWithStart(sessionId, SendRequest.ofTrigger(trigger), sendOptions);
+    } catch (WorkflowUpdateException e) {
+      throw refusal(sessionId, e);
+    } catch (WorkflowServiceException e) {
+      throw new AgentClientException("Temporal refused send to '" + sessionId + "': " + rootMessage(e), e);
+    }
+    if (result != null && result.isContinued()) {
       return send(sessionId, "", sendOptions);
     }
     return withMessages(result);

@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * One message of a conversation. Roles are {@code system}, {@code user}, {@code assistant} and
  * {@code tool}; a {@code tool} message holds the result of exactly one call, an error result being
- * {@code {"error": ..., "message"?: ..., "note"?: ...}}.
+ * {@code {"error": ..., "message"?: ..., "note"?: ...}}. A user message may carry file parts
+ * ({@link Attachment}s: artifact references, never bytes).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -19,7 +20,8 @@ public record Message(
     @JsonProperty("toolCalls") List<ToolCall> toolCalls,
     @JsonProperty("toolCallId") String toolCallId,
     @JsonProperty("toolName") String toolName,
-    @JsonProperty("result") JsonNode result) {
+    @JsonProperty("result") JsonNode result,
+    @JsonProperty("attachments") List<Attachment> attachments) {
 
   public static final String SYSTEM = "system";
   public static final String USER = "user";
@@ -28,6 +30,12 @@ public record Message(
 
   public Message {
     toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+    attachments = attachments == null ? List.of() : List.copyOf(attachments);
+  }
+
+  public Message(
+      String role, String text, List<ToolCall> toolCalls, String toolCallId, String toolName, JsonNode result) {
+    this(role, text, toolCalls, toolCallId, toolName, result, List.of());
   }
 
   public static Message user(String text) {

@@ -46,7 +46,8 @@ public record SessionSnapshot(
       @JsonProperty("resumeCalls") List<ToolCall> resumeCalls,
       @JsonProperty("resumeChecks") List<CallCheck> resumeChecks,
       @JsonProperty("approval") Approval approval,
-      @JsonProperty("pausedAt") int pausedAt) {
+      @JsonProperty("pausedAt") int pausedAt,
+      @JsonProperty("trigger") TriggerEnvelope trigger) {
 
     public RunSnapshot {
       toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);

@@ -1,6 +1,11 @@
 package io.durableagents.activities.internal;
 
 import io.durableagents.agent.Agent;
+import io.durableagents.artifacts.ArtifactNotFoundException;
+import io.durableagents.artifacts.ArtifactStore;
+import io.durableagents.artifacts.FileArtifactStore;
+import io.durableagents.model.AttachmentContent;
+import io.durableagents.workflow.Attachment;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
@@ -18,6 +23,8 @@ import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 
 /**
@@ -32,6 +39,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
   private final AgentStore store;
   private final int maxPayloadBytes;
   private final List<DeltaListener> deltaListeners;
+  private ArtifactStore artifacts = FileArtifactStore.defaultStore();
 
   public ModelActivitiesImpl(AgentRegistry registry, AgentStore store, int maxPayloadBytes) {
     this(registry, store, maxPayloadBytes, List.of());
@@ -62,7 +70,8 @@ public final class ModelActivitiesImpl implements ModelActivities {
             agent.instructions(),
             messages,
             tools,
-            request.step());
+            request.step(),
+            attachments(messages));
     ActivityExecutionContext context = Activity.getExecutionContext();
     try {
       ModelResponse response =
@@ -127,5 +136,36 @@ public final class ModelActivitiesImpl implements ModelActivities {
           outage ? "store_unavailable" : "store_inconsistent",
           e);
     }
+  }
+
+  /** Uses {@code store} for attachment bytes (the plugin's artifact store). */
+  public ModelActivitiesImpl withArtifacts(ArtifactStore store) {
+    this.artifacts = store;
+    return this;
+  }
+
+  /** The bytes of every attachment in the conversation, read for this call only. */
+  private Map<String, AttachmentContent> attachments(List<Message> messages) {
+    Map<String, AttachmentContent> contents = new LinkedHashMap<>();
+    for (Message message : messages) {
+      for (Attachment attachment : message.attachments()) {
+        if (contents.containsKey(attachment.artifactId())) {
+          continue;
+        }
+        try {
+          contents.put(
+              attachment.artifactId(),
+              new AttachmentContent(
+                  attachment.artifactId(),
+                  attachment.name(),
+                  attachment.mediaType(),
+                  artifacts.read(attachment.artifactId())));
+        } catch (ArtifactNotFoundException e) {
+          throw ApplicationFailure.newNonRetryableFailureWithCause(
+              e.getMessage(), ArtifactNotFoundException.TYPE, e);
+        }
+      }
+    }
+    return contents;
   }
 }

@@ -54,7 +54,12 @@ public final class ToolActivitiesImpl implements ToolActivities {
     ActivityInfo info = Activity.getExecutionContext().getInfo();
     ToolContext context =
         new ToolContext(
-            request.toolCallId(), request.sessionId(), agent.name(), request.run(), info.getAttempt());
+            request.toolCallId(),
+            request.sessionId(),
+            agent.name(),
+            request.run(),
+            info.getAttempt(),
+            request.trigger());
     Object value;
     try {
       value = tool.handler().execute(arguments, context);

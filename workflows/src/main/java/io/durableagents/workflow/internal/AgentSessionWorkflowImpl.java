@@ -19,6 +19,7 @@ import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.ToolCallRecord;
+import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.activity.AgentSpec;
 import io.durableagents.workflow.activity.ApprovalRecord;
@@ -69,6 +70,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   /** Inputs waiting for the next run. */
   private final List<Message> queuedInputs = new ArrayList<>();
+  /** The trigger envelope of the queued inputs, for the tools of the run they start. */
+  private TriggerEnvelope queuedTrigger;
   /** Inputs that arrived during the active run; placed after the current batch's results. */
   private final List<Message> interjections = new ArrayList<>();
   /** Results of recent runs, by run number, for the handlers waiting on them. */
@@ -132,6 +135,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       List<Message> inputs = new ArrayList<>(queuedInputs);
       queuedInputs.clear();
       currentRun = new AgentRun(inputs);
+      currentRun.adoptTrigger(queuedTrigger);
+      queuedTrigger = null;
       RunResult result = currentRun.execute();
       currentRun = null;
       settle(result);
@@ -283,6 +288,13 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     updatesThisRun++;
     Workflow.await(() -> !preparingFork);
     List<Message> inputs = newInputs(request);
+    if (request.trigger() != null) {
+      if (currentRun != null && activeRun != 0) {
+        currentRun.adoptTrigger(request.trigger());
+      } else {
+        queuedTrigger = request.trigger();
+      }
+    }
     int target;
     if (inputs.isEmpty()) {
       if (activeRun != 0) {
@@ -332,6 +344,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       messages = messages.subList(transcript.size(), messages.size());
     }
     inputs.addAll(messages);
+    if (request.trigger() != null) {
+      inputs.add(request.trigger().toMessage());
+    }
     if (request.input() != null && !request.input().isEmpty()) {
       inputs.add(Message.user(request.input()));
     }
@@ -539,6 +554,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     private String lastText;
     private JsonNode output;
     private Duration storeBackoff = Duration.ZERO;
+    /** The envelope that started this run, if a trigger did: handed to its tools. */
+    private TriggerEnvelope trigger;
     private boolean cancelRequested;
     private boolean timedOut;
     private CancellationScope scope;
@@ -575,17 +592,24 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       this.usage = snapshot.usage() == null ? Usage.ZERO : snapshot.usage();
       this.toolCalls.addAll(snapshot.toolCalls());
       this.lastText = snapshot.lastText();
+      this.trigger = snapshot.trigger();
     }
 
     Message startInput() {
       return startInput;
     }
 
+    void adoptTrigger(TriggerEnvelope envelope) {
+      if (trigger == null) {
+        trigger = envelope;
+      }
+    }
+
     private SessionSnapshot.RunSnapshot snapshot(
         List<ToolCall> pendingCalls, List<CallCheck> pendingChecks, Approval approval, int pausedAt) {
       return new SessionSnapshot.RunSnapshot(
           run, steps, usage, new ArrayList<>(toolCalls), lastText, startInput,
-          new ArrayList<>(interjections), pendingCalls, pendingChecks, approval, pausedAt);
+          new ArrayList<>(interjections), pendingCalls, pendingChecks, approval, pausedAt, trigger);
     }
 
     void cancel(String reason) {
@@ -851,7 +875,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       ToolBatch(List<ToolCall> calls, List<CallCheck> checks) {
         this.calls = calls;
         this.checks = checks == null ? List.of() : checks;
-        this.runner = new ToolRunner(stubs, spec, sessionId, run);
+        this.runner = new ToolRunner(stubs, spec, sessionId, run, trigger);
         this.running = new Promise<?>[calls.size()];
         this.outcomes = new JsonNode[calls.size()];
       }

@@ -3,6 +3,7 @@ package io.durableagents.workflow.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.ErrorResults;
 import io.durableagents.workflow.ToolCall;
+import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.activity.AgentSpec;
 import io.durableagents.workflow.activity.CallCheck;
 import io.durableagents.workflow.activity.ToolRequest;
@@ -20,12 +21,14 @@ final class ToolRunner {
   private final AgentSpec spec;
   private final String sessionId;
   private final int run;
+  private final TriggerEnvelope trigger;
 
-  ToolRunner(ActivityStubs stubs, AgentSpec spec, String sessionId, int run) {
+  ToolRunner(ActivityStubs stubs, AgentSpec spec, String sessionId, int run, TriggerEnvelope trigger) {
     this.stubs = stubs;
     this.spec = spec;
     this.sessionId = sessionId;
     this.run = run;
+    this.trigger = trigger;
   }
 
   /**
@@ -43,7 +46,7 @@ final class ToolRunner {
   Promise<JsonNode> run(ToolCall call) {
     ToolSpec tool = spec.tool(call.name());
     ToolRequest request =
-        new ToolRequest(sessionId, spec.name(), run, call.id(), call.name(), call.arguments());
+        new ToolRequest(sessionId, spec.name(), run, call.id(), call.name(), call.arguments(), trigger);
     return Async.function(stubs.tool(tool)::executeTool, request)
         .handle(
             (outcome, failure) -> {

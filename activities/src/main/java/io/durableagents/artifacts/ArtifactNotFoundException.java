@@ -1,0 +1,18 @@
+package io.durableagents.artifacts;
+
+/** An attachment refers to an artifact the store does not have. */
+public class ArtifactNotFoundException extends RuntimeException {
+  /** The failure type a run fails with when a model turn needs a missing artifact. */
+  public static final String TYPE = "ArtifactNotFoundError";
+
+  private final String artifactId;
+
+  public ArtifactNotFoundException(String artifactId) {
+    super("No artifact '" + artifactId + "' in the artifact store.");
+    this.artifactId = artifactId;
+  }
+
+  public String artifactId() {
+    return artifactId;
+  }
+}
