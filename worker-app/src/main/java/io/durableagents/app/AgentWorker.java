@@ -46,7 +46,7 @@ public final class AgentWorker implements AutoCloseable {
         config.modelSpec() == null
             ? ConciergeAgent.defaultScript()
             : ModelProviders.fromSpec(config.modelSpec());
-    AgentStore store = AgentStores.open(config.projectionUrl());
+    AgentStore store = AgentStores.open(config.projectionUrl(), config.storeOptions());
     WorkflowServiceStubs service = null;
     SseDeltaServer events = null;
     try {

@@ -1,5 +1,6 @@
 package io.durableagents.app;
 
+import io.durableagents.store.StoreOptions;
 import java.util.Map;
 import java.util.Objects;
 
@@ -14,6 +15,8 @@ import java.util.Objects;
  * @param modelSpec {@code AGENTS_MODEL}, default null: the demo agent's built-in script
  * @param httpPort {@code --http-port}: the port of the server-sent events endpoint of model deltas
  *     on 127.0.0.1 ({@code GET /sessions/{id}/events}); null (the default) serves none, 0 a free port
+ * @param storeOptions {@code --history-limit} / {@code AGENTS_HISTORY_LIMIT}: the projection's
+ *     history entries kept per session (default 50)
  */
 public record WorkerConfig(
     String temporalAddress,
@@ -21,7 +24,8 @@ public record WorkerConfig(
     String taskQueue,
     String projectionUrl,
     String modelSpec,
-    Integer httpPort) {
+    Integer httpPort,
+    StoreOptions storeOptions) {
 
   public static final String DEFAULT_ADDRESS = "127.0.0.1:7233";
   public static final String DEFAULT_NAMESPACE = "default";
@@ -36,12 +40,24 @@ public record WorkerConfig(
     if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
       throw new IllegalArgumentException("HTTP port must be between 0 and 65535, got " + httpPort);
     }
+    storeOptions = storeOptions == null ? StoreOptions.getDefaultInstance() : storeOptions;
+  }
+
+  /** With the default store options. */
+  public WorkerConfig(
+      String temporalAddress,
+      String namespace,
+      String taskQueue,
+      String projectionUrl,
+      String modelSpec,
+      Integer httpPort) {
+    this(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, httpPort, null);
   }
 
   /** Without the events endpoint. */
   public WorkerConfig(
       String temporalAddress, String namespace, String taskQueue, String projectionUrl, String modelSpec) {
-    this(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, null);
+    this(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, null, null);
   }
 
   /** The defaults, overridden by the environment variables that are set. */
@@ -51,23 +67,25 @@ public record WorkerConfig(
         env.getOrDefault("TEMPORAL_NAMESPACE", DEFAULT_NAMESPACE),
         env.getOrDefault("AGENTS_TASK_QUEUE", DEFAULT_TASK_QUEUE),
         env.getOrDefault("AGENTS_PROJECTION_URL", DEFAULT_PROJECTION),
-        env.get("AGENTS_MODEL"));
+        env.get("AGENTS_MODEL"),
+        null,
+        StoreOptions.fromEnvironment(env));
   }
 
   public WorkerConfig withTemporalAddress(String address) {
-    return new WorkerConfig(address, namespace, taskQueue, projectionUrl, modelSpec, httpPort);
+    return new WorkerConfig(address, namespace, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions);
   }
 
   public WorkerConfig withProjectionUrl(String url) {
-    return new WorkerConfig(temporalAddress, namespace, taskQueue, url, modelSpec, httpPort);
+    return new WorkerConfig(temporalAddress, namespace, taskQueue, url, modelSpec, httpPort, storeOptions);
   }
 
   public WorkerConfig withModelSpec(String spec) {
-    return new WorkerConfig(temporalAddress, namespace, taskQueue, projectionUrl, spec, httpPort);
+    return new WorkerConfig(temporalAddress, namespace, taskQueue, projectionUrl, spec, httpPort, storeOptions);
   }
 
   /** With the events endpoint on {@code port} (null: none). */
   public WorkerConfig withHttpPort(Integer port) {
-    return new WorkerConfig(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, port);
+    return new WorkerConfig(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, port, storeOptions);
   }
 }

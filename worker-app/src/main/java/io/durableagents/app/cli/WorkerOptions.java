@@ -19,6 +19,8 @@ public class WorkerOptions {
 
   @Mixin ConnectionOptions connection;
 
+  @Mixin HistoryLimitOption historyLimit;
+
   @Option(
       names = "--http-port",
       paramLabel = "PORT",
@@ -56,6 +58,7 @@ public class WorkerOptions {
         connection.taskQueue(),
         connection.projection(),
         model == null || model.isBlank() ? null : model.strip(),
-        httpPort);
+        httpPort,
+        historyLimit.storeOptions());
   }
 }
