@@ -20,11 +20,29 @@ class PayloadGuardTest {
   @TempDir Path dir;
 
   @Test
+  void resultsJustUnderTheLimit_passUnchanged() {
+    String answer = "z".repeat(520_000);
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            ScriptedModelProvider.fromJson(
+                "{\"turns\":[{\"toolCalls\":[{\"name\":\"big\",\"arguments\":{\"size\":524000}}]},"
+                    + "{\"text\":\"" + answer + "\"}]}"),
+            10)) {
+      RunResult result = kit.send("under-1", "go");
+
+      assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+      assertThat(result.toolCalls().get(0).result().get("data").asText()).hasSize(524_000);
+      assertThat(result.text()).isEqualTo(answer);
+    }
+  }
+
+  @Test
   void anOversizedToolResult_becomesAnErrorResultNamingTheLimit_andTheRunGoesOn() {
     try (SessionTestKit kit =
         new SessionTestKit(
             dir,
-            Scripts.of("{'turns':[{'toolCalls':[{'name':'big','arguments':{'size':700000}}]},{'text':'ok'}]}"),
+            Scripts.of("{'turns':[{'toolCalls':[{'name':'big','arguments':{'size':524300}}]},{'text':'ok'}]}"),
             10)) {
       RunResult result = kit.send("big-1", "go");
 
@@ -42,7 +60,7 @@ class PayloadGuardTest {
 
   @Test
   void anOversizedModelAnswer_failsTheRunWithPayloadTooLarge_withoutRetrying() {
-    String huge = "y".repeat(600_000);
+    String huge = "y".repeat(525_000);
     try (SessionTestKit kit =
         new SessionTestKit(dir, ScriptedModelProvider.fromJson("{\"turns\":[{\"text\":\"" + huge + "\"}]}"), 10)) {
       RunResult result = kit.send("big-2", "go");

@@ -87,6 +87,31 @@ class ReplayFreshHistoryTest {
     }
   }
 
+  @Test
+  void aRunEndingInContinueAsNew_replays() throws Exception {
+    StringBuilder script = new StringBuilder("{\"turns\":[");
+    for (int i = 0; i < 12; i++) {
+      script.append("{\"toolCalls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"").append(i).append("\"}}]},");
+    }
+    script.append("{\"text\":\"done\"}]}");
+    try (SessionTestKit kit =
+        new SessionTestKit(dir, io.durableagents.model.ScriptedModelProvider.fromJson(script.toString()), 50)) {
+      RunResult result = kit.send("golden-can", "go", null, 40);
+      assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+      // The first workflow run of the session ends in continue-as-new.
+      String firstRunId =
+          kit.client.fetchHistory("golden-can").getEvents().get(0)
+              .getWorkflowExecutionStartedEventAttributes().getFirstExecutionRunId();
+      WorkflowExecutionHistory first = kit.client.fetchHistory("golden-can", firstRunId);
+      assertThat(first.getLastEvent().getEventType())
+          .isEqualTo(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
+      WorkflowReplayer.replayWorkflowExecution(first, AgentSessionWorkflowImpl.class);
+      Path out = Path.of("target", "histories", "continue-as-new.json");
+      Files.createDirectories(out.getParent());
+      Files.writeString(out, first.toJson(true));
+    }
+  }
+
   private static void replayAndKeep(SessionTestKit kit, String sessionId, String file) throws Exception {
     WorkflowExecutionHistory history = kit.client.fetchHistory(sessionId);
     WorkflowReplayer.replayWorkflowExecution(history, AgentSessionWorkflowImpl.class);
