@@ -2,6 +2,7 @@ package io.durableagents.app.bench;
 
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
@@ -21,6 +22,13 @@ public final class Baseline {
       ActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofSeconds(30))
           .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(3).build())
+          .build();
+
+  /** The same timeout and retries, for the local-activity baseline. */
+  static final LocalActivityOptions LOCAL_OPTIONS =
+      LocalActivityOptions.newBuilder()
+          .setStartToCloseTimeout(OPTIONS.getStartToCloseTimeout())
+          .setRetryOptions(OPTIONS.getRetryOptions())
           .build();
 
   /** A no-op "model" turn, a no-op "tool" call, and the probe of the signal figure. */
@@ -66,6 +74,30 @@ public final class Baseline {
 
   public static final class StepsImpl implements Steps {
     private final Activities activities = Workflow.newActivityStub(Activities.class, OPTIONS);
+
+    @Override
+    public int run(int steps) {
+      for (int i = 0; i < steps; i++) {
+        activities.modelTurn(i);
+        activities.callTool(i);
+      }
+      activities.modelTurn(steps);
+      return steps;
+    }
+  }
+
+  /**
+   * {@link Steps} with both calls as local activities: the baseline of the plugin's local mode
+   * (model turn and tool as {@code Execution.LOCAL_ACTIVITY}).
+   */
+  @WorkflowInterface
+  public interface LocalSteps {
+    @WorkflowMethod(name = "BenchBaselineLocalSteps")
+    int run(int steps);
+  }
+
+  public static final class LocalStepsImpl implements LocalSteps {
+    private final Activities activities = Workflow.newLocalActivityStub(Activities.class, LOCAL_OPTIONS);
 
     @Override
     public int run(int steps) {

@@ -29,6 +29,7 @@ import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
@@ -43,11 +44,13 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -69,6 +72,8 @@ import java.util.stream.Stream;
 final class Bench implements AutoCloseable {
   static final String MODEL_TURN = ActivityNames.PREFIX + "ModelTurn";
   private static final long WAIT_SECONDS = 120;
+  /** A one-session step round runs sessions one after the other for at least this long. */
+  private static final long MIN_ROUND_MS = 250;
   /** Pause between reaching a wait point and deciding it, on both sides. */
   private static final long SETTLE_MS = 20;
 
@@ -78,6 +83,7 @@ final class Bench implements AutoCloseable {
   private final String mainQueue;
   private final String longQueue;
   private final String waitQueue;
+  private final String profileQueue;
   private final ProbeClock clock = new ProbeClock();
   private final List<Agent> agents;
   private final boolean externalTemporal;
@@ -93,8 +99,8 @@ final class Bench implements AutoCloseable {
   private WorkflowClient client;
   private AgentStore store;
   private String targetDescription;
-  /** A plugin session of the last concurrent round, to see where its time went. */
-  private volatile String lastConcurrentSession;
+  /** A plugin session of the last concurrent round of each mode, to see where its time went. */
+  private final Map<StepMode, String> lastConcurrentSession = new ConcurrentHashMap<>();
 
   /**
    * @param temporal HOST:PORT of an existing Temporal, or null for the embedded test server
@@ -107,6 +113,7 @@ final class Bench implements AutoCloseable {
     this.mainQueue = prefix;
     this.longQueue = prefix + "-long";
     this.waitQueue = prefix + "-wait";
+    this.profileQueue = prefix + "-profile";
     this.agents = BenchAgents.create(config, clock);
     this.externalTemporal = temporal != null;
     this.externalProjection = projection != null;
@@ -168,7 +175,7 @@ final class Bench implements AutoCloseable {
   /** Runs every measurement, in an order that keeps them from disturbing each other. */
   BenchReport run() {
     BenchReport report = new BenchReport(config, targetDescription);
-    report.put("loadAverageAtStart", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    report.put("loadAverageAtStart", loadAverage());
     long t0 = System.nanoTime();
     section("agent steps vs the baseline workflow", () -> measureSteps(report));
     section("approval to resume", () -> measureApprovals(report));
@@ -178,7 +185,7 @@ final class Bench implements AutoCloseable {
     section("cold replay", () -> measureColdReplay(report, longId));
     section("memory per waiting session", () -> measureMemory(report));
     report.put("benchSeconds", (System.nanoTime() - t0) / 1e9);
-    report.put("loadAverageAtEnd", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    report.put("loadAverageAtEnd", loadAverage());
     return report;
   }
 
@@ -201,89 +208,261 @@ final class Bench implements AutoCloseable {
 
   // ---- steps ----------------------------------------------------------------------------
 
-  private void measureSteps(BenchReport report) {
-    for (int i = 0; i < config.warmupRounds(); i++) {
-      stepRound(true, false);
-      stepRound(false, false);
-      stepRound(true, true);
-      stepRound(false, true);
+  /**
+   * How the step agents and the baseline run their model turn and tool: both as activities (the
+   * default), or both as local activities. Each mode's figures are its keys with a prefix.
+   */
+  enum StepMode {
+    ACTIVITY("", "default mode", BenchAgents.STEP_1, BenchAgents.STEP_N),
+    LOCAL("local", "local mode", BenchAgents.STEP_1_LOCAL, BenchAgents.STEP_N_LOCAL);
+
+    private final String prefix;
+    final String label;
+    private final String agent1;
+    private final String agentN;
+
+    StepMode(String prefix, String label, String agent1, String agentN) {
+      this.prefix = prefix;
+      this.label = label;
+      this.agent1 = agent1;
+      this.agentN = agentN;
     }
-    for (boolean concurrent : new boolean[] {false, true}) {
-      List<Double> plugin = new ArrayList<>();
-      List<Double> baseline = new ArrayList<>();
-      List<Double> ratios = new ArrayList<>();
-      for (int round = 0; round < config.rounds(); round++) {
-        double p;
-        double b;
-        // Alternate which side goes first, so drift (JIT, GC, a growing server) favours neither.
-        if (round % 2 == 0) {
-          p = stepRound(true, concurrent);
-          b = stepRound(false, concurrent);
-        } else {
-          b = stepRound(false, concurrent);
-          p = stepRound(true, concurrent);
-        }
-        plugin.add(p);
-        baseline.add(b);
-        ratios.add(b / p);
+
+    int steps(BenchConfig config, boolean concurrent) {
+      if (this == LOCAL) {
+        return concurrent ? config.localStepsPerSessionN() : config.localStepsPerSession1();
       }
-      String suffix = concurrent ? "64" : "1";
-      report.put("stepsPerSecond" + suffix, median(plugin));
-      report.put("baselineStepsPerSecond" + suffix, median(baseline));
-      report.put("stepOverheadRatio" + suffix, median(ratios));
-      progress.printf(
-          "bench:   %s: plugin %s steps/s, baseline %s steps/s, per-round ratios %s%n",
-          concurrent ? config.concurrency() + " sessions" : "1 session",
-          BenchReport.format(median(plugin)), BenchReport.format(median(baseline)), formatList(ratios));
-      progress.flush();
+      return concurrent ? config.stepsPerSessionN() : config.stepsPerSession1();
     }
-    report.put("stepOverheadRatio", report.get("stepOverheadRatio1"));
-    if (lastConcurrentSession != null) {
-      List<HistoryEvent> events = new ArrayList<>();
-      historyChain(lastConcurrentSession).forEach(events::addAll);
-      report.activityTimings(config.concurrency() + " sessions at once", ActivityTimings.of(events));
+
+    /** {@code stepsPerSecond1} → {@code stepsPerSecond1} / {@code localStepsPerSecond1}. */
+    String key(String key) {
+      return prefix.isEmpty() ? key : prefix + Character.toUpperCase(key.charAt(0)) + key.substring(1);
+    }
+
+    String agent(boolean concurrent) {
+      return concurrent ? agentN : agent1;
     }
   }
 
+  /**
+   * Both modes, at 1 and at {@code concurrency} sessions. Within a round every kind runs once, the
+   * plugin and its baseline next to each other; the order of sides and of modes flips every round
+   * so drift (JIT, GC, a growing server, other processes) favours none of them.
+   */
+  private void measureSteps(BenchReport report) {
+    StepMode[] modes = StepMode.values();
+    for (int i = 0; i < config.warmupRounds(); i++) {
+      for (boolean concurrent : new boolean[] {false, true}) {
+        for (StepMode mode : modes) {
+          stepRound(mode, true, concurrent);
+          stepRound(mode, false, concurrent);
+        }
+      }
+    }
+    List<Double> load = new ArrayList<>();
+    for (boolean concurrent : new boolean[] {false, true}) {
+      Map<StepMode, List<Double>> plugin = new EnumMap<>(StepMode.class);
+      Map<StepMode, List<Double>> baseline = new EnumMap<>(StepMode.class);
+      Map<StepMode, List<Double>> ratios = new EnumMap<>(StepMode.class);
+      for (StepMode mode : modes) {
+        plugin.put(mode, new ArrayList<>());
+        baseline.put(mode, new ArrayList<>());
+        ratios.put(mode, new ArrayList<>());
+      }
+      for (int round = 0; round < config.rounds(); round++) {
+        boolean even = round % 2 == 0;
+        for (int m = 0; m < modes.length; m++) {
+          StepMode mode = modes[even ? m : modes.length - 1 - m];
+          double p;
+          double b;
+          if (even) {
+            p = stepRound(mode, true, concurrent);
+            b = stepRound(mode, false, concurrent);
+          } else {
+            b = stepRound(mode, false, concurrent);
+            p = stepRound(mode, true, concurrent);
+          }
+          plugin.get(mode).add(p);
+          baseline.get(mode).add(b);
+          ratios.get(mode).add(b / p);
+        }
+        load.add(loadAverage());
+      }
+      String suffix = concurrent ? "64" : "1";
+      for (StepMode mode : modes) {
+        report.put(mode.key("stepsPerSecond" + suffix), median(plugin.get(mode)));
+        report.put(mode.key("baselineStepsPerSecond" + suffix), median(baseline.get(mode)));
+        report.put(mode.key("stepOverheadRatio" + suffix), median(ratios.get(mode)));
+        progress.printf(
+            "bench:   %s, %s: plugin %s steps/s, baseline %s steps/s, per-round ratios %s%n",
+            mode.label, concurrent ? config.concurrency() + " sessions" : "1 session",
+            BenchReport.format(median(plugin.get(mode))), BenchReport.format(median(baseline.get(mode))),
+            formatList(ratios.get(mode)));
+      }
+      progress.flush();
+    }
+    for (StepMode mode : modes) {
+      report.put(mode.key("stepOverheadRatio"), report.get(mode.key("stepOverheadRatio1")));
+    }
+    report.put("loadAverageDuringSteps", median(load));
+    for (StepMode mode : modes) {
+      String session = lastConcurrentSession.get(mode);
+      if (session != null) {
+        List<HistoryEvent> events = new ArrayList<>();
+        historyChain(session).forEach(events::addAll);
+        report.activityTimings(
+            mode, config.concurrency() + " sessions at once", ActivityTimings.of(events));
+      }
+    }
+    profileSteps(report);
+  }
+
+  private static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
   /** One round; answers agent steps per second. */
-  private double stepRound(boolean plugin, boolean concurrent) {
+  private double stepRound(StepMode mode, boolean plugin, boolean concurrent) {
     int sessions = concurrent ? config.concurrency() : config.sessionsPerRound1();
-    int steps = concurrent ? config.stepsPerSessionN() : config.stepsPerSession1();
-    String agent = concurrent ? BenchAgents.STEP_N : BenchAgents.STEP_1;
+    int steps = mode.steps(config, concurrent);
     long t0 = System.nanoTime();
     if (concurrent) {
       List<Future<?>> futures = new ArrayList<>();
       for (int i = 0; i < sessions; i++) {
-        futures.add(pool.submit(() -> stepSession(plugin, agent, steps, concurrent)));
+        futures.add(pool.submit(() -> stepSession(mainQueue, mode, plugin, steps, concurrent)));
       }
       futures.forEach(Bench::await);
     } else {
-      for (int i = 0; i < sessions; i++) {
-        stepSession(plugin, agent, steps, concurrent);
+      // At least MIN_ROUND_MS: a local baseline session takes a few ms, and a round that short
+      // measures the scheduler more than the workflow.
+      long minEnd = t0 + TimeUnit.MILLISECONDS.toNanos(MIN_ROUND_MS);
+      int done = 0;
+      while (done < sessions || System.nanoTime() < minEnd) {
+        stepSession(mainQueue, mode, plugin, steps, concurrent);
+        done++;
       }
+      sessions = done;
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     return sessions * (double) steps / seconds;
   }
 
-  private void stepSession(boolean plugin, String agent, int steps, boolean concurrent) {
+  /** Runs one session of {@code steps} steps on {@code queue}; answers its workflow id. */
+  private String stepSession(String queue, StepMode mode, boolean plugin, int steps, boolean concurrent) {
     if (plugin) {
-      String id = nextId("step");
-      RunResult result = agents(mainQueue).send(id, "go", SendOptions.agent(agent));
+      String id = nextId(mode == StepMode.LOCAL ? "step-local" : "step");
+      RunResult result = agents(queue).send(id, "go", SendOptions.agent(mode.agent(concurrent)));
       require(
           RunStatus.FINISHED.equals(result.status()) && result.steps() == steps + 1
               && result.toolCalls().size() == steps,
           id, result);
       if (concurrent) {
-        lastConcurrentSession = id;
+        lastConcurrentSession.put(mode, id);
       }
-    } else {
-      String id = nextId("base");
-      int done = client.newWorkflowStub(Baseline.Steps.class, options(id, mainQueue)).run(steps);
-      if (done != steps) {
-        throw new IllegalStateException("baseline " + id + " ran " + done + " steps");
-      }
+      return id;
     }
+    String id = nextId(mode == StepMode.LOCAL ? "base-local" : "base");
+    WorkflowOptions options = options(id, queue);
+    int done =
+        mode == StepMode.LOCAL
+            ? client.newWorkflowStub(Baseline.LocalSteps.class, options).run(steps)
+            : client.newWorkflowStub(Baseline.Steps.class, options).run(steps);
+    if (done != steps) {
+      throw new IllegalStateException("baseline " + id + " ran " + done + " steps");
+    }
+    return id;
+  }
+
+  /**
+   * Where a step's time goes, one session at a time, on a worker of its own whose interceptor
+   * times every call (the measured rounds run without it): after one unmeasured session of each
+   * kind, {@code rounds} sessions of each, the kinds taking turns so that a burst of load on the
+   * machine falls on all of them alike.
+   */
+  private void profileSteps(BenchReport report) {
+    StepProfiler profiler = new StepProfiler();
+    WorkerFactory factory = startFactory(profileQueue, -1, true, profiler);
+    try {
+      for (StepMode mode : StepMode.values()) {
+        for (boolean plugin : new boolean[] {true, false}) {
+          stepSession(profileQueue, mode, plugin, mode.steps(config, false), false);
+        }
+      }
+      int sessions = config.rounds();
+      Map<String, ProfileSums> sums = new LinkedHashMap<>();
+      for (int i = 0; i < sessions; i++) {
+        for (StepMode mode : StepMode.values()) {
+          for (boolean plugin : new boolean[] {true, false}) {
+            ProfileSums sum = sums.computeIfAbsent(mode + "/" + plugin, k -> new ProfileSums());
+            profiler.reset();
+            long t0 = System.nanoTime();
+            sum.lastSession = stepSession(profileQueue, mode, plugin, mode.steps(config, false), false);
+            sum.nanos += System.nanoTime() - t0;
+            StepProfiler.merge(sum.byType, profiler.snapshot());
+            double[] tasks = StepAnatomy.workflowTasks(historyOf(sum.lastSession));
+            sum.workflowTasks += tasks[0];
+            sum.workflowTaskMs += tasks[1];
+          }
+        }
+      }
+      for (StepMode mode : StepMode.values()) {
+        int steps = mode.steps(config, false);
+        int allSteps = sessions * steps;
+        for (boolean plugin : new boolean[] {true, false}) {
+          ProfileSums sum = sums.get(mode + "/" + plugin);
+          StepProfile profile =
+              new StepProfile(
+                  sessions,
+                  steps,
+                  sum.nanos / 1e6 / allSteps,
+                  StepProfile.roles(sum.byType, allSteps),
+                  anatomyOf(sum.lastSession, steps),
+                  sum.workflowTasks / sessions,
+                  sum.workflowTaskMs / allSteps);
+          report.stepProfile(mode, plugin, profile);
+          if (plugin && mode == StepMode.LOCAL) {
+            // The default mode's anatomy is activitiesPerStep etc., from the long session.
+            report.put("localModeActivitiesPerStep", profile.anatomy().activities);
+            report.put("localModeLocalActivitiesPerStep", profile.anatomy().localActivities);
+            report.put("localModeWorkflowTasksPerStep", profile.anatomy().workflowTasks);
+            report.put("localModeHistoryEventsPerStep", profile.anatomy().events);
+            report.put("localModeHistoryBytesPerStep", profile.anatomy().bytes);
+          }
+        }
+      }
+    } finally {
+      factories.remove(profileQueue);
+      factory.shutdown();
+      factory.awaitTermination(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** What the profiled sessions of one kind added up to. */
+  private static final class ProfileSums {
+    final Map<String, StepProfiler.Totals> byType = new LinkedHashMap<>();
+    long nanos;
+    double workflowTasks;
+    double workflowTaskMs;
+    String lastSession;
+  }
+
+  /** The events of {@code workflowId}'s runs, oldest first. */
+  private List<HistoryEvent> historyOf(String workflowId) {
+    List<HistoryEvent> events = new ArrayList<>();
+    historyChain(workflowId).forEach(events::addAll);
+    return events;
+  }
+
+  /** A step session's events from its first model turn to its last (the answer), per step. */
+  private StepAnatomy anatomyOf(String workflowId, int steps) {
+    List<HistoryEvent> events = historyOf(workflowId);
+    List<Integer> turns = StepAnatomy.modelTurnStarts(events);
+    if (turns.size() != steps + 1) {
+      throw new IllegalStateException(
+          workflowId + " has " + turns.size() + " model turns in its history, expected " + (steps + 1));
+    }
+    return StepAnatomy.of(events, turns.get(0), turns.get(steps), steps);
   }
 
   // ---- approvals ------------------------------------------------------------------------
@@ -418,7 +597,7 @@ final class Bench implements AutoCloseable {
     report.put("workflowTasksPerStep", anatomy.workflowTasks);
     report.put("historyEventsPerStep", anatomy.events);
     report.stepAnatomy(anatomy);
-    report.activityTimings("one session alone", ActivityTimings.of(events));
+    report.activityTimings(StepMode.ACTIVITY, "one session alone", ActivityTimings.of(events));
     return result;
   }
 
@@ -607,7 +786,12 @@ final class Bench implements AutoCloseable {
 
   // ---- plumbing -------------------------------------------------------------------------
 
-  private void startFactory(String queue, int cacheSize, boolean withBaseline) {
+  private WorkerFactory startFactory(String queue, int cacheSize, boolean withBaseline) {
+    return startFactory(queue, cacheSize, withBaseline, null);
+  }
+
+  private WorkerFactory startFactory(
+      String queue, int cacheSize, boolean withBaseline, WorkerInterceptor interceptor) {
     AgentsPluginOptions.Builder options = AgentsPluginOptions.newBuilder().store(store);
     agents.forEach(options::addAgent);
     WorkerFactoryOptions.Builder factoryOptions =
@@ -615,14 +799,19 @@ final class Bench implements AutoCloseable {
     if (cacheSize >= 0) {
       factoryOptions.setWorkflowCacheSize(cacheSize);
     }
+    if (interceptor != null) {
+      factoryOptions.setWorkerInterceptors(interceptor);
+    }
     WorkerFactory factory = WorkerFactory.newInstance(client, factoryOptions.build());
     Worker worker = factory.newWorker(queue);
     if (withBaseline) {
-      worker.registerWorkflowImplementationTypes(Baseline.StepsImpl.class, Baseline.SignalProbeImpl.class);
+      worker.registerWorkflowImplementationTypes(
+          Baseline.StepsImpl.class, Baseline.LocalStepsImpl.class, Baseline.SignalProbeImpl.class);
       worker.registerActivitiesImplementations(new Baseline.ActivitiesImpl(clock));
     }
     factory.start();
     factories.put(queue, factory);
+    return factory;
   }
 
   private AgentClient agents(String queue) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.agent.Agent;
+import io.durableagents.agent.Execution;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.tools.Tool;
 import java.util.List;
@@ -15,6 +16,8 @@ import java.util.Map;
  * <ul>
  *   <li>{@code bench-step-1} / {@code bench-step-n}: N turns that each call the no-op tool, then an
  *       answer (the step figures, one session at a time / many at once);
+ *   <li>{@code bench-step-1-local} / {@code bench-step-n-local}: the same, with the model turn and
+ *       the no-op tool as local activities ({@link Execution#LOCAL_ACTIVITY});
  *   <li>{@code bench-long} / {@code bench-short}: turns that each carry about {@code contentChars} of
  *       new content (text + tool argument + tool result), then an answer (history, fork, replay);
  *   <li>{@code bench-approval}: one call of a gated tool, then an answer (approvals, memory).
@@ -23,6 +26,8 @@ import java.util.Map;
 final class BenchAgents {
   static final String STEP_1 = "bench-step-1";
   static final String STEP_N = "bench-step-n";
+  static final String STEP_1_LOCAL = "bench-step-1-local";
+  static final String STEP_N_LOCAL = "bench-step-n-local";
   static final String LONG = "bench-long";
   static final String SHORT = "bench-short";
   static final String APPROVAL = "bench-approval";
@@ -41,6 +46,12 @@ final class BenchAgents {
     Tool noop =
         Tool.newBuilder("noop")
             .description("Does nothing.")
+            .handler((args, ctx) -> Map.of("ok", true))
+            .build();
+    Tool localNoop =
+        Tool.newBuilder("noop")
+            .description("Does nothing.")
+            .execution(Execution.LOCAL_ACTIVITY)
             .handler((args, ctx) -> Map.of("ok", true))
             .build();
     Tool pad =
@@ -63,14 +74,21 @@ final class BenchAgents {
     return List.of(
         agent(STEP_1, stepScript(config.stepsPerSession1()), noop),
         agent(STEP_N, stepScript(config.stepsPerSessionN()), noop),
+        agent(STEP_1_LOCAL, stepScript(config.localStepsPerSession1()), localNoop, Execution.LOCAL_ACTIVITY),
+        agent(STEP_N_LOCAL, stepScript(config.localStepsPerSessionN()), localNoop, Execution.LOCAL_ACTIVITY),
         agent(LONG, contentScript(config.historyTurns(), config.contentChars()), pad),
         agent(SHORT, contentScript(config.shortTurns(), config.contentChars()), pad),
         agent(APPROVAL, callsThenAnswer(1, turn -> call("gated", JSON.createObjectNode())), gated));
   }
 
   private static Agent agent(String name, String script, Tool tool) {
+    return agent(name, script, tool, Execution.ACTIVITY);
+  }
+
+  private static Agent agent(String name, String script, Tool tool, Execution modelExecution) {
     return Agent.newBuilder(name)
         .model("scripted")
+        .modelExecution(modelExecution)
         .instructions("Benchmark agent " + name + ".")
         .modelProvider(ScriptedModelProvider.fromJson(script))
         .maxSteps(MAX_STEPS)

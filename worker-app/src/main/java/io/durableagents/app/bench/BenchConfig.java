@@ -9,9 +9,16 @@ package io.durableagents.app.bench;
  * @param warmupRounds rounds of each kind run and thrown away before measuring
  * @param rounds measured rounds per concurrency (plugin and baseline alternate within a round)
  * @param stepsPerSession1 agent steps (tool-calling model turns) per session, one session at a time
- * @param sessionsPerRound1 sessions run one after the other in a one-session round
+ * @param sessionsPerRound1 sessions run one after the other in a one-session round (at least: a
+ *     round goes on with more until it has lasted a quarter of a second)
  * @param stepsPerSessionN agent steps per session when {@code concurrency} sessions run at once
  * @param concurrency sessions at once in a concurrent round (the figures' "64")
+ * @param localStepsPerSession1 agent steps per session in the local-activity mode, one session at
+ *     a time: more than {@code stepsPerSession1}, as a local step costs a fraction of a regular one
+ *     and the session's fixed costs (start, update, the agent's resolution) would otherwise weigh
+ *     on the per-step figure more than in the default mode
+ * @param localStepsPerSessionN agent steps per session in the local-activity mode, {@code
+ *     concurrency} sessions at once
  * @param historyTurns tool-calling turns of the long session (history, fork source, cold replay)
  * @param earlyFrom first turn of the early window (1-based, inclusive)
  * @param earlyTo last turn of the early window (inclusive)
@@ -32,6 +39,8 @@ record BenchConfig(
     int sessionsPerRound1,
     int stepsPerSessionN,
     int concurrency,
+    int localStepsPerSession1,
+    int localStepsPerSessionN,
     int historyTurns,
     int earlyFrom,
     int earlyTo,
@@ -50,7 +59,7 @@ record BenchConfig(
       throw new IllegalArgumentException("bad turn windows in " + name);
     }
     if (rounds < 1 || stepsPerSession1 < 1 || stepsPerSessionN < 1 || sessionsPerRound1 < 1
-        || concurrency < 1 || shortTurns < 1 || forkRepeats < 1 || approvalSamples < 1 || waitingSessions < 1
+        || concurrency < 1 || localStepsPerSession1 < 1 || localStepsPerSessionN < 1 || shortTurns < 1 || forkRepeats < 1 || approvalSamples < 1 || waitingSessions < 1
         || replayRepeats < 1) {
       throw new IllegalArgumentException("counts must be positive in " + name);
     }
@@ -58,16 +67,16 @@ record BenchConfig(
 
   /** The default run. */
   static BenchConfig full() {
-    return new BenchConfig("full", 1, 7, 20, 3, 10, 64, 200, 5, 10, 190, 200, 10, 2000, 9, 20, 2000, 7);
+    return new BenchConfig("full", 1, 7, 20, 3, 10, 64, 60, 20, 200, 5, 10, 190, 200, 10, 2000, 9, 20, 2000, 7);
   }
 
   /** {@code --quick}: fewer rounds, sessions and samples; the same long session. */
   static BenchConfig quick() {
-    return new BenchConfig("quick", 1, 5, 10, 3, 4, 64, 200, 5, 10, 190, 200, 10, 2000, 5, 8, 200, 5);
+    return new BenchConfig("quick", 1, 5, 10, 3, 4, 64, 30, 8, 200, 5, 10, 190, 200, 10, 2000, 5, 8, 200, 5);
   }
 
   /** Just enough to exercise every measurement; for the smoke test. */
   static BenchConfig tiny() {
-    return new BenchConfig("tiny", 0, 1, 2, 1, 2, 4, 12, 2, 3, 10, 11, 3, 600, 1, 2, 40, 1);
+    return new BenchConfig("tiny", 0, 1, 2, 1, 2, 4, 3, 2, 12, 2, 3, 10, 11, 3, 600, 1, 2, 40, 1);
   }
 }

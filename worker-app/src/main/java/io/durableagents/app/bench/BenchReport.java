@@ -3,16 +3,22 @@ package io.durableagents.app.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The figures of one bench run: a flat JSON object of numbers ({@code --json}) or a table.
  *
  * <p>Keys: {@code stepOverheadRatio} (= {@code stepOverheadRatio1}), {@code stepOverheadRatio64},
- * {@code stepsPerSecond1|64}, {@code baselineStepsPerSecond1|64}, {@code historyBytesPerTurnEarly},
+ * {@code stepsPerSecond1|64}, {@code baselineStepsPerSecond1|64}; the same with the model turn and
+ * the tool as local activities against a local-activity baseline: {@code localStepOverheadRatio}
+ * (= {@code localStepOverheadRatio1}), {@code localStepOverheadRatio64}, {@code
+ * localStepsPerSecond1|64}, {@code localBaselineStepsPerSecond1|64}; {@code historyBytesPerTurnEarly},
  * {@code historyBytesPerTurnLate}, {@code historyGrowthRatio}, {@code approvalResumeMsP50},
  * {@code approvalResumeRatio}, {@code forkLatencyRatio}, {@code forkLatencyMsLong}, {@code
  * forkLatencyMsShort}, {@code bytesPerWaitingSession}, {@code coldReplayMsPer100Turns}, and the
@@ -29,6 +35,13 @@ final class BenchReport {
           "stepsPerSecond64",
           "baselineStepsPerSecond1",
           "baselineStepsPerSecond64",
+          "localStepOverheadRatio",
+          "localStepOverheadRatio1",
+          "localStepOverheadRatio64",
+          "localStepsPerSecond1",
+          "localStepsPerSecond64",
+          "localBaselineStepsPerSecond1",
+          "localBaselineStepsPerSecond64",
           "historyBytesPerTurnEarly",
           "historyBytesPerTurnLate",
           "historyGrowthRatio",
@@ -46,7 +59,10 @@ final class BenchReport {
   private final String target;
   private final Map<String, Double> figures = new LinkedHashMap<>();
   private StepAnatomy anatomy;
-  private final Map<String, Map<String, ActivityTimings.Timing>> timings = new LinkedHashMap<>();
+  private final Map<Bench.StepMode, Map<String, Map<String, ActivityTimings.Timing>>> timings =
+      new EnumMap<>(Bench.StepMode.class);
+  /** By mode: the plugin's profile, then the baseline's. */
+  private final Map<Bench.StepMode, StepProfile[]> profiles = new EnumMap<>(Bench.StepMode.class);
 
   BenchReport(BenchConfig config, String target) {
     this.config = config;
@@ -74,9 +90,14 @@ final class BenchReport {
     this.anatomy = stepAnatomy;
   }
 
-  /** Where the time of a session run under {@code label} went. */
-  void activityTimings(String label, Map<String, ActivityTimings.Timing> byKind) {
-    timings.put(label, byKind);
+  /** Where the time of a session of {@code mode} run under {@code label} went. */
+  void activityTimings(Bench.StepMode mode, String label, Map<String, ActivityTimings.Timing> byKind) {
+    timings.computeIfAbsent(mode, m -> new LinkedHashMap<>()).put(label, byKind);
+  }
+
+  /** Where a step's time went, one session at a time, for the plugin or the baseline of {@code mode}. */
+  void stepProfile(Bench.StepMode mode, boolean plugin, StepProfile profile) {
+    profiles.computeIfAbsent(mode, m -> new StepProfile[2])[plugin ? 0 : 1] = profile;
   }
 
   /** One JSON object: every figure, rounded to what the measurement can tell. */
@@ -98,16 +119,18 @@ final class BenchReport {
   void printTable(PrintWriter out) {
     out.printf("Durable agents bench (%s) · %s · %d CPUs · %.0f s%n",
         config.name(), target, Runtime.getRuntime().availableProcessors(), figures.getOrDefault("benchSeconds", 0.0));
-    out.printf("(system load average %s at the start, %s at the end: other processes share these CPUs)%n",
+    out.printf("(system load average %s at the start, %s during the step rounds (median), %s at the end:%n",
         format(figures.getOrDefault("loadAverageAtStart", Double.NaN)),
+        format(figures.getOrDefault("loadAverageDuringSteps", Double.NaN)),
         format(figures.getOrDefault("loadAverageAtEnd", Double.NaN)));
+    out.println(" other processes share these CPUs)");
     out.println();
 
     out.println("Agent step: scripted model turn + 1 no-op tool call + the product's checkpoints,");
     out.println("against a hand-written workflow running a no-op model and a no-op tool activity");
     out.printf("  %-26s %12s %12s %10s%n", "", "plugin", "baseline", "ratio");
-    stepRow(out, "1 session, steps/s", "1");
-    stepRow(out, config.concurrency() + " sessions, steps/s", "64");
+    stepRow(out, Bench.StepMode.ACTIVITY, "1 session, steps/s", "1");
+    stepRow(out, Bench.StepMode.ACTIVITY, config.concurrency() + " sessions, steps/s", "64");
     out.printf("  (median of %d alternating rounds; %d steps per session alone, %d at once;%n",
         config.rounds(), config.stepsPerSession1(), config.stepsPerSessionN());
     out.println("   ratio = time per plugin step / time per baseline step, median of the per-round ratios)");
@@ -120,15 +143,42 @@ final class BenchReport {
       out.printf("  %s workflow tasks, %s history events; baseline: 2 activities, 2 workflow tasks%n",
           format(anatomy.workflowTasks), format(anatomy.events));
     }
-    timings.forEach(
-        (label, byKind) -> {
-          out.printf("  where a session's time went (%s), mean ms:%n", label);
-          out.printf("    %-26s %8s %12s %10s%n", "", "count", "queue wait", "run");
-          byKind.forEach(
-              (kind, t) ->
-                  out.printf("    %-26s %8d %12s %10s%n", kind, t.count(), format(t.queueMs()), format(t.runMs())));
-        });
+    printTimings(out, Bench.StepMode.ACTIVITY);
     out.println();
+
+    out.println("Local activities: the same agent with its model turn and no-op tool as local activities");
+    out.println("(Execution.LOCAL_ACTIVITY), against a hand-written workflow running both calls as local");
+    out.println("activities; its rounds interleaved with the default mode's above");
+    out.printf("  %-26s %12s %12s %10s%n", "", "plugin", "baseline", "ratio");
+    stepRow(out, Bench.StepMode.LOCAL, "1 session, steps/s", "1");
+    stepRow(out, Bench.StepMode.LOCAL, config.concurrency() + " sessions, steps/s", "64");
+    out.printf("  (median of %d rounds; %d steps per session alone, %d at once: a local step costs a fraction%n",
+        config.rounds(), config.localStepsPerSession1(), config.localStepsPerSessionN());
+    out.println("   of a regular one, so longer sessions keep their start from dominating the per-step figure)");
+    StepProfile[] local = profiles.get(Bench.StepMode.LOCAL);
+    if (local != null && local[0] != null) {
+      StepAnatomy a = local[0].anatomy();
+      StringBuilder mix = new StringBuilder();
+      a.tasksPerStep.forEach(
+          (type, n) -> mix.append(mix.length() == 0 ? "" : ", ").append(format(n)).append(' ').append(type));
+      out.printf("  per step: %s activities + %s local activities (%s),%n",
+          format(a.activities), format(a.localActivities), mix);
+      out.printf("  %s workflow tasks (%s in a whole %d-step session), %s history events, %s B of history",
+          format(a.workflowTasks), format(local[0].workflowTasksPerSession()), local[0].steps(),
+          format(a.events), format(a.bytes));
+      if (local[1] != null) {
+        out.printf("; baseline: %s local activities, %s workflow tasks",
+            format(local[1].anatomy().localActivities), format(local[1].anatomy().workflowTasks));
+      }
+      out.println();
+      out.printf("  (a %d-step session between its first and last model turn: local activities run inside%n",
+          local[0].steps());
+      out.println("   a workflow task and are recorded as markers when it completes; one task can run many steps)");
+    }
+    printTimings(out, Bench.StepMode.LOCAL);
+    out.println();
+
+    printProfiles(out);
 
     out.printf("History: %d-turn session, about %d chars of new content per turn%n",
         config.historyTurns(), config.contentChars());
@@ -178,11 +228,102 @@ final class BenchReport {
     out.flush();
   }
 
-  private void stepRow(PrintWriter out, String label, String suffix) {
+  private void stepRow(PrintWriter out, Bench.StepMode mode, String label, String suffix) {
     out.printf("  %-26s %12s %12s %10s%n", label,
-        format(get("stepsPerSecond" + suffix)),
-        format(get("baselineStepsPerSecond" + suffix)),
-        format(get("stepOverheadRatio" + suffix)));
+        format(get(mode.key("stepsPerSecond" + suffix))),
+        format(get(mode.key("baselineStepsPerSecond" + suffix))),
+        format(get(mode.key("stepOverheadRatio" + suffix))));
+  }
+
+  private void printTimings(PrintWriter out, Bench.StepMode mode) {
+    timings.getOrDefault(mode, Map.of()).forEach(
+        (label, byKind) -> {
+          out.printf("  where a session's time went (%s), mean ms:%n", label);
+          out.printf("    %-26s %8s %12s %10s%n", "", "count", "queue wait", "run");
+          byKind.forEach(
+              (kind, t) ->
+                  out.printf("    %-26s %8d %12s %10s%n", kind, t.count(), format(t.queueMs()), format(t.runMs())));
+        });
+  }
+
+  /** Both modes, plugin and baseline side by side: where a step's time goes. */
+  private void printProfiles(PrintWriter out) {
+    StepProfile[] columns = new StepProfile[4];
+    int c = 0;
+    for (Bench.StepMode mode : Bench.StepMode.values()) {
+      StepProfile[] pair = profiles.getOrDefault(mode, new StepProfile[2]);
+      columns[c++] = pair[0];
+      columns[c++] = pair[1];
+    }
+    StepProfile any = null;
+    for (StepProfile column : columns) {
+      any = any == null ? column : any;
+    }
+    if (any == null) {
+      return;
+    }
+    out.printf("Where a step's time goes, one session at a time (%d sessions of each kind, taking turns;%n",
+        any.sessions());
+    out.printf("%d steps each in the default mode, %d in the local mode; on a worker of its own that%n",
+        config.stepsPerSession1(), config.localStepsPerSession1());
+    out.println("times every call). ms per step: \"handler\" is in the activity's code, \"waited\" from the");
+    out.println("workflow's call to it having the result, \"workflow code\" from a result to the next call");
+    out.printf("  %-34s %21s %21s%n", "", "default mode", "local mode");
+    out.printf("  %-34s %10s %10s %10s %10s%n", "", "plugin", "baseline", "plugin", "baseline");
+    profileRow(out, "wall time", columns, StepProfile::wallMsPerStep);
+    for (String role : roleNames(columns)) {
+      if (StepProfile.WORKFLOW_CODE.equals(role)) {
+        continue;
+      }
+      profileRow(out, role + ": calls", columns, p -> roleOf(p, role).calls());
+      profileRow(out, "  handler", columns, p -> roleOf(p, role).calls() == 0 ? Double.NaN : roleOf(p, role).handlerMs());
+      profileRow(out, "  waited", columns, p -> roleOf(p, role).calls() == 0 ? Double.NaN : roleOf(p, role).waitedMs());
+    }
+    profileRow(out, "workflow code between calls", columns, p -> roleOf(p, StepProfile.WORKFLOW_CODE).waitedMs());
+    profileRow(out, "rest (start, update, client)", columns, StepProfile::restMsPerStep);
+    profileRow(out, "activities", columns, p -> p.anatomy().activities);
+    profileRow(out, "local activities", columns, p -> p.anatomy().localActivities);
+    profileRow(out, "workflow tasks", columns, p -> p.anatomy().workflowTasks);
+    profileRow(out, "  whole session (count)", columns, StepProfile::workflowTasksPerSession);
+    profileRow(out, "  their run time (history), ms", columns, StepProfile::workflowTaskMsPerStep);
+    profileRow(out, "history events", columns, p -> p.anatomy().events);
+    profileRow(out, "history bytes", columns, p -> p.anatomy().bytes);
+    out.println("  (rest = wall time less the waits and the workflow code; the counts per step are between a");
+    out.println("   session's first and last model turn; local activities run inside a workflow task's run time)");
+    out.println();
+  }
+
+  private static List<String> roleNames(StepProfile[] columns) {
+    List<String> names = new ArrayList<>();
+    for (StepProfile column : columns) {
+      if (column != null) {
+        column.roles().forEach(
+            (role, r) -> {
+              if (r.calls() > 0 && !names.contains(role)) {
+                names.add(role);
+              }
+            });
+      }
+    }
+    return names;
+  }
+
+  private static StepProfile.Role roleOf(StepProfile profile, String role) {
+    return profile.roles().getOrDefault(role, new StepProfile.Role(0, 0, 0));
+  }
+
+  private static void profileRow(
+      PrintWriter out, String label, StepProfile[] columns, ToDoubleFunction<StepProfile> value) {
+    String[] cells = new String[columns.length];
+    for (int i = 0; i < columns.length; i++) {
+      if (columns[i] == null) {
+        cells[i] = "-";
+      } else {
+        double v = value.applyAsDouble(columns[i]);
+        cells[i] = Double.isNaN(v) ? "-" : format(v);
+      }
+    }
+    out.printf("  %-34s %10s %10s %10s %10s%n", label, cells[0], cells[1], cells[2], cells[3]);
   }
 
   private void row(PrintWriter out, String label, String key, String unit) {

@@ -4,6 +4,7 @@ import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.history.v1.MarkerRecordedEventAttributes;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Map;
 final class StepAnatomy {
   private static final String EVENT_PREFIX = "EVENT_TYPE_";
   private static final String LOCAL_ACTIVITY_MARKER = "LocalActivity";
+  private static final String MODEL_TURN_SUFFIX = "ModelTurn";
 
   final Map<String, Double> tasksPerStep = new LinkedHashMap<>();
   final Map<String, Double> bytesPerStep = new LinkedHashMap<>();
@@ -23,6 +25,7 @@ final class StepAnatomy {
   double localActivities;
   double workflowTasks;
   double events;
+  double bytes;
 
   /**
    * @param all the session's events, so completions can be matched to what they complete
@@ -65,15 +68,66 @@ final class StepAnatomy {
         }
       }
       anatomy.events++;
+      anatomy.bytes += event.getSerializedSize();
       anatomy.bytesPerStep.merge(kind, (double) event.getSerializedSize(), Double::sum);
     }
     anatomy.activities /= steps;
     anatomy.localActivities /= steps;
     anatomy.workflowTasks /= steps;
     anatomy.events /= steps;
+    anatomy.bytes /= steps;
     anatomy.tasksPerStep.replaceAll((k, v) -> v / steps);
     anatomy.bytesPerStep.replaceAll((k, v) -> v / steps);
     return anatomy;
+  }
+
+  /**
+   * Indexes of the events that start a model turn: the ActivityTaskScheduled of a regular model
+   * activity, or the marker of a local one (recorded when its workflow task completes). Any
+   * activity type ending in {@code ModelTurn}: the plugin's and the baseline's.
+   */
+  static List<Integer> modelTurnStarts(List<HistoryEvent> events) {
+    List<Integer> starts = new ArrayList<>();
+    for (int i = 0; i < events.size(); i++) {
+      HistoryEvent event = events.get(i);
+      String type = null;
+      if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
+        type = event.getActivityTaskScheduledEventAttributes().getActivityType().getName();
+      } else if (event.getEventType() == EventType.EVENT_TYPE_MARKER_RECORDED) {
+        String marker = markerKind(event.getMarkerRecordedEventAttributes());
+        if (marker.startsWith(LOCAL_ACTIVITY_MARKER + " ")) {
+          type = marker.substring(LOCAL_ACTIVITY_MARKER.length() + 1);
+        }
+      }
+      if (type != null && type.endsWith(MODEL_TURN_SUFFIX)) {
+        starts.add(i);
+      }
+    }
+    return starts;
+  }
+
+  /** The workflow tasks of {@code events} that completed, and their total ms from start to completion. */
+  static double[] workflowTasks(List<HistoryEvent> events) {
+    double count = 0;
+    double ms = 0;
+    HistoryEvent started = null;
+    for (HistoryEvent event : events) {
+      switch (event.getEventType()) {
+        case EVENT_TYPE_WORKFLOW_TASK_STARTED -> started = event;
+        case EVENT_TYPE_WORKFLOW_TASK_COMPLETED -> {
+          count++;
+          if (started != null) {
+            ms += (event.getEventTime().getSeconds() - started.getEventTime().getSeconds()) * 1e3
+                + (event.getEventTime().getNanos() - started.getEventTime().getNanos()) / 1e6;
+          }
+          started = null;
+        }
+        default -> {
+          // not a workflow task's end
+        }
+      }
+    }
+    return new double[] {count, ms};
   }
 
   /** {@code LocalActivity <type>} for a local activity's marker, else the marker's name. */

@@ -35,11 +35,30 @@ class BenchSmokeTest {
       assertThat(json.get(key).asDouble()).as("%s in %s", key, json).isPositive();
     }
     assertThat(json.get("stepOverheadRatio").asDouble()).isEqualTo(json.get("stepOverheadRatio1").asDouble());
+    // The local-activity mode: its own figures next to the default mode's.
+    for (String key :
+        new String[] {
+          "localStepOverheadRatio", "localStepOverheadRatio1", "localStepOverheadRatio64",
+          "localStepsPerSecond1", "localStepsPerSecond64",
+          "localBaselineStepsPerSecond1", "localBaselineStepsPerSecond64",
+          "localModeLocalActivitiesPerStep", "localModeHistoryEventsPerStep"
+        }) {
+      assertThat(json.has(key)).as("key %s in %s", key, json).isTrue();
+      assertThat(json.get(key).isNumber()).as("%s is a number in %s", key, json).isTrue();
+      assertThat(json.get(key).asDouble()).as("%s in %s", key, json).isPositive();
+    }
+    assertThat(json.get("localStepOverheadRatio").asDouble())
+        .isEqualTo(json.get("localStepOverheadRatio1").asDouble());
+    // Local mode: the model turn and the tool are local activities, so no activity per step.
+    assertThat(json.get("localModeActivitiesPerStep").asDouble()).isZero();
+    assertThat(json.get("localModeLocalActivitiesPerStep").asDouble()).isGreaterThanOrEqualTo(2);
 
     StringWriter table = new StringWriter();
     report.printTable(new PrintWriter(table, true));
     assertThat(table.toString())
-        .contains("Agent step", "History", "Approval", "Fork", "Cold replay", "Memory");
+        .contains(
+            "Agent step", "Local activities", "Where a step's time goes", "History", "Approval", "Fork",
+            "Cold replay", "Memory");
   }
 
   @Test
