@@ -28,7 +28,11 @@ final class ChatCompletionsRequest {
       messages.addObject().put("role", "system").put("content", request.instructions());
     }
     for (Message message : request.messages()) {
-      messages.add(message(message, mapper));
+      ObjectNode node = message(message, mapper);
+      if (Message.USER.equals(message.role()) && !message.attachments().isEmpty()) {
+        node.set("content", contentParts(message, request, mapper));
+      }
+      messages.add(node);
     }
     if (!request.tools().isEmpty()) {
       ArrayNode tools = body.putArray("tools");
@@ -46,6 +50,39 @@ final class ChatCompletionsRequest {
       }
     }
     return body;
+  }
+
+  /**
+   * A user message with attachments as content parts: its text, then one part per attachment
+   * (images as {@code image_url} data URLs, text as {@code text}, anything else as a {@code file}
+   * part with base64 data). The bytes are the ones loaded for this call.
+   */
+  private static ArrayNode contentParts(Message message, ModelRequest request, ObjectMapper mapper) {
+    ArrayNode parts = mapper.createArrayNode();
+    if (message.text() != null && !message.text().isEmpty()) {
+      parts.addObject().put("type", "text").put("text", message.text());
+    }
+    for (io.durableagents.workflow.Attachment attachment : message.attachments()) {
+      io.durableagents.model.AttachmentContent content = request.attachments().get(attachment.artifactId());
+      if (content == null) {
+        throw ModelException.permanent(
+            "ArtifactNotFoundError", "No bytes loaded for attachment " + attachment.artifactId());
+      }
+      String mediaType = content.mediaType() == null ? "application/octet-stream" : content.mediaType();
+      String base64 = java.util.Base64.getEncoder().encodeToString(content.bytes());
+      if (mediaType.startsWith("image/")) {
+        parts.addObject().put("type", "image_url").putObject("image_url")
+            .put("url", "data:" + mediaType + ";base64," + base64);
+      } else if (mediaType.startsWith("text/")) {
+        parts.addObject().put("type", "text")
+            .put("text", new String(content.bytes(), java.nio.charset.StandardCharsets.UTF_8));
+      } else {
+        ObjectNode file = parts.addObject().put("type", "file").putObject("file");
+        file.put("filename", content.name() == null ? attachment.artifactId() : content.name());
+        file.put("file_data", "data:" + mediaType + ";base64," + base64);
+      }
+    }
+    return parts;
   }
 
   private static ObjectNode message(Message message, ObjectMapper mapper) {

@@ -100,6 +100,32 @@ class OpenAiModelProviderTest {
   }
 
   @Test
+  void attachments_goToTheServerAsContentParts_textImageAndFile() {
+    server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
+    Message withFiles =
+        new Message(Message.USER, "see attached", null, null, null, null,
+            List.of(new io.durableagents.workflow.Attachment("a-1", "notes.txt", "text/plain"),
+                new io.durableagents.workflow.Attachment("a-2", "chart.png", "image/png"),
+                new io.durableagents.workflow.Attachment("a-3", "invoice.pdf", "application/pdf")));
+    ModelRequest request =
+        new ModelRequest("s-1", "tester", "agent-model", "Be brief.", List.of(withFiles), List.of(), 1,
+            Map.of(
+                "a-1", new io.durableagents.model.AttachmentContent("a-1", "notes.txt", "text/plain", "hello notes".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                "a-2", new io.durableagents.model.AttachmentContent("a-2", "chart.png", "image/png", new byte[] {1, 2}),
+                "a-3", new io.durableagents.model.AttachmentContent("a-3", "invoice.pdf", "application/pdf", new byte[] {3})));
+
+    provider().generate(request, new Recording());
+
+    JsonNode content = server.requests().get(0).json().path("messages").get(1).path("content");
+    assertThat(content.get(0).path("type").asText()).isEqualTo("text");
+    assertThat(content.get(0).path("text").asText()).isEqualTo("see attached");
+    assertThat(content.get(1).path("text").asText()).isEqualTo("hello notes");
+    assertThat(content.get(2).path("image_url").path("url").asText()).isEqualTo("data:image/png;base64,AQI=");
+    assertThat(content.get(3).path("file").path("filename").asText()).isEqualTo("invoice.pdf");
+    assertThat(content.get(3).path("file").path("file_data").asText()).isEqualTo("data:application/pdf;base64,Aw==");
+  }
+
+  @Test
   void toolCalls_argumentsInThreeFragments_areJoinedByIndex() {
     server.reply(FakeChatCompletionsServer.stream(Wire.TOOL_CALLS));
     Recording stream = new Recording();
