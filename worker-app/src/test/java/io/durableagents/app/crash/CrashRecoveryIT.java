@@ -1,0 +1,884 @@
+package io.durableagents.app.crash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.app.cli.AgentsMain;
+import io.durableagents.client.AgentClient;
+import io.durableagents.client.AgentClientOptions;
+import io.durableagents.client.ApprovalNotFoundException;
+import io.durableagents.client.ProjectionReader;
+import io.durableagents.client.SessionAwaitingApprovalException;
+import io.durableagents.client.SessionRow;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.ToolCall;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.history.v1.ActivityTaskStartedEventAttributes;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowServiceException;
+import io.temporal.client.WorkflowUpdateException;
+import io.temporal.common.interceptors.WorkflowClientCallsInterceptor;
+import io.temporal.common.interceptors.WorkflowClientCallsInterceptorBase;
+import io.temporal.common.interceptors.WorkflowClientInterceptorBase;
+import io.temporal.serviceclient.RpcRetryOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The crash guarantees, proven with real processes: a Temporal server, and worker JVMs that a
+ * killer thread SIGKILLs every few seconds (and right after some approval decisions) while 20
+ * sessions run concurrently, each with a gated call. Tools and the model append fsynced lines to
+ * ledgers before and after their work; after the storm, the transcripts and the ledgers must show
+ * that every call got exactly one result in call order, that nothing ran twice except work that
+ * was in flight on a killed worker, and that no recorded model turn was generated again.
+ *
+ * <p>The server is the embedded test server, which recovers from dead workers more slowly than a
+ * real one (or not at all): workers run without sticky queues ({@link CrashTestWorker}), the
+ * client gives sessions a short workflow task timeout and gives up retrying a failing RPC after
+ * {@link #CLIENT_RPC_RETRIES}. None of this weakens what is checked; it keeps the run short.
+ * On failure the temporary directory is kept: worker and server logs, ledgers, the projection
+ * database and the histories of the sessions that did not settle.
+ */
+class CrashRecoveryIT {
+  private static final int SESSIONS = 20;
+  private static final int MIN_KILLS = 6;
+  /**
+   * After this many kills the last worker is left alive, so the run cannot starve when a slow
+   * machine needs longer to recover than the kill interval: liveness is not what this test is for.
+   */
+  private static final int MAX_KILLS = 25;
+  private static final double KILL_AFTER_DECISION = 0.3;
+  private static final Duration DEADLINE = Duration.ofMinutes(6);
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+  /**
+   * How long the client retries a failing RPC before the driver sees the error. When a workflow
+   * task that carries an update times out on a killed worker, the test server re-delivers the
+   * update but answers the caller's retries with an internal error (a NullPointerException in
+   * its waitForUpdateResponse) until the SDK gives up, 60 s by default; the driver then sends
+   * again, which the session recognises as a retry.
+   */
+  private static final Duration CLIENT_RPC_RETRIES = Duration.ofSeconds(10);
+  private static final Duration WORKFLOW_TASK_TIMEOUT = Duration.ofSeconds(3);
+  private static final List<String> CHILD_JVM_OPTIONS =
+      List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+  private static final int TAIL_LINES = 25;
+  private static final String DRIVER = "driver-";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Variables that would point a child process elsewhere than this test's server. */
+  private static final List<String> AGENTS_VARIABLES =
+      List.of(
+          "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "AGENTS_TASK_QUEUE", "AGENTS_PROJECTION_URL",
+          "AGENTS_MODEL", "AGENTS_DEBUG");
+  /** The calls of each tool-calling turn of the script, by name, in call order. */
+  private static final List<List<String>> SCRIPTED_CALLS =
+      List.of(List.of("step_a", "gated", "step_b"), List.of("step_a", "step_b"));
+
+  /** Kept when the test fails: the logs, ledgers and the database are the evidence. */
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path dir;
+
+  private final List<Child> children = new CopyOnWriteArrayList<>();
+  private final ConcurrentLinkedQueue<String> clientErrors = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger transientErrors = new AtomicInteger();
+  private final AtomicInteger killRequests = new AtomicInteger();
+  /** Where each session's driver is, for the failure message. */
+  private final Map<String, String> progress = new ConcurrentHashMap<>();
+  private WorkflowServiceStubs service;
+  private WorkflowClient temporal;
+  private ExecutorService drivers;
+  private Killer killer;
+  private Thread killerThread;
+  private long deadlineNanos;
+  private String childClasspath;
+
+  /** A child JVM and the file its stdout and stderr go to. */
+  record Child(String name, Process process, Path log) {
+    long pid() {
+      return process.pid();
+    }
+  }
+
+  @AfterEach
+  void stopEverything() throws InterruptedException {
+    if (killer != null) {
+      killer.stop();
+    }
+    if (killerThread != null) {
+      killerThread.join(TimeUnit.SECONDS.toMillis(30));
+    }
+    if (drivers != null) {
+      drivers.shutdownNow();
+    }
+    for (Child child : children) {
+      child.process().destroyForcibly();
+    }
+    for (Child child : children) {
+      child.process().waitFor(10, TimeUnit.SECONDS);
+    }
+    if (service != null) {
+      service.shutdownNow();
+    }
+  }
+
+  @Test
+  void sigkilledWorkers_neverRepeatRecordedWork_andEveryCallGetsOneResultInOrder() throws Exception {
+    long started = System.nanoTime();
+    deadlineNanos = started + DEADLINE.toNanos();
+    Path database = dir.resolve("projection.db");
+    Path toolLedger = dir.resolve("tool-ledger.jsonl");
+    Path modelLedger = dir.resolve("model-ledger.jsonl");
+    int port = freePort();
+    String address = "127.0.0.1:" + port;
+    childClasspath = snapshotClasspath();
+
+    launch(
+        "server",
+        AgentsMain.class,
+        List.of("server", "--port", String.valueOf(port)),
+        "Temporal server listening on " + address);
+    List<String> workerArgs =
+        List.of(String.valueOf(port), database.toString(), toolLedger.toString(), modelLedger.toString());
+    killer = new Killer(workerArgs);
+    killer.startFirst();
+
+    service =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder()
+                .setTarget(address)
+                .setRpcRetryOptions(
+                    RpcRetryOptions.newBuilder().setExpiration(CLIENT_RPC_RETRIES).validateBuildWithDefaults())
+                .build());
+    temporal =
+        WorkflowClient.newInstance(
+            service,
+            WorkflowClientOptions.newBuilder().setInterceptors(new ShortWorkflowTasks()).build());
+    ProjectionReader projection = ProjectionReader.open("jdbc:sqlite:" + database);
+    AgentClient agents =
+        AgentClient.newInstance(
+            temporal,
+            AgentClientOptions.newBuilder()
+                .taskQueue(CrashTestWorker.TASK_QUEUE)
+                .projection(projection)
+                .build());
+
+    killerThread = new Thread(killer, "killer");
+    killerThread.setDaemon(true);
+    killerThread.start();
+
+    drivers = Executors.newFixedThreadPool(SESSIONS);
+    Map<String, Future<RunResult>> runs = new LinkedHashMap<>();
+    for (int i = 1; i <= SESSIONS; i++) {
+      String session = String.format("crash-%02d", i);
+      runs.put(session, drivers.submit(() -> drive(agents, session)));
+    }
+    Map<String, RunResult> finals = new TreeMap<>();
+    for (Map.Entry<String, Future<RunResult>> run : runs.entrySet()) {
+      finals.put(run.getKey(), awaitRun(run.getKey(), run.getValue()));
+    }
+    killer.stop();
+    killerThread.join(TimeUnit.SECONDS.toMillis(90));
+    assertThat(killerThread.isAlive()).as("the killer stops").isFalse();
+    if (killer.failure.get() != null) {
+      throw failure("the killer failed", killer.failure.get());
+    }
+    // No worker may append to the ledgers while they are read. Stopped, not killed: its lines
+    // count as those of a live worker.
+    Child last = killer.current;
+    last.process().destroyForcibly();
+    last.process().waitFor(10, TimeUnit.SECONDS);
+    Set<Long> killed = Set.copyOf(killer.killedPids);
+
+    Verification verification =
+        verify(finals, projection, readLedger(toolLedger), readLedger(modelLedger), killed);
+    Duration runtime = Duration.ofNanos(System.nanoTime() - started);
+    System.out.printf(
+        "CrashRecoveryIT summary: sessions=%d kills=%d (after-decision requests=%d) toolCalls=%d"
+            + " ledgerEffects=%d duplicateEffects=%d modelCompletions=%d"
+            + " duplicateModelCompletions=%d transientClientErrors=%d runtime=%ds%n",
+        finals.size(),
+        killed.size(),
+        killRequests.get(),
+        verification.toolCalls,
+        verification.ledgerEffects,
+        verification.duplicateEffects,
+        verification.modelCompletions,
+        verification.duplicateModelCompletions,
+        transientErrors.get(),
+        runtime.toSeconds());
+    System.out.println("CrashRecoveryIT recovery: " + recoveryStats(finals.keySet(), killed));
+    if (!verification.violations.isEmpty()) {
+      throw failure(
+          verification.violations.size() + " guarantee violations:\n  "
+              + String.join("\n  ", verification.violations.subList(0, Math.min(60, verification.violations.size()))),
+          null);
+    }
+    assertThat(killed.size()).as("workers killed during the run").isGreaterThanOrEqualTo(MIN_KILLS);
+    assertThat(verification.toolCalls).isEqualTo(SESSIONS * 5);
+  }
+
+  // ---- the client side ------------------------------------------------------------------------
+
+  /**
+   * Starts sessions with a short workflow task timeout. A workflow task that a killed worker held
+   * is handed out again only when it times out: 10 s by default, which would make most of this
+   * test's runtime. Correctness does not depend on it; only the speed of recovery does.
+   */
+  private static final class ShortWorkflowTasks extends WorkflowClientInterceptorBase {
+    @Override
+    public WorkflowClientCallsInterceptor workflowClientCallsInterceptor(WorkflowClientCallsInterceptor next) {
+      return new WorkflowClientCallsInterceptorBase(next) {
+        @Override
+        public <R> WorkflowUpdateWithStartOutput<R> updateWithStart(WorkflowUpdateWithStartInput<R> input) {
+          WorkflowStartInput start = input.getWorkflowStartInput();
+          WorkflowOptions options =
+              WorkflowOptions.newBuilder(start.getOptions()).setWorkflowTaskTimeout(WORKFLOW_TASK_TIMEOUT).build();
+          return super.updateWithStart(
+              new WorkflowUpdateWithStartInput<>(
+                  new WorkflowStartInput(
+                      start.getWorkflowId(), start.getWorkflowType(), start.getHeader(), start.getArguments(), options),
+                  input.getStartUpdateInput()));
+        }
+      };
+    }
+  }
+
+  /** Sends "go", approves every gated call, and returns the run's final result. */
+  private RunResult drive(AgentClient agents, String session) throws InterruptedException {
+    Thread thread = Thread.currentThread();
+    String name = thread.getName();
+    thread.setName(DRIVER + session);
+    try {
+      return driveSession(agents, session);
+    } finally {
+      thread.setName(name);
+    }
+  }
+
+  private RunResult driveSession(AgentClient agents, String session) throws InterruptedException {
+    RunResult result = null;
+    String approvalId = null;
+    while (result == null && approvalId == null) {
+      checkDeadline(session);
+      note(session, "send go");
+      try {
+        result = agents.send(session, "go");
+      } catch (SessionAwaitingApprovalException e) {
+        // A retried "go" reached a run that already paused: the refusal names the approval.
+        approvalId = e.approvalId();
+        assertThat(approvalId).as("approval id of the refusal on %s", session).isNotNull();
+      } catch (RuntimeException e) {
+        retryAfter(session, "send go", e);
+      }
+    }
+    while (true) {
+      if (result != null) {
+        if (!RunStatus.AWAITING_APPROVAL.equals(result.status())) {
+          note(session, "settled " + result.status());
+          return result;
+        }
+        assertThat(result.approval()).as("approval of the paused run of %s", session).isNotNull();
+        approvalId = result.approval().approvalId();
+      }
+      result = approve(agents, session, approvalId);
+    }
+  }
+
+  /**
+   * Approves {@code approvalId} and waits for the run to settle or pause again. Some decisions
+   * are followed at once by a kill of the worker that is about to run the approved call.
+   */
+  private RunResult approve(AgentClient agents, String session, String approvalId)
+      throws InterruptedException {
+    boolean killAfterDecision = ThreadLocalRandom.current().nextDouble() < KILL_AFTER_DECISION;
+    boolean decided = false;
+    while (true) {
+      checkDeadline(session);
+      note(session, (decided ? "attach after " : killAfterDecision ? "decide+kill " : "resume ") + approvalId);
+      try {
+        if (!decided && killAfterDecision) {
+          agents.decide(session, approvalId, true, "approved by the crash test", "crash-it");
+          decided = true;
+          killRequests.incrementAndGet();
+          killer.requestKill();
+        }
+        if (!decided) {
+          return agents.resumeAfterApproval(
+              session, approvalId, true, "approved by the crash test", "crash-it");
+        }
+        return agents.send(session, "");
+      } catch (ApprovalNotFoundException e) {
+        if (!e.alreadyDecided()) {
+          throw new AssertionError(
+              "approval " + approvalId + " of " + session + " is unknown to the session: " + e.getMessage(), e);
+        }
+        // An earlier attempt landed before its answer was lost: attach to the run.
+        decided = true;
+      } catch (RuntimeException e) {
+        retryAfter(session, decided ? "attach" : "decide", e);
+      }
+    }
+  }
+
+  /** Transient errors (the worker or a long poll died under us) are retried; others fail. */
+  private void retryAfter(String session, String what, RuntimeException error) throws InterruptedException {
+    if (!isTransient(error)) {
+      throw new AssertionError(what + " on " + session + " failed: " + error, error);
+    }
+    transientErrors.incrementAndGet();
+    clientErrors.add(elapsed() + " " + session + " " + what + ": " + describe(error));
+    Thread.sleep(ThreadLocalRandom.current().nextLong(200, 500));
+  }
+
+  private static boolean isTransient(Throwable error) {
+    boolean service = false;
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof WorkflowUpdateException) {
+        return false;
+      }
+      if (t instanceof WorkflowServiceException || t instanceof StatusRuntimeException) {
+        service = true;
+      }
+    }
+    return service;
+  }
+
+  private static String describe(Throwable error) {
+    StringBuilder text = new StringBuilder();
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (text.length() > 0) {
+        text.append(" <- ");
+      }
+      text.append(t.getClass().getSimpleName()).append(": ").append(t.getMessage());
+    }
+    return text.toString();
+  }
+
+  private void note(String session, String what) {
+    progress.put(session, elapsed() + " " + what);
+  }
+
+  private String elapsed() {
+    return String.format("+%.1fs", (System.nanoTime() - (deadlineNanos - DEADLINE.toNanos())) / 1e9);
+  }
+
+  private void checkDeadline(String session) {
+    if (System.nanoTime() > deadlineNanos) {
+      throw new AssertionError(session + " did not finish within " + DEADLINE);
+    }
+  }
+
+  private RunResult awaitRun(String session, Future<RunResult> run) throws Exception {
+    while (true) {
+      if (killer.failure.get() != null) {
+        throw failure("the killer failed while " + session + " ran", killer.failure.get());
+      }
+      long left = deadlineNanos - System.nanoTime();
+      if (left <= 0) {
+        throw failure(session + " did not finish within " + DEADLINE, null);
+      }
+      try {
+        return run.get(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        // check the killer and the deadline again
+      } catch (ExecutionException e) {
+        throw failure(session + " failed", e.getCause());
+      }
+    }
+  }
+
+  // ---- the killer ---------------------------------------------------------------------------
+
+  /**
+   * Keeps exactly one worker alive: every 1-3 s, or at once when a client asks, it SIGKILLs the
+   * current worker (Process.destroyForcibly) and starts the next one, waiting until it polls.
+   */
+  private final class Killer implements Runnable {
+    private static final Object STOP = new Object();
+    private final List<String> workerArgs;
+    private final LinkedBlockingQueue<Object> requests = new LinkedBlockingQueue<>();
+    final Set<Long> killedPids = ConcurrentHashMap.newKeySet();
+    final ConcurrentLinkedQueue<String> kills = new ConcurrentLinkedQueue<>();
+    final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile boolean stopped;
+    private volatile Child current;
+    private int started;
+
+    Killer(List<String> workerArgs) {
+      this.workerArgs = workerArgs;
+    }
+
+    void startFirst() throws Exception {
+      current = startWorker();
+    }
+
+    void requestKill() {
+      requests.offer(Boolean.TRUE);
+    }
+
+    void stop() {
+      stopped = true;
+      requests.offer(STOP);
+    }
+
+    @Override
+    public void run() {
+      try {
+        while (!stopped) {
+          requests.poll(ThreadLocalRandom.current().nextLong(1000, 3001), TimeUnit.MILLISECONDS);
+          if (stopped || killedPids.size() >= MAX_KILLS) {
+            if (stopped) {
+              return;
+            }
+            continue;
+          }
+          Child victim = current;
+          killedPids.add(victim.pid());
+          kills.add(elapsed() + " kill " + victim.name() + " (pid " + victim.pid() + ")");
+          victim.process().destroyForcibly();
+          if (!victim.process().waitFor(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(victim.name() + " survived SIGKILL");
+          }
+          // Requests made while the victim died are served by this kill.
+          requests.removeIf(request -> request != STOP);
+          current = startWorker();
+        }
+      } catch (Throwable e) {
+        failure.set(e);
+      }
+    }
+
+    private Child startWorker() throws Exception {
+      started++;
+      return launch(
+          "worker-" + started, CrashTestWorker.class, workerArgs, CrashTestWorker.READY);
+    }
+  }
+
+  // ---- verification -------------------------------------------------------------------------
+
+  /** What the transcripts and ledgers show; {@code violations} lists every broken guarantee. */
+  private static final class Verification {
+    final List<String> violations = new ArrayList<>();
+    int toolCalls;
+    int ledgerEffects;
+    int duplicateEffects;
+    int modelCompletions;
+    int duplicateModelCompletions;
+  }
+
+  private Verification verify(
+      Map<String, RunResult> finals,
+      ProjectionReader projection,
+      List<JsonNode> toolLines,
+      List<JsonNode> modelLines,
+      Set<Long> killed) {
+    Verification v = new Verification();
+    // (sessionId, toolCallId) -> the call and its recorded result, from the transcripts.
+    Map<String, ToolCall> calls = new LinkedHashMap<>();
+    Map<String, JsonNode> results = new LinkedHashMap<>();
+    for (Map.Entry<String, RunResult> entry : finals.entrySet()) {
+      String session = entry.getKey();
+      RunResult result = entry.getValue();
+      if (!RunStatus.FINISHED.equals(result.status()) || result.run() != 1) {
+        v.violations.add(session + ": final result is run " + result.run() + " " + result.status()
+            + " (" + result.finishReason() + ", error " + result.error() + "), expected run 1 finished");
+      }
+      Optional<SessionRow> row = projection.session(session);
+      if (row.isEmpty() || !RunStatus.FINISHED.equals(row.get().status())) {
+        v.violations.add(session + ": projection row is " + row + ", expected status finished");
+      }
+      checkTranscript(session, projection.messages(session, -1), calls, results, v);
+    }
+    v.toolCalls = calls.size();
+
+    // Tool ledger: effects per call.
+    Map<String, List<JsonNode>> linesByCall = new TreeMap<>();
+    for (JsonNode line : toolLines) {
+      String key = key(line.path("sessionId").asText(), line.path("toolCallId").asText());
+      linesByCall.computeIfAbsent(key, k -> new ArrayList<>()).add(line);
+      if (!calls.containsKey(key)) {
+        v.violations.add("ledger line for a call in no transcript: " + line);
+      } else if (!calls.get(key).name().equals(line.path("tool").asText())) {
+        v.violations.add("ledger line names another tool than the transcript's call " + calls.get(key) + ": " + line);
+      }
+    }
+    for (Map.Entry<String, ToolCall> entry : calls.entrySet()) {
+      String key = entry.getKey();
+      List<JsonNode> lines = linesByCall.getOrDefault(key, List.of());
+      List<JsonNode> ends = lines.stream().filter(l -> "end".equals(l.path("phase").asText())).toList();
+      v.ledgerEffects += ends.size();
+      v.duplicateEffects += Math.max(0, ends.size() - 1);
+      if (ends.isEmpty()) {
+        v.violations.add(key + ": recorded in the transcript but no effect in the ledger: " + lines);
+        continue;
+      }
+      long live = ends.stream().filter(l -> !killed.contains(l.path("pid").asLong())).count();
+      if (ends.size() > 1 && live > 1) {
+        v.violations.add(key + ": " + ends.size() + " effects, " + live
+            + " of them from workers that were never killed: " + lines);
+      }
+      checkOneActivity(key, lines, v);
+      JsonNode result = results.get(key);
+      if (result != null && result.has("attempt") && result.has("pid")) {
+        int attempt = result.path("attempt").asInt();
+        long pid = result.path("pid").asLong();
+        boolean matched =
+            ends.stream().anyMatch(l -> l.path("attempt").asInt() == attempt && l.path("pid").asLong() == pid);
+        if (!matched) {
+          v.violations.add(key + ": recorded result " + result + " matches no effect in the ledger: " + lines);
+        }
+        List<JsonNode> later = lines.stream().filter(l -> l.path("attempt").asInt() > attempt).toList();
+        if (!later.isEmpty()) {
+          v.violations.add(key + ": attempts started after the recorded attempt " + attempt + ": " + later);
+        }
+      }
+    }
+
+    // Model ledger: completed generations per (session, turn).
+    Map<String, List<JsonNode>> modelByTurn = new TreeMap<>();
+    for (JsonNode line : modelLines) {
+      String session = line.path("sessionId").asText();
+      int turn = line.path("turn").asInt(-1);
+      if (!finals.containsKey(session) || turn < 0 || turn > 2) {
+        v.violations.add("model ledger line outside the sessions' three turns: " + line);
+      }
+      modelByTurn.computeIfAbsent(session + " turn " + turn, k -> new ArrayList<>()).add(line);
+    }
+    for (String session : finals.keySet()) {
+      for (int turn = 0; turn <= 2; turn++) {
+        String key = session + " turn " + turn;
+        List<JsonNode> lines = modelByTurn.getOrDefault(key, List.of());
+        List<JsonNode> ends = lines.stream().filter(l -> "end".equals(l.path("phase").asText())).toList();
+        v.modelCompletions += ends.size();
+        v.duplicateModelCompletions += Math.max(0, ends.size() - 1);
+        if (ends.isEmpty()) {
+          v.violations.add(key + ": in the transcript but never generated according to the ledger: " + lines);
+        }
+        long live = ends.stream().filter(l -> !killed.contains(l.path("pid").asLong())).count();
+        if (ends.size() > 1 && live > 1) {
+          v.violations.add(key + ": generated " + ends.size() + " times, " + live
+              + " of them by workers that were never killed: " + lines);
+        }
+        checkOneActivity(key, lines, v);
+      }
+    }
+    return v;
+  }
+
+  /**
+   * All ledger lines of one call (or one model turn) come from a single activity, each attempt of
+   * which started once: the workflow never scheduled the work again, whatever it replayed.
+   */
+  private static void checkOneActivity(String key, List<JsonNode> lines, Verification v) {
+    Set<String> activities = new TreeSet<>();
+    Set<Integer> attempts = new HashSet<>();
+    for (JsonNode line : lines) {
+      activities.add(line.path("activityId").asText());
+      if ("start".equals(line.path("phase").asText()) && !attempts.add(line.path("attempt").asInt())) {
+        v.violations.add(key + ": attempt " + line.path("attempt").asInt() + " started twice: " + lines);
+      }
+    }
+    if (activities.size() > 1) {
+      v.violations.add(key + ": ran as " + activities.size() + " activities " + activities + ": " + lines);
+    }
+  }
+
+  /**
+   * One session's transcript: "go", then three assistant turns as scripted, each tool-calling
+   * turn followed at once by exactly one tool result per call, in call order, none an error.
+   */
+  private static void checkTranscript(
+      String session,
+      List<Message> messages,
+      Map<String, ToolCall> calls,
+      Map<String, JsonNode> results,
+      Verification v) {
+    List<String> problems = new ArrayList<>();
+    long users = messages.stream().filter(m -> Message.USER.equals(m.role())).count();
+    long assistants = messages.stream().filter(m -> Message.ASSISTANT.equals(m.role())).count();
+    if (messages.isEmpty() || !Message.USER.equals(messages.get(0).role()) || !"go".equals(messages.get(0).text())) {
+      problems.add("does not start with the user message \"go\"");
+    }
+    if (users != 1) {
+      problems.add(users + " user messages, expected 1 (a retried send must not add one)");
+    }
+    if (assistants != 3) {
+      problems.add(assistants + " assistant messages, expected 3 (turns 0, 1, 2)");
+    }
+    int turn = 0;
+    int i = 0;
+    while (i < messages.size()) {
+      Message message = messages.get(i);
+      if (Message.TOOL.equals(message.role())) {
+        problems.add("tool message " + i + " (" + message.toolCallId() + ") does not follow its call");
+        i++;
+        continue;
+      }
+      i++;
+      if (!Message.ASSISTANT.equals(message.role())) {
+        continue;
+      }
+      List<ToolCall> turnCalls = message.toolCalls();
+      List<String> expectedNames = turn < SCRIPTED_CALLS.size() ? SCRIPTED_CALLS.get(turn) : List.of();
+      List<String> names = turnCalls.stream().map(ToolCall::name).toList();
+      if (!names.equals(expectedNames)) {
+        problems.add("turn " + turn + " calls " + names + ", expected " + expectedNames);
+      }
+      if (turn == 2 && !"done".equals(message.text())) {
+        problems.add("turn 2 says \"" + message.text() + "\", expected \"done\"");
+      }
+      for (ToolCall call : turnCalls) {
+        String key = key(session, call.id());
+        if (calls.put(key, call) != null) {
+          problems.add("call id " + call.id() + " appears twice");
+        }
+        Message next = i < messages.size() ? messages.get(i) : null;
+        if (next == null || !Message.TOOL.equals(next.role()) || !call.id().equals(next.toolCallId())) {
+          problems.add("call " + call.id() + " of turn " + turn + " is not followed by its result (got "
+              + (next == null ? "nothing" : next.role() + " " + next.toolCallId()) + ")");
+          continue;
+        }
+        i++;
+        JsonNode result = next.result();
+        results.put(key, result);
+        if (result == null || result.has("error")) {
+          problems.add("call " + call.id() + " (" + call.name() + ") has an error result " + result);
+        } else if (!call.name().equals(result.path("tool").asText())) {
+          problems.add("call " + call.id() + " (" + call.name() + ") has a result from another tool: " + result);
+        }
+      }
+      turn++;
+    }
+    for (String problem : problems) {
+      v.violations.add(session + ": " + problem);
+    }
+    if (!problems.isEmpty()) {
+      v.violations.add(session + ": transcript " + messages);
+    }
+  }
+
+  private static String key(String session, String toolCallId) {
+    return session + "/" + toolCallId;
+  }
+
+  private List<JsonNode> readLedger(Path ledger) throws IOException {
+    List<JsonNode> lines = new ArrayList<>();
+    if (!Files.exists(ledger)) {
+      return lines;
+    }
+    int number = 0;
+    for (String line : Files.readAllLines(ledger, StandardCharsets.UTF_8)) {
+      number++;
+      try {
+        lines.add(JSON.readTree(line));
+      } catch (IOException e) {
+        throw failure(ledger.getFileName() + " line " + number + " is not JSON: " + line, e);
+      }
+    }
+    return lines;
+  }
+
+  // ---- processes ------------------------------------------------------------------------------
+
+  /** Starts {@code mainClass ARGS} in a JVM of its own and waits until it prints {@code ready}. */
+  private Child launch(String name, Class<?> mainClass, List<String> args, String ready) throws Exception {
+    Path log = dir.resolve(name + ".log");
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(CHILD_JVM_OPTIONS);
+    command.add("-cp");
+    command.add(childClasspath);
+    command.add(mainClass.getName());
+    command.addAll(args);
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().keySet().removeAll(AGENTS_VARIABLES);
+    Child child = new Child(name, builder.start(), log);
+    children.add(child);
+    long until = System.nanoTime() + READY_TIMEOUT.toNanos();
+    while (!Files.readString(log, StandardCharsets.UTF_8).contains(ready)) {
+      if (!child.process().isAlive()) {
+        throw new IllegalStateException(
+            name + " exited with " + child.process().exitValue() + " before it was ready:\n" + tail(log));
+      }
+      if (System.nanoTime() > until) {
+        throw new IllegalStateException(name + " was not ready within " + READY_TIMEOUT + ":\n" + tail(log));
+      }
+      Thread.sleep(50);
+    }
+    return child;
+  }
+
+  /**
+   * This JVM's class path, with its class directories and snapshot jars copied into the temporary
+   * directory: workers start throughout the run, and a rebuild of the project meanwhile (an IDE,
+   * another build in the same checkout) must not take their classes away.
+   */
+  private String snapshotClasspath() throws IOException {
+    Path copies = Files.createDirectories(dir.resolve("classpath"));
+    List<String> entries = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      Path source = Path.of(entry);
+      Path copy = copies.resolve(entries.size() + "-" + source.getFileName());
+      if (Files.isDirectory(source)) {
+        try (Stream<Path> files = Files.walk(source)) {
+          for (Path file : (Iterable<Path>) files::iterator) {
+            Files.copy(file, copy.resolve(source.relativize(file).toString()));
+          }
+        }
+        entries.add(copy.toString());
+      } else if (source.getFileName().toString().endsWith("-SNAPSHOT.jar")) {
+        entries.add(Files.copy(source, copy).toString());
+      } else {
+        entries.add(entry);
+      }
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+
+  /** An assertion error carrying the tails of every child's output and the client's errors. */
+  private AssertionError failure(String message, Throwable cause) {
+    StringBuilder text = new StringBuilder(message);
+    if (cause != null) {
+      text.append("\ncause: ").append(describe(cause));
+    }
+    text.append("\n\nfiles kept in ").append(dir);
+    text.append("\nkills: ").append(killer == null ? "[]" : killer.kills);
+    text.append("\nsessions (last step, at):");
+    new TreeMap<>(progress).forEach((session, at) -> text.append("\n  ").append(session).append(' ').append(at));
+    for (Child child : children) {
+      text.append("\n\n--- ").append(child.name()).append(" (pid ").append(child.pid()).append(") ---\n");
+      text.append(tail(child.log()));
+    }
+    List<String> errors = new ArrayList<>(clientErrors);
+    text.append("\n\n--- client errors (").append(errors.size()).append(") ---\n");
+    errors.subList(Math.max(0, errors.size() - TAIL_LINES), errors.size()).forEach(e -> text.append(e).append('\n'));
+    text.append("\n--- drivers still running ---");
+    Thread.getAllStackTraces().forEach((thread, stack) -> {
+      if (thread.getName().startsWith(DRIVER)) {
+        text.append('\n').append(thread.getName());
+        for (int i = 0; i < Math.min(stack.length, 12); i++) {
+          text.append("\n    at ").append(stack[i]);
+        }
+      }
+    });
+    saveHistories();
+    return new AssertionError(text.toString(), cause);
+  }
+
+  /**
+   * What the kills cost, from the workflow histories: workflow tasks that timed out on a dead
+   * worker, and activity attempts beyond the first, by activity type. Explains the runtime.
+   */
+  private String recoveryStats(Set<String> sessions, Set<Long> killed) {
+    int workflowTaskTimeouts = 0;
+    int onLiveWorkers = 0;
+    Map<String, Integer> retries = new TreeMap<>();
+    for (String session : sessions) {
+      Map<Long, String> types = new HashMap<>();
+      String lastTaskIdentity = "";
+      for (HistoryEvent event : temporal.fetchHistory(session).getEvents()) {
+        switch (event.getEventType()) {
+          case EVENT_TYPE_WORKFLOW_TASK_STARTED ->
+              lastTaskIdentity = event.getWorkflowTaskStartedEventAttributes().getIdentity();
+          case EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT -> {
+            workflowTaskTimeouts++;
+            // The SDK's default worker identity is PID@HOST.
+            String pid = lastTaskIdentity.split("@", 2)[0];
+            if (!pid.matches("\\d+") || !killed.contains(Long.parseLong(pid))) {
+              onLiveWorkers++;
+            }
+          }
+          case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED -> types.put(
+              event.getEventId(),
+              event.getActivityTaskScheduledEventAttributes().getActivityType().getName());
+          case EVENT_TYPE_ACTIVITY_TASK_STARTED -> {
+            ActivityTaskStartedEventAttributes started = event.getActivityTaskStartedEventAttributes();
+            retries.merge(types.get(started.getScheduledEventId()), started.getAttempt() - 1, Integer::sum);
+          }
+          default -> {}
+        }
+      }
+    }
+    return "workflowTaskTimeouts=" + workflowTaskTimeouts + " (on workers never killed: " + onLiveWorkers
+        + ") activityRetries=" + retries;
+  }
+
+  /** The workflow histories of the sessions that did not settle, next to the logs. */
+  private void saveHistories() {
+    if (temporal == null) {
+      return;
+    }
+    progress.forEach((session, at) -> {
+      if (at.contains("settled")) {
+        return;
+      }
+      try {
+        Files.writeString(
+            dir.resolve("history-" + session + ".json"), temporal.fetchHistory(session).toJson(true));
+      } catch (IOException | RuntimeException e) {
+        clientErrors.add("cannot save the history of " + session + ": " + e);
+      }
+    });
+  }
+
+  private static String tail(Path file) {
+    try {
+      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size()));
+    } catch (IOException e) {
+      return "(cannot read " + file.getFileName() + ": " + e.getMessage() + ")";
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}

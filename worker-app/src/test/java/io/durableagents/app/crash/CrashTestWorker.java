@@ -1,0 +1,227 @@
+package io.durableagents.app.crash;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.durableagents.agent.Agent;
+import io.durableagents.app.AgentWorker;
+import io.durableagents.model.ModelProvider;
+import io.durableagents.model.ModelRequest;
+import io.durableagents.model.ModelResponse;
+import io.durableagents.model.ModelStream;
+import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.plugin.AgentsPlugin;
+import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.store.AgentStore;
+import io.durableagents.store.AgentStores;
+import io.durableagents.tools.Tool;
+import io.durableagents.tools.ToolContext;
+import io.temporal.activity.Activity;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
+import io.temporal.worker.WorkerOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A worker process for {@link CrashRecoveryIT}, meant to be killed with SIGKILL at any moment.
+ *
+ * <p>Arguments: {@code PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER}. It polls task queue
+ * {@value #TASK_QUEUE} on {@code 127.0.0.1:PORT} with one agent, {@value #AGENT}, whose tools and
+ * model append a line to a ledger (fsynced) before and after their work, so the test can count
+ * effects per call and per model turn across every worker that ever ran. Prints {@value #READY}
+ * once it polls, then runs until killed.
+ */
+public final class CrashTestWorker {
+  public static final String TASK_QUEUE = "crash";
+  public static final String AGENT = "ledger";
+  public static final String READY = "crash worker ready";
+
+  /** Every session plays the same script: three model turns, five tool calls, one gated. */
+  static final String SCRIPT =
+      """
+      {"turns": [
+        {"text": "Working on it.", "delayMs": 300,
+         "toolCalls": [{"name": "step_a", "arguments": {}},
+                       {"name": "gated", "arguments": {}},
+                       {"name": "step_b", "arguments": {}}]},
+        {"delayMs": 200,
+         "toolCalls": [{"name": "step_a", "arguments": {}},
+                       {"name": "step_b", "arguments": {}}]},
+        {"text": "done"}
+      ]}
+      """;
+
+  /**
+   * No sticky execution. A real server moves a workflow task that waits on a dead worker's sticky
+   * queue back to the normal queue after the sticky schedule-to-start timeout; the embedded test
+   * server never does, so every session cached on a SIGKILLed worker would stall for good. With
+   * a zero timeout the SDK asks for no stickiness, and every workflow task goes to the shared
+   * queue, which is where a real server sends it once the dead worker's sticky queue times out.
+   */
+  static final WorkerOptions WORKER_OPTIONS =
+      WorkerOptions.newBuilder().setStickyQueueScheduleToStartTimeout(Duration.ZERO).build();
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long PID = ProcessHandle.current().pid();
+
+  private CrashTestWorker() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 4) {
+      System.err.println("usage: CrashTestWorker PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER");
+      System.exit(2);
+    }
+    String address = "127.0.0.1:" + Integer.parseInt(args[0]);
+    Ledger tools = new Ledger(Path.of(args[2]));
+    Ledger models = new Ledger(Path.of(args[3]));
+    AgentStore store = AgentStores.open("jdbc:sqlite:" + Path.of(args[1]));
+    WorkflowServiceStubs service = AgentWorker.connect(address);
+    WorkflowClient client = WorkflowClient.newInstance(service);
+    AgentsPlugin plugin =
+        new AgentsPlugin(
+            AgentsPluginOptions.newBuilder()
+                .addAgent(agent(tools))
+                .modelProvider(new LedgerModel(ScriptedModelProvider.fromJson(SCRIPT), models))
+                .store(store)
+                .taskQueues(TASK_QUEUE)
+                .build());
+    WorkerFactory factory =
+        WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
+    factory.newWorker(TASK_QUEUE, WORKER_OPTIONS);
+    factory.start();
+    System.out.println(READY + " pid=" + PID + " on " + address);
+    System.out.flush();
+    new CountDownLatch(1).await();
+  }
+
+  /** Short timeouts, many attempts: a killed worker's calls run again elsewhere within seconds. */
+  static Agent agent(Ledger ledger) {
+    return Agent.newBuilder(AGENT)
+        .tools(tool("step_a", ledger, false), tool("gated", ledger, true), tool("step_b", ledger, false))
+        .maxSteps(10)
+        .modelTimeout(Duration.ofSeconds(3))
+        .modelMaxAttempts(10)
+        .build();
+  }
+
+  private static Tool tool(String name, Ledger ledger, boolean gated) {
+    Tool.Builder builder =
+        Tool.newBuilder(name)
+            .description("Appends its effect to the ledger.")
+            .inputSchema("{\"type\": \"object\"}")
+            .handler(
+                (arguments, context) -> {
+                  ledger.append(toolLine(name, context, "start"));
+                  Thread.sleep(ThreadLocalRandom.current().nextLong(50, 401));
+                  ledger.append(toolLine(name, context, "end"));
+                  Map<String, Object> result = new LinkedHashMap<>();
+                  result.put("tool", name);
+                  result.put("toolCallId", context.toolCallId());
+                  result.put("attempt", context.attempt());
+                  result.put("pid", PID);
+                  return result;
+                })
+            .timeout(Duration.ofSeconds(3))
+            .maxAttempts(10);
+    return gated ? builder.requiresApproval().build() : builder.build();
+  }
+
+  private static ObjectNode toolLine(String tool, ToolContext context, String phase) {
+    ObjectNode line = JSON.createObjectNode();
+    line.put("toolCallId", context.toolCallId());
+    line.put("sessionId", context.sessionId());
+    line.put("tool", tool);
+    line.put("attempt", context.attempt());
+    line.put("activityId", activityId());
+    line.put("pid", PID);
+    line.put("phase", phase);
+    return line;
+  }
+
+  /**
+   * The id of the activity this thread runs (tools and providers run on the activity's thread).
+   * Every scheduled activity has its own id, the same on all of its attempts: two ids for one call
+   * or one turn would mean the workflow scheduled recorded work again.
+   */
+  private static String activityId() {
+    return Activity.getExecutionContext().getInfo().getActivityId();
+  }
+
+  /**
+   * The scripted model, with a ledger line before and after every generation. A line with phase
+   * {@code end} means the provider produced an answer (whether or not Temporal recorded it).
+   */
+  static final class LedgerModel implements ModelProvider {
+    private final ModelProvider delegate;
+    private final Ledger ledger;
+
+    LedgerModel(ModelProvider delegate, Ledger ledger) {
+      this.delegate = delegate;
+      this.ledger = ledger;
+    }
+
+    @Override
+    public ModelResponse generate(ModelRequest request, ModelStream stream) {
+      ledger.appendUnchecked(modelLine(request, "start"));
+      ModelResponse response = delegate.generate(request, stream);
+      ledger.appendUnchecked(modelLine(request, "end"));
+      return response;
+    }
+
+    private static ObjectNode modelLine(ModelRequest request, String phase) {
+      ObjectNode line = JSON.createObjectNode();
+      line.put("kind", "model");
+      line.put("sessionId", request.sessionId());
+      line.put("turn", request.assistantTurns());
+      line.put("attempt", Activity.getExecutionContext().getInfo().getAttempt());
+      line.put("activityId", activityId());
+      line.put("pid", PID);
+      line.put("phase", phase);
+      return line;
+    }
+  }
+
+  /**
+   * An append-only JSON-lines file shared by every worker process: one {@code write} per line on a
+   * channel opened in append mode (so lines of concurrent processes never interleave), under a
+   * lock within the process, forced to disk before the call returns.
+   */
+  static final class Ledger {
+    private final FileChannel channel;
+
+    Ledger(Path file) throws IOException {
+      this.channel =
+          FileChannel.open(
+              file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    }
+
+    synchronized void append(ObjectNode line) throws IOException {
+      ByteBuffer bytes =
+          ByteBuffer.wrap((JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
+      while (bytes.hasRemaining()) {
+        channel.write(bytes);
+      }
+      channel.force(true);
+    }
+
+    void appendUnchecked(ObjectNode line) {
+      try {
+        append(line);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}
