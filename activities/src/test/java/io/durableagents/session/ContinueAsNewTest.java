@@ -120,7 +120,7 @@ class ContinueAsNewTest {
     RunResult retried = kit.send("can-retry", "the request", null, 25);
 
     assertThat(retried.status()).isEqualTo(RunStatus.FINISHED);
-    assertThat(first.get().run()).isEqualTo(retried.run());
+    assertThat(first.get(2, java.util.concurrent.TimeUnit.MINUTES).run()).isEqualTo(retried.run());
     assertThat(kit.store.readMessages("can-retry", retried.messageCount()))
         .filteredOn(m -> "user".equals(m.role()))
         .extracting(Message::text)

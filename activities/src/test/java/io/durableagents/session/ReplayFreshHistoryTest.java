@@ -81,7 +81,7 @@ class ReplayFreshHistoryTest {
         Thread.sleep(20);
       }
       kit.session("golden-cancel").cancel("test");
-      assertThat(run.get().status()).isEqualTo(RunStatus.CANCELLED);
+      assertThat(run.get(2, java.util.concurrent.TimeUnit.MINUTES).status()).isEqualTo(RunStatus.CANCELLED);
       assertThat(kit.send("golden-cancel", "again").status()).isEqualTo(RunStatus.FINISHED);
       replayAndKeep(kit, "golden-cancel", "cancel.json");
     }

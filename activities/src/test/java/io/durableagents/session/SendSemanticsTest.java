@@ -54,7 +54,7 @@ class SendSemanticsTest {
     awaitToolStarted("call_0_0");
 
     RunResult redirected = kit.send("redirect-1", "actually, do this instead");
-    RunResult original = first.get();
+    RunResult original = first.get(2, java.util.concurrent.TimeUnit.MINUTES);
 
     assertThat(redirected).isEqualTo(original);
     assertThat(original.run()).isEqualTo(1);
@@ -74,7 +74,7 @@ class SendSemanticsTest {
 
     RunResult retried = kit.send("retry-1", "start");
 
-    assertThat(retried).isEqualTo(first.get());
+    assertThat(retried).isEqualTo(first.get(2, java.util.concurrent.TimeUnit.MINUTES));
     assertThat(kit.store.readMessages("retry-1", retried.messageCount()))
         .filteredOn(m -> "user".equals(m.role()))
         .extracting(Message::text)
@@ -88,7 +88,7 @@ class SendSemanticsTest {
     awaitToolStarted("call_0_0");
 
     RunResult attached = kit.attach("attach-1");
-    assertThat(attached).isEqualTo(first.get());
+    assertThat(attached).isEqualTo(first.get(2, java.util.concurrent.TimeUnit.MINUTES));
     assertThat(kit.attach("attach-1")).isEqualTo(attached);
     assertThat(kit.store.history("attach-1", 0)).hasSize(3); // nothing new was run
   }
@@ -135,8 +135,8 @@ class SendSemanticsTest {
 
     CompletableFuture<RunResult> a = sendAsync("race-1", "first racer");
     CompletableFuture<RunResult> b = sendAsync("race-1", "second racer");
-    RunResult ra = a.get();
-    RunResult rb = b.get();
+    RunResult ra = a.get(2, java.util.concurrent.TimeUnit.MINUTES);
+    RunResult rb = b.get(2, java.util.concurrent.TimeUnit.MINUTES);
 
     // Whichever arrives first starts run 2; the other joins it (in progress) or is queued with it.
     assertThat(ra.status()).isEqualTo(RunStatus.FINISHED);
@@ -162,7 +162,7 @@ class SendSemanticsTest {
     awaitToolStarted("call_0_1");
 
     kit.session("cancel-1").cancel("user changed their mind");
-    RunResult cancelled = first.get();
+    RunResult cancelled = first.get(2, java.util.concurrent.TimeUnit.MINUTES);
 
     assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(cancelled.toolCalls()).extracting(ToolCallRecord::id)

@@ -188,7 +188,9 @@ class CrashRecoveryIT {
             WorkflowServiceStubsOptions.newBuilder()
                 .setTarget(address)
                 .setRpcRetryOptions(
-                    RpcRetryOptions.newBuilder().setExpiration(CLIENT_RPC_RETRIES).validateBuildWithDefaults())
+                    RpcRetryOptions.newBuilder()
+                        .setExpiration(CLIENT_RPC_RETRIES)
+                        .validateBuildWithDefaults())
                 .build());
     temporal =
         WorkflowClient.newInstance(
@@ -251,7 +253,9 @@ class CrashRecoveryIT {
     if (!verification.violations.isEmpty()) {
       throw failure(
           verification.violations.size() + " guarantee violations:\n  "
-              + String.join("\n  ", verification.violations.subList(0, Math.min(60, verification.violations.size()))),
+              + String.join(
+                  "\n  ",
+                  verification.violations.subList(0, Math.min(60, verification.violations.size()))),
           null);
     }
     assertThat(killed.size()).as("workers killed during the run").isGreaterThanOrEqualTo(MIN_KILLS);
@@ -267,17 +271,24 @@ class CrashRecoveryIT {
    */
   private static final class ShortWorkflowTasks extends WorkflowClientInterceptorBase {
     @Override
-    public WorkflowClientCallsInterceptor workflowClientCallsInterceptor(WorkflowClientCallsInterceptor next) {
+    public WorkflowClientCallsInterceptor workflowClientCallsInterceptor(
+        WorkflowClientCallsInterceptor next) {
       return new WorkflowClientCallsInterceptorBase(next) {
         @Override
         public <R> WorkflowUpdateWithStartOutput<R> updateWithStart(WorkflowUpdateWithStartInput<R> input) {
           WorkflowStartInput start = input.getWorkflowStartInput();
           WorkflowOptions options =
-              WorkflowOptions.newBuilder(start.getOptions()).setWorkflowTaskTimeout(WORKFLOW_TASK_TIMEOUT).build();
+              WorkflowOptions.newBuilder(start.getOptions())
+                  .setWorkflowTaskTimeout(WORKFLOW_TASK_TIMEOUT)
+                  .build();
           return super.updateWithStart(
               new WorkflowUpdateWithStartInput<>(
                   new WorkflowStartInput(
-                      start.getWorkflowId(), start.getWorkflowType(), start.getHeader(), start.getArguments(), options),
+                      start.getWorkflowId(),
+                      start.getWorkflowType(),
+                      start.getHeader(),
+                      start.getArguments(),
+                      options),
                   input.getStartUpdateInput()));
         }
       };
@@ -335,7 +346,8 @@ class CrashRecoveryIT {
     boolean decided = false;
     while (true) {
       checkDeadline(session);
-      note(session, (decided ? "attach after " : killAfterDecision ? "decide+kill " : "resume ") + approvalId);
+      String step = decided ? "attach after " : killAfterDecision ? "decide+kill " : "resume ";
+      note(session, step + approvalId);
       try {
         if (!decided && killAfterDecision) {
           agents.decide(session, approvalId, true, "approved by the crash test", "crash-it");
@@ -351,7 +363,9 @@ class CrashRecoveryIT {
       } catch (ApprovalNotFoundException e) {
         if (!e.alreadyDecided()) {
           throw new AssertionError(
-              "approval " + approvalId + " of " + session + " is unknown to the session: " + e.getMessage(), e);
+              "approval " + approvalId + " of " + session + " is unknown to the session: "
+                  + e.getMessage(),
+              e);
         }
         // An earlier attempt landed before its answer was lost: attach to the run.
         decided = true;
@@ -541,7 +555,8 @@ class CrashRecoveryIT {
       if (!calls.containsKey(key)) {
         v.violations.add("ledger line for a call in no transcript: " + line);
       } else if (!calls.get(key).name().equals(line.path("tool").asText())) {
-        v.violations.add("ledger line names another tool than the transcript's call " + calls.get(key) + ": " + line);
+        v.violations.add(
+            "ledger line names another tool than the transcript's call " + calls.get(key) + ": " + line);
       }
     }
     for (Map.Entry<String, ToolCall> entry : calls.entrySet()) {
@@ -565,9 +580,11 @@ class CrashRecoveryIT {
         int attempt = result.path("attempt").asInt();
         long pid = result.path("pid").asLong();
         boolean matched =
-            ends.stream().anyMatch(l -> l.path("attempt").asInt() == attempt && l.path("pid").asLong() == pid);
+            ends.stream()
+                .anyMatch(l -> l.path("attempt").asInt() == attempt && l.path("pid").asLong() == pid);
         if (!matched) {
-          v.violations.add(key + ": recorded result " + result + " matches no effect in the ledger: " + lines);
+          v.violations.add(
+              key + ": recorded result " + result + " matches no effect in the ledger: " + lines);
         }
         List<JsonNode> later = lines.stream().filter(l -> l.path("attempt").asInt() > attempt).toList();
         if (!later.isEmpty()) {
@@ -638,7 +655,9 @@ class CrashRecoveryIT {
     List<String> problems = new ArrayList<>();
     long users = messages.stream().filter(m -> Message.USER.equals(m.role())).count();
     long assistants = messages.stream().filter(m -> Message.ASSISTANT.equals(m.role())).count();
-    if (messages.isEmpty() || !Message.USER.equals(messages.get(0).role()) || !"go".equals(messages.get(0).text())) {
+    if (messages.isEmpty()
+        || !Message.USER.equals(messages.get(0).role())
+        || !"go".equals(messages.get(0).text())) {
       problems.add("does not start with the user message \"go\"");
     }
     if (users != 1) {
@@ -686,7 +705,8 @@ class CrashRecoveryIT {
         if (result == null || result.has("error")) {
           problems.add("call " + call.id() + " (" + call.name() + ") has an error result " + result);
         } else if (!call.name().equals(result.path("tool").asText())) {
-          problems.add("call " + call.id() + " (" + call.name() + ") has a result from another tool: " + result);
+          problems.add(
+              "call " + call.id() + " (" + call.name() + ") has a result from another tool: " + result);
         }
       }
       turn++;
@@ -790,14 +810,16 @@ class CrashRecoveryIT {
     text.append("\n\nfiles kept in ").append(dir);
     text.append("\nkills: ").append(killer == null ? "[]" : killer.kills);
     text.append("\nsessions (last step, at):");
-    new TreeMap<>(progress).forEach((session, at) -> text.append("\n  ").append(session).append(' ').append(at));
+    new TreeMap<>(progress)
+        .forEach((session, at) -> text.append("\n  ").append(session).append(' ').append(at));
     for (Child child : children) {
       text.append("\n\n--- ").append(child.name()).append(" (pid ").append(child.pid()).append(") ---\n");
       text.append(tail(child.log()));
     }
     List<String> errors = new ArrayList<>(clientErrors);
     text.append("\n\n--- client errors (").append(errors.size()).append(") ---\n");
-    errors.subList(Math.max(0, errors.size() - TAIL_LINES), errors.size()).forEach(e -> text.append(e).append('\n'));
+    errors.subList(Math.max(0, errors.size() - TAIL_LINES), errors.size())
+        .forEach(e -> text.append(e).append('\n'));
     text.append("\n--- drivers still running ---");
     Thread.getAllStackTraces().forEach((thread, stack) -> {
       if (thread.getName().startsWith(DRIVER)) {
