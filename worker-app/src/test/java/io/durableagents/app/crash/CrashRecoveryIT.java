@@ -90,6 +90,8 @@ class CrashRecoveryIT {
    */
   private static final int MAX_KILLS = 25;
   private static final double KILL_AFTER_DECISION = 0.3;
+  /** Sessions start at random within this window. */
+  private static final Duration STAGGER = Duration.ofSeconds(5);
   private static final Duration DEADLINE = Duration.ofMinutes(6);
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
   /**
@@ -308,6 +310,8 @@ class CrashRecoveryIT {
   }
 
   private RunResult driveSession(AgentClient agents, String session) throws InterruptedException {
+    // Sessions arrive over a few seconds, so kills keep finding work in every phase of a run.
+    Thread.sleep(ThreadLocalRandom.current().nextLong(STAGGER.toMillis()));
     RunResult result = null;
     String approvalId = null;
     while (result == null && approvalId == null) {

@@ -357,7 +357,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public void decide(Decision decision) {
-    if (decision == null || !isPending(decision.approvalId())) {
+    if (decision == null || !isPending(decision.approvalId()) || pendingDecision != null) {
+      // Unknown, late, or a second decision for the pending approval: the first one stands.
       ignoredDecisions++;
       log.warn(
           "decide on {}: ignored decision for approval {} ({})",
