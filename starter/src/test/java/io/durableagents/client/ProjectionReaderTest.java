@@ -165,15 +165,22 @@ class ProjectionReaderTest {
     return connection;
   }
 
+  /** The store's own migrations, in order (the activities module is a test dependency). */
+  private static final List<String> MIGRATIONS =
+      List.of(
+          "V1__sessions_messages_checkpoints.sql", "V2__approvals.sql", "V3__prune_indexes.sql");
+
   private static List<String> schemaStatements() throws IOException {
-    String script;
-    try (InputStream in =
-        ProjectionReaderTest.class.getResourceAsStream("projection-schema.sql")) {
-      assertThat(in).as("projection-schema.sql on the test classpath").isNotNull();
-      script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    StringBuilder script = new StringBuilder();
+    for (String migration : MIGRATIONS) {
+      try (InputStream in =
+          ProjectionReaderTest.class.getResourceAsStream("/io/durableagents/store/migration/" + migration)) {
+        assertThat(in).as(migration + " on the test classpath").isNotNull();
+        script.append(new String(in.readAllBytes(), StandardCharsets.UTF_8)).append('\n');
+      }
     }
     StringBuilder withoutComments = new StringBuilder();
-    for (String line : script.split("\n", -1)) {
+    for (String line : script.toString().split("\n", -1)) {
       if (!line.strip().startsWith("--")) {
         withoutComments.append(line).append('\n');
       }
