@@ -181,6 +181,36 @@ class SendSemanticsTest {
         .containsExactly("user", "assistant", "tool", "tool", "tool", "user", "assistant");
   }
 
+  /**
+   * A cancel and an attach delivered in the same workflow task: the attach must not be answered
+   * with the pause the cancel is about to close.
+   */
+  @Test
+  void attachInTheSameTaskAsACancel_getsTheCancelledResult() throws Exception {
+    kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':900}}]},{'text':'later'}]}"),
+            10);
+    RunResult paused = kit.send("cancel-3", "pay");
+    assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+
+    kit.worker.suspendPolling();
+    // Polls already waiting on the server still take a task each: feed them ignored decisions.
+    for (int i = 0; i < 6; i++) {
+      kit.session("cancel-3").decide(new Decision("no-such-approval", true, null, "absorb a poll"));
+      Thread.sleep(200);
+    }
+    kit.session("cancel-3").cancel("not now");
+    CompletableFuture<RunResult> attached = CompletableFuture.supplyAsync(() -> kit.attach("cancel-3"));
+    Thread.sleep(500);
+    kit.worker.resumePolling();
+
+    RunResult cancelled = attached.get(1, java.util.concurrent.TimeUnit.MINUTES);
+    assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+    assertThat(kit.store.approvals("cancel-3", false).get(0).status()).isEqualTo("cancelled");
+  }
+
   @Test
   void cancelWhileAwaitingApproval_closesTheApprovalAndSettlesCancelled() {
     kit =

@@ -38,6 +38,8 @@ final class SessionTestKit implements AutoCloseable {
   final TestWorkflowEnvironment env;
   final AgentStore store;
   final WorkflowClient client;
+  /** The kit's worker: tests suspend its polling to deliver several messages in one task. */
+  final io.temporal.worker.Worker worker;
   /** Invocations per tool call id, across attempts: the tools' side effects. */
   final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
   /** Attachment bytes, in the test's directory. */
@@ -89,7 +91,7 @@ final class SessionTestKit implements AutoCloseable {
             TestEnvironmentOptions.newBuilder()
                 .setWorkerFactoryOptions(factory.setPlugins(plugin).build())
                 .build());
-    env.newWorker(TASK_QUEUE);
+    worker = env.newWorker(TASK_QUEUE);
     env.start();
     client = env.getWorkflowClient();
   }

@@ -321,11 +321,13 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
       target = lastRun + 1;
     }
-    Workflow.await(
-        () ->
-            settledRun >= target
-                || (activeRun == target && pauseSaved && pendingDecision == null)
-                || continuing);
+    Workflow.await(() -> settledRun >= target || pausedAt(target) || continuing);
+    if (settledRun < target && !continuing) {
+      // The SDK runs update handlers before the signal handlers of the same workflow task: let a
+      // cancel or decision that arrived with this update act before the pause is reported.
+      letOtherHandlersRun();
+      Workflow.await(() -> settledRun >= target || pausedAt(target) || continuing);
+    }
     if (settledRun >= target) {
       return results.get(target);
     }
@@ -334,6 +336,28 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       return progress == null ? null : progress.markContinued();
     }
     return currentRun.pausedResult();
+  }
+
+  /** Run {@code target} waits for a decision that has not arrived, and nothing will end the wait. */
+  private boolean pausedAt(int target) {
+    return activeRun == target
+        && pauseSaved
+        && pendingDecision == null
+        && (currentRun == null || !currentRun.cancelRequested);
+  }
+
+  /**
+   * Blocks this handler once, so that every other runnable workflow thread (signal handlers
+   * included) runs before it goes on. No command is issued: replay is unaffected.
+   */
+  private static void letOtherHandlersRun() {
+    boolean[] yielded = {false};
+    Workflow.await(
+        () -> {
+          boolean again = yielded[0];
+          yielded[0] = true;
+          return again;
+        });
   }
 
   /** The new messages of a request: a re-sent stored history is recognised and dropped. */
