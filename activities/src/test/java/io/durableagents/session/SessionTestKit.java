@@ -22,6 +22,8 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerOptions;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.file.Path;
 import java.util.Map;
@@ -39,13 +41,17 @@ final class SessionTestKit implements AutoCloseable {
   final AgentStore store;
   final WorkflowClient client;
   /** The kit's worker: tests suspend its polling to deliver several messages in one task. */
-  final io.temporal.worker.Worker worker;
+  io.temporal.worker.Worker worker;
+  private WorkerFactory factory;
+  private final ModelProvider model;
+  private final java.util.function.UnaryOperator<Agent.Builder> customize;
+  private final WorkerOptions workerOptions;
   /** Invocations per tool call id, across attempts: the tools' side effects. */
   final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
   /** Attachment bytes, in the test's directory. */
   final FileArtifactStore artifacts;
   /** How the test agent's model turns and tool calls run. */
-  private final Execution mode;
+  private Execution mode;
 
   SessionTestKit(Path dir, ModelProvider model, int maxSteps) {
     this(dir, model, maxSteps, WorkerFactoryOptions.newBuilder());
@@ -57,7 +63,12 @@ final class SessionTestKit implements AutoCloseable {
 
   /** A kit whose model turns and tool calls all run in {@code mode}. */
   SessionTestKit(Path dir, ModelProvider model, int maxSteps, Execution mode) {
-    this(dir, model, agent -> agent.maxSteps(maxSteps), WorkerFactoryOptions.newBuilder(), mode);
+    this(dir, model, maxSteps, mode, WorkerOptions.getDefaultInstance());
+  }
+
+  /** A kit whose workers (the first and any {@link #redeploy}ed one) have {@code workerOptions}. */
+  SessionTestKit(Path dir, ModelProvider model, int maxSteps, Execution mode, WorkerOptions workerOptions) {
+    this(dir, model, agent -> agent.maxSteps(maxSteps), WorkerFactoryOptions.newBuilder(), mode, workerOptions);
   }
 
   SessionTestKit(
@@ -75,25 +86,55 @@ final class SessionTestKit implements AutoCloseable {
       java.util.function.UnaryOperator<Agent.Builder> customize,
       WorkerFactoryOptions.Builder factory,
       Execution mode) {
+    this(dir, model, customize, factory, mode, WorkerOptions.getDefaultInstance());
+  }
+
+  private SessionTestKit(
+      Path dir,
+      ModelProvider model,
+      java.util.function.UnaryOperator<Agent.Builder> customize,
+      WorkerFactoryOptions.Builder factory,
+      Execution mode,
+      WorkerOptions workerOptions) {
     this.mode = mode;
+    this.workerOptions = workerOptions;
+    this.model = model;
+    this.customize = customize;
     artifacts = new FileArtifactStore(dir.resolve("artifacts"));
     store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
-    AgentsPlugin plugin =
-        new AgentsPlugin(
-            AgentsPluginOptions.newBuilder()
-                .addAgent(customize.apply(agentBuilder().modelExecution(mode)).build())
-                .modelProvider(model)
-                .artifactStore(artifacts)
-                .store(store)
-                .build());
     env =
         TestWorkflowEnvironment.newInstance(
             TestEnvironmentOptions.newBuilder()
-                .setWorkerFactoryOptions(factory.setPlugins(plugin).build())
+                .setWorkerFactoryOptions(factory.setPlugins(plugin()).build())
                 .build());
-    worker = env.newWorker(TASK_QUEUE);
+    worker = env.newWorker(TASK_QUEUE, workerOptions);
     env.start();
+    this.factory = env.getWorkerFactory();
     client = env.getWorkflowClient();
+  }
+
+  /** The plugin with the test agent, its model turns and tools in the kit's current mode. */
+  private AgentsPlugin plugin() {
+    return new AgentsPlugin(
+        AgentsPluginOptions.newBuilder()
+            .addAgent(customize.apply(agentBuilder().modelExecution(mode)).build())
+            .modelProvider(model)
+            .artifactStore(artifacts)
+            .store(store)
+            .build());
+  }
+
+  /**
+   * A deploy: the running worker shuts down, and a new one starts on the same task queue whose
+   * agent runs its model turns and tools in {@code newMode}.
+   */
+  void redeploy(Execution newMode) {
+    factory.shutdown();
+    factory.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+    mode = newMode;
+    factory = WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin()).build());
+    worker = factory.newWorker(TASK_QUEUE, workerOptions);
+    factory.start();
   }
 
   Agent.Builder agentBuilder() {
@@ -243,6 +284,9 @@ final class SessionTestKit implements AutoCloseable {
 
   @Override
   public void close() {
+    if (factory != env.getWorkerFactory()) {
+      factory.shutdownNow();
+    }
     env.close();
     store.close();
   }

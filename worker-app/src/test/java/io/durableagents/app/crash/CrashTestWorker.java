@@ -3,6 +3,7 @@ package io.durableagents.app.crash;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.agent.Agent;
+import io.durableagents.agent.Execution;
 import io.durableagents.app.AgentWorker;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
@@ -79,10 +80,11 @@ public final class CrashTestWorker {
   private CrashTestWorker() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 4) {
-      System.err.println("usage: CrashTestWorker PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER");
+    if (args.length != 4 && args.length != 5) {
+      System.err.println("usage: CrashTestWorker PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER [ACTIVITY|LOCAL_ACTIVITY]");
       System.exit(2);
     }
+    Execution mode = args.length == 5 ? Execution.valueOf(args[4]) : Execution.ACTIVITY;
     String address = "127.0.0.1:" + Integer.parseInt(args[0]);
     Ledger tools = new Ledger(Path.of(args[2]));
     Ledger models = new Ledger(Path.of(args[3]));
@@ -92,7 +94,7 @@ public final class CrashTestWorker {
     AgentsPlugin plugin =
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
-                .addAgent(agent(tools))
+                .addAgent(agent(tools, mode))
                 .modelProvider(new LedgerModel(ScriptedModelProvider.fromJson(SCRIPT), models))
                 .store(store)
                 .taskQueues(TASK_QUEUE)
@@ -106,19 +108,27 @@ public final class CrashTestWorker {
     new CountDownLatch(1).await();
   }
 
-  /** Short timeouts, many attempts: a killed worker's calls run again elsewhere within seconds. */
-  static Agent agent(Ledger ledger) {
+  /**
+   * Short timeouts, many attempts: a killed worker's calls run again elsewhere within seconds. The
+   * model turns and the tools all run in {@code mode}.
+   */
+  static Agent agent(Ledger ledger, Execution mode) {
     return Agent.newBuilder(AGENT)
-        .tools(tool("step_a", ledger, false), tool("gated", ledger, true), tool("step_b", ledger, false))
+        .modelExecution(mode)
+        .tools(
+            tool("step_a", ledger, false, mode),
+            tool("gated", ledger, true, mode),
+            tool("step_b", ledger, false, mode))
         .maxSteps(10)
         .modelTimeout(Duration.ofSeconds(3))
         .modelMaxAttempts(10)
         .build();
   }
 
-  private static Tool tool(String name, Ledger ledger, boolean gated) {
+  private static Tool tool(String name, Ledger ledger, boolean gated, Execution mode) {
     Tool.Builder builder =
         Tool.newBuilder(name)
+            .execution(mode)
             .description("Appends its effect to the ledger.")
             .inputSchema("{\"type\": \"object\"}")
             .handler(
