@@ -28,6 +28,16 @@ public interface AgentStore extends AutoCloseable {
    */
   void saveCheckpoint(CheckpointSave save);
 
+  /**
+   * Applies several saves of one session in order, each as {@link #saveCheckpoint} would; a store
+   * that can applies them in a single transaction. The default saves them one by one.
+   */
+  default void saveCheckpoints(List<CheckpointSave> saves) {
+    for (CheckpointSave save : saves) {
+      saveCheckpoint(save);
+    }
+  }
+
   /** History entries kept per session after each save (the newest steps); 0 keeps none. */
   int historyLimit();
 

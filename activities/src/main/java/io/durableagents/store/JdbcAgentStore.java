@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
@@ -84,6 +85,37 @@ public final class JdbcAgentStore implements AgentStore {
         connection -> {
           lockSession(connection, save.sessionId());
           write(connection, encoded);
+          return null;
+        });
+  }
+
+  @Override
+  public void saveCheckpoints(List<CheckpointSave> saves) {
+    if (saves.size() == 1) {
+      saveCheckpoint(saves.get(0));
+      return;
+    }
+    List<Encoded> encoded = new ArrayList<>();
+    Set<String> sessions = new java.util.TreeSet<>();
+    for (CheckpointSave save : saves) {
+      validate(save);
+      encoded.add(Encoded.of(save));
+      sessions.add(save.sessionId());
+    }
+    if (encoded.isEmpty()) {
+      return;
+    }
+    CheckpointSave last = saves.get(saves.size() - 1);
+    run(
+        saves.size() + " checkpoint saves up to step " + last.step() + " of session " + last.sessionId(),
+        true,
+        connection -> {
+          for (String sessionId : sessions) {
+            lockSession(connection, sessionId);
+          }
+          for (Encoded save : encoded) {
+            write(connection, save);
+          }
           return null;
         });
   }

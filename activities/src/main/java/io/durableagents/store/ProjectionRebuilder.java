@@ -32,7 +32,8 @@ import java.util.Optional;
  * the history: as the input of an {@code agents.SaveCheckpoint} activity (in its {@code
  * ActivityTaskScheduled} event), of an {@code agents.SaveCheckpoint} local activity (in its
  * {@code LocalActivity} marker), or folded into the input of an {@code agents.ModelTurn} (its
- * {@code checkpoint} field, written before the turn reads the transcript). Applying those saves
+ * {@code checkpoint} field or its {@code checkpoints} list, written before the turn reads the
+ * transcript). Applying those saves
  * again, in history order, writes exactly the rows the live saves wrote (every save is idempotent
  * and keyed). Approval notifications ({@code agents.NotifyApproval}) are re-applied from their
  * recorded results.
@@ -55,8 +56,9 @@ public final class ProjectionRebuilder {
   /** The model turn activity type, whose input may carry a folded checkpoint save. */
   public static final String MODEL_TURN = ActivityNames.PREFIX + "ModelTurn";
 
-  /** The field of a model turn's input that holds a folded save. */
+  /** The fields of a model turn's input that hold a folded save, and several folded saves. */
   private static final String FOLDED_SAVE = "checkpoint";
+  private static final String FOLDED_SAVES = "checkpoints";
 
   /** The marker Temporal's Java SDK records for a local activity, and its detail keys. */
   private static final String LOCAL_ACTIVITY_MARKER = "LocalActivity";
@@ -127,7 +129,7 @@ public final class ProjectionRebuilder {
   /**
    * The checkpoint saves recorded in {@code runs} (oldest run first), in history order: inputs
    * of {@code agents.SaveCheckpoint} activities and local activities, and saves folded into
-   * {@code agents.ModelTurn} inputs.
+   * {@code agents.ModelTurn} inputs (in the order the turn writes them).
    */
   public List<CheckpointSave> saves(List<WorkflowExecutionHistory> runs) {
     List<CheckpointSave> saves = new ArrayList<>();
@@ -159,17 +161,28 @@ public final class ProjectionRebuilder {
       saves.add(decode(input, CheckpointSave.class, event));
     } else if (MODEL_TURN.equals(type)) {
       JsonNode request = decode(input, JsonNode.class, event);
-      JsonNode folded = request == null ? null : request.get(FOLDED_SAVE);
-      if (folded != null && folded.isObject()) {
-        try {
-          saves.add(JSON.treeToValue(folded, CheckpointSave.class));
-        } catch (JsonProcessingException e) {
-          throw new StoreException(
-              "cannot decode the checkpoint save folded into the model turn of history event "
-                  + event.getEventId() + ": " + e.getOriginalMessage(),
-              e);
-        }
+      if (request == null) {
+        return;
       }
+      addFolded(saves, request.get(FOLDED_SAVE), event);
+      JsonNode several = request.get(FOLDED_SAVES);
+      if (several != null && several.isArray()) {
+        several.forEach(folded -> addFolded(saves, folded, event));
+      }
+    }
+  }
+
+  private static void addFolded(List<CheckpointSave> saves, JsonNode folded, HistoryEvent event) {
+    if (folded == null || !folded.isObject()) {
+      return;
+    }
+    try {
+      saves.add(JSON.treeToValue(folded, CheckpointSave.class));
+    } catch (JsonProcessingException e) {
+      throw new StoreException(
+          "cannot decode a checkpoint save folded into the model turn of history event "
+              + event.getEventId() + ": " + e.getOriginalMessage(),
+          e);
     }
   }
 

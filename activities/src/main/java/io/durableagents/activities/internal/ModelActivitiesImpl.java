@@ -16,6 +16,7 @@ import io.durableagents.streaming.DeltaListener;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.Message;
+import io.durableagents.workflow.activity.CheckpointSave;
 import io.durableagents.workflow.activity.ModelActivities;
 import io.durableagents.workflow.activity.ModelTurnRequest;
 import io.durableagents.workflow.activity.ModelTurnResult;
@@ -39,6 +40,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
   private final AgentStore store;
   private final int maxPayloadBytes;
   private final List<DeltaListener> deltaListeners;
+  private final TranscriptCache transcripts = new TranscriptCache(TranscriptCache.DEFAULT_MAX_MESSAGES);
   private ArtifactStore artifacts = FileArtifactStore.defaultStore();
 
   public ModelActivitiesImpl(AgentRegistry registry, AgentStore store, int maxPayloadBytes) {
@@ -55,7 +57,9 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
   @Override
   public ModelTurnResult modelTurn(ModelTurnRequest request) {
-    List<Message> messages = new ArrayList<>(transcript(request));
+    List<Message> stored = transcript(request);
+    transcripts.remember(request, stored);
+    List<Message> messages = new ArrayList<>(stored);
     Agent agent = registry.agent(request.agent());
     messages.addAll(request.newMessages());
     List<ToolDefinition> tools = new ArrayList<>();
@@ -117,17 +121,20 @@ public final class ModelActivitiesImpl implements ModelActivities {
   }
 
   /**
-   * Writes the save folded into this turn, then reads the transcript. An unreachable store fails
+   * Writes the saves folded into this turn, then reads the transcript (from this worker's cache
+   * when it holds exactly the stored transcript). An unreachable store fails
    * the attempt with {@code store_unavailable}, which the workflow waits out (durable timers,
    * without limit) instead of spending the model's bounded retries; missing transcript rows are a
    * permanent {@code store_inconsistent}.
    */
   private List<Message> transcript(ModelTurnRequest request) {
     try {
-      if (request.checkpoint() != null) {
-        store.saveCheckpoint(request.checkpoint());
+      List<CheckpointSave> saves = request.foldedSaves();
+      if (!saves.isEmpty()) {
+        store.saveCheckpoints(saves);
       }
-      return store.readMessages(request.sessionId(), request.storedMessages());
+      List<Message> cached = transcripts.stored(request);
+      return cached != null ? cached : store.readMessages(request.sessionId(), request.storedMessages());
     } catch (StoreException e) {
       boolean outage = e.getCause() instanceof java.sql.SQLException;
       throw ApplicationFailure.newNonRetryableFailureWithCause(

@@ -1,5 +1,6 @@
 package io.durableagents.workflow.activity;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -14,7 +15,13 @@ import java.util.List;
  *
  * <p>{@code checkpoint}, when present, is a save the workflow folded into this turn: the activity
  * writes it (idempotently) before it reads the transcript, so the save costs no activity of its
- * own. {@code storedMessages} already counts its messages.
+ * own. {@code checkpoints} are several such saves, in order, written in one transaction (a
+ * request carries one field or the other). {@code storedMessages} already counts their messages.
+ *
+ * <p>{@code transcriptHash} is the {@link io.durableagents.workflow.TranscriptHash} chain over the
+ * stored messages followed by {@code newMessages}: a worker that kept the transcript of an earlier
+ * turn uses it instead of reading the store only when the chains agree. Absent in requests of
+ * older workflow code.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -26,10 +33,26 @@ public record ModelTurnRequest(
     @JsonProperty("afterStep") int afterStep,
     @JsonProperty("storedMessages") int storedMessages,
     @JsonProperty("newMessages") List<Message> newMessages,
-    @JsonProperty("checkpoint") CheckpointSave checkpoint) {
+    @JsonProperty("checkpoint") CheckpointSave checkpoint,
+    @JsonProperty("checkpoints") List<CheckpointSave> checkpoints,
+    @JsonProperty("transcriptHash") String transcriptHash) {
 
   public ModelTurnRequest {
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);
+    checkpoints = checkpoints == null || checkpoints.isEmpty() ? null : List.copyOf(checkpoints);
+  }
+
+  /** The saves to write before the transcript is read, in order. */
+  @JsonIgnore
+  public List<CheckpointSave> foldedSaves() {
+    List<CheckpointSave> saves = new java.util.ArrayList<>();
+    if (checkpoint != null) {
+      saves.add(checkpoint);
+    }
+    if (checkpoints != null) {
+      saves.addAll(checkpoints);
+    }
+    return saves;
   }
 
   public ModelTurnRequest(
@@ -40,6 +63,6 @@ public record ModelTurnRequest(
       int afterStep,
       int storedMessages,
       List<Message> newMessages) {
-    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, null);
+    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, null, null, null);
   }
 }

@@ -102,9 +102,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private boolean continuing;
   /** Updates received by this workflow run; a real server allows 2,000 per run. */
   private int updatesThisRun;
-  /** A checkpoint the next model turn writes (see {@link #saveWithNextTurn}). */
-  private CheckpointSave deferredSave;
+  /** Checkpoints the next model turn writes, in order (see {@link #saveWithNextTurn}). */
+  private final List<CheckpointSave> deferredSaves = new ArrayList<>();
   private Integer checkpointVersion;
+  private Integer stepSaveVersion;
 
   @WorkflowInit
   public AgentSessionWorkflowImpl(SessionStart start) {
@@ -487,26 +488,24 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   }
 
   /**
-   * Saves a checkpoint entry as part of the next model turn's activity, which writes it before it
-   * reads the transcript: nothing depends on the entry before then. Any other save flushes it
-   * first. Falls back to a save of its own in histories that predate the change.
+   * Saves a checkpoint entry as part of the next model turn's activity, which writes the deferred
+   * entries in one transaction before it reads the transcript: nothing depends on them before
+   * then. Any other save flushes them first. Falls back to a save of its own in histories that
+   * predate the change.
    */
   private void saveWithNextTurn(int stepIndex, String checkpointStatus, String finishReason) {
     if (!cheapCheckpoints()) {
       save(stepIndex, checkpointStatus, finishReason);
       return;
     }
-    flushDeferredSave();
-    deferredSave = checkpoint(stepIndex, checkpointStatus, finishReason, List.of());
+    deferredSaves.add(checkpoint(stepIndex, checkpointStatus, finishReason, List.of()));
     transcript.markSaved();
     step = Math.max(step, stepIndex);
   }
 
   private void flushDeferredSave() {
-    if (deferredSave != null) {
-      CheckpointSave pending = deferredSave;
-      deferredSave = null;
-      persist(pending);
+    while (!deferredSaves.isEmpty()) {
+      persist(deferredSaves.remove(0));
     }
   }
 
@@ -538,6 +537,20 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
               }
             })
         .run();
+  }
+
+  /**
+   * Whether the save after a tool-calling model turn also waits for the next model turn (see
+   * {@link ChangeIds#ONE_SAVE_PER_STEP}).
+   */
+  private boolean oneSavePerStep() {
+    if (!cheapCheckpoints()) {
+      return false;
+    }
+    if (stepSaveVersion == null) {
+      stepSaveVersion = Workflow.getVersion(ChangeIds.ONE_SAVE_PER_STEP, Workflow.DEFAULT_VERSION, 1);
+    }
+    return stepSaveVersion >= 1;
   }
 
   /** Whether this history saves checkpoints the cheap way (see {@link ChangeIds}). */
@@ -715,8 +728,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                           step,
                           transcript.stored(),
                           transcript.unsaved(),
-                          deferredSave));
-          deferredSave = null;
+                          deferredSaves.size() == 1 ? deferredSaves.get(0) : null,
+                          deferredSaves.size() > 1 ? List.copyOf(deferredSaves) : null,
+                          transcript.chain()));
+          deferredSaves.clear();
         } catch (ActivityFailure failure) {
           unlessCancelled();
           ErrorInfo error = errorOf(failure, "model_error");
@@ -741,14 +756,21 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         List<ToolCall> calls = withIds(turn.toolCalls(), turnStep);
         transcript.add(Message.assistant(turn.text(), calls));
         boolean answered = calls.isEmpty() && interjections.isEmpty();
-        save(
-            turnStep,
-            !answered
-                ? RunStatus.IN_PROGRESS
-                : turn.outputError() != null ? RunStatus.FAILED : RunStatus.FINISHED,
+        String turnReason =
             turn.finishReason() != null
                 ? turn.finishReason()
-                : calls.isEmpty() ? FinishReason.STOP : FinishReason.TOOL_CALLS);
+                : calls.isEmpty() ? FinishReason.STOP : FinishReason.TOOL_CALLS;
+        if (!calls.isEmpty() && oneSavePerStep()) {
+          // The batch's tools do not read the transcript: the entry can wait for the next turn.
+          saveWithNextTurn(turnStep, RunStatus.IN_PROGRESS, turnReason);
+        } else {
+          save(
+              turnStep,
+              !answered
+                  ? RunStatus.IN_PROGRESS
+                  : turn.outputError() != null ? RunStatus.FAILED : RunStatus.FINISHED,
+              turnReason);
+        }
         if (calls.isEmpty()) {
           if (interjections.isEmpty()) {
             disarmTimer();

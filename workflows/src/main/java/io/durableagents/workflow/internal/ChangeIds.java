@@ -11,5 +11,11 @@ final class ChangeIds {
    */
   static final String CHEAP_CHECKPOINTS = "cheap-checkpoints";
 
+  /**
+   * The entry after a tool-calling model turn is no longer saved by a local activity of its own:
+   * the next model turn writes it together with the entry after the batch, in one transaction.
+   */
+  static final String ONE_SAVE_PER_STEP = "one-save-per-step";
+
   private ChangeIds() {}
 }
