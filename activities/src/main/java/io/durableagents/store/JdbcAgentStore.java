@@ -97,15 +97,20 @@ public final class JdbcAgentStore implements AgentStore {
     }
     List<Encoded> encoded = new ArrayList<>();
     Set<String> sessions = new java.util.TreeSet<>();
+    Set<String> executions = new java.util.HashSet<>();
     for (CheckpointSave save : saves) {
       validate(save);
       encoded.add(Encoded.of(save));
       sessions.add(save.sessionId());
+      executions.add(save.executionId());
     }
     if (encoded.isEmpty()) {
       return;
     }
     CheckpointSave last = saves.get(saves.size() - 1);
+    // The usual case, consecutive entries of one execution: one ownership check and one session
+    // row (the last save's, the newest) instead of one per save.
+    boolean consecutive = sessions.size() == 1 && executions.size() == 1;
     run(
         saves.size() + " checkpoint saves up to step " + last.step() + " of session " + last.sessionId(),
         true,
@@ -113,8 +118,19 @@ public final class JdbcAgentStore implements AgentStore {
           for (String sessionId : sessions) {
             lockSession(connection, sessionId);
           }
-          for (Encoded save : encoded) {
-            write(connection, save);
+          if (!consecutive) {
+            for (Encoded save : encoded) {
+              write(connection, save);
+            }
+          } else {
+            int storedLastStep = claimSession(connection, encoded.get(0));
+            if (storedLastStep != LATE_SAVE) {
+              for (Encoded save : encoded) {
+                writeEntry(connection, save);
+              }
+              writeSessionRow(
+                  connection, encoded.get(encoded.size() - 1), encoded.get(0).stamp(), storedLastStep);
+            }
           }
           return null;
         });
@@ -337,19 +353,37 @@ public final class JdbcAgentStore implements AgentStore {
 
   /** Applies one save; the caller holds the session's lock. */
   private void write(Connection connection, Encoded encoded) throws SQLException {
+    int storedLastStep = claimSession(connection, encoded);
+    if (storedLastStep != LATE_SAVE) {
+      writeEntry(connection, encoded);
+      writeSessionRow(connection, encoded, encoded.stamp(), storedLastStep);
+    }
+  }
+
+  /** What {@link #claimSession} answers for a save that has nothing to write. */
+  private static final int LATE_SAVE = -2;
+
+  /**
+   * Checks the stored session's execution id against the save's: {@link #LATE_SAVE} when the
+   * save is a late one of an older workflow that used the session id (nothing to write); when the
+   * id was reused by a newer workflow, the old rows are deleted first. Otherwise answers the
+   * stored session's last step (-1 when there is none).
+   */
+  private static int claimSession(Connection connection, Encoded encoded) throws SQLException {
     CheckpointSave save = encoded.save();
     String sessionId = save.sessionId();
-    Usage usage = encoded.usage();
     long stamp = encoded.stamp();
 
     String storedExecution = null;
     long storedCreatedAt = 0;
+    int storedLastStep = -1;
     try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_EXECUTION_ID)) {
       select.setString(1, sessionId);
       try (ResultSet row = select.executeQuery()) {
         if (row.next()) {
           storedExecution = row.getString(1);
           storedCreatedAt = row.getLong(2);
+          storedLastStep = row.getInt(3);
         }
       }
     }
@@ -357,14 +391,24 @@ public final class JdbcAgentStore implements AgentStore {
       if (stamp < storedCreatedAt) {
         // A late save of the workflow that used this session id before the stored one: the
         // stored session is newer, so this save has nothing to add.
-        return;
+        return LATE_SAVE;
       }
       // The session id was reused by a new workflow: its rows replace the old ones.
       executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
       executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
       executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
       executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
+      storedLastStep = -1;
     }
+    return storedLastStep;
+  }
+
+  /** The save's approvals, messages and history entry. */
+  private static void writeEntry(Connection connection, Encoded encoded) throws SQLException {
+    CheckpointSave save = encoded.save();
+    String sessionId = save.sessionId();
+    Usage usage = encoded.usage();
+    long stamp = encoded.stamp();
 
     for (ApprovalRecord approval : save.approvals()) {
       writeApproval(connection, sessionId, approval);
@@ -400,7 +444,19 @@ public final class JdbcAgentStore implements AgentStore {
       upsert.setLong(10, stamp);
       upsert.executeUpdate();
     }
+  }
 
+  /**
+   * The session row as of the save (created at {@code createdAt} if it is new), and the history
+   * trimmed to the limit. Steps are distinct non-negative numbers, so a session whose highest
+   * step is below the limit cannot hold too many entries: the trim is skipped.
+   */
+  private void writeSessionRow(Connection connection, Encoded encoded, long createdAt, int storedLastStep)
+      throws SQLException {
+    CheckpointSave save = encoded.save();
+    String sessionId = save.sessionId();
+    Usage usage = encoded.usage();
+    long stamp = encoded.stamp();
     try (PreparedStatement upsert = connection.prepareStatement(Sql.UPSERT_SESSION)) {
       upsert.setString(1, sessionId);
       upsert.setString(2, save.executionId());
@@ -412,11 +468,14 @@ public final class JdbcAgentStore implements AgentStore {
       upsert.setLong(8, usage.inputTokens());
       upsert.setLong(9, usage.outputTokens());
       setNullableString(upsert, 10, save.fingerprint());
-      upsert.setLong(11, stamp);
+      upsert.setLong(11, createdAt);
       upsert.setLong(12, stamp);
       upsert.executeUpdate();
     }
 
+    if (Math.max(storedLastStep, save.step()) < historyLimit) {
+      return;
+    }
     try (PreparedStatement trim = connection.prepareStatement(Sql.TRIM_HISTORY)) {
       trim.setString(1, sessionId);
       trim.setString(2, sessionId);

@@ -103,6 +103,37 @@ abstract class AgentStoreContract {
   }
 
   @Test
+  void severalSavesInOneCall_writeWhatTheSameSavesOneByOneWrite() {
+    List<Message> transcript = conversation();
+    List<CheckpointSave> saves = new ArrayList<>();
+    String together = newSessionId();
+    String apart = newSessionId();
+    for (String session : List.of(together, apart)) {
+      saves.clear();
+      saves.add(save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 1)));
+      saves.add(save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS, 1,
+          transcript.subList(1, 2), new Usage(10, 5), 1_000L));
+      saves.add(save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
+          transcript.subList(2, 4), new Usage(25, 12), 2_000L));
+      if (session.equals(together)) {
+        store.saveCheckpoints(saves);
+        store.saveCheckpoints(saves); // a retried turn writes them again: nothing changes
+      } else {
+        saves.forEach(store::saveCheckpoint);
+      }
+    }
+
+    assertThat(store.readMessages(together, 4)).containsExactlyElementsOf(transcript);
+    SessionRecord written = store.session(together).orElseThrow();
+    SessionRecord expected = store.session(apart).orElseThrow();
+    assertThat(written)
+        .usingRecursiveComparison()
+        .ignoringFields("sessionId")
+        .isEqualTo(expected);
+    assertThat(store.history(together, 0)).isEqualTo(store.history(apart, 0));
+  }
+
+  @Test
   void aRetriedSaveIsIdempotent() {
     String session = newSessionId();
     List<Message> transcript = conversation();

@@ -19,6 +19,25 @@ class DeltaForwardingStreamTest {
   }
 
   @Test
+  void aQuietStart_skipsHeartbeatsUntilItIsOver_butDeltasFlowFromTheStart() {
+    long[] now = {1_000};
+    List<Delta> received = new ArrayList<>();
+    DeltaForwardingStream stream =
+        new DeltaForwardingStream(
+            "chat-1", 3, 1, List.of(received::add), () -> events.add("heartbeat"),
+            java.time.Duration.ofMillis(500), () -> now[0]);
+
+    stream.text("a");
+    now[0] += 499_999_999;
+    stream.alive();
+    assertThat(events).isEmpty();
+    now[0] += 1;
+    stream.text("b");
+    assertThat(events).containsExactly("heartbeat");
+    assertThat(received).extracting(Delta::text).containsExactly("a", "b");
+  }
+
+  @Test
   void eachDelta_heartbeatsFirst_thenReachesEveryListenerInOrder() {
     List<Delta> second = new ArrayList<>();
     DeltaForwardingStream stream =

@@ -30,12 +30,23 @@ public final class TranscriptHash {
 
   public static String link(String previous, Message message) {
     try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      MessageDigest digest = (MessageDigest) SHA_256.clone();
       digest.update(previous.getBytes(StandardCharsets.UTF_8));
       digest.update(JSON.writeValueAsBytes(message));
       return HexFormat.of().formatHex(digest.digest());
-    } catch (NoSuchAlgorithmException | JsonProcessingException e) {
+    } catch (CloneNotSupportedException | JsonProcessingException e) {
       throw new IllegalStateException("Cannot hash a message", e);
+    }
+  }
+
+  /** Cloned for each hash: cheaper than looking the algorithm up among the providers again. */
+  private static final MessageDigest SHA_256 = sha256();
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available", e);
     }
   }
 }

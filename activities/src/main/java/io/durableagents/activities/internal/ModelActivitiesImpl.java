@@ -57,9 +57,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
   @Override
   public ModelTurnResult modelTurn(ModelTurnRequest request) {
-    List<Message> stored = transcript(request);
-    transcripts.remember(request, stored);
-    List<Message> messages = new ArrayList<>(stored);
+    List<Message> messages = new ArrayList<>(transcript(request));
     Agent agent = registry.agent(request.agent());
     messages.addAll(request.newMessages());
     List<ToolDefinition> tools = new ArrayList<>();
@@ -133,8 +131,8 @@ public final class ModelActivitiesImpl implements ModelActivities {
       if (!saves.isEmpty()) {
         store.saveCheckpoints(saves);
       }
-      List<Message> cached = transcripts.stored(request);
-      return cached != null ? cached : store.readMessages(request.sessionId(), request.storedMessages());
+      return transcripts.storedTranscript(
+          request, () -> store.readMessages(request.sessionId(), request.storedMessages()));
     } catch (StoreException e) {
       boolean outage = e.getCause() instanceof java.sql.SQLException;
       throw ApplicationFailure.newNonRetryableFailureWithCause(

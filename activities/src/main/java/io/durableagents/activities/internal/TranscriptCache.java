@@ -5,25 +5,33 @@ import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.activity.CheckpointSave;
 import io.durableagents.workflow.activity.ModelTurnRequest;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The transcripts this worker sent to the model most recently, so that the next turn of a session
- * need not read the store again. An entry is used only when the saves folded into the turn extend
- * it exactly to the request's stored count and the hash chain over it and the turn's new messages
- * equals the workflow's: a session served by another worker meanwhile, a fork, a session id
- * reused after a delete, or a repaired store all miss and read the store. Bounded by the number
- * of messages held, least recently used first out.
+ * need not read the store again.
+ *
+ * <p>What a turn sends is remembered only when it agrees with the workflow: read from the store,
+ * its hash chain must equal the request's {@code transcriptHash}. The next turn of the same
+ * workflow execution uses it when the saves folded into that turn continue it without a gap up
+ * to exactly the request's stored count; every message after the remembered ones comes from those
+ * saves, which the workflow wrote. A turn served by another worker meanwhile leaves a gap, a fork
+ * or a reused session id has another execution id, and a request of older workflow code has
+ * neither: all of these read the store. Bounded by the number of messages held, least recently
+ * used first out.
  */
 final class TranscriptCache {
   /** Messages held over all sessions by default. */
   static final int DEFAULT_MAX_MESSAGES = 20_000;
 
-  /** The messages, and the hash chain after each of them. */
-  private record Entry(List<Message> messages, List<String> chains) {}
+  /** What a turn of execution {@code executionId} sent to the model. Never modified once built. */
+  private record Entry(String executionId, List<Message> messages) {}
 
   private final int maxMessages;
   private final Map<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
@@ -35,86 +43,77 @@ final class TranscriptCache {
 
   /**
    * The stored transcript of {@code request}'s session (its first {@code storedMessages}
-   * messages), or null when this worker cannot vouch for it.
+   * messages): the remembered one continued by the request's folded saves when it can be, else
+   * what {@code store} reads.
    */
-  synchronized List<Message> stored(ModelTurnRequest request) {
-    Entry entry = entries.get(request.sessionId());
-    if (entry == null || request.transcriptHash() == null) {
-      return null;
+  List<Message> storedTranscript(ModelTurnRequest request, Supplier<List<Message>> store) {
+    if (request.transcriptHash() == null || request.executionId() == null) {
+      return store.get();
     }
-    List<Message> known = new ArrayList<>(entry.messages());
-    List<String> chains = new ArrayList<>(entry.chains());
-    for (CheckpointSave save : request.foldedSaves()) {
-      // A save restates the messages the previous turn received as new: it may overlap the end
-      // of the remembered transcript, but must not leave a gap.
-      if (save.firstSeq() > known.size()) {
-        return null;
-      }
-      known.subList(save.firstSeq(), known.size()).clear();
-      chains.subList(save.firstSeq(), chains.size()).clear();
-      save.newMessages().forEach(message -> append(known, chains, message));
+    Entry remembered = entry(request.sessionId());
+    List<Message> continued =
+        remembered != null && remembered.executionId().equals(request.executionId())
+            ? continued(remembered.messages(), request)
+            : null;
+    if (continued != null) {
+      put(request, withNewMessages(continued, request));
+      return Collections.unmodifiableList(continued);
     }
-    if (known.size() != request.storedMessages()) {
-      return null;
+    List<Message> read = store.get();
+    List<Message> sent = withNewMessages(read, request);
+    if (TranscriptHash.of(sent).equals(request.transcriptHash())) {
+      put(request, sent);
+    } else {
+      forget(request.sessionId());
     }
-    String chain = chains.isEmpty() ? TranscriptHash.EMPTY : chains.get(chains.size() - 1);
-    for (Message message : request.newMessages()) {
-      chain = TranscriptHash.link(chain, message);
-    }
-    return chain.equals(request.transcriptHash()) ? known : null;
-  }
-
-  private static void append(List<Message> messages, List<String> chains, Message message) {
-    String previous = chains.isEmpty() ? TranscriptHash.EMPTY : chains.get(chains.size() - 1);
-    messages.add(message);
-    chains.add(TranscriptHash.link(previous, message));
+    return read;
   }
 
   /**
-   * Remembers the transcript a turn of {@code request} sent to the model: the stored messages
-   * ({@code stored}, vouched for by the request's hash chain or read from the store) followed by
-   * the request's new messages.
+   * {@code remembered} continued by the request's folded saves, or null when they leave a gap or
+   * do not reach the request's stored count. A save restates the messages the previous turn
+   * received as new, so it may overlap the end of what is remembered: the save's copy wins.
    */
-  synchronized void remember(ModelTurnRequest request, List<Message> stored) {
-    int size = stored.size() + request.newMessages().size();
-    if (request.transcriptHash() == null || size == 0 || size > maxMessages) {
-      forget(request.sessionId());
-      return;
-    }
-    Entry previous = entries.get(request.sessionId());
-    List<Message> messages = new ArrayList<>(size);
-    List<String> chains = new ArrayList<>(size);
-    int reused = 0;
-    if (previous != null) {
-      // Chain values of the messages this worker already hashed are kept, not recomputed.
-      List<Message> before = previous.messages();
-      while (reused < before.size() && reused < stored.size() && same(before.get(reused), stored.get(reused))) {
-        reused++;
+  private static List<Message> continued(List<Message> remembered, ModelTurnRequest request) {
+    List<Message> messages = new ArrayList<>(remembered);
+    for (CheckpointSave save : request.foldedSaves()) {
+      if (save.firstSeq() > messages.size()) {
+        return null;
       }
-      messages.addAll(before.subList(0, reused));
-      chains.addAll(previous.chains().subList(0, reused));
+      messages.subList(save.firstSeq(), messages.size()).clear();
+      messages.addAll(save.newMessages());
     }
-    stored.subList(reused, stored.size()).forEach(message -> append(messages, chains, message));
-    request.newMessages().forEach(message -> append(messages, chains, message));
-    if (!chains.get(chains.size() - 1).equals(request.transcriptHash())) {
-      forget(request.sessionId());
+    return messages.size() == request.storedMessages() ? messages : null;
+  }
+
+  private static List<Message> withNewMessages(List<Message> stored, ModelTurnRequest request) {
+    List<Message> messages = new ArrayList<>(stored.size() + request.newMessages().size());
+    messages.addAll(stored);
+    messages.addAll(request.newMessages());
+    return messages;
+  }
+
+  private synchronized Entry entry(String sessionId) {
+    return entries.get(sessionId);
+  }
+
+  private synchronized void put(ModelTurnRequest request, List<Message> sent) {
+    String sessionId = request.sessionId();
+    if (sent.size() > maxMessages) {
+      forget(sessionId);
       return;
     }
-    entries.put(request.sessionId(), new Entry(List.copyOf(messages), List.copyOf(chains)));
-    heldMessages += size - (previous == null ? 0 : previous.messages().size());
+    Entry previous =
+        entries.put(sessionId, new Entry(Objects.requireNonNull(request.executionId()), sent));
+    heldMessages += sent.size() - (previous == null ? 0 : previous.messages().size());
     Iterator<Map.Entry<String, Entry>> oldestFirst = entries.entrySet().iterator();
     while (heldMessages > maxMessages && oldestFirst.hasNext()) {
       Map.Entry<String, Entry> oldest = oldestFirst.next();
-      if (!oldest.getKey().equals(request.sessionId())) {
+      if (!oldest.getKey().equals(sessionId)) {
         heldMessages -= oldest.getValue().messages().size();
         oldestFirst.remove();
       }
     }
-  }
-
-  /** Messages served from this cache are the very objects it holds: most compare by identity. */
-  private static boolean same(Message a, Message b) {
-    return a == b || a.equals(b);
   }
 
   synchronized void forget(String sessionId) {

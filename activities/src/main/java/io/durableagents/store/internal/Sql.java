@@ -16,7 +16,7 @@ public final class Sql {
       "UPDATE agent_sessions SET updated_at = updated_at WHERE session_id = ?";
 
   public static final String SELECT_EXECUTION_ID =
-      "SELECT execution_id, created_at FROM agent_sessions WHERE session_id = ?";
+      "SELECT execution_id, created_at, last_step FROM agent_sessions WHERE session_id = ?";
 
   public static final String DELETE_MESSAGES = "DELETE FROM agent_messages WHERE session_id = ?";
 

@@ -6,8 +6,10 @@ import io.durableagents.streaming.Delta;
 import io.durableagents.streaming.DeltaListener;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,26 +32,62 @@ public final class DeltaForwardingStream implements ModelStream {
   private final int attempt;
   private final List<DeltaListener> listeners;
   private final Runnable heartbeat;
+  private final LongSupplier nanoClock;
+  private final long heartbeatsFrom;
   private RuntimeException stopped;
   private boolean listenerFailed;
+
+  /**
+   * How long a model activity runs before its stream starts to heartbeat. The SDK sends an
+   * activity's first heartbeat to the server at once, on the calling thread: a turn that is over
+   * sooner needs neither the liveness signal nor a cancel it could learn of, and is spared that
+   * round trip.
+   */
+  public static final Duration QUIET_START = Duration.ofMillis(500);
 
   /**
    * @param heartbeat called before every delta is forwarded; throws when the call must stop
    */
   public DeltaForwardingStream(
       String sessionId, int step, int attempt, List<DeltaListener> listeners, Runnable heartbeat) {
+    this(sessionId, step, attempt, listeners, heartbeat, Duration.ZERO, System::nanoTime);
+  }
+
+  /**
+   * @param quietStart how long after creation the stream starts to call {@code heartbeat}
+   * @param nanoClock the clock that measures it
+   */
+  public DeltaForwardingStream(
+      String sessionId,
+      int step,
+      int attempt,
+      List<DeltaListener> listeners,
+      Runnable heartbeat,
+      Duration quietStart,
+      LongSupplier nanoClock) {
     this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
     this.step = step;
     this.attempt = attempt;
     this.listeners = List.copyOf(listeners);
     this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
+    this.nanoClock = nanoClock;
+    this.heartbeatsFrom = nanoClock.getAsLong() + quietStart.toNanos();
   }
 
-  /** The stream of one model activity execution: heartbeats through {@code context}. */
+  /**
+   * The stream of one model activity execution: heartbeats through {@code context}, after a
+   * {@link #QUIET_START}.
+   */
   public static DeltaForwardingStream forActivity(
       ActivityExecutionContext context, String sessionId, int step, List<DeltaListener> listeners) {
     return new DeltaForwardingStream(
-        sessionId, step, context.getInfo().getAttempt(), listeners, () -> context.heartbeat(null));
+        sessionId,
+        step,
+        context.getInfo().getAttempt(),
+        listeners,
+        () -> context.heartbeat(null),
+        QUIET_START,
+        System::nanoTime);
   }
 
   @Override
@@ -99,7 +137,9 @@ public final class DeltaForwardingStream implements ModelStream {
       throw stopped;
     }
     try {
-      heartbeat.run();
+      if (nanoClock.getAsLong() - heartbeatsFrom >= 0) {
+        heartbeat.run();
+      }
     } catch (ActivityCompletionException e) {
       stopped = e;
       throw e;

@@ -9,18 +9,30 @@ import io.durableagents.workflow.activity.CheckpointSave;
 import io.durableagents.workflow.activity.ModelTurnRequest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class TranscriptCacheTest {
   private final TranscriptCache cache = new TranscriptCache(10);
+  private final AtomicInteger storeReads = new AtomicInteger();
+
+  private final Message hello = Message.user("hello");
+  private final Message answer = Message.assistant("hi", List.of());
+  private final Message more = Message.user("more");
 
   /** The request of a turn after {@code stored} messages, with these saves folded in. */
   private static ModelTurnRequest turn(
       String session, List<Message> stored, List<CheckpointSave> saves, List<Message> fresh) {
+    return turn(session, "exec", stored, saves, fresh);
+  }
+
+  private static ModelTurnRequest turn(
+      String session, String execution, List<Message> stored, List<CheckpointSave> saves, List<Message> fresh) {
     List<Message> all = new ArrayList<>(stored);
     all.addAll(fresh);
     return new ModelTurnRequest(
-        session, "agent", 1, 2, 1, stored.size(), fresh, null, saves, TranscriptHash.of(all));
+        session, "agent", 1, 2, 1, stored.size(), fresh, null, saves, TranscriptHash.of(all), execution);
   }
 
   private static CheckpointSave save(String session, int firstSeq, List<Message> messages) {
@@ -28,66 +40,64 @@ class TranscriptCacheTest {
         session, "exec", "agent", 1, 1, "in-progress", null, firstSeq, messages, Usage.ZERO, null, 1, List.of());
   }
 
+  /** A store that holds {@code messages} and counts its reads. */
+  private Supplier<List<Message>> store(List<Message> messages) {
+    return () -> {
+      storeReads.incrementAndGet();
+      return messages;
+    };
+  }
+
   @Test
-  void theNextTurnOfASession_isServedWhenTheFoldedSavesExtendTheRememberedTranscript() {
-    Message hello = Message.user("hello");
-    Message answer = Message.assistant("hi", List.of());
-    Message more = Message.user("more");
+  void theNextTurnOfASession_isServedWhenTheFoldedSavesExtendWhatItSent() {
     ModelTurnRequest first = turn("s", List.of(), List.of(), List.of(hello));
-    assertThat(cache.stored(first)).isNull();
-    cache.remember(first, List.of());
+    assertThat(cache.storedTranscript(first, store(List.of()))).isEmpty();
+    assertThat(storeReads).hasValue(1);
 
     // The first turn's input and answer are saved with the second turn, which adds "more".
     ModelTurnRequest second =
         turn("s", List.of(hello, answer), List.of(save("s", 0, List.of(hello, answer))), List.of(more));
-    assertThat(cache.stored(second)).containsExactly(hello, answer);
-    cache.remember(second, List.of(hello, answer));
+    assertThat(cache.storedTranscript(second, store(List.of()))).containsExactly(hello, answer);
+    assertThat(storeReads).hasValue(1);
 
-    // A save that starts after the end of what this worker saw leaves a gap: read the store.
     Message later = Message.assistant("later", List.of());
-    ModelTurnRequest gap =
-        turn("s", List.of(hello, answer, more, answer, later), List.of(save("s", 4, List.of(later))), List.of());
-    assertThat(cache.stored(gap)).isNull();
+    ModelTurnRequest third =
+        turn("s", List.of(hello, answer, more, later), List.of(save("s", 2, List.of(more, later))), List.of());
+    assertThat(cache.storedTranscript(third, store(List.of()))).containsExactly(hello, answer, more, later);
+    assertThat(storeReads).hasValue(1);
   }
 
   @Test
-  void aTranscriptThatDiffersFromTheWorkflowsChain_isNeverServed() {
-    Message hello = Message.user("hello");
-    cache.remember(turn("s", List.of(), List.of(), List.of(hello)), List.of());
-
-    // Same counts, other content (a session id reused after a delete): the chains disagree.
-    Message other = Message.user("something else");
-    Message answer = Message.assistant("hi", List.of());
-    ModelTurnRequest reused =
-        turn("s", List.of(other, answer), List.of(save("s", 1, List.of(answer))), List.of());
-    assertThat(cache.stored(reused)).isNull();
-  }
-
-  @Test
-  void aStoredTranscriptThatDisagreesWithTheRequestsChain_isNotRemembered() {
-    Message hello = Message.user("hello");
-    Message answer = Message.assistant("hi", List.of());
-    // The store returned other content than the workflow hashed (a damaged projection).
-    ModelTurnRequest request = turn("s", List.of(hello, answer), List.of(), List.of());
-    cache.remember(request, List.of(hello, Message.assistant("tampered", List.of())));
-    assertThat(cache.sessions()).isZero();
-    cache.remember(request, List.of(hello, answer));
-    assertThat(cache.sessions()).isEqualTo(1);
-  }
-
-  @Test
-  void aGapBetweenTheRememberedTranscriptAndTheStoredCount_misses() {
-    Message hello = Message.user("hello");
-    Message answer = Message.assistant("hi", List.of());
-    cache.remember(turn("s", List.of(), List.of(), List.of(hello)), List.of());
+  void aGap_orAnotherExecutionOfTheSessionId_readsTheStore() {
+    cache.storedTranscript(turn("s", List.of(), List.of(), List.of(hello)), store(List.of()));
 
     // Another worker saved the answer: this turn folds no save, and the cache lacks message 1.
-    assertThat(cache.stored(turn("s", List.of(hello, answer), List.of(), List.of()))).isNull();
-    // Requests of older workflow code carry no hash: never served.
-    assertThat(
-            cache.stored(
-                new ModelTurnRequest("s", "agent", 1, 2, 1, 1, List.of(), null, null, null)))
-        .isNull();
+    List<Message> stored = List.of(hello, answer);
+    assertThat(cache.storedTranscript(turn("s", stored, List.of(), List.of()), store(stored)))
+        .containsExactly(hello, answer);
+    assertThat(storeReads).hasValue(2);
+
+    // The session id reused by another workflow (after a delete), at the same counts.
+    Message other = Message.user("something else");
+    List<Message> reused = List.of(other, answer);
+    ModelTurnRequest ofAnotherWorkflow =
+        turn("s", "another-exec", reused, List.of(save("s", 1, List.of(answer))), List.of());
+    assertThat(cache.storedTranscript(ofAnotherWorkflow, store(reused))).containsExactly(other, answer);
+    assertThat(storeReads).hasValue(3);
+  }
+
+  @Test
+  void aStoreThatDisagreesWithTheWorkflowsChain_isReturnedButNeverRemembered() {
+    List<Message> stored = List.of(hello, answer);
+    List<Message> tampered = List.of(hello, Message.assistant("tampered", List.of()));
+    ModelTurnRequest request = turn("s", stored, List.of(), List.of());
+    assertThat(cache.storedTranscript(request, store(tampered))).isEqualTo(tampered);
+    assertThat(cache.sessions()).isZero();
+    // Requests of older workflow code carry no hash: always read, never remembered.
+    cache.storedTranscript(
+        new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(), null, null, null, null), store(stored));
+    assertThat(cache.sessions()).isZero();
+    assertThat(storeReads).hasValue(2);
   }
 
   @Test
@@ -97,7 +107,7 @@ class TranscriptCacheTest {
       for (int i = 0; i < 4; i++) {
         transcript.add(Message.user(session + i));
       }
-      cache.remember(turn(session, transcript, List.of(), List.of()), transcript);
+      cache.storedTranscript(turn(session, transcript, List.of(), List.of()), store(transcript));
     }
     assertThat(cache.sessions()).isEqualTo(2); // 12 messages > 10: "a" went first
 
@@ -105,7 +115,7 @@ class TranscriptCacheTest {
     for (int i = 0; i < 11; i++) {
       tooLong.add(Message.user("x" + i));
     }
-    cache.remember(turn("b", tooLong, List.of(), List.of()), tooLong);
+    cache.storedTranscript(turn("b", tooLong, List.of(), List.of()), store(tooLong));
     assertThat(cache.sessions()).isEqualTo(1); // a transcript over the bound is not kept at all
   }
 }

@@ -18,10 +18,10 @@ import java.util.List;
  * own. {@code checkpoints} are several such saves, in order, written in one transaction (a
  * request carries one field or the other). {@code storedMessages} already counts their messages.
  *
- * <p>{@code transcriptHash} is the {@link io.durableagents.workflow.TranscriptHash} chain over the
- * stored messages followed by {@code newMessages}: a worker that kept the transcript of an earlier
- * turn uses it instead of reading the store only when the chains agree. Absent in requests of
- * older workflow code.
+ * <p>{@code executionId} (the session workflow's first run id) and {@code transcriptHash} (the
+ * {@link io.durableagents.workflow.TranscriptHash} chain over the stored messages followed by
+ * {@code newMessages}) let a worker keep the transcript of a session's last turn and use it for
+ * the next instead of reading the store. Absent in requests of older workflow code.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -35,7 +35,8 @@ public record ModelTurnRequest(
     @JsonProperty("newMessages") List<Message> newMessages,
     @JsonProperty("checkpoint") CheckpointSave checkpoint,
     @JsonProperty("checkpoints") List<CheckpointSave> checkpoints,
-    @JsonProperty("transcriptHash") String transcriptHash) {
+    @JsonProperty("transcriptHash") String transcriptHash,
+    @JsonProperty("executionId") String executionId) {
 
   public ModelTurnRequest {
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);
@@ -63,6 +64,6 @@ public record ModelTurnRequest(
       int afterStep,
       int storedMessages,
       List<Message> newMessages) {
-    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, null, null, null);
+    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, null, null, null, null);
   }
 }

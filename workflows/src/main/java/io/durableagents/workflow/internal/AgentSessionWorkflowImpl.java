@@ -553,6 +553,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     return stepSaveVersion >= 1;
   }
 
+  /** Whether runs resolve their agent in a local activity (see {@link ChangeIds#LOCAL_RESOLVE}). */
+  private boolean localResolve() {
+    return Workflow.getVersion(ChangeIds.LOCAL_RESOLVE, Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
+
   /** Whether this history saves checkpoints the cheap way (see {@link ChangeIds}). */
   private boolean cheapCheckpoints() {
     if (checkpointVersion == null) {
@@ -685,7 +690,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
     private RunResult loop() {
       try {
-        spec = stubs.agents().resolveAgent(agentName);
+        spec = (localResolve() ? stubs.localAgents() : stubs.agents()).resolveAgent(agentName);
       } catch (ActivityFailure failure) {
         unlessCancelled();
         return fail(errorOf(failure, "agent_unavailable"));
@@ -730,7 +735,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                           transcript.unsaved(),
                           deferredSaves.size() == 1 ? deferredSaves.get(0) : null,
                           deferredSaves.size() > 1 ? List.copyOf(deferredSaves) : null,
-                          transcript.chain()));
+                          transcript.chain(),
+                          Workflow.getInfo().getFirstExecutionRunId()));
           deferredSaves.clear();
         } catch (ActivityFailure failure) {
           unlessCancelled();
