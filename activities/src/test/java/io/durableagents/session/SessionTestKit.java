@@ -48,6 +48,8 @@ final class SessionTestKit implements AutoCloseable {
   private final WorkerOptions workerOptions;
   /** Invocations per tool call id, across attempts: the tools' side effects. */
   final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
+  /** Calls the plugin made on the store, by method name. */
+  final Map<String, AtomicInteger> storeCalls = new ConcurrentHashMap<>();
   /** Attachment bytes, in the test's directory. */
   final FileArtifactStore artifacts;
   /** How the test agent's model turns and tool calls run. */
@@ -120,8 +122,24 @@ final class SessionTestKit implements AutoCloseable {
             .addAgent(customize.apply(agentBuilder().modelExecution(mode)).build())
             .modelProvider(model)
             .artifactStore(artifacts)
-            .store(store)
+            .store(countingCalls(store))
             .build());
+  }
+
+  /** {@code store}, counting each call in {@link #storeCalls}. */
+  private AgentStore countingCalls(AgentStore real) {
+    return (AgentStore)
+        java.lang.reflect.Proxy.newProxyInstance(
+            AgentStore.class.getClassLoader(),
+            new Class<?>[] {AgentStore.class},
+            (proxy, method, args) -> {
+              storeCalls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
+              try {
+                return method.invoke(real, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   /**

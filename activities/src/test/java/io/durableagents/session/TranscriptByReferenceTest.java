@@ -58,6 +58,9 @@ class TranscriptByReferenceTest {
         seen += occurrences(new String(event.toByteArray(), StandardCharsets.UTF_8), CANARY);
       }
       assertThat(seen).isEqualTo(3);
+
+      // The worker kept the transcript it sent: after the first turn, no turn read the store.
+      assertThat(kit.storeCalls.get("readMessages")).hasValue(1);
     }
   }
 

@@ -69,14 +69,7 @@ final class ActivityStubs {
           .build();
 
   private final AgentActivities agents = Workflow.newActivityStub(AgentActivities.class, AGENT_OPTIONS);
-  /** Resolving the agent reads the worker's registry: no reason to go through the server. */
-  private final AgentActivities localAgents =
-      Workflow.newLocalActivityStub(
-          AgentActivities.class,
-          LocalActivityOptions.newBuilder()
-              .setStartToCloseTimeout(AGENT_OPTIONS.getStartToCloseTimeout())
-              .setRetryOptions(AGENT_OPTIONS.getRetryOptions())
-              .build());
+
   private final CheckpointActivities localCheckpoints =
       Workflow.newLocalActivityStub(CheckpointActivities.class, LOCAL_CHECKPOINT_OPTIONS);
   private final CheckpointActivities checkpoints =
@@ -111,10 +104,6 @@ final class ActivityStubs {
 
   AgentActivities agents() {
     return agents;
-  }
-
-  AgentActivities localAgents() {
-    return localAgents;
   }
 
   /** Starts the notifier without waiting for it; the approval wait does not depend on it. */

@@ -553,11 +553,6 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     return stepSaveVersion >= 1;
   }
 
-  /** Whether runs resolve their agent in a local activity (see {@link ChangeIds#LOCAL_RESOLVE}). */
-  private boolean localResolve() {
-    return Workflow.getVersion(ChangeIds.LOCAL_RESOLVE, Workflow.DEFAULT_VERSION, 1) >= 1;
-  }
-
   /** Whether this history saves checkpoints the cheap way (see {@link ChangeIds}). */
   private boolean cheapCheckpoints() {
     if (checkpointVersion == null) {
@@ -690,7 +685,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
     private RunResult loop() {
       try {
-        spec = (localResolve() ? stubs.localAgents() : stubs.agents()).resolveAgent(agentName);
+        spec = stubs.agents().resolveAgent(agentName);
       } catch (ActivityFailure failure) {
         unlessCancelled();
         return fail(errorOf(failure, "agent_unavailable"));

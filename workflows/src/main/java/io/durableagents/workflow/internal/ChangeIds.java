@@ -17,11 +17,5 @@ final class ChangeIds {
    */
   static final String ONE_SAVE_PER_STEP = "one-save-per-step";
 
-  /**
-   * Each run resolves its agent spec in a local activity (a marker records it) instead of an
-   * activity with two server round trips.
-   */
-  static final String LOCAL_RESOLVE = "local-resolve";
-
   private ChangeIds() {}
 }
