@@ -181,19 +181,25 @@ class SendSemanticsTest {
         .containsExactly("user", "assistant", "tool", "tool", "tool", "user", "assistant");
   }
 
+  /** Starts a kit and pauses session {@code sessionId} at the approval of a payment of 900. */
+  private RunResult pausedAtAPayment(String sessionId) {
+    kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':900}}]},{'text':'later'}]}"),
+            10);
+    RunResult paused = kit.send(sessionId, "pay");
+    assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    return paused;
+  }
+
   /**
    * A cancel and an attach delivered in the same workflow task: the attach must not be answered
    * with the pause the cancel is about to close.
    */
   @Test
   void attachInTheSameTaskAsACancel_getsTheCancelledResult() throws Exception {
-    kit =
-        new SessionTestKit(
-            dir,
-            Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':900}}]},{'text':'later'}]}"),
-            10);
-    RunResult paused = kit.send("cancel-3", "pay");
-    assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    pausedAtAPayment("cancel-3");
 
     kit.worker.suspendPolling();
     // Polls already waiting on the server still take a task each: feed them ignored decisions.
@@ -213,13 +219,7 @@ class SendSemanticsTest {
 
   @Test
   void cancelWhileAwaitingApproval_closesTheApprovalAndSettlesCancelled() {
-    kit =
-        new SessionTestKit(
-            dir,
-            Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':900}}]},{'text':'later'}]}"),
-            10);
-    RunResult paused = kit.send("cancel-2", "pay");
-    assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    RunResult paused = pausedAtAPayment("cancel-2");
 
     kit.session("cancel-2").cancel("not now");
     RunResult cancelled = kit.attach("cancel-2");
