@@ -53,6 +53,13 @@ public interface AgentStore extends AutoCloseable {
   Optional<SessionRecord> session(String sessionId);
 
   /**
+   * Records that session {@code sessionId} (the execution {@code executionId} of it) is a fork of
+   * {@code parentSessionId} at history step {@code parentStep}. Idempotent; a row of another
+   * execution is left alone.
+   */
+  void recordLineage(String sessionId, String executionId, String parentSessionId, int parentStep);
+
+  /**
    * The checkpoint history of a session, newest step first.
    *
    * @param limit at most this many entries; zero or less means all of them

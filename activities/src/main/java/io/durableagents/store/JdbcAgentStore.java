@@ -137,6 +137,24 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   @Override
+  public void recordLineage(String sessionId, String executionId, String parentSessionId, int parentStep) {
+    requireSessionId(sessionId);
+    run(
+        "record the lineage of session " + sessionId,
+        true,
+        connection -> {
+          try (PreparedStatement update = connection.prepareStatement(Sql.SET_LINEAGE)) {
+            update.setString(1, parentSessionId);
+            update.setInt(2, parentStep);
+            update.setString(3, sessionId);
+            update.setString(4, executionId);
+            update.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  @Override
   public boolean delete(String sessionId, boolean keepHistory) {
     requireSessionId(sessionId);
     return run(
@@ -266,6 +284,8 @@ public final class JdbcAgentStore implements AgentStore {
               if (!row.next()) {
                 return Optional.empty();
               }
+              int parentStep = row.getInt("parent_step");
+              Integer lineageStep = row.wasNull() ? null : parentStep;
               return Optional.of(
                   new SessionRecord(
                       row.getString("session_id"),
@@ -278,7 +298,9 @@ public final class JdbcAgentStore implements AgentStore {
                       new Usage(row.getLong("input_tokens"), row.getLong("output_tokens")),
                       row.getString("fingerprint"),
                       row.getLong("created_at"),
-                      row.getLong("updated_at")));
+                      row.getLong("updated_at"),
+                      row.getString("parent_session_id"),
+                      lineageStep));
             }
           }
         });

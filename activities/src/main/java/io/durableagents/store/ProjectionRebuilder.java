@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.workflow.ForkSource;
+import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.activity.ActivityNames;
 import io.durableagents.workflow.activity.ApprovalNotice;
 import io.durableagents.workflow.activity.CheckpointSave;
@@ -13,6 +15,7 @@ import io.temporal.api.history.v1.ActivityTaskCompletedEventAttributes;
 import io.temporal.api.history.v1.ActivityTaskScheduledEventAttributes;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.history.v1.MarkerRecordedEventAttributes;
+import io.temporal.api.history.v1.WorkflowExecutionStartedEventAttributes;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.common.converter.DataConverter;
@@ -233,11 +236,34 @@ public final class ProjectionRebuilder {
       }
     }
     store.rebuild(sessionId, saves);
+    Optional<ForkSource> fork = forkSource(runs);
+    if (fork.isPresent() && !saves.isEmpty()) {
+      store.recordLineage(
+          sessionId, saves.get(0).executionId(), fork.get().parentSessionId(), fork.get().parentStep());
+    }
     Map<String, Long> notified = notifications(runs);
     notified.forEach((approvalId, at) -> store.markApprovalNotified(sessionId, approvalId, at));
     int messages = saves.stream().mapToInt(CheckpointSave::messageCount).max().orElse(0);
     int entries = store.history(sessionId, 0).size();
     return new Result(sessionId, saves.size(), messages, entries, notified.size());
+  }
+
+  /** The fork a session started as, from the input of its first run, if it is a fork. */
+  Optional<ForkSource> forkSource(List<WorkflowExecutionHistory> runs) {
+    if (runs.isEmpty()) {
+      return Optional.empty();
+    }
+    List<HistoryEvent> events = runs.get(0).getEvents();
+    if (events.isEmpty() || !events.get(0).hasWorkflowExecutionStartedEventAttributes()) {
+      return Optional.empty();
+    }
+    WorkflowExecutionStartedEventAttributes started =
+        events.get(0).getWorkflowExecutionStartedEventAttributes();
+    if (!started.hasInput() || !started.getContinuedExecutionRunId().isEmpty()) {
+      return Optional.empty();
+    }
+    SessionStart start = decode(started.getInput(), SessionStart.class, events.get(0));
+    return Optional.ofNullable(start == null ? null : start.fork());
   }
 
   /** {@link #rebuild(String, List, AgentStore)} of a workflow with one run. */

@@ -10,6 +10,8 @@ import io.durableagents.workflow.Usage;
  * @param messageCount the number of transcript messages at that checkpoint
  * @param createdAt epoch milliseconds (UTC) of the first save
  * @param updatedAt epoch milliseconds (UTC) of the newest save
+ * @param parentSessionId the session a fork was taken from; null for a session that is no fork
+ * @param parentStep the history step of the parent the fork starts from; null likewise
  */
 public record SessionRecord(
     String sessionId,
@@ -22,4 +24,24 @@ public record SessionRecord(
     Usage usage,
     String fingerprint,
     long createdAt,
-    long updatedAt) {}
+    long updatedAt,
+    String parentSessionId,
+    Integer parentStep) {
+
+  /** A session that is not a fork. */
+  public SessionRecord(
+      String sessionId,
+      String executionId,
+      String agent,
+      String status,
+      int currentRun,
+      int lastStep,
+      int messageCount,
+      Usage usage,
+      String fingerprint,
+      long createdAt,
+      long updatedAt) {
+    this(sessionId, executionId, agent, status, currentRun, lastStep, messageCount, usage,
+        fingerprint, createdAt, updatedAt, null, null);
+  }
+}

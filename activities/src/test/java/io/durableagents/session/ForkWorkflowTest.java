@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.store.CheckpointEntry;
+import io.durableagents.store.ProjectionRebuilder;
+import io.durableagents.store.SessionRecord;
 import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.ForkPatch;
@@ -88,6 +90,17 @@ class ForkWorkflowTest {
     assertThat(forkTranscript.get(2).toolName()).isEqualTo("echo");
     // Recorded results were not re-run: no tool executed again for the fork.
     assertThat(kit.effects.get("call_0_0").get()).isEqualTo(1);
+
+    // Lineage is on the fork's projection row, and survives a rebuild from its history.
+    SessionRecord forkRow = kit.store.session("src-1.fork-1").orElseThrow();
+    assertThat(forkRow.parentSessionId()).isEqualTo("src-1");
+    assertThat(forkRow.parentStep()).isEqualTo(2);
+    assertThat(kit.store.session("src-1").orElseThrow().parentSessionId()).isNull();
+    ProjectionRebuilder.newInstance()
+        .rebuild("src-1.fork-1", ProjectionRebuilder.fetchRuns(kit.client, "src-1.fork-1"), kit.store);
+    assertThat(kit.store.session("src-1.fork-1").orElseThrow())
+        .extracting(SessionRecord::parentSessionId, SessionRecord::parentStep)
+        .containsExactly("src-1", 2);
 
     assertThat(snapshot("src-1")).isEqualTo(before);
     List<Message> sourceTranscript = kit.store.readMessages("src-1", source.messageCount());

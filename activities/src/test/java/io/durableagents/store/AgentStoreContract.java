@@ -134,6 +134,26 @@ abstract class AgentStoreContract {
   }
 
   @Test
+  void lineageIsRecordedOnTheForksOwnExecutionOnly() {
+    String fork = newSessionId();
+    List<Message> transcript = conversation();
+    store.saveCheckpoint(save(fork, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 0, transcript));
+    assertThat(store.session(fork).orElseThrow().parentSessionId()).isNull();
+
+    store.recordLineage(fork, "exec-other", "parent", 7); // a late call for another execution
+    assertThat(store.session(fork).orElseThrow().parentStep()).isNull();
+    store.recordLineage(fork, "exec-1", "parent", 2);
+    store.recordLineage(fork, "exec-1", "parent", 2);
+    SessionRecord row = store.session(fork).orElseThrow();
+    assertThat(row.parentSessionId()).isEqualTo("parent");
+    assertThat(row.parentStep()).isEqualTo(2);
+    // Later saves keep it.
+    store.saveCheckpoint(save(fork, "exec-1", 2, 3, RunStatus.FINISHED, FinishReason.STOP, 4,
+        List.of(Message.user("more")), Usage.ZERO, 3_000L));
+    assertThat(store.session(fork).orElseThrow().parentSessionId()).isEqualTo("parent");
+  }
+
+  @Test
   void aRetriedSaveIsIdempotent() {
     String session = newSessionId();
     List<Message> transcript = conversation();

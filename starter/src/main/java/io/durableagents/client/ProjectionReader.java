@@ -44,7 +44,8 @@ public final class ProjectionReader implements AutoCloseable {
       "SELECT seq, body FROM agent_messages WHERE session_id = ? AND seq < ? ORDER BY seq";
   private static final String SELECT_SESSION =
       "SELECT session_id, agent, status, current_run, last_step, message_count, input_tokens,"
-          + " output_tokens, updated_at FROM agent_sessions WHERE session_id = ?";
+          + " output_tokens, updated_at, parent_session_id, parent_step FROM agent_sessions"
+          + " WHERE session_id = ?";
   private static final String SELECT_HISTORY =
       "SELECT step, run, status, finish_reason, message_count, input_tokens, output_tokens,"
           + " business_state, fingerprint, run_config, saved_at FROM agent_checkpoints"
@@ -157,6 +158,8 @@ public final class ProjectionReader implements AutoCloseable {
               if (!row.next()) {
                 return Optional.empty();
               }
+              int parentStep = row.getInt("parent_step");
+              Integer lineageStep = row.wasNull() ? null : parentStep;
               return Optional.of(
                   new SessionRow(
                       row.getString("session_id"),
@@ -167,7 +170,9 @@ public final class ProjectionReader implements AutoCloseable {
                       row.getInt("message_count"),
                       row.getLong("input_tokens"),
                       row.getLong("output_tokens"),
-                      row.getLong("updated_at")));
+                      row.getLong("updated_at"),
+                      row.getString("parent_session_id"),
+                      lineageStep));
             }
           }
         });

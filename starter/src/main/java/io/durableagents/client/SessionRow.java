@@ -7,6 +7,8 @@ package io.durableagents.client;
  * @param lastStep the step of the newest checkpoint
  * @param messageCount the number of transcript messages at that checkpoint
  * @param updatedAt epoch milliseconds (UTC) of that checkpoint
+ * @param parentSessionId for a fork, the session it was taken from; otherwise null
+ * @param parentStep for a fork, the parent's history step it starts from; otherwise null
  */
 public record SessionRow(
     String sessionId,
@@ -17,4 +19,22 @@ public record SessionRow(
     int messageCount,
     long inputTokens,
     long outputTokens,
-    long updatedAt) {}
+    long updatedAt,
+    String parentSessionId,
+    Integer parentStep) {
+
+  /** A session that is not a fork. */
+  public SessionRow(
+      String sessionId,
+      String agent,
+      String status,
+      int currentRun,
+      int lastStep,
+      int messageCount,
+      long inputTokens,
+      long outputTokens,
+      long updatedAt) {
+    this(sessionId, agent, status, currentRun, lastStep, messageCount, inputTokens, outputTokens,
+        updatedAt, null, null);
+  }
+}

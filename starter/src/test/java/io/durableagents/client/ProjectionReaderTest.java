@@ -102,13 +102,22 @@ class ProjectionReaderTest {
   }
 
   @Test
-  void theReaderDoesNotWrite() throws Exception {
+  void theReaderDoesNotWrite_andReadsLineage() throws Exception {
     Path file = dir.resolve("projection.db");
     try (Connection writer = createProjection(file)) {
       insertSession(writer, "chat-3", 1, 0);
+      insertSession(writer, "chat-3.fork", 1, 0);
+      try (Statement lineage = writer.createStatement()) {
+        lineage.execute(
+            "UPDATE agent_sessions SET parent_session_id = 'chat-3', parent_step = 1"
+                + " WHERE session_id = 'chat-3.fork'");
+      }
     }
     try (ProjectionReader reader = ProjectionReader.open("jdbc:sqlite:" + file)) {
-      assertThat(reader.session("chat-3")).isPresent();
+      assertThat(reader.session("chat-3").orElseThrow().parentSessionId()).isNull();
+      assertThat(reader.session("chat-3.fork").orElseThrow())
+          .extracting(SessionRow::parentSessionId, SessionRow::parentStep)
+          .containsExactly("chat-3", 1);
     }
     // A connection opened the way the reader opens them refuses writes.
     SQLiteConfig config = new SQLiteConfig();

@@ -83,6 +83,8 @@ public final class ForkActivitiesImpl implements ForkActivities {
             entry.usage(),
             entry.fingerprint(),
             request.savedAt()));
+    store.recordLineage(
+        request.sessionId(), request.executionId(), source.parentSessionId(), source.parentStep());
     return new ForkState(
         agent.name(),
         entry.run(),

@@ -145,8 +145,14 @@ public final class Sql {
 
   public static final String SELECT_SESSION =
       "SELECT session_id, execution_id, agent, status, current_run, last_step, message_count,"
-          + " input_tokens, output_tokens, fingerprint, created_at, updated_at"
+          + " input_tokens, output_tokens, fingerprint, created_at, updated_at,"
+          + " parent_session_id, parent_step"
           + " FROM agent_sessions WHERE session_id = ?";
+
+  /** The lineage of a forked session, on the row of the fork's own execution only. */
+  public static final String SET_LINEAGE =
+      "UPDATE agent_sessions SET parent_session_id = ?, parent_step = ?"
+          + " WHERE session_id = ? AND execution_id = ?";
 
   private static final String SELECT_HISTORY =
       "SELECT step, run, saved_at, status, finish_reason, message_count, input_tokens,"
