@@ -7,19 +7,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.store.CheckpointEntry;
 import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.store.SessionRecord;
-import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.ForkPatch;
-import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.ToolCallRecord;
 import io.durableagents.workflow.Trajectories;
-import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.file.Path;
@@ -49,12 +44,7 @@ class ForkWorkflowTest {
   }
 
   private RunResult fork(String source, int step, ForkPatch patch, String forkId) {
-    AgentSessionWorkflow stub =
-        kit.client.newWorkflowStub(
-            AgentSessionWorkflow.class,
-            WorkflowOptions.newBuilder().setWorkflowId(forkId).setTaskQueue(SessionTestKit.TASK_QUEUE).build());
-    WorkflowClient.start(stub::run, new SessionStart(forkId, null, null, new ForkSource(source, step, patch)));
-    return kit.attach(forkId);
+    return kit.fork(source, step, patch, forkId);
   }
 
   private String snapshot(String session) throws Exception {
@@ -181,12 +171,7 @@ class ForkWorkflowTest {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-6", "go");
 
-    AgentSessionWorkflow stub =
-        kit.client.newWorkflowStub(
-            AgentSessionWorkflow.class,
-            WorkflowOptions.newBuilder().setWorkflowId("src-6.fork-1").setTaskQueue(SessionTestKit.TASK_QUEUE).build());
-    WorkflowClient.start(
-        stub::run, new SessionStart("src-6.fork-1", null, null, new ForkSource("src-6", 42, ForkPatch.NONE)));
+    kit.startFork("src-6", 42, ForkPatch.NONE, "src-6.fork-1");
     assertThatThrownBy(() -> kit.client.newUntypedWorkflowStub("src-6.fork-1").getResult(Void.class))
         .isInstanceOf(WorkflowFailedException.class)
         .satisfies(

@@ -2,15 +2,19 @@ package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Execution;
 import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.WorkflowReplayer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -22,6 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * for {@code workflows/src/test/resources/histories/} is taken from there when a behaviour ships.
  */
 class ReplayFreshHistoryTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   @TempDir Path dir;
 
   @ParameterizedTest(name = "{0}")
@@ -64,6 +70,37 @@ class ReplayFreshHistoryTest {
       kit.env.sleep(java.time.Duration.ofHours(2));
       assertThat(kit.attach("golden-approvals").status()).isEqualTo(RunStatus.FINISHED);
       replayAndKeep(kit, "golden-approvals", "approvals.json");
+    }
+  }
+
+  @Test
+  void aForkWithAPatchedResult_andATriggerStartedRun_replay() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'echo','arguments':{'text':'a'}}]},{'text':'one'}]}"),
+            10)) {
+      assertThat(kit.send("golden-fork-source", "go").text()).isEqualTo("one");
+      RunResult forked =
+          kit.fork(
+              "golden-fork-source",
+              2,
+              new ForkPatch(null, null,
+                  List.of(new ForkPatch.ToolResultPatch("call_0_0", JSON.readTree("{\"echo\":\"b\"}"))),
+                  null),
+              "golden-fork");
+      assertThat(forked.status()).isEqualTo(RunStatus.FINISHED);
+      // The fork starts after the batch: its next turn is the source's second one, again.
+      assertThat(kit.send("golden-fork", "continue").text()).isEqualTo("one");
+      replayAndKeep(kit, "golden-fork", "fork.json");
+
+      TriggerEnvelope trigger =
+          new TriggerEnvelope(
+              "evt-1", "email", "invoice.received", JSON.readTree("{\"amount\":120}"),
+              JSON.readTree("{\"customerId\":\"c-9\"}"), "thread-42", 1_700_000_000_000L, List.of());
+      assertThat(kit.sendTrigger("golden-trigger", trigger).text()).isEqualTo("one");
+      replayAndKeep(kit, "golden-trigger", "trigger.json");
     }
   }
 

@@ -11,9 +11,12 @@ import io.durableagents.store.AgentStores;
 import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.ForkPatch;
+import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.TriggerEnvelope;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WithStartWorkflowOperation;
@@ -267,6 +270,33 @@ final class SessionTestKit implements AutoCloseable {
   }
 
   private RunResult sendOnce(String sessionId, String input, Integer maxSteps, Integer continueAfterEvents) {
+    return updateWithStart(
+        sessionId,
+        new SendRequest(input),
+        new SessionStart(sessionId, null, maxSteps, null, null, continueAfterEvents));
+  }
+
+  /** What a trigger source does: update-with-start with the envelope as the input. */
+  RunResult sendTrigger(String sessionId, TriggerEnvelope trigger) {
+    return updateWithStart(sessionId, SendRequest.ofTrigger(trigger), new SessionStart(sessionId, null, null));
+  }
+
+  /** What AgentClient.fork does: starts {@code forkId} from a kept entry of {@code source}. */
+  void startFork(String source, int step, ForkPatch patch, String forkId) {
+    AgentSessionWorkflow stub =
+        client.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder().setWorkflowId(forkId).setTaskQueue(TASK_QUEUE).build());
+    WorkflowClient.start(stub::run, new SessionStart(forkId, null, null, new ForkSource(source, step, patch)));
+  }
+
+  /** {@link #startFork}, then waits for the fork to settle or pause. */
+  RunResult fork(String source, int step, ForkPatch patch, String forkId) {
+    startFork(source, step, patch, forkId);
+    return attach(forkId);
+  }
+
+  private RunResult updateWithStart(String sessionId, SendRequest request, SessionStart start) {
     AgentSessionWorkflow stub =
         client.newWorkflowStub(
             AgentSessionWorkflow.class,
@@ -278,13 +308,12 @@ final class SessionTestKit implements AutoCloseable {
                 .build());
     return WorkflowClient.executeUpdateWithStart(
         stub::send,
-        new SendRequest(input),
+        request,
         UpdateOptions.newBuilder(RunResult.class)
             .setUpdateName("send")
             .setWaitForStage(WorkflowUpdateStage.COMPLETED)
             .build(),
-        new WithStartWorkflowOperation<>(
-            stub::run, new SessionStart(sessionId, null, maxSteps, null, null, continueAfterEvents)));
+        new WithStartWorkflowOperation<>(stub::run, start));
   }
 
   AgentSessionWorkflow session(String sessionId) {

@@ -7,20 +7,11 @@ import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
-import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.Attachment;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SendRequest;
-import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.TriggerEnvelope;
-import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
-import io.temporal.client.UpdateOptions;
-import io.temporal.client.WithStartWorkflowOperation;
-import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -50,22 +41,6 @@ class TriggerTest {
     }
   }
 
-  private static RunResult sendTrigger(SessionTestKit kit, String sessionId, TriggerEnvelope trigger) {
-    AgentSessionWorkflow stub =
-        kit.client.newWorkflowStub(
-            AgentSessionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(sessionId)
-                .setTaskQueue(SessionTestKit.TASK_QUEUE)
-                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
-                .build());
-    return WorkflowClient.executeUpdateWithStart(
-        stub::send,
-        SendRequest.ofTrigger(trigger),
-        UpdateOptions.newBuilder(RunResult.class).setUpdateName("send").setWaitForStage(WorkflowUpdateStage.COMPLETED).build(),
-        new WithStartWorkflowOperation<>(stub::run, new SessionStart(sessionId, null, null)));
-  }
-
   private static TriggerEnvelope envelope(String artifactId) throws Exception {
     return new TriggerEnvelope(
         "evt-1",
@@ -87,7 +62,7 @@ class TriggerTest {
         new SessionTestKit(dir, model, agent -> agent.maxSteps(5), WorkerFactoryOptions.newBuilder())) {
       String artifactId = kit.artifacts.put("INVOICE 120 EUR".getBytes(StandardCharsets.UTF_8), "text/plain");
 
-      RunResult result = sendTrigger(kit, "trigger-1", envelope(artifactId));
+      RunResult result = kit.sendTrigger("trigger-1", envelope(artifactId));
 
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
       ModelRequest first = model.requests.get(0);
@@ -118,7 +93,7 @@ class TriggerTest {
       String artifactId = kit.artifacts.put(new byte[] {1, 2, 3}, "application/pdf");
       kit.artifacts.delete(artifactId);
 
-      RunResult result = sendTrigger(kit, "trigger-2", envelope(artifactId));
+      RunResult result = kit.sendTrigger("trigger-2", envelope(artifactId));
 
       assertThat(result.status()).isEqualTo(RunStatus.FAILED);
       assertThat(result.error().code()).isEqualTo("ArtifactNotFoundError");
