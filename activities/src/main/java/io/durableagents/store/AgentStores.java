@@ -87,7 +87,7 @@ public final class AgentStores {
       pool.close();
       throw e;
     }
-    return new JdbcAgentStore(pool, true, options);
+    return new JdbcAgentStore(pool, true, options, kind == StoreUrls.Kind.SQLITE);
   }
 
   /**

@@ -22,6 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 
 /**
@@ -45,6 +47,8 @@ public final class JdbcAgentStore implements AgentStore {
   private final DataSource dataSource;
   private final boolean ownsDataSource;
   private final int historyLimit;
+  /** Held around writing transactions when the database has a single writer; else null. */
+  private final Lock writeLock;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
@@ -65,9 +69,20 @@ public final class JdbcAgentStore implements AgentStore {
    * @param options the history limit
    */
   public JdbcAgentStore(DataSource dataSource, boolean ownsDataSource, StoreOptions options) {
+    this(dataSource, ownsDataSource, options, false);
+  }
+
+  /**
+   * @param oneWriterAtATime whether this process runs one writing transaction at a time (SQLite,
+   *     which has one writer per database: concurrent writers would wait in its busy handler,
+   *     which sleeps in steps of milliseconds, where a fair lock hands over at once)
+   */
+  JdbcAgentStore(
+      DataSource dataSource, boolean ownsDataSource, StoreOptions options, boolean oneWriterAtATime) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.ownsDataSource = ownsDataSource;
     this.historyLimit = Objects.requireNonNull(options, "options").historyLimit();
+    this.writeLock = oneWriterAtATime ? new ReentrantLock(true) : null;
   }
 
   @Override
@@ -636,6 +651,18 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   private <T> T attempt(boolean transactional, SqlWork<T> work) throws SQLException {
+    if (!transactional || writeLock == null) {
+      return attemptUnlocked(transactional, work);
+    }
+    writeLock.lock();
+    try {
+      return attemptUnlocked(true, work);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private <T> T attemptUnlocked(boolean transactional, SqlWork<T> work) throws SQLException {
     try (Connection connection = dataSource.getConnection()) {
       if (!transactional) {
         return work.apply(connection);
