@@ -17,16 +17,16 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "bench",
-    description = {
-      "Measure the plugin against a minimal hand-written Temporal workflow, in one run:",
-      "step overhead (1 and 64 sessions; model turn and tool as activities, and as local",
-      "activities against a local-activity baseline) and where a step's time goes, history",
-      "bytes per turn over a 200-turn session, approval-to-resume latency, fork latency",
-      "against session length, heap per waiting session and cold replay time. Runs on the embedded stack (Temporal test server +",
-      "temporary SQLite) unless --temporal or --projection is given; the bench does not take",
-      "them from TEMPORAL_ADDRESS / AGENTS_PROJECTION_URL, so it never fills a shared",
-      "deployment by accident. A full run takes a few minutes; --quick well under two."
-    },
+    description =
+        "Measure the plugin against a minimal hand-written Temporal workflow, in one run: step"
+            + " overhead (1 and 64 sessions; model turn and tool as activities, and as local"
+            + " activities against a local-activity baseline) and where a step's time goes,"
+            + " history bytes per turn over a 200-turn session, approval-to-resume latency, fork"
+            + " latency against session length, heap per waiting session and cold replay time."
+            + " Runs on the embedded stack (Temporal test server + temporary SQLite) unless"
+            + " --temporal or --projection is given; the bench does not take them from"
+            + " TEMPORAL_ADDRESS / AGENTS_PROJECTION_URL, so it never fills a shared deployment"
+            + " by accident. A full run takes a few minutes; --quick well under two.",
     footer = "")
 public class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
