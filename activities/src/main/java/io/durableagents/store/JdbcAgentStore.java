@@ -16,10 +16,12 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
@@ -111,8 +113,8 @@ public final class JdbcAgentStore implements AgentStore {
       return;
     }
     List<Encoded> encoded = new ArrayList<>();
-    Set<String> sessions = new java.util.TreeSet<>();
-    Set<String> executions = new java.util.HashSet<>();
+    Set<String> sessions = new TreeSet<>();
+    Set<String> executions = new HashSet<>();
     for (CheckpointSave save : saves) {
       validate(save);
       encoded.add(Encoded.of(save));

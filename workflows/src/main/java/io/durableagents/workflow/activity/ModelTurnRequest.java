@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.durableagents.workflow.Message;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,7 +47,7 @@ public record ModelTurnRequest(
   /** The saves to write before the transcript is read, in order. */
   @JsonIgnore
   public List<CheckpointSave> foldedSaves() {
-    List<CheckpointSave> saves = new java.util.ArrayList<>();
+    List<CheckpointSave> saves = new ArrayList<>();
     if (checkpoint != null) {
       saves.add(checkpoint);
     }

@@ -69,7 +69,6 @@ final class ActivityStubs {
           .build();
 
   private final AgentActivities agents = Workflow.newActivityStub(AgentActivities.class, AGENT_OPTIONS);
-
   private final CheckpointActivities localCheckpoints =
       Workflow.newLocalActivityStub(CheckpointActivities.class, LOCAL_CHECKPOINT_OPTIONS);
   private final CheckpointActivities checkpoints =
