@@ -40,7 +40,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
   private final AgentStore store;
   private final int maxPayloadBytes;
   private final List<DeltaListener> deltaListeners;
-  private final TranscriptCache transcripts = new TranscriptCache(TranscriptCache.DEFAULT_MAX_MESSAGES);
+  private final TranscriptCache transcripts = new TranscriptCache(TranscriptCache.DEFAULT_MAX_CHARS);
   private ArtifactStore artifacts = FileArtifactStore.defaultStore();
 
   public ModelActivitiesImpl(AgentRegistry registry, AgentStore store, int maxPayloadBytes) {

@@ -10,7 +10,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -23,22 +22,25 @@ import java.util.function.Supplier;
  * to exactly the request's stored count; every message after the remembered ones comes from those
  * saves, which the workflow wrote. A turn served by another worker meanwhile leaves a gap, a fork
  * or a reused session id has another execution id, and a request of older workflow code has
- * neither: all of these read the store. Bounded by the number of messages held, least recently
- * used first out.
+ * neither: all of these read the store. Bounded by the characters held (texts, arguments,
+ * results), least recently used first out; a transcript over the bound is not kept.
  */
 final class TranscriptCache {
-  /** Messages held over all sessions by default. */
-  static final int DEFAULT_MAX_MESSAGES = 20_000;
+  /** Characters held over all sessions by default: some 64 MB of heap at most. */
+  static final long DEFAULT_MAX_CHARS = 32L * 1024 * 1024;
 
-  /** What a turn of execution {@code executionId} sent to the model. Never modified once built. */
-  private record Entry(String executionId, List<Message> messages) {}
+  /**
+   * What a turn of execution {@code executionId} sent to the model, with the estimated size of
+   * each message. Never modified once built.
+   */
+  private record Entry(String executionId, List<Message> messages, List<Integer> sizes, long chars) {}
 
-  private final int maxMessages;
+  private final long maxChars;
   private final Map<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
-  private int heldMessages;
+  private long heldChars;
 
-  TranscriptCache(int maxMessages) {
-    this.maxMessages = maxMessages;
+  TranscriptCache(long maxChars) {
+    this.maxChars = maxChars;
   }
 
   /**
@@ -51,18 +53,18 @@ final class TranscriptCache {
       return store.get();
     }
     Entry remembered = entry(request.sessionId());
-    List<Message> continued =
+    Entry continued =
         remembered != null && remembered.executionId().equals(request.executionId())
-            ? continued(remembered.messages(), request)
+            ? continued(remembered, request)
             : null;
     if (continued != null) {
-      put(request, withNewMessages(continued, request));
-      return Collections.unmodifiableList(continued);
+      put(request.sessionId(), withNewMessages(continued, request));
+      return Collections.unmodifiableList(continued.messages());
     }
     List<Message> read = store.get();
-    List<Message> sent = withNewMessages(read, request);
-    if (TranscriptHash.of(sent).equals(request.transcriptHash())) {
-      put(request, sent);
+    Entry sent = withNewMessages(measured(request.executionId(), read), request);
+    if (TranscriptHash.of(sent.messages()).equals(request.transcriptHash())) {
+      put(request.sessionId(), sent);
     } else {
       forget(request.sessionId());
     }
@@ -74,43 +76,70 @@ final class TranscriptCache {
    * do not reach the request's stored count. A save restates the messages the previous turn
    * received as new, so it may overlap the end of what is remembered: the save's copy wins.
    */
-  private static List<Message> continued(List<Message> remembered, ModelTurnRequest request) {
-    List<Message> messages = new ArrayList<>(remembered);
+  private static Entry continued(Entry remembered, ModelTurnRequest request) {
+    List<Message> messages = new ArrayList<>(remembered.messages());
+    List<Integer> sizes = new ArrayList<>(remembered.sizes());
+    long chars = remembered.chars();
     for (CheckpointSave save : request.foldedSaves()) {
       if (save.firstSeq() > messages.size()) {
         return null;
       }
+      List<Integer> replaced = sizes.subList(save.firstSeq(), sizes.size());
+      chars -= replaced.stream().mapToLong(Integer::longValue).sum();
+      replaced.clear();
       messages.subList(save.firstSeq(), messages.size()).clear();
-      messages.addAll(save.newMessages());
+      chars += append(messages, sizes, save.newMessages());
     }
-    return messages.size() == request.storedMessages() ? messages : null;
+    return messages.size() == request.storedMessages()
+        ? new Entry(remembered.executionId(), messages, sizes, chars)
+        : null;
   }
 
-  private static List<Message> withNewMessages(List<Message> stored, ModelTurnRequest request) {
-    List<Message> messages = new ArrayList<>(stored.size() + request.newMessages().size());
-    messages.addAll(stored);
-    messages.addAll(request.newMessages());
-    return messages;
+  private static Entry measured(String executionId, List<Message> stored) {
+    List<Message> messages = new ArrayList<>(stored.size());
+    List<Integer> sizes = new ArrayList<>(stored.size());
+    long chars = append(messages, sizes, stored);
+    return new Entry(executionId, messages, sizes, chars);
+  }
+
+  private static Entry withNewMessages(Entry stored, ModelTurnRequest request) {
+    if (request.newMessages().isEmpty()) {
+      return stored;
+    }
+    List<Message> messages = new ArrayList<>(stored.messages());
+    List<Integer> sizes = new ArrayList<>(stored.sizes());
+    long chars = stored.chars() + append(messages, sizes, request.newMessages());
+    return new Entry(stored.executionId(), messages, sizes, chars);
+  }
+
+  /** Appends {@code added} with their sizes; answers the characters added. */
+  private static long append(List<Message> messages, List<Integer> sizes, List<Message> added) {
+    long chars = 0;
+    for (Message message : added) {
+      int size = MessageSize.chars(message);
+      messages.add(message);
+      sizes.add(size);
+      chars += size;
+    }
+    return chars;
   }
 
   private synchronized Entry entry(String sessionId) {
     return entries.get(sessionId);
   }
 
-  private synchronized void put(ModelTurnRequest request, List<Message> sent) {
-    String sessionId = request.sessionId();
-    if (sent.size() > maxMessages) {
+  private synchronized void put(String sessionId, Entry entry) {
+    if (entry.chars() > maxChars) {
       forget(sessionId);
       return;
     }
-    Entry previous =
-        entries.put(sessionId, new Entry(Objects.requireNonNull(request.executionId()), sent));
-    heldMessages += sent.size() - (previous == null ? 0 : previous.messages().size());
+    Entry previous = entries.put(sessionId, entry);
+    heldChars += entry.chars() - (previous == null ? 0 : previous.chars());
     Iterator<Map.Entry<String, Entry>> oldestFirst = entries.entrySet().iterator();
-    while (heldMessages > maxMessages && oldestFirst.hasNext()) {
+    while (heldChars > maxChars && oldestFirst.hasNext()) {
       Map.Entry<String, Entry> oldest = oldestFirst.next();
       if (!oldest.getKey().equals(sessionId)) {
-        heldMessages -= oldest.getValue().messages().size();
+        heldChars -= oldest.getValue().chars();
         oldestFirst.remove();
       }
     }
@@ -119,7 +148,7 @@ final class TranscriptCache {
   synchronized void forget(String sessionId) {
     Entry removed = entries.remove(sessionId);
     if (removed != null) {
-      heldMessages -= removed.messages().size();
+      heldChars -= removed.chars();
     }
   }
 

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class TranscriptCacheTest {
-  private final TranscriptCache cache = new TranscriptCache(10);
+  private final TranscriptCache cache = new TranscriptCache(10_000);
   private final AtomicInteger storeReads = new AtomicInteger();
 
   private final Message hello = Message.user("hello");
@@ -101,21 +101,44 @@ class TranscriptCacheTest {
   }
 
   @Test
-  void theLeastRecentlyUsedSessionsAreDropped_toStayWithinTheMessageBound() {
+  void theLeastRecentlyUsedSessionsAreDropped_toStayWithinTheCharacterBound() {
+    String text = "x".repeat(1_000); // about 1,064 characters a message
     for (String session : List.of("a", "b", "c")) {
       List<Message> transcript = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
-        transcript.add(Message.user(session + i));
+        transcript.add(Message.user(text));
       }
       cache.storedTranscript(turn(session, transcript, List.of(), List.of()), store(transcript));
     }
-    assertThat(cache.sessions()).isEqualTo(2); // 12 messages > 10: "a" went first
+    assertThat(cache.sessions()).isEqualTo(2); // 3 x 4,256 > 10,000: "a" went first
+
+    // Used again (served without a read), "b" is the most recent: "c" goes when "d" comes.
+    List<Message> four = List.of(Message.user(text), Message.user(text), Message.user(text), Message.user(text));
+    cache.storedTranscript(turn("b", four, List.of(), List.of()), store(four));
+    assertThat(storeReads).hasValue(3);
+    cache.storedTranscript(turn("d", four, List.of(), List.of()), store(four));
+    cache.storedTranscript(turn("b", four, List.of(), List.of()), store(four));
+    assertThat(storeReads).hasValue(4); // "b" still held
+    cache.storedTranscript(turn("c", four, List.of(), List.of()), store(four));
+    assertThat(storeReads).hasValue(5); // "c" was not
 
     List<Message> tooLong = new ArrayList<>();
-    for (int i = 0; i < 11; i++) {
-      tooLong.add(Message.user("x" + i));
+    for (int i = 0; i < 10; i++) {
+      tooLong.add(Message.user(text));
     }
     cache.storedTranscript(turn("b", tooLong, List.of(), List.of()), store(tooLong));
     assertThat(cache.sessions()).isEqualTo(1); // a transcript over the bound is not kept at all
+  }
+
+  @Test
+  void aMessagesSize_countsItsText_arguments_andResult() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    Message small = Message.user("hi");
+    Message big =
+        Message.toolResult(
+            new io.durableagents.workflow.ToolCall("call_1", "search", json.readTree("{\"q\":\"rain\"}")),
+            json.readTree("{\"hits\":[\"" + "y".repeat(5_000) + "\"]}"));
+    assertThat(MessageSize.chars(small)).isBetween(2, 100);
+    assertThat(MessageSize.chars(big)).isBetween(5_000, 5_200);
   }
 }
