@@ -47,6 +47,27 @@ class SendSemanticsTest {
     assertThat(kit.effects).containsKey(toolCallId);
   }
 
+  /** Waits until the session's history records {@code count} completions of {@code type}. */
+  private void awaitCompletedActivities(String sessionId, String type, int count) throws InterruptedException {
+    long completed = 0;
+    for (int i = 0; i < 250 && completed < count; i++) {
+      Thread.sleep(20);
+      List<io.temporal.api.history.v1.HistoryEvent> events = kit.client.fetchHistory(sessionId).getEvents();
+      java.util.Set<Long> ofType =
+          events.stream()
+              .filter(e -> e.hasActivityTaskScheduledEventAttributes()
+                  && e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals(type))
+              .map(io.temporal.api.history.v1.HistoryEvent::getEventId)
+              .collect(java.util.stream.Collectors.toSet());
+      completed =
+          events.stream()
+              .filter(e -> e.hasActivityTaskCompletedEventAttributes()
+                  && ofType.contains(e.getActivityTaskCompletedEventAttributes().getScheduledEventId()))
+              .count();
+    }
+    assertThat(completed).as("completed %s activities of %s", type, sessionId).isEqualTo(count);
+  }
+
   @Test
   void inputDuringARun_isPlacedAfterTheBatchResults_andTheRunContinues() throws Exception {
     kit = new SessionTestKit(dir, Scripts.of(SLOW_BATCH), 10);
@@ -160,6 +181,9 @@ class SendSemanticsTest {
             10);
     CompletableFuture<RunResult> first = sendAsync("cancel-1", "start");
     awaitToolStarted("call_0_1");
+    // The cancel must not cross the fast calls' completions: the test server fails a workflow
+    // task that cancels an activity it has just completed (ACTIVITY_UNKNOWN), again and again.
+    awaitCompletedActivities("cancel-1", "agents.ExecuteTool", 2);
 
     kit.session("cancel-1").cancel("user changed their mind");
     RunResult cancelled = first.get(2, java.util.concurrent.TimeUnit.MINUTES);
