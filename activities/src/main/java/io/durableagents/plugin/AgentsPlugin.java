@@ -10,6 +10,8 @@ import io.durableagents.activities.internal.ToolActivitiesImpl;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.temporal.common.SimplePlugin;
 import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerOptions;
+import java.time.Duration;
 
 /**
  * Registers the agent session workflow and its activities into a team's own workers.
@@ -44,10 +46,28 @@ public final class AgentsPlugin extends SimplePlugin {
     return options;
   }
 
+  /** Lowers the worker's heartbeat throttling so that a cancel reaches a streaming model turn soon. */
+  @Override
+  public void configureWorker(String taskQueue, WorkerOptions.Builder builder) {
+    super.configureWorker(taskQueue, builder);
+    Duration interval = options.cancelCheckInterval();
+    if (interval == null || !appliesTo(taskQueue)) {
+      return;
+    }
+    Duration current = builder.build().getMaxHeartbeatThrottleInterval();
+    if (current == null || current.compareTo(interval) > 0) {
+      builder.setMaxHeartbeatThrottleInterval(interval);
+    }
+  }
+
+  private boolean appliesTo(String taskQueue) {
+    return options.taskQueues().isEmpty() || options.taskQueues().contains(taskQueue);
+  }
+
   @Override
   public void initializeWorker(String taskQueue, Worker worker) {
     super.initializeWorker(taskQueue, worker);
-    if (!options.taskQueues().isEmpty() && !options.taskQueues().contains(taskQueue)) {
+    if (!appliesTo(taskQueue)) {
       return;
     }
     worker.registerWorkflowImplementationTypes(AgentSessionWorkflowImpl.class);

@@ -6,6 +6,7 @@ import io.durableagents.artifacts.FileArtifactStore;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.store.AgentStore;
 import io.durableagents.streaming.DeltaListener;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -24,12 +25,16 @@ public final class AgentsPluginOptions {
   private final int maxPayloadBytes;
   private final ArtifactStore artifactStore;
   private final List<DeltaListener> deltaListeners;
+  private final Duration cancelCheckInterval;
 
   /**
    * Default bound of one tool result or model answer, serialized: well under Temporal's 2 MB
    * payload limit, so an oversized value fails clearly instead of being refused by the server.
    */
   public static final int DEFAULT_MAX_PAYLOAD_BYTES = 512 * 1024;
+
+  /** Default of {@link Builder#cancelCheckInterval}. */
+  public static final Duration DEFAULT_CANCEL_CHECK_INTERVAL = Duration.ofSeconds(1);
 
   private AgentsPluginOptions(Builder builder) {
     this.agents = List.copyOf(builder.agents);
@@ -41,6 +46,15 @@ public final class AgentsPluginOptions {
     this.artifactStore =
         builder.artifactStore != null ? builder.artifactStore : FileArtifactStore.defaultStore();
     this.deltaListeners = List.copyOf(builder.deltaListeners);
+    this.cancelCheckInterval = builder.cancelCheckInterval;
+  }
+
+  /**
+   * How long a streaming model turn may go without asking the server whether it was cancelled;
+   * null leaves the worker's heartbeat throttling as it is.
+   */
+  public Duration cancelCheckInterval() {
+    return cancelCheckInterval;
   }
 
   /** Listeners of the text and reasoning deltas of the model turns this worker runs, in order added. */
@@ -93,6 +107,24 @@ public final class AgentsPluginOptions {
     private final List<String> taskQueues = new ArrayList<>();
     private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
     private ArtifactStore artifactStore;
+    private Duration cancelCheckInterval = DEFAULT_CANCEL_CHECK_INTERVAL;
+
+    /**
+     * Bounds how long a streaming model turn goes on after its run is cancelled (default 1 s):
+     * an activity learns of a cancel from the answer to a heartbeat, and the SDK sends heartbeats
+     * at most every 80% of the heartbeat timeout (16 s for model turns) unless the worker's
+     * maximum heartbeat throttle interval is lower. The plugin lowers that maximum to this value
+     * on the workers it registers on, which applies to every activity of those workers (one
+     * heartbeat request a second at most per heartbeating activity); a lower value the worker
+     * already has is kept. Null leaves the worker's setting alone.
+     */
+    public Builder cancelCheckInterval(Duration interval) {
+      if (interval != null && (interval.isNegative() || interval.isZero())) {
+        throw new IllegalArgumentException("cancelCheckInterval must be positive, or null");
+      }
+      this.cancelCheckInterval = interval;
+      return this;
+    }
 
     /** Where attachment bytes live; default {@link FileArtifactStore#defaultStore()}. */
     public Builder artifactStore(ArtifactStore artifactStore) {

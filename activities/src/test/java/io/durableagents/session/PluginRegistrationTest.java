@@ -25,6 +25,7 @@ import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +67,34 @@ class PluginRegistrationTest {
         factory.shutdownNow();
       }
     }
+  }
+
+  @Test
+  void theCancelCheckInterval_lowersTheWorkersHeartbeatThrottle_onItsTaskQueuesOnly() {
+    try (AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("c.db"))) {
+      AgentsPluginOptions.Builder options =
+          AgentsPluginOptions.newBuilder().addAgent(Agent.newBuilder("a").build()).store(store)
+              .modelProvider(ScriptedModelProvider.fromJson("{\"turns\":[]}"));
+      AgentsPlugin plugin = new AgentsPlugin(options.taskQueues("agents").build());
+
+      assertThat(throttleAfter(plugin, "agents", null)).isEqualTo(Duration.ofSeconds(1));
+      assertThat(throttleAfter(plugin, "agents", Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(300));
+      assertThat(throttleAfter(plugin, "other", Duration.ofSeconds(30))).isEqualTo(Duration.ofSeconds(30));
+      AgentsPlugin untouched = new AgentsPlugin(options.cancelCheckInterval(null).build());
+      assertThat(throttleAfter(untouched, "agents", Duration.ofSeconds(30))).isEqualTo(Duration.ofSeconds(30));
+      assertThatThrownBy(() -> options.cancelCheckInterval(Duration.ZERO))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  /** The maximum heartbeat throttle interval of a worker of {@code queue} configured by the plugin. */
+  private static Duration throttleAfter(AgentsPlugin plugin, String queue, Duration set) {
+    io.temporal.worker.WorkerOptions.Builder builder = io.temporal.worker.WorkerOptions.newBuilder();
+    if (set != null) {
+      builder.setMaxHeartbeatThrottleInterval(set);
+    }
+    plugin.configureWorker(queue, builder);
+    return builder.build().getMaxHeartbeatThrottleInterval();
   }
 
   @Test

@@ -39,6 +39,8 @@ final class OpenAiSessionTestKit implements AutoCloseable {
   final AgentStore store;
   final WorkflowClient client;
   final List<Delta> deltas = new CopyOnWriteArrayList<>();
+  /** When each delta arrived ({@link System#nanoTime()}), in the order of {@link #deltas}. */
+  final List<Long> deltaArrivals = new CopyOnWriteArrayList<>();
   /** Invocations per tool call id: the tools' side effects. */
   final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
 
@@ -52,7 +54,11 @@ final class OpenAiSessionTestKit implements AutoCloseable {
                 .addAgent(agent())
                 .modelProvider(model)
                 .store(store)
-                .addDeltaListener(deltas::add)
+                .addDeltaListener(
+                    delta -> {
+                      deltaArrivals.add(System.nanoTime());
+                      deltas.add(delta);
+                    })
                 .build());
     env =
         TestWorkflowEnvironment.newInstance(

@@ -134,21 +134,27 @@ class OpenAiSessionWorkflowTest {
     server.reply(FakeChatCompletionsServer.endless("Once upon", 100, hungUp));
     kit();
     CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> kit.send("openai-cancel", "tell a story"));
-    for (int i = 0; i < 200 && kit.deltas.isEmpty(); i++) {
+    // Cancel well after the first heartbeat, which the SDK sends at once; later ones it throttles.
+    for (int i = 0; i < 400 && kit.deltas.size() < 20; i++) {
       Thread.sleep(50);
     }
-    assertThat(kit.deltas).isNotEmpty();
+    assertThat(kit.deltas).hasSizeGreaterThanOrEqualTo(20);
 
+    long cancelledAt = System.nanoTime();
     kit.client.newWorkflowStub(AgentSessionWorkflow.class, "openai-cancel").cancel("enough");
     RunResult result = run.get(60, TimeUnit.SECONDS);
 
     assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
-    // The activity learns of the cancel from its next heartbeat (throttled by the SDK to 80% of
-    // the heartbeat timeout), stops forwarding and abandons the HTTP call.
+    // The activity learns of the cancel from the answer to its next heartbeat, which the plugin's
+    // cancel check interval (1 s) lets through, stops forwarding and abandons the HTTP call.
     assertThat(hungUp.await(60, TimeUnit.SECONDS)).as("the HTTP call was abandoned").isTrue();
     int delivered = kit.deltas.size();
     Thread.sleep(500);
     assertThat(kit.deltas).hasSize(delivered);
+    long lastDelta = kit.deltaArrivals.get(kit.deltaArrivals.size() - 1);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(lastDelta - cancelledAt))
+        .as("ms from the cancel to the last delta (a delta every 100 ms until then)")
+        .isLessThan(3_000);
     assertThat(kit.store.readMessages("openai-cancel", result.messageCount()))
         .extracting(Message::role)
         .containsExactly("user");
