@@ -76,7 +76,8 @@ public final class AgentsPlugin extends SimplePlugin {
         new ModelActivitiesImpl(
                 registry, options.store(), options.maxPayloadBytes(), options.deltaListeners())
             .withArtifacts(options.artifactStore()),
-        new ToolActivitiesImpl(registry, options.maxPayloadBytes()),
+        new ToolActivitiesImpl(registry, options.maxPayloadBytes())
+            .withArtifacts(options.artifactStore()),
         new CheckpointActivitiesImpl(options.store()),
         new ApprovalActivitiesImpl(registry, options.store()),
         new ForkActivitiesImpl(registry, options.store()));

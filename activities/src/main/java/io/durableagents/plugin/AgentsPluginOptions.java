@@ -146,9 +146,11 @@ public final class AgentsPluginOptions {
     }
 
     /**
-     * Bounds one tool result or model answer. A larger tool result becomes the error result
-     * {@code {"error": "result_too_large"}}; a larger model answer fails the run with
-     * {@code payload_too_large}. Never a retry storm, never a silent truncation.
+     * Bounds one tool result or model answer. A larger tool result is stored in the artifact
+     * store and replaced by a {@link io.durableagents.workflow.StoredResults} reference (or, when
+     * it cannot be stored, by the error result {@code {"error": "result_too_large"}}); a larger
+     * model answer fails the run with {@code payload_too_large}. Never a retry storm, never a
+     * silent truncation.
      */
     public Builder maxPayloadBytes(int maxPayloadBytes) {
       if (maxPayloadBytes < 1024 || maxPayloadBytes > 1_900_000) {

@@ -3,19 +3,30 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.model.ModelProvider;
+import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.workflow.Message;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.StoredResults;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowUpdateException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Oversized payloads fail clearly and at once: never a retry storm, never a truncation. */
+/**
+ * Oversized payloads are stored by reference or fail clearly and at once: never a retry storm,
+ * never a truncation.
+ */
 class PayloadGuardTest {
   @TempDir Path dir;
 
@@ -38,23 +49,54 @@ class PayloadGuardTest {
   }
 
   @Test
-  void anOversizedToolResult_becomesAnErrorResultNamingTheLimit_andTheRunGoesOn() {
-    try (SessionTestKit kit =
-        new SessionTestKit(
-            dir,
-            Scripts.of("{'turns':[{'toolCalls':[{'name':'big','arguments':{'size':524300}}]},{'text':'ok'}]}"),
-            10)) {
+  void anOversizedToolResult_isStoredByReference_andTheModelStillSeesAllOfIt() throws Exception {
+    List<ModelRequest> requests = new CopyOnWriteArrayList<>();
+    ModelProvider script =
+        Scripts.of("{'turns':[{'toolCalls':[{'name':'big','arguments':{'size':524300}}]},{'text':'ok'}]}");
+    ModelProvider recording =
+        (request, stream) -> {
+          requests.add(request);
+          return script.generate(request, stream);
+        };
+    try (SessionTestKit kit = new SessionTestKit(dir, recording, 10)) {
       RunResult result = kit.send("big-1", "go");
 
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
-      assertThat(result.toolCalls().get(0).result().get("error").asText()).isEqualTo("result_too_large");
-      assertThat(result.toolCalls().get(0).result().get("message").asText()).contains("limit of 524288 bytes");
-      long toolAttempts =
+      JsonNode reference = result.toolCalls().get(0).result();
+      assertThat(StoredResults.isReference(reference)).as("%s", reference).isTrue();
+      assertThat(reference.path("storedResult").path("bytes").asInt()).isGreaterThan(524_288);
+      byte[] stored = kit.artifacts.read(StoredResults.artifactId(reference));
+      assertThat(new ObjectMapper().readTree(stored).get("data").asText()).hasSize(524_300);
+      // The model's second turn got the whole result, not the reference.
+      Message toolMessage = requests.get(1).messages().get(2);
+      assertThat(toolMessage.result().get("data").asText()).hasSize(524_300);
+      // The transcript keeps the reference; no payload in the history comes near the limit.
+      assertThat(kit.store.readMessages("big-1", result.messageCount()).get(2).result()).isEqualTo(reference);
+      assertThat(kit.client.fetchHistory("big-1").getEvents())
+          .allSatisfy(e -> assertThat(e.getSerializedSize()).isLessThan(64 * 1024));
+      long retries =
           kit.client.fetchHistory("big-1").getEvents().stream()
               .filter(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED)
               .filter(e -> e.getActivityTaskStartedEventAttributes().getAttempt() > 1)
               .count();
-      assertThat(toolAttempts).isZero();
+      assertThat(retries).isZero();
+    }
+  }
+
+  @Test
+  void aStoredResultThatIsGone_failsTheRunWithArtifactNotFound() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of("{'turns':[{'toolCalls':[{'name':'big','arguments':{'size':524300}}]},{'text':'ok'},"
+                + "{'text':'again'}]}"),
+            10)) {
+      RunResult first = kit.send("big-3", "go");
+      kit.artifacts.delete(StoredResults.artifactId(first.toolCalls().get(0).result()));
+
+      RunResult next = kit.send("big-3", "and now?");
+      assertThat(next.status()).isEqualTo(RunStatus.FAILED);
+      assertThat(next.error().code()).isEqualTo("ArtifactNotFoundError");
     }
   }
 

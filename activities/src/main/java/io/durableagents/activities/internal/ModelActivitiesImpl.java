@@ -1,5 +1,7 @@
 package io.durableagents.activities.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Agent;
 import io.durableagents.artifacts.ArtifactNotFoundException;
 import io.durableagents.artifacts.ArtifactStore;
@@ -16,6 +18,7 @@ import io.durableagents.streaming.DeltaListener;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.Message;
+import io.durableagents.workflow.StoredResults;
 import io.durableagents.workflow.activity.CheckpointSave;
 import io.durableagents.workflow.activity.ModelActivities;
 import io.durableagents.workflow.activity.ModelTurnRequest;
@@ -36,6 +39,8 @@ import java.util.List;
  * provider call is stopped.
  */
 public final class ModelActivitiesImpl implements ModelActivities {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final AgentRegistry registry;
   private final AgentStore store;
   private final int maxPayloadBytes;
@@ -70,7 +75,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
             agent.name(),
             agent.model(),
             agent.instructions(),
-            messages,
+            withStoredResults(messages),
             tools,
             request.step(),
             attachments(messages));
@@ -147,6 +152,44 @@ public final class ModelActivitiesImpl implements ModelActivities {
   public ModelActivitiesImpl withArtifacts(ArtifactStore store) {
     this.artifacts = store;
     return this;
+  }
+
+  /**
+   * The messages with every stored tool result read back in place of its reference (for this
+   * call only: the transcript keeps the references).
+   */
+  private List<Message> withStoredResults(List<Message> messages) {
+    List<Message> resolved = null;
+    for (int i = 0; i < messages.size(); i++) {
+      Message message = messages.get(i);
+      if (!Message.TOOL.equals(message.role()) || !StoredResults.isReference(message.result())) {
+        continue;
+      }
+      String artifactId = StoredResults.artifactId(message.result());
+      JsonNode result;
+      try {
+        result = JSON.readTree(artifacts.read(artifactId));
+      } catch (ArtifactNotFoundException e) {
+        throw ApplicationFailure.newNonRetryableFailureWithCause(
+            "The stored result of tool call " + message.toolCallId() + " is gone: " + e.getMessage(),
+            ArtifactNotFoundException.TYPE,
+            e);
+      } catch (java.io.IOException e) {
+        throw ApplicationFailure.newFailureWithCause(
+            "Cannot read the stored result of tool call " + message.toolCallId() + ": " + e.getMessage(),
+            "stored_result_unreadable",
+            e);
+      }
+      if (resolved == null) {
+        resolved = new ArrayList<>(messages);
+      }
+      resolved.set(
+          i,
+          new Message(
+              message.role(), message.text(), message.toolCalls(), message.toolCallId(),
+              message.toolName(), result, message.attachments()));
+    }
+    return resolved == null ? messages : resolved;
   }
 
   /** The bytes of every attachment in the conversation, read for this call only. */

@@ -4,13 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.durableagents.agent.Agent;
+import io.durableagents.artifacts.ArtifactStore;
+import io.durableagents.artifacts.FileArtifactStore;
 import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolContext;
+import io.durableagents.workflow.ErrorResults;
+import io.durableagents.workflow.StoredResults;
 import io.durableagents.workflow.activity.ToolActivities;
 import io.durableagents.workflow.activity.ToolOutcome;
 import io.durableagents.workflow.activity.ToolRequest;
-import io.durableagents.workflow.ErrorResults;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityInfo;
 import io.temporal.failure.ApplicationFailure;
@@ -32,10 +35,17 @@ public final class ToolActivitiesImpl implements ToolActivities {
 
   private final AgentRegistry registry;
   private final int maxPayloadBytes;
+  private ArtifactStore artifacts = FileArtifactStore.defaultStore();
 
   public ToolActivitiesImpl(AgentRegistry registry, int maxPayloadBytes) {
     this.registry = registry;
     this.maxPayloadBytes = maxPayloadBytes;
+  }
+
+  /** Uses {@code store} for results too large for a payload (the plugin's artifact store). */
+  public ToolActivitiesImpl withArtifacts(ArtifactStore store) {
+    this.artifacts = store;
+    return this;
   }
 
   @Override
@@ -82,13 +92,29 @@ public final class ToolActivitiesImpl implements ToolActivities {
     }
     int size = PayloadSizes.jsonBytes(result);
     if (size > maxPayloadBytes) {
+      return stored(tool, request, result, size);
+    }
+    return new ToolOutcome(result == null ? JsonNodeFactory.instance.nullNode() : result, false);
+  }
+
+  /**
+   * A result over the payload limit goes to the artifact store, and a reference takes its place.
+   * If it cannot be stored, the model gets an error result naming the limit.
+   */
+  private ToolOutcome stored(Tool tool, ToolRequest request, JsonNode result, int size) {
+    try {
+      String artifactId = artifacts.put(MAPPER.writeValueAsBytes(result), "application/json");
+      log.info("tool {} call {}: result of {} bytes stored as artifact {}",
+          tool.name(), request.toolCallId(), size, artifactId);
+      return new ToolOutcome(StoredResults.reference(artifactId, size), false);
+    } catch (IOException | RuntimeException e) {
+      log.warn("tool {} call {}: cannot store a result of {} bytes", tool.name(), request.toolCallId(), size, e);
       return error(
           ErrorResults.RESULT_TOO_LARGE,
           "Tool '" + tool.name() + "' returned " + size + " bytes of JSON, over the limit of "
-              + maxPayloadBytes + " bytes (AgentsPluginOptions.maxPayloadBytes). Return less, or a"
-              + " reference to where the data is.");
+              + maxPayloadBytes + " bytes (AgentsPluginOptions.maxPayloadBytes), and it could not be"
+              + " stored: " + e.getMessage() + ". Return less, or a reference to where the data is.");
     }
-    return new ToolOutcome(result == null ? JsonNodeFactory.instance.nullNode() : result, false);
   }
 
   private static ToolOutcome error(String code, String message) {
