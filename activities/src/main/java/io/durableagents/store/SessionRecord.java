@@ -26,22 +26,4 @@ public record SessionRecord(
     long createdAt,
     long updatedAt,
     String parentSessionId,
-    Integer parentStep) {
-
-  /** A session that is not a fork. */
-  public SessionRecord(
-      String sessionId,
-      String executionId,
-      String agent,
-      String status,
-      int currentRun,
-      int lastStep,
-      int messageCount,
-      Usage usage,
-      String fingerprint,
-      long createdAt,
-      long updatedAt) {
-    this(sessionId, executionId, agent, status, currentRun, lastStep, messageCount, usage,
-        fingerprint, createdAt, updatedAt, null, null);
-  }
-}
+    Integer parentStep) {}

@@ -21,20 +21,4 @@ public record SessionRow(
     long outputTokens,
     long updatedAt,
     String parentSessionId,
-    Integer parentStep) {
-
-  /** A session that is not a fork. */
-  public SessionRow(
-      String sessionId,
-      String agent,
-      String status,
-      int currentRun,
-      int lastStep,
-      int messageCount,
-      long inputTokens,
-      long outputTokens,
-      long updatedAt) {
-    this(sessionId, agent, status, currentRun, lastStep, messageCount, inputTokens, outputTokens,
-        updatedAt, null, null);
-  }
-}
+    Integer parentStep) {}

@@ -54,7 +54,7 @@ class ProjectionReaderTest {
       assertThat(reader.messages("nobody", -1)).isEmpty();
 
       assertThat(reader.session("chat-1"))
-          .contains(new SessionRow("chat-1", "concierge", "finished", 2, 7, 4, 120, 45, 1_700L));
+          .contains(new SessionRow("chat-1", "concierge", "finished", 2, 7, 4, 120, 45, 1_700L, null, null));
       assertThat(reader.session("nobody")).isEmpty();
     }
   }
