@@ -9,18 +9,13 @@ import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
+import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.Tool;
-import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
-import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
-import io.temporal.client.UpdateOptions;
-import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
@@ -109,22 +104,7 @@ class PluginRegistrationTest {
   }
 
   private static RunResult send(WorkflowClient client, String taskQueue, String sessionId) {
-    AgentSessionWorkflow stub =
-        client.newWorkflowStub(
-            AgentSessionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(sessionId)
-                .setTaskQueue(taskQueue)
-                .setWorkflowIdConflictPolicy(
-                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
-                .build());
-    return WorkflowClient.executeUpdateWithStart(
-        stub::send,
-        new SendRequest("hi"),
-        UpdateOptions.newBuilder(RunResult.class)
-            .setUpdateName("send")
-            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
-            .build(),
-        new WithStartWorkflowOperation<>(stub::run, new SessionStart(sessionId, null, null)));
+    return SessionUpdates.sendWithStart(
+        client, taskQueue, new SendRequest("hi"), new SessionStart(sessionId, null, null));
   }
 }

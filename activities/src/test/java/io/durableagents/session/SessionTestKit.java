@@ -8,6 +8,7 @@ import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
+import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.AgentSessionWorkflow;
@@ -17,12 +18,8 @@ import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.TriggerEnvelope;
-import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
-import io.temporal.client.UpdateOptions;
-import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactory;
@@ -297,23 +294,7 @@ final class SessionTestKit implements AutoCloseable {
   }
 
   private RunResult updateWithStart(String sessionId, SendRequest request, SessionStart start) {
-    AgentSessionWorkflow stub =
-        client.newWorkflowStub(
-            AgentSessionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(sessionId)
-                .setTaskQueue(TASK_QUEUE)
-                .setWorkflowIdConflictPolicy(
-                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
-                .build());
-    return WorkflowClient.executeUpdateWithStart(
-        stub::send,
-        request,
-        UpdateOptions.newBuilder(RunResult.class)
-            .setUpdateName("send")
-            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
-            .build(),
-        new WithStartWorkflowOperation<>(stub::run, start));
+    return SessionUpdates.sendWithStart(client, TASK_QUEUE, request, start);
   }
 
   AgentSessionWorkflow session(String sessionId) {

@@ -7,6 +7,7 @@ import io.durableagents.agent.Agent;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.Decision;
@@ -16,12 +17,7 @@ import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.activity.ApprovalRecord;
 import io.durableagents.workflow.activity.CheckpointSave;
-import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
-import io.temporal.client.UpdateOptions;
-import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -224,24 +220,9 @@ class ProjectionRebuilderTest {
   }
 
   private RunResult send(String sessionId, String input, SessionStart start) {
-    AgentSessionWorkflow stub =
-        client.newWorkflowStub(
-            AgentSessionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(sessionId)
-                .setTaskQueue(TASK_QUEUE)
-                .setWorkflowIdConflictPolicy(
-                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
-                .build());
-    return WorkflowClient.executeUpdateWithStart(
-        stub::send,
-        new SendRequest(input),
-        UpdateOptions.newBuilder(RunResult.class)
-            .setUpdateName("send")
-            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
-            .build(),
-        new WithStartWorkflowOperation<>(
-            stub::run, start != null ? start : new SessionStart(sessionId, null, null)));
+    return SessionUpdates.sendWithStart(
+        client, TASK_QUEUE, new SendRequest(input),
+        start != null ? start : new SessionStart(sessionId, null, null));
   }
 
   private RunResult attach(String sessionId) {

@@ -12,13 +12,13 @@ import java.util.List;
  * Every projection row of one session, read with plain JDBC, so that two databases can be compared
  * column by column (what the store's API returns could hide a difference).
  */
-record ProjectionTables(
+public record ProjectionTables(
     List<List<Object>> sessions,
     List<List<Object>> messages,
     List<List<Object>> checkpoints,
     List<List<Object>> approvals) {
 
-  static ProjectionTables read(String jdbcUrl, String sessionId) {
+  public static ProjectionTables read(String jdbcUrl, String sessionId) {
     try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
       return new ProjectionTables(
           rows(connection,

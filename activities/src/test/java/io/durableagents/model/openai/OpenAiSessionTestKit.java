@@ -6,17 +6,13 @@ import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.streaming.Delta;
+import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
-import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
-import io.temporal.client.UpdateOptions;
-import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactoryOptions;
@@ -103,24 +99,9 @@ final class OpenAiSessionTestKit implements AutoCloseable {
 
   /** What AgentClient.send does: update-with-start on the session's workflow. */
   RunResult send(String sessionId, String input) {
-    AgentSessionWorkflow stub =
-        client.newWorkflowStub(
-            AgentSessionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(sessionId)
-                .setTaskQueue(TASK_QUEUE)
-                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
-                .build());
     RunResult result =
-        WorkflowClient.executeUpdateWithStart(
-            stub::send,
-            new SendRequest(input),
-            UpdateOptions.newBuilder(RunResult.class)
-                .setUpdateName("send")
-                .setWaitForStage(WorkflowUpdateStage.COMPLETED)
-                .build(),
-            new WithStartWorkflowOperation<>(
-                stub::run, new SessionStart(sessionId, null, null)));
+        SessionUpdates.sendWithStart(
+            client, TASK_QUEUE, new SendRequest(input), new SessionStart(sessionId, null, null));
     while (result != null && result.isContinued()) {
       result = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(new SendRequest(""));
     }

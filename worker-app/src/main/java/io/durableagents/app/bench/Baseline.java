@@ -77,13 +77,18 @@ public final class Baseline {
 
     @Override
     public int run(int steps) {
-      for (int i = 0; i < steps; i++) {
-        activities.modelTurn(i);
-        activities.callTool(i);
-      }
-      activities.modelTurn(steps);
-      return steps;
+      return runSteps(activities, steps);
     }
+  }
+
+  /** The loop both step baselines run: a model call and a tool call per step, a final model call. */
+  private static int runSteps(Activities activities, int steps) {
+    for (int i = 0; i < steps; i++) {
+      activities.modelTurn(i);
+      activities.callTool(i);
+    }
+    activities.modelTurn(steps);
+    return steps;
   }
 
   /**
@@ -101,12 +106,7 @@ public final class Baseline {
 
     @Override
     public int run(int steps) {
-      for (int i = 0; i < steps; i++) {
-        activities.modelTurn(i);
-        activities.callTool(i);
-      }
-      activities.modelTurn(steps);
-      return steps;
+      return runSteps(activities, steps);
     }
   }
 

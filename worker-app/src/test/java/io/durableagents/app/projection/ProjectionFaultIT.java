@@ -19,6 +19,7 @@ import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.store.ProjectionRebuilder;
+import io.durableagents.store.ProjectionTables;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
