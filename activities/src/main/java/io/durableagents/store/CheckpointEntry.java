@@ -1,5 +1,6 @@
 package io.durableagents.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Usage;
 
 /**
@@ -9,6 +10,7 @@ import io.durableagents.workflow.Usage;
  * @param finishReason why the step ended, or {@code null}
  * @param messageCount the number of transcript messages at this checkpoint
  * @param fingerprint the agent definition fingerprint, or {@code null}
+ * @param businessState the tools' business state at this entry, or {@code null} when there is none
  */
 public record CheckpointEntry(
     int step,
@@ -18,4 +20,5 @@ public record CheckpointEntry(
     String finishReason,
     int messageCount,
     Usage usage,
-    String fingerprint) {}
+    String fingerprint,
+    JsonNode businessState) {}

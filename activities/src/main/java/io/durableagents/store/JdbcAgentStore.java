@@ -348,7 +348,8 @@ public final class JdbcAgentStore implements AgentStore {
                         row.getString("finish_reason"),
                         row.getInt("message_count"),
                         new Usage(row.getLong("input_tokens"), row.getLong("output_tokens")),
-                        row.getString("fingerprint")));
+                        row.getString("fingerprint"),
+                        MessageCodec.readJson(row.getString("business_state"))));
               }
             }
           }
@@ -481,6 +482,7 @@ public final class JdbcAgentStore implements AgentStore {
       upsert.setLong(8, usage.outputTokens());
       setNullableString(upsert, 9, save.fingerprint());
       upsert.setLong(10, stamp);
+      setNullableString(upsert, 11, save.businessState() == null ? null : save.businessState().toString());
       upsert.executeUpdate();
     }
   }

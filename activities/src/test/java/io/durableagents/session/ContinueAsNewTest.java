@@ -7,7 +7,6 @@ import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.temporal.api.workflowservice.v1.ListClosedWorkflowExecutionsRequest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,12 +36,7 @@ class ContinueAsNewTest {
   }
 
   private long closedRuns(String sessionId) {
-    return kit.env.getWorkflowServiceStubs().blockingStub()
-        .listClosedWorkflowExecutions(
-            ListClosedWorkflowExecutionsRequest.newBuilder().setNamespace("default").build())
-        .getExecutionsList().stream()
-        .filter(e -> e.getExecution().getWorkflowId().equals(sessionId))
-        .count();
+    return kit.closedRuns(sessionId);
   }
 
   @Test

@@ -227,6 +227,30 @@ final class SessionTestKit implements AutoCloseable {
                             "thread", ctx.trigger().thread(),
                             "keys", ctx.trigger().keys()))
                 .build(),
+            Tool.newBuilder("remember")
+                .execution(mode)
+                .description("Merges its arguments into the business state; returns the state it sees.")
+                .handler(
+                    (args, ctx) -> {
+                      effect(ctx.toolCallId());
+                      ctx.businessState().update(args);
+                      return ctx.businessState().get();
+                    })
+                .build(),
+            Tool.newBuilder("recall")
+                .execution(mode)
+                .description("Returns the business state.")
+                .handler((args, ctx) -> ctx.businessState().get())
+                .build(),
+            Tool.newBuilder("remember_then_fail")
+                .execution(mode)
+                .description("Updates the business state, then throws.")
+                .handler(
+                    (args, ctx) -> {
+                      ctx.businessState().update(args);
+                      throw new IllegalStateException("failed after updating");
+                    })
+                .build(),
             Tool.newBuilder("flaky")
                 .execution(mode)
                 .description("Fails transiently twice, then answers.")
@@ -308,6 +332,18 @@ final class SessionTestKit implements AutoCloseable {
       result = session(sessionId).send(new SendRequest(""));
     }
     return result;
+  }
+
+  /** Workflow runs of the session that closed: one per continue-as-new, plus a finished one. */
+  long closedRuns(String sessionId) {
+    return env.getWorkflowServiceStubs().blockingStub()
+        .listClosedWorkflowExecutions(
+            io.temporal.api.workflowservice.v1.ListClosedWorkflowExecutionsRequest.newBuilder()
+                .setNamespace("default")
+                .build())
+        .getExecutionsList().stream()
+        .filter(e -> e.getExecution().getWorkflowId().equals(sessionId))
+        .count();
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.durableagents.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.workflow.Approval;
@@ -96,10 +97,38 @@ abstract class AgentStoreContract {
     assertThat(history.get(0))
         .isEqualTo(
             new CheckpointEntry(
-                2, 1, 2_000L, RunStatus.FINISHED, FinishReason.STOP, 4, new Usage(25, 12), "fp-1"));
+                2, 1, 2_000L, RunStatus.FINISHED, FinishReason.STOP, 4, new Usage(25, 12), "fp-1", null));
     assertThat(history.get(2).finishReason()).isNull();
     assertThat(store.history(session, 2)).extracting(CheckpointEntry::step).containsExactly(2, 1);
     assertThat(store.history(session, 0)).hasSize(3);
+  }
+
+  @Test
+  void businessState_isKeptWithEachEntry_andASavedAgainStepReplacesIt() throws Exception {
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    JsonNode first = JSON.readTree("{\"cart\":{\"items\":[\"Zürich \\\"tea\\\"\"]},\"n\":1}");
+    JsonNode second = JSON.readTree("{\"cart\":{\"items\":[]},\"n\":2}");
+    store.saveCheckpoint(withState(save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS,
+        FinishReason.TOOL_CALLS, 0, transcript.subList(0, 2)), first));
+    store.saveCheckpoint(withState(save(session, "exec-1", 1, 2, RunStatus.IN_PROGRESS,
+        FinishReason.TOOL_CALLS, 2, transcript.subList(2, 3)), JSON.createObjectNode()));
+    store.saveCheckpoint(save(session, "exec-1", 1, 3, RunStatus.FINISHED, FinishReason.STOP, 3,
+        transcript.subList(3, 4)));
+
+    assertThat(store.history(session, 0))
+        .extracting(CheckpointEntry::businessState)
+        .containsExactly(null, JSON.createObjectNode(), first);
+
+    store.saveCheckpoint(withState(save(session, "exec-1", 1, 2, RunStatus.IN_PROGRESS,
+        FinishReason.TOOL_CALLS, 2, transcript.subList(2, 3), Usage.ZERO, 600L), second));
+    assertThat(store.history(session, 0).get(1).businessState()).isEqualTo(second);
+  }
+
+  private static CheckpointSave withState(CheckpointSave save, JsonNode state) {
+    return new CheckpointSave(save.sessionId(), save.executionId(), save.agent(), save.run(),
+        save.step(), save.status(), save.finishReason(), save.firstSeq(), save.newMessages(),
+        save.usage(), save.fingerprint(), save.savedAt(), save.approvals(), state);
   }
 
   @Test
@@ -184,7 +213,7 @@ abstract class AgentStoreContract {
     assertThat(store.history(session, 0))
         .containsExactly(
             new CheckpointEntry(
-                1, 1, 3_000L, RunStatus.CANCELLED, FinishReason.ERROR, 2, new Usage(7, 8), "fp-1"));
+                1, 1, 3_000L, RunStatus.CANCELLED, FinishReason.ERROR, 2, new Usage(7, 8), "fp-1", null));
     SessionRecord record = store.session(session).orElseThrow();
     assertThat(record.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(record.usage()).isEqualTo(new Usage(7, 8));

@@ -70,8 +70,11 @@ class ProjectionRebuilderTest {
                     .inputSchema(
                         "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},"
                             + "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}")
-                    .handler((args, ctx) ->
-                        Map.of("sum", args.get("a").asLong() + args.get("b").asLong()))
+                    .handler((args, ctx) -> {
+                      long sum = args.get("a").asLong() + args.get("b").asLong();
+                      ctx.businessState().update(JSON.createObjectNode().put("lastSum", sum));
+                      return Map.of("sum", sum);
+                    })
                     .build(),
                 Tool.newBuilder("pay")
                     .description("Pays; always needs approval.")
@@ -139,6 +142,8 @@ class ProjectionRebuilderTest {
     ProjectionTables rebuilt = ProjectionTables.read(freshUrl, session);
     assertThat(rebuilt).isEqualTo(expected);
     assertThat(expected.messages()).hasSize(done.messageCount() + 2);
+    // business_state (column 7) is rebuilt too: the adds left their last sum in it.
+    assertThat(expected.checkpoints()).last().satisfies(row -> assertThat(row.get(7)).isEqualTo("{\"lastSum\":13}"));
     assertThat(expected.approvals()).singleElement()
         .satisfies(row -> assertThat(row.get(6)).isEqualTo(ApprovalRecord.APPROVED));
     assertThat(expected.approvals().get(0).get(12)).isNotEqualTo(0L); // notified_at

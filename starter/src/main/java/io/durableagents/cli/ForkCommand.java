@@ -45,6 +45,12 @@ public class ForkCommand implements Callable<Integer> {
       description = "Replace (or record) a call's result, e.g. call_0_0='{\"forecast\":\"rain\"}'. Repeatable.")
   List<String> toolResults = new ArrayList<>();
 
+  @Option(
+      names = "--business-state",
+      paramLabel = "JSON",
+      description = "Replace the entry's business state with this JSON object ('null' clears it).")
+  String businessState;
+
   @Option(names = "--as", paramLabel = "NEW_ID", description = "Id of the new session (default SESSION.fork-N).")
   String newId;
 
@@ -58,7 +64,7 @@ public class ForkCommand implements Callable<Integer> {
     for (String toolResult : toolResults) {
       patches.add(parseToolResult(toolResult));
     }
-    ForkPatch patch = new ForkPatch(null, null, patches, appendInput);
+    ForkPatch patch = new ForkPatch(null, parseBusinessState(), patches, appendInput);
     PrintWriter out = spec.commandLine().getOut();
     try (ConnectionOptions.Connection connected = connection.open()) {
       ForkResult fork = connected.agents().fork(session, fromStep, patch, newId);
@@ -73,6 +79,22 @@ public class ForkCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.OK;
+  }
+
+  private JsonNode parseBusinessState() {
+    if (businessState == null) {
+      return null;
+    }
+    JsonNode state;
+    try {
+      state = JSON.readTree(businessState);
+    } catch (java.io.IOException e) {
+      throw new CliException(ExitCodes.USAGE, "--business-state: the value is not JSON", e);
+    }
+    if (state == null || !(state.isObject() || state.isNull())) {
+      throw new CliException(ExitCodes.USAGE, "--business-state needs a JSON object, or null to clear the state", null);
+    }
+    return state;
   }
 
   private ForkPatch.ToolResultPatch parseToolResult(String value) {

@@ -330,6 +330,13 @@ public final class AgentClient {
     SessionIds.requireValid(sessionId);
     ProjectionReader projection = requireProjection("fork");
     ForkPatch applied = patch == null ? ForkPatch.NONE : patch;
+    if (applied.businessState() != null
+        && !applied.businessState().isObject()
+        && !applied.businessState().isNull()) {
+      throw new IllegalArgumentException(
+          "A businessState patch replaces the state with a JSON object (or null to clear it), not "
+              + applied.businessState().getNodeType() + ".");
+    }
     if (projection.checkpoint(sessionId, fromStep).isEmpty()) {
       java.util.List<Integer> kept = new java.util.ArrayList<>();
       for (HistoryEntry entry : projection.history(sessionId, 0)) {

@@ -10,6 +10,7 @@ public final class ErrorResults {
   public static final String TOOL_ERROR = "tool_error";
   public static final String TOOL_FAILED = "tool_failed";
   public static final String RESULT_TOO_LARGE = "result_too_large";
+  public static final String STATE_TOO_LARGE = "state_too_large";
   public static final String REJECTED = "rejected";
   public static final String APPROVAL_EXPIRED = "approval_expired";
   public static final String CANCELLED = "cancelled";

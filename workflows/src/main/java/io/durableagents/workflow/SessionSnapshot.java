@@ -3,6 +3,7 @@ package io.durableagents.workflow;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.activity.CallCheck;
 import java.util.List;
 
@@ -22,7 +23,8 @@ public record SessionSnapshot(
     @JsonProperty("lastResult") RunResult lastResult,
     @JsonProperty("closedApprovals") List<String> closedApprovals,
     @JsonProperty("queuedInputs") List<Message> queuedInputs,
-    @JsonProperty("run") RunSnapshot run) {
+    @JsonProperty("run") RunSnapshot run,
+    @JsonProperty("businessState") JsonNode businessState) {
 
   public SessionSnapshot {
     closedApprovals = closedApprovals == null ? List.of() : List.copyOf(closedApprovals);

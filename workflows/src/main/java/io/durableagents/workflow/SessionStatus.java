@@ -3,8 +3,12 @@ package io.durableagents.workflow;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 
-/** What the {@code status} query answers: where the session is, without the transcript. */
+/**
+ * What the {@code status} query answers: where the session is, without the transcript.
+ * {@code businessState} is the state the session's tools keep, or null when they keep none.
+ */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionStatus(
@@ -16,4 +20,5 @@ public record SessionStatus(
     @JsonProperty("messageCount") int messageCount,
     @JsonProperty("usage") Usage usage,
     @JsonProperty("lastResult") RunResult lastResult,
-    @JsonProperty("approval") Approval approval) {}
+    @JsonProperty("approval") Approval approval,
+    @JsonProperty("businessState") JsonNode businessState) {}

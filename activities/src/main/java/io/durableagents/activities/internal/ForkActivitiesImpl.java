@@ -1,9 +1,11 @@
 package io.durableagents.activities.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Agent;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.CheckpointEntry;
 import io.durableagents.store.SessionRecord;
+import io.durableagents.tools.BusinessState;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.Message;
@@ -52,14 +54,10 @@ public final class ForkActivitiesImpl implements ForkActivities {
     List<Message> messages =
         new ArrayList<>(store.readMessages(source.parentSessionId(), entry.messageCount()));
     ForkPatch patch = source.patch() == null ? ForkPatch.NONE : source.patch();
-    if (patch.businessState() != null) {
-      throw ApplicationFailure.newNonRetryableFailure(
-          "businessState patches are not supported yet: this version keeps no business state.",
-          "INVALID_PATCH");
-    }
     if (!patch.messages().isEmpty()) {
       messages = new ArrayList<>(patch.messages());
     }
+    JsonNode businessState = patchedState(entry.businessState(), patch.businessState());
     for (ForkPatch.ToolResultPatch toolResult : patch.toolResults()) {
       applyToolResult(messages, toolResult);
     }
@@ -82,7 +80,9 @@ public final class ForkActivitiesImpl implements ForkActivities {
             messages,
             entry.usage(),
             entry.fingerprint(),
-            request.savedAt()));
+            request.savedAt(),
+            List.of(),
+            businessState));
     store.recordLineage(
         request.sessionId(), request.executionId(), source.parentSessionId(), source.parentStep());
     return new ForkState(
@@ -97,7 +97,34 @@ public final class ForkActivitiesImpl implements ForkActivities {
         lastAssistantText(messages),
         pending,
         checks,
-        TranscriptHash.of(messages));
+        TranscriptHash.of(messages),
+        businessState);
+  }
+
+  /**
+   * The fork's business state: the entry's, or the patch's, which replaces it whole. A JSON null
+   * patch clears it; anything else must be an object, as tools update it with merge patches.
+   */
+  static JsonNode patchedState(JsonNode entryState, JsonNode patch) {
+    if (patch == null) {
+      return entryState;
+    }
+    if (patch.isNull()) {
+      return null;
+    }
+    if (!patch.isObject()) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "A businessState patch replaces the state with a JSON object (or null to clear it), not "
+              + patch.getNodeType() + ".",
+          "INVALID_PATCH");
+    }
+    int bytes = PayloadSizes.jsonBytes(patch);
+    if (bytes > BusinessState.MAX_BYTES) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "The businessState patch is " + bytes + " bytes, over the limit of " + BusinessState.MAX_BYTES + ".",
+          "INVALID_PATCH");
+    }
+    return patch;
   }
 
   private static ApplicationFailure checkpointNotFound(ForkSource source, List<CheckpointEntry> kept) {

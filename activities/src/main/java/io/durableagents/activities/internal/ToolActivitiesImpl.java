@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.durableagents.agent.Agent;
 import io.durableagents.artifacts.ArtifactStore;
 import io.durableagents.artifacts.FileArtifactStore;
+import io.durableagents.tools.BusinessState;
 import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolContext;
@@ -69,7 +70,8 @@ public final class ToolActivitiesImpl implements ToolActivities {
             agent.name(),
             request.run(),
             info.getAttempt(),
-            request.trigger());
+            request.trigger(),
+            new BusinessState(request.businessState()));
     Object value;
     try {
       value = tool.handler().execute(arguments, context);
@@ -90,23 +92,34 @@ public final class ToolActivitiesImpl implements ToolActivities {
     } catch (IllegalArgumentException e) {
       return error(ErrorResults.TOOL_ERROR, "Result of '" + tool.name() + "' is not JSON: " + e.getMessage());
     }
+    List<JsonNode> stateUpdates = context.businessState().updates();
+    if (!stateUpdates.isEmpty()) {
+      int stateBytes = PayloadSizes.jsonBytes(context.businessState().get());
+      if (stateBytes > BusinessState.MAX_BYTES) {
+        return error(
+            ErrorResults.STATE_TOO_LARGE,
+            "Tool '" + tool.name() + "' made the business state " + stateBytes + " bytes, over the limit of "
+                + BusinessState.MAX_BYTES + "; its updates were dropped. Keep bulk data in artifacts.");
+      }
+    }
     int size = PayloadSizes.jsonBytes(result);
     if (size > maxPayloadBytes) {
-      return stored(tool, request, result, size);
+      return stored(tool, request, result, size, stateUpdates);
     }
-    return new ToolOutcome(result == null ? JsonNodeFactory.instance.nullNode() : result, false);
+    return new ToolOutcome(result == null ? JsonNodeFactory.instance.nullNode() : result, false, stateUpdates);
   }
 
   /**
    * A result over the payload limit goes to the artifact store, and a reference takes its place.
    * If it cannot be stored, the model gets an error result naming the limit.
    */
-  private ToolOutcome stored(Tool tool, ToolRequest request, JsonNode result, int size) {
+  private ToolOutcome stored(
+      Tool tool, ToolRequest request, JsonNode result, int size, List<JsonNode> stateUpdates) {
     try {
       String artifactId = artifacts.put(MAPPER.writeValueAsBytes(result), "application/json");
       log.info("tool {} call {}: result of {} bytes stored as artifact {}",
           tool.name(), request.toolCallId(), size, artifactId);
-      return new ToolOutcome(StoredResults.reference(artifactId, size), false);
+      return new ToolOutcome(StoredResults.reference(artifactId, size), false, stateUpdates);
     } catch (IOException | RuntimeException e) {
       log.warn("tool {} call {}: cannot store a result of {} bytes", tool.name(), request.toolCallId(), size, e);
       return error(

@@ -64,13 +64,14 @@ public final class Sql {
 
   public static final String UPSERT_CHECKPOINT =
       "INSERT INTO agent_checkpoints (session_id, step, run, status, finish_reason,"
-          + " message_count, input_tokens, output_tokens, fingerprint, saved_at)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " message_count, input_tokens, output_tokens, fingerprint, saved_at, business_state)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT (session_id, step) DO UPDATE SET"
           + " run = excluded.run, status = excluded.status,"
           + " finish_reason = excluded.finish_reason, message_count = excluded.message_count,"
           + " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
-          + " fingerprint = excluded.fingerprint, saved_at = excluded.saved_at"
+          + " fingerprint = excluded.fingerprint, saved_at = excluded.saved_at,"
+          + " business_state = excluded.business_state"
           // A late retry of an earlier save of this step never undoes a newer one.
           + " WHERE agent_checkpoints.saved_at <= excluded.saved_at";
 
@@ -156,7 +157,7 @@ public final class Sql {
 
   private static final String SELECT_HISTORY =
       "SELECT step, run, saved_at, status, finish_reason, message_count, input_tokens,"
-          + " output_tokens, fingerprint FROM agent_checkpoints WHERE session_id = ?"
+          + " output_tokens, fingerprint, business_state FROM agent_checkpoints WHERE session_id = ?"
           + " ORDER BY step DESC";
 
   public static final String SELECT_HISTORY_ALL = SELECT_HISTORY;

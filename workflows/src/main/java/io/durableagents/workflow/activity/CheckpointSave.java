@@ -3,6 +3,7 @@ package io.durableagents.workflow.activity;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.Usage;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.List;
  * @param executionId the first run id of the session workflow; a different one means the
  *     session id was reused by a new workflow and the old rows are replaced
  * @param approvals approval rows that changed since the previous save (requested or decided)
+ * @param businessState the session's business state at this entry, whole (null: none)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -31,14 +33,34 @@ public record CheckpointSave(
     @JsonProperty("usage") Usage usage,
     @JsonProperty("fingerprint") String fingerprint,
     @JsonProperty("savedAt") long savedAt,
-    @JsonProperty("approvals") List<ApprovalRecord> approvals) {
+    @JsonProperty("approvals") List<ApprovalRecord> approvals,
+    @JsonProperty("businessState") JsonNode businessState) {
 
   public CheckpointSave {
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);
     approvals = approvals == null ? List.of() : List.copyOf(approvals);
   }
 
-  /** A save that changes no approval. */
+  /** A save without business state. */
+  public CheckpointSave(
+      String sessionId,
+      String executionId,
+      String agent,
+      int run,
+      int step,
+      String status,
+      String finishReason,
+      int firstSeq,
+      List<Message> newMessages,
+      Usage usage,
+      String fingerprint,
+      long savedAt,
+      List<ApprovalRecord> approvals) {
+    this(sessionId, executionId, agent, run, step, status, finishReason, firstSeq, newMessages,
+        usage, fingerprint, savedAt, approvals, null);
+  }
+
+  /** A save that changes no approval and has no business state. */
   public CheckpointSave(
       String sessionId,
       String executionId,
@@ -53,7 +75,7 @@ public record CheckpointSave(
       String fingerprint,
       long savedAt) {
     this(sessionId, executionId, agent, run, step, status, finishReason, firstSeq, newMessages,
-        usage, fingerprint, savedAt, List.of());
+        usage, fingerprint, savedAt, List.of(), null);
   }
 
   /** Number of messages in the transcript once this save is applied. */

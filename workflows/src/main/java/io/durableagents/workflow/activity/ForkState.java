@@ -3,6 +3,7 @@ package io.durableagents.workflow.activity;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.Usage;
 import java.util.List;
@@ -10,7 +11,8 @@ import java.util.List;
 /**
  * What a forked session starts from, once its transcript is in the store: counts and totals of
  * the entry (the budgets continue), the calls of the last turn that still have no result (they run
- * first, through the normal tool path), and the hash of the transcript.
+ * first, through the normal tool path), the hash of the transcript, and the business state the fork
+ * starts with (the entry's, or the patch's).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -26,7 +28,8 @@ public record ForkState(
     @JsonProperty("lastText") String lastText,
     @JsonProperty("pendingCalls") List<ToolCall> pendingCalls,
     @JsonProperty("checks") List<CallCheck> checks,
-    @JsonProperty("transcriptHash") String transcriptHash) {
+    @JsonProperty("transcriptHash") String transcriptHash,
+    @JsonProperty("businessState") JsonNode businessState) {
 
   public ForkState {
     pendingCalls = pendingCalls == null ? List.of() : List.copyOf(pendingCalls);

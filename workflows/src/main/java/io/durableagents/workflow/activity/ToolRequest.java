@@ -8,7 +8,8 @@ import io.durableagents.workflow.TriggerEnvelope;
 
 /**
  * One tool call to execute; {@code toolCallId} is the idempotency key for its side effects.
- * {@code trigger} is the envelope that started the run, when a trigger did.
+ * {@code trigger} is the envelope that started the run, when a trigger did. {@code businessState}
+ * is the session's business state as the call starts (null when the session has none).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -19,10 +20,11 @@ public record ToolRequest(
     @JsonProperty("toolCallId") String toolCallId,
     @JsonProperty("toolName") String toolName,
     @JsonProperty("arguments") JsonNode arguments,
-    @JsonProperty("trigger") TriggerEnvelope trigger) {
+    @JsonProperty("trigger") TriggerEnvelope trigger,
+    @JsonProperty("businessState") JsonNode businessState) {
 
   public ToolRequest(
       String sessionId, String agent, int run, String toolCallId, String toolName, JsonNode arguments) {
-    this(sessionId, agent, run, toolCallId, toolName, arguments, null);
+    this(sessionId, agent, run, toolCallId, toolName, arguments, null, null);
   }
 }

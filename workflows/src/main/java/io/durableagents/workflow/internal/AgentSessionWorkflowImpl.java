@@ -8,6 +8,7 @@ import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.ErrorResults;
 import io.durableagents.workflow.FinishReason;
+import io.durableagents.workflow.MergePatch;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
@@ -29,6 +30,7 @@ import io.durableagents.workflow.activity.ForkRequest;
 import io.durableagents.workflow.activity.ForkState;
 import io.durableagents.workflow.activity.ModelTurnRequest;
 import io.durableagents.workflow.activity.ModelTurnResult;
+import io.durableagents.workflow.activity.ToolOutcome;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
@@ -90,6 +92,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private Usage totalUsage = Usage.ZERO;
   private RunResult lastResult;
   private AgentRun currentRun;
+  /**
+   * The JSON the session's tools read and update (null until one does): merge patches from tool
+   * results are applied in call order as the results are recorded.
+   */
+  private JsonNode businessState;
 
   private Approval pendingApproval;
   private Decision pendingDecision;
@@ -164,6 +171,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     agentName = fork.agent();
     step = fork.step();
     totalUsage = fork.usage();
+    businessState = fork.businessState();
     lastRun = Math.max(0, fork.run() - 1);
     String appendInput = start.fork().patch() == null ? null : start.fork().patch().appendInput();
     List<Message> inputs =
@@ -218,7 +226,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         lastResult,
         new ArrayList<>(closedApprovals),
         new ArrayList<>(queuedInputs),
-        run);
+        run,
+        businessState);
   }
 
   private void restore(SessionSnapshot snapshot) {
@@ -234,6 +243,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     }
     closedApprovals.addAll(snapshot.closedApprovals());
     queuedInputs.addAll(snapshot.queuedInputs());
+    businessState = snapshot.businessState();
     SessionSnapshot.RunSnapshot run = snapshot.run();
     if (run != null) {
       activeRun = run.run();
@@ -455,7 +465,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         transcript.size(),
         totalUsage,
         lastResult,
-        pendingApproval);
+        pendingApproval,
+        businessState);
   }
 
   // ---- bookkeeping -----------------------------------------------------------------------
@@ -524,7 +535,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         totalUsage,
         spec == null ? null : spec.fingerprint(),
         Workflow.currentTimeMillis(),
-        approvals);
+        approvals,
+        businessState);
   }
 
   private void persist(CheckpointSave save) {
@@ -918,7 +930,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       private final ToolRunner runner;
       private final Promise<?>[] running;
       private final JsonNode[] outcomes;
+      /** Each call's business-state updates, applied in call order once the calls before have results. */
+      private final List<List<JsonNode>> stateUpdates;
       private int recorded;
+      private int stateApplied;
 
       ToolBatch(List<ToolCall> calls, List<CallCheck> checks) {
         this.calls = calls;
@@ -926,6 +941,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         this.runner = new ToolRunner(stubs, spec, sessionId, run, trigger);
         this.running = new Promise<?>[calls.size()];
         this.outcomes = new JsonNode[calls.size()];
+        this.stateUpdates = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+          stateUpdates.add(List.of());
+        }
       }
 
       void execute() {
@@ -950,8 +969,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
             inFlight.removeIf(Promise::isCompleted);
           }
           int index = i;
+          applyStateUpdates();
           Promise<JsonNode> result =
-              runner.run(call).thenApply(value -> outcomes[index] = value);
+              runner.run(call, businessState).thenApply(outcome -> settleCall(index, outcome));
           running[i] = result;
           inFlight.add(result);
         }
@@ -971,8 +991,28 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         inFlight.clear();
       }
 
+      private JsonNode settleCall(int index, ToolOutcome outcome) {
+        outcomes[index] = outcome.result();
+        stateUpdates.set(index, outcome.stateUpdates());
+        applyStateUpdates();
+        return outcome.result();
+      }
+
+      /**
+       * Applies the state updates of the calls that have results, in call order, up to the first
+       * call still without one: a call sees the updates of every call before it that has finished.
+       */
+      private void applyStateUpdates() {
+        for (; stateApplied < calls.size() && outcomes[stateApplied] != null; stateApplied++) {
+          for (JsonNode patch : stateUpdates.get(stateApplied)) {
+            businessState = MergePatch.apply(businessState, patch);
+          }
+        }
+      }
+
       /** Appends the results of calls {@code [recorded, upTo)} to the transcript, in order. */
       private void recordPrefix(int upTo) {
+        applyStateUpdates();
         for (; recorded < upTo; recorded++) {
           ToolCall call = calls.get(recorded);
           transcript.add(Message.toolResult(call, outcomes[recorded]));
@@ -1060,7 +1100,13 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         // The decision lands on the entry that asked for it.
         save(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL,
             List.of(approvalRecord(approval, run, pausedAt, state, decision, decidedAt)));
-        return result != null ? result : runner.run(call).get();
+        if (result != null) {
+          return result;
+        }
+        applyStateUpdates();
+        ToolOutcome outcome = runner.run(call, businessState).get();
+        stateUpdates.set(index, outcome.stateUpdates());
+        return outcome.result();
       }
 
       /** After a cancel: every call without a result gets {@code {"error": "cancelled"}}. */

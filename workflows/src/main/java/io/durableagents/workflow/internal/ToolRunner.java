@@ -6,6 +6,7 @@ import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.activity.AgentSpec;
 import io.durableagents.workflow.activity.CallCheck;
+import io.durableagents.workflow.activity.ToolOutcome;
 import io.durableagents.workflow.activity.ToolRequest;
 import io.durableagents.workflow.activity.ToolSpec;
 import io.temporal.failure.ActivityFailure;
@@ -42,21 +43,25 @@ final class ToolRunner {
     return check.error();
   }
 
-  /** Starts the call's activity; failures become error results, never a failed run. */
-  Promise<JsonNode> run(ToolCall call) {
+  /**
+   * Starts the call's activity, which sees {@code businessState}; failures become error results
+   * (with no state updates), never a failed run.
+   */
+  Promise<ToolOutcome> run(ToolCall call, JsonNode businessState) {
     ToolSpec tool = spec.tool(call.name());
     ToolRequest request =
-        new ToolRequest(sessionId, spec.name(), run, call.id(), call.name(), call.arguments(), trigger);
+        new ToolRequest(
+            sessionId, spec.name(), run, call.id(), call.name(), call.arguments(), trigger, businessState);
     return Async.function(stubs.tool(tool)::executeTool, request)
         .handle(
             (outcome, failure) -> {
               if (failure == null) {
-                return outcome.result();
+                return outcome;
               }
               if (isCancellation(failure)) {
-                return ErrorResults.of(ErrorResults.CANCELLED, null);
+                return new ToolOutcome(ErrorResults.of(ErrorResults.CANCELLED, null), true);
               }
-              return ErrorResults.of(ErrorResults.TOOL_FAILED, describe(failure));
+              return new ToolOutcome(ErrorResults.of(ErrorResults.TOOL_FAILED, describe(failure)), true);
             });
   }
 
