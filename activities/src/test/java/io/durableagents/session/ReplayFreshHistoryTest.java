@@ -105,6 +105,33 @@ class ReplayFreshHistoryTest {
   }
 
   @Test
+  void aSessionWhoseToolsKeepBusinessState_andAForkThatReplacesIt_replay() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'remember','arguments':{'a':1}},"
+                    + "{'name':'remember','arguments':{'b':2}},{'name':'pay','arguments':{'amount':500}},"
+                    + "{'name':'recall','arguments':{}}]},{'text':'kept'}]}"),
+            10)) {
+      RunResult paused = kit.send("golden-state", "remember and pay");
+      kit.session("golden-state").approve(new Decision(paused.approval().approvalId(), true, "ok", "a"));
+      assertThat(kit.attach("golden-state").status()).isEqualTo(RunStatus.FINISHED);
+      assertThat(kit.session("golden-state").status().businessState()).isEqualTo(JSON.readTree("{\"a\":1,\"b\":2}"));
+      replayAndKeep(kit, "golden-state", "business-state.json");
+
+      // Step 2 is the pause: the fork asks for approval again, then its recall sees the patched state.
+      RunResult forked =
+          kit.fork("golden-state", 2, new ForkPatch(null, JSON.readTree("{\"a\":9}"), null, null), "golden-state-fork");
+      kit.session("golden-state-fork").approve(new Decision(forked.approval().approvalId(), true, "ok", "a"));
+      RunResult rerun = kit.attach("golden-state-fork");
+      assertThat(rerun.status()).isEqualTo(RunStatus.FINISHED);
+      assertThat(rerun.toolCalls().get(rerun.toolCalls().size() - 1).result()).isEqualTo(JSON.readTree("{\"a\":9}"));
+      replayAndKeep(kit, "golden-state-fork", "fork-business-state.json");
+    }
+  }
+
+  @Test
   void cancelledSession_replays() throws Exception {
     try (SessionTestKit kit =
         new SessionTestKit(
