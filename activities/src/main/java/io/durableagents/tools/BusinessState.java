@@ -13,7 +13,8 @@ import java.util.List;
  *
  * <p>Updates are JSON Merge Patches (RFC 7386): {@code {"cart": {"items": 2}, "coupon": null}}
  * sets {@code cart.items} and removes {@code coupon}, leaving every other member alone. They take
- * effect only if the call returns a result: a call that throws, or is retried, leaves no update.
+ * effect only if the call returns a result: a call that throws leaves no update, and every attempt
+ * starts from the state the call started with.
  * The workflow applies each call's updates in call order once the calls before it have results,
  * so calls of one batch that run in parallel may each update their own members without losing
  * the other's; a call started in parallel with another does not see that other's updates.

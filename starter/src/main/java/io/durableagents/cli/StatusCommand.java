@@ -63,6 +63,9 @@ public class StatusCommand implements Callable<Integer> {
             + status.checkpointStep()
             + " · "
             + RunResultPrinter.usage(status.usage()));
+    if (status.businessState() != null) {
+      out.println("  business state: " + RunResultPrinter.compactJson(status.businessState(), Integer.MAX_VALUE));
+    }
     boolean lastRunShowsApproval =
         status.lastResult() != null && RunStatus.AWAITING_APPROVAL.equals(status.lastResult().status());
     if (status.approval() != null && !lastRunShowsApproval) {

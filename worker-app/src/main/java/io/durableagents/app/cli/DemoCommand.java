@@ -18,6 +18,7 @@ import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.ToolCallRecord;
 import io.temporal.client.WorkflowClient;
@@ -123,6 +124,15 @@ public class DemoCommand implements Callable<Integer> {
             + " its result recorded in the workflow history: had the worker crashed mid-run, a new"
             + " one would resume from the last recorded step without asking the model again or"
             + " booking a second table.", ""));
+    agents.status(SESSION)
+        .map(SessionStatus::businessState)
+        .ifPresent(
+            state -> {
+              out.println();
+              out.println(wrap("", "The tools keep business state with every checkpoint; book_table noted"
+                  + " its booking there:", ""));
+              out.println(INDENT + RunResultPrinter.compactJson(state, MAX_JSON));
+            });
     out.println();
     out.println("The conversation is in " + PROJECTION_FILE + " (SQLite projection, "
         + (second.messages() == null ? "?" : second.messages().size()) + " messages).");

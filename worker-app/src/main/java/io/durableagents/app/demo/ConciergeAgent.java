@@ -4,6 +4,7 @@ import io.durableagents.agent.Agent;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolContext;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -25,6 +26,7 @@ public final class ConciergeAgent {
 
   /** Bookings by tool call id: a retried call finds its booking instead of making another. */
   private static final Map<String, Map<String, Object>> BOOKINGS = new ConcurrentHashMap<>();
+  private static final ObjectMapper STATE_JSON = new ObjectMapper();
 
   record WeatherInput(String city) {}
 
@@ -134,7 +136,20 @@ public final class ConciergeAgent {
     return out;
   }
 
+  /**
+   * Books once per call id, and notes the booking in the session's business state, where later
+   * tools (and a fork's patch) can see it: {@code {"bookings": {"BK-...": {...}}}}.
+   */
   private static Map<String, Object> book(BookTableInput in, ToolContext ctx) {
+    Map<String, Object> booking = bookOnce(in, ctx);
+    Map<String, Object> details = new LinkedHashMap<>(booking);
+    Object confirmation = details.remove("confirmation");
+    ctx.businessState()
+        .update(STATE_JSON.valueToTree(Map.of("bookings", Map.of(String.valueOf(confirmation), details))));
+    return booking;
+  }
+
+  private static Map<String, Object> bookOnce(BookTableInput in, ToolContext ctx) {
     return BOOKINGS.computeIfAbsent(
         ctx.toolCallId(),
         id -> {

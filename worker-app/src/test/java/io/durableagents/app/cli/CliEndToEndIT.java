@@ -214,6 +214,20 @@ class CliEndToEndIT {
     Result taken = agents("fork", "fork-src", "--from-step", "2", "--as", forkId, "--temporal", temporal);
     assertThat(taken.exitCode()).isEqualTo(1);
     assertThat(taken.err()).contains("already exists");
+
+    Result withState =
+        agents("fork", "fork-src", "--from-step", "2", "--business-state", "{\"vip\":true}", "--as", "fork-vip",
+            "--temporal", temporal);
+    assertThat(withState.exitCode()).as(withState.err()).isZero();
+    assertThat(withState.out()).contains("patch: businessState");
+    assertThat(agents("send", "fork-vip", "", "--temporal", temporal).exitCode()).isZero();
+    Result status = agents("status", "fork-vip", "--temporal", temporal);
+    assertThat(status.out()).contains("business state: {\"vip\":true}");
+
+    Result notAnObject =
+        agents("fork", "fork-src", "--from-step", "2", "--business-state", "[1]", "--temporal", temporal);
+    assertThat(notAnObject.exitCode()).isEqualTo(2);
+    assertThat(notAnObject.err()).contains("--business-state needs a JSON object");
   }
 
   private static List<JsonNode> conversation(JsonNode result) {

@@ -96,7 +96,8 @@ class ProjectionOnBothDatabasesTest {
       Checkpoint newest = history.get(0).checkpoint();
       assertThat(newest)
           .isEqualTo(new Checkpoint("chat-1", 3, 1, RunStatus.FINISHED, FinishReason.STOP,
-              transcript, null, new Usage(30, 12), "fp-1", null, 3_000L));
+              transcript, BUSINESS_STATE, new Usage(30, 12), "fp-1", null, 3_000L));
+      assertThat(history.get(1).checkpoint().businessState()).isNull();
       assertThat(history.get(1).checkpoint().messages()).isEqualTo(transcript.subList(0, 3));
       assertThat(history.get(2).checkpoint().messages()).isEqualTo(transcript.subList(0, 2));
       assertThat(history.get(2).checkpoint().finishReason()).isEqualTo(FinishReason.TOOL_CALLS);
@@ -292,6 +293,10 @@ class ProjectionOnBothDatabasesTest {
     return new Outcome(exitCode, out.toString(), err.toString());
   }
 
+  /** What the tools of {@link #writeConversation} leave in the business state at the last step. */
+  private static final JsonNode BUSINESS_STATE =
+      JSON.createObjectNode().set("booking", JSON.createObjectNode().put("city", "Zürich").put("people", 2));
+
   /** A user question, a tool call, its result and the answer. */
   private static List<Message> conversation() {
     ToolCall call = new ToolCall("call-1", "weather", JSON.createObjectNode().put("city", "Zürich"));
@@ -310,7 +315,8 @@ class ProjectionOnBothDatabasesTest {
     saves.add(new CheckpointSave(session, "exec-" + session, "concierge", 1, 2, RunStatus.IN_PROGRESS,
         FinishReason.TOOL_CALLS, 2, transcript.subList(2, 3), new Usage(10, 5), "fp-1", 2_000L));
     saves.add(new CheckpointSave(session, "exec-" + session, "concierge", 1, 3, RunStatus.FINISHED,
-        FinishReason.STOP, 3, transcript.subList(3, 4), new Usage(30, 12), "fp-1", 3_000L));
+        FinishReason.STOP, 3, transcript.subList(3, 4), new Usage(30, 12), "fp-1", 3_000L, List.of(),
+        BUSINESS_STATE));
     saves.forEach(store::saveCheckpoint);
   }
 
