@@ -54,10 +54,12 @@ public interface AgentStore extends AutoCloseable {
 
   /**
    * Records that session {@code sessionId} (the execution {@code executionId} of it) is a fork of
-   * {@code parentSessionId} at history step {@code parentStep}. Idempotent; a row of another
+   * {@code parentSessionId} at history step {@code parentStep}, patched as {@code patchSummary}
+   * says ({@link io.durableagents.workflow.ForkPatch#summary()}). Idempotent; a row of another
    * execution is left alone.
    */
-  void recordLineage(String sessionId, String executionId, String parentSessionId, int parentStep);
+  void recordLineage(
+      String sessionId, String executionId, String parentSessionId, int parentStep, String patchSummary);
 
   /**
    * The checkpoint history of a session, newest step first.

@@ -154,7 +154,8 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   @Override
-  public void recordLineage(String sessionId, String executionId, String parentSessionId, int parentStep) {
+  public void recordLineage(
+      String sessionId, String executionId, String parentSessionId, int parentStep, String patchSummary) {
     requireSessionId(sessionId);
     run(
         "record the lineage of session " + sessionId,
@@ -163,8 +164,9 @@ public final class JdbcAgentStore implements AgentStore {
           try (PreparedStatement update = connection.prepareStatement(Sql.SET_LINEAGE)) {
             update.setString(1, parentSessionId);
             update.setInt(2, parentStep);
-            update.setString(3, sessionId);
-            update.setString(4, executionId);
+            setNullableString(update, 3, patchSummary);
+            update.setString(4, sessionId);
+            update.setString(5, executionId);
             update.executeUpdate();
           }
           return null;
@@ -317,7 +319,8 @@ public final class JdbcAgentStore implements AgentStore {
                       row.getLong("created_at"),
                       row.getLong("updated_at"),
                       row.getString("parent_session_id"),
-                      lineageStep));
+                      lineageStep,
+                      row.getString("fork_patch")));
             }
           }
         });

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.activity.ActivityNames;
@@ -239,7 +240,8 @@ public final class ProjectionRebuilder {
     Optional<ForkSource> fork = forkSource(runs);
     if (fork.isPresent() && !saves.isEmpty()) {
       store.recordLineage(
-          sessionId, saves.get(0).executionId(), fork.get().parentSessionId(), fork.get().parentStep());
+          sessionId, saves.get(0).executionId(), fork.get().parentSessionId(), fork.get().parentStep(),
+          (fork.get().patch() == null ? ForkPatch.NONE : fork.get().patch()).summary());
     }
     Map<String, Long> notified = notifications(runs);
     notified.forEach((approvalId, at) -> store.markApprovalNotified(sessionId, approvalId, at));

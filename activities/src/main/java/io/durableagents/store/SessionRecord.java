@@ -12,6 +12,8 @@ import io.durableagents.workflow.Usage;
  * @param updatedAt epoch milliseconds (UTC) of the newest save
  * @param parentSessionId the session a fork was taken from; null for a session that is no fork
  * @param parentStep the history step of the parent the fork starts from; null likewise
+ * @param forkPatch a one-line summary of the patch the fork applied ("none" for an unpatched
+ *     fork); null likewise
  */
 public record SessionRecord(
     String sessionId,
@@ -26,4 +28,5 @@ public record SessionRecord(
     long createdAt,
     long updatedAt,
     String parentSessionId,
-    Integer parentStep) {}
+    Integer parentStep,
+    String forkPatch) {}

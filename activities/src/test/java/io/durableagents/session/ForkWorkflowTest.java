@@ -85,12 +85,20 @@ class ForkWorkflowTest {
     SessionRecord forkRow = kit.store.session("src-1.fork-1").orElseThrow();
     assertThat(forkRow.parentSessionId()).isEqualTo("src-1");
     assertThat(forkRow.parentStep()).isEqualTo(2);
+    assertThat(forkRow.forkPatch()).isEqualTo("toolResult(call_0_0)");
     assertThat(kit.store.session("src-1").orElseThrow().parentSessionId()).isNull();
+    // The copied prefix is not in the fork's history, so a fork is rebuilt in place: lose the
+    // lineage, and the rebuild writes it back from the fork's start input.
+    try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("projection.db"));
+        java.sql.Statement wipe = db.createStatement()) {
+      wipe.executeUpdate("UPDATE agent_sessions SET parent_session_id = NULL, parent_step = NULL, fork_patch = NULL");
+    }
+    assertThat(kit.store.session("src-1.fork-1").orElseThrow().parentSessionId()).isNull();
     ProjectionRebuilder.newInstance()
         .rebuild("src-1.fork-1", ProjectionRebuilder.fetchRuns(kit.client, "src-1.fork-1"), kit.store);
     assertThat(kit.store.session("src-1.fork-1").orElseThrow())
-        .extracting(SessionRecord::parentSessionId, SessionRecord::parentStep)
-        .containsExactly("src-1", 2);
+        .extracting(SessionRecord::parentSessionId, SessionRecord::parentStep, SessionRecord::forkPatch)
+        .containsExactly("src-1", 2, "toolResult(call_0_0)");
 
     assertThat(snapshot("src-1")).isEqualTo(before);
     List<Message> sourceTranscript = kit.store.readMessages("src-1", source.messageCount());

@@ -169,13 +169,14 @@ abstract class AgentStoreContract {
     store.saveCheckpoint(save(fork, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 0, transcript));
     assertThat(store.session(fork).orElseThrow().parentSessionId()).isNull();
 
-    store.recordLineage(fork, "exec-other", "parent", 7); // a late call for another execution
+    store.recordLineage(fork, "exec-other", "parent", 7, "none"); // a late call for another execution
     assertThat(store.session(fork).orElseThrow().parentStep()).isNull();
-    store.recordLineage(fork, "exec-1", "parent", 2);
-    store.recordLineage(fork, "exec-1", "parent", 2);
+    store.recordLineage(fork, "exec-1", "parent", 2, "businessState toolResult(call-1)");
+    store.recordLineage(fork, "exec-1", "parent", 2, "businessState toolResult(call-1)");
     SessionRecord row = store.session(fork).orElseThrow();
     assertThat(row.parentSessionId()).isEqualTo("parent");
     assertThat(row.parentStep()).isEqualTo(2);
+    assertThat(row.forkPatch()).isEqualTo("businessState toolResult(call-1)");
     // Later saves keep it.
     store.saveCheckpoint(save(fork, "exec-1", 2, 3, RunStatus.FINISHED, FinishReason.STOP, 4,
         List.of(Message.user("more")), Usage.ZERO, 3_000L));

@@ -24,7 +24,8 @@ public record ProjectionTables(
           rows(connection,
               "SELECT session_id, execution_id, agent, status, current_run, last_step,"
                   + " message_count, input_tokens, output_tokens, fingerprint, parent_session_id,"
-                  + " parent_step, created_at, updated_at FROM agent_sessions WHERE session_id = ?",
+                  + " parent_step, fork_patch, created_at, updated_at FROM agent_sessions"
+                  + " WHERE session_id = ?",
               sessionId),
           rows(connection,
               "SELECT seq, run, step, role, body FROM agent_messages WHERE session_id = ?"

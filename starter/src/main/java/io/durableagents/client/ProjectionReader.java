@@ -42,10 +42,8 @@ public final class ProjectionReader implements AutoCloseable {
       "SELECT seq, body FROM agent_messages WHERE session_id = ? ORDER BY seq";
   private static final String SELECT_FIRST_MESSAGES =
       "SELECT seq, body FROM agent_messages WHERE session_id = ? AND seq < ? ORDER BY seq";
-  private static final String SELECT_SESSION =
-      "SELECT session_id, agent, status, current_run, last_step, message_count, input_tokens,"
-          + " output_tokens, updated_at, parent_session_id, parent_step FROM agent_sessions"
-          + " WHERE session_id = ?";
+  /** Every column: a projection that predates a column (fork_patch) still reads. */
+  private static final String SELECT_SESSION = "SELECT * FROM agent_sessions WHERE session_id = ?";
   private static final String SELECT_HISTORY =
       "SELECT step, run, status, finish_reason, message_count, input_tokens, output_tokens,"
           + " business_state, fingerprint, run_config, saved_at FROM agent_checkpoints"
@@ -172,7 +170,8 @@ public final class ProjectionReader implements AutoCloseable {
                       row.getLong("output_tokens"),
                       row.getLong("updated_at"),
                       row.getString("parent_session_id"),
-                      lineageStep));
+                      lineageStep,
+                      optionalString(row, "fork_patch")));
             }
           }
         });
@@ -505,5 +504,16 @@ public final class ProjectionReader implements AutoCloseable {
   @FunctionalInterface
   private interface Query<T> {
     T run(Connection connection) throws SQLException;
+  }
+
+  /** A column added by a later migration: null when the projection's schema is older. */
+  private static String optionalString(ResultSet row, String column) throws SQLException {
+    java.sql.ResultSetMetaData meta = row.getMetaData();
+    for (int i = 1; i <= meta.getColumnCount(); i++) {
+      if (meta.getColumnName(i).equalsIgnoreCase(column)) {
+        return row.getString(i);
+      }
+    }
+    return null;
   }
 }

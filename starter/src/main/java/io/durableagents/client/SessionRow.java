@@ -9,6 +9,8 @@ package io.durableagents.client;
  * @param updatedAt epoch milliseconds (UTC) of that checkpoint
  * @param parentSessionId for a fork, the session it was taken from; otherwise null
  * @param parentStep for a fork, the parent's history step it starts from; otherwise null
+ * @param forkPatch for a fork, a one-line summary of its patch ({@code "none"} if unpatched, e.g.
+ *     {@code "businessState toolResult(call_0_0) appendInput"}); otherwise null
  */
 public record SessionRow(
     String sessionId,
@@ -21,4 +23,5 @@ public record SessionRow(
     long outputTokens,
     long updatedAt,
     String parentSessionId,
-    Integer parentStep) {}
+    Integer parentStep,
+    String forkPatch) {}

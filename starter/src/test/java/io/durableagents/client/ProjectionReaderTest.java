@@ -54,7 +54,7 @@ class ProjectionReaderTest {
       assertThat(reader.messages("nobody", -1)).isEmpty();
 
       assertThat(reader.session("chat-1"))
-          .contains(new SessionRow("chat-1", "concierge", "finished", 2, 7, 4, 120, 45, 1_700L, null, null));
+          .contains(new SessionRow("chat-1", "concierge", "finished", 2, 7, 4, 120, 45, 1_700L, null, null, null));
       assertThat(reader.session("nobody")).isEmpty();
     }
   }
@@ -109,15 +109,15 @@ class ProjectionReaderTest {
       insertSession(writer, "chat-3.fork", 1, 0);
       try (Statement lineage = writer.createStatement()) {
         lineage.execute(
-            "UPDATE agent_sessions SET parent_session_id = 'chat-3', parent_step = 1"
-                + " WHERE session_id = 'chat-3.fork'");
+            "UPDATE agent_sessions SET parent_session_id = 'chat-3', parent_step = 1,"
+                + " fork_patch = 'businessState appendInput' WHERE session_id = 'chat-3.fork'");
       }
     }
     try (ProjectionReader reader = ProjectionReader.open("jdbc:sqlite:" + file)) {
       assertThat(reader.session("chat-3").orElseThrow().parentSessionId()).isNull();
       assertThat(reader.session("chat-3.fork").orElseThrow())
-          .extracting(SessionRow::parentSessionId, SessionRow::parentStep)
-          .containsExactly("chat-3", 1);
+          .extracting(SessionRow::parentSessionId, SessionRow::parentStep, SessionRow::forkPatch)
+          .containsExactly("chat-3", 1, "businessState appendInput");
     }
     // A connection opened the way the reader opens them refuses writes.
     SQLiteConfig config = new SQLiteConfig();
@@ -127,6 +127,19 @@ class ProjectionReaderTest {
         Statement statement = readOnly.createStatement()) {
       assertThatThrownBy(() -> statement.execute("DELETE FROM agent_sessions"))
           .isInstanceOf(SQLException.class);
+    }
+  }
+
+  @Test
+  void aProjectionFromBeforeTheForkPatchColumn_readsSessionsWithoutIt() throws Exception {
+    Path file = dir.resolve("older.db");
+    try (Connection writer = createProjection(file, MIGRATIONS.subList(0, 3))) {
+      insertSession(writer, "chat-4", 1, 0);
+    }
+    try (ProjectionReader reader = ProjectionReader.open("jdbc:sqlite:" + file)) {
+      assertThat(reader.session("chat-4").orElseThrow())
+          .extracting(SessionRow::sessionId, SessionRow::forkPatch)
+          .containsExactly("chat-4", null);
     }
   }
 
@@ -164,10 +177,14 @@ class ProjectionReaderTest {
 
   /** A projection database in WAL mode with the store's schema, as the worker leaves it. */
   private static Connection createProjection(Path file) throws SQLException, IOException {
+    return createProjection(file, MIGRATIONS);
+  }
+
+  private static Connection createProjection(Path file, List<String> migrations) throws SQLException, IOException {
     Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
     try (Statement statement = connection.createStatement()) {
       statement.execute("PRAGMA journal_mode=WAL");
-      for (String sql : schemaStatements()) {
+      for (String sql : schemaStatements(migrations)) {
         statement.execute(sql);
       }
     }
@@ -177,11 +194,12 @@ class ProjectionReaderTest {
   /** The store's own migrations, in order (the activities module is a test dependency). */
   private static final List<String> MIGRATIONS =
       List.of(
-          "V1__sessions_messages_checkpoints.sql", "V2__approvals.sql", "V3__prune_indexes.sql");
+          "V1__sessions_messages_checkpoints.sql", "V2__approvals.sql", "V3__prune_indexes.sql",
+          "V4__fork_patch.sql");
 
-  private static List<String> schemaStatements() throws IOException {
+  private static List<String> schemaStatements(List<String> migrations) throws IOException {
     StringBuilder script = new StringBuilder();
-    for (String migration : MIGRATIONS) {
+    for (String migration : migrations) {
       try (InputStream in =
           ProjectionReaderTest.class.getResourceAsStream("/io/durableagents/store/migration/" + migration)) {
         assertThat(in).as(migration + " on the test classpath").isNotNull();

@@ -84,7 +84,8 @@ public final class ForkActivitiesImpl implements ForkActivities {
             List.of(),
             businessState));
     store.recordLineage(
-        request.sessionId(), request.executionId(), source.parentSessionId(), source.parentStep());
+        request.sessionId(), request.executionId(), source.parentSessionId(), source.parentStep(),
+        patch.summary());
     return new ForkState(
         agent.name(),
         entry.run(),

@@ -147,12 +147,12 @@ public final class Sql {
   public static final String SELECT_SESSION =
       "SELECT session_id, execution_id, agent, status, current_run, last_step, message_count,"
           + " input_tokens, output_tokens, fingerprint, created_at, updated_at,"
-          + " parent_session_id, parent_step"
+          + " parent_session_id, parent_step, fork_patch"
           + " FROM agent_sessions WHERE session_id = ?";
 
   /** The lineage of a forked session, on the row of the fork's own execution only. */
   public static final String SET_LINEAGE =
-      "UPDATE agent_sessions SET parent_session_id = ?, parent_step = ?"
+      "UPDATE agent_sessions SET parent_session_id = ?, parent_step = ?, fork_patch = ?"
           + " WHERE session_id = ? AND execution_id = ?";
 
   private static final String SELECT_HISTORY =
