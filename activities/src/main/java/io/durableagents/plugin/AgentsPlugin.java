@@ -7,6 +7,7 @@ import io.durableagents.activities.internal.CheckpointActivitiesImpl;
 import io.durableagents.activities.internal.ForkActivitiesImpl;
 import io.durableagents.activities.internal.ModelActivitiesImpl;
 import io.durableagents.activities.internal.ToolActivitiesImpl;
+import io.durableagents.activities.internal.TranscriptCache;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.temporal.common.SimplePlugin;
 import io.temporal.worker.Worker;
@@ -71,15 +72,17 @@ public final class AgentsPlugin extends SimplePlugin {
       return;
     }
     worker.registerWorkflowImplementationTypes(AgentSessionWorkflowImpl.class);
+    TranscriptCache transcripts = new TranscriptCache();
     worker.registerActivitiesImplementations(
         new AgentActivitiesImpl(registry),
         new ModelActivitiesImpl(
                 registry, options.store(), options.maxPayloadBytes(), options.deltaListeners())
-            .withArtifacts(options.artifactStore()),
+            .withArtifacts(options.artifactStore())
+            .withTranscripts(transcripts),
         new ToolActivitiesImpl(registry, options.maxPayloadBytes())
             .withArtifacts(options.artifactStore()),
         new CheckpointActivitiesImpl(options.store()),
         new ApprovalActivitiesImpl(registry, options.store()),
-        new ForkActivitiesImpl(registry, options.store()));
+        new ForkActivitiesImpl(registry, options.store()).withTranscripts(transcripts));
   }
 }

@@ -175,6 +175,20 @@ class ForkWorkflowTest {
   }
 
   @Test
+  void aForksFirstModelTurn_usesTheTranscriptThePreparationWrote_withoutReadingItBack() {
+    kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
+    kit.send("src-7", "go");
+    int readsBefore = kit.storeCalls.getOrDefault("readMessages", new java.util.concurrent.atomic.AtomicInteger()).get();
+
+    RunResult forked = fork("src-7", 2, new ForkPatch(null, null, null, "and then?"), "src-7.fork-1");
+
+    assertThat(forked.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(forked.text()).isEqualTo("answer");
+    // One read: the preparation's, of the source's entry. The fork's turn reads nothing back.
+    assertThat(kit.storeCalls.get("readMessages").get() - readsBefore).isEqualTo(1);
+  }
+
+  @Test
   void forkFromAStepThatIsNotKept_failsWithCheckpointNotFoundListingTheKeptSteps() {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-6", "go");

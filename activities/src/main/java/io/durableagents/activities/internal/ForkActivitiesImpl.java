@@ -31,10 +31,20 @@ import java.util.stream.Collectors;
 public final class ForkActivitiesImpl implements ForkActivities {
   private final AgentRegistry registry;
   private final AgentStore store;
+  private TranscriptCache transcripts;
 
   public ForkActivitiesImpl(AgentRegistry registry, AgentStore store) {
     this.registry = registry;
     this.store = store;
+  }
+
+  /**
+   * Hands the transcript each fork starts with to {@code cache}, shared with the worker's model
+   * turns, so that the fork's first turn does not read back what was just written.
+   */
+  public ForkActivitiesImpl withTranscripts(TranscriptCache cache) {
+    this.transcripts = cache;
+    return this;
   }
 
   @Override
@@ -86,6 +96,9 @@ public final class ForkActivitiesImpl implements ForkActivities {
     store.recordLineage(
         request.sessionId(), request.executionId(), source.parentSessionId(), source.parentStep(),
         patch.summary());
+    if (transcripts != null) {
+      transcripts.remember(request.sessionId(), request.executionId(), messages);
+    }
     return new ForkState(
         agent.name(),
         entry.run(),

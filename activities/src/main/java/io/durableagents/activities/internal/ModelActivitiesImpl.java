@@ -45,7 +45,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
   private final AgentStore store;
   private final int maxPayloadBytes;
   private final List<DeltaListener> deltaListeners;
-  private final TranscriptCache transcripts = new TranscriptCache(TranscriptCache.DEFAULT_MAX_CHARS);
+  private TranscriptCache transcripts = new TranscriptCache();
   private ArtifactStore artifacts = FileArtifactStore.defaultStore();
 
   public ModelActivitiesImpl(AgentRegistry registry, AgentStore store, int maxPayloadBytes) {
@@ -58,6 +58,12 @@ public final class ModelActivitiesImpl implements ModelActivities {
     this.store = store;
     this.maxPayloadBytes = maxPayloadBytes;
     this.deltaListeners = List.copyOf(deltaListeners);
+  }
+
+  /** Shares {@code cache} with the worker's fork preparations (see {@link ForkActivitiesImpl}). */
+  public ModelActivitiesImpl withTranscripts(TranscriptCache cache) {
+    this.transcripts = cache;
+    return this;
   }
 
   @Override

@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  * neither: all of these read the store. Bounded by the characters held (texts, arguments,
  * results), least recently used first out; a transcript over the bound is not kept.
  */
-final class TranscriptCache {
+public final class TranscriptCache {
   /** Characters held over all sessions by default: some 64 MB of heap at most. */
   static final long DEFAULT_MAX_CHARS = 32L * 1024 * 1024;
 
@@ -41,6 +41,20 @@ final class TranscriptCache {
 
   TranscriptCache(long maxChars) {
     this.maxChars = maxChars;
+  }
+
+  /** A cache of the default bound, shared by one worker's model turns and fork preparations. */
+  public TranscriptCache() {
+    this(DEFAULT_MAX_CHARS);
+  }
+
+  /**
+   * Remembers {@code stored} as the stored transcript of execution {@code executionId} of the
+   * session: what a fork's preparation has just written, and hashed for the workflow. The fork's
+   * first model turn then need not read it back.
+   */
+  void remember(String sessionId, String executionId, List<Message> stored) {
+    put(sessionId, measured(executionId, List.copyOf(stored)));
   }
 
   /**
