@@ -38,6 +38,15 @@ public interface AgentStore extends AutoCloseable {
     }
   }
 
+  /**
+   * Writes a fork's first checkpoint in one transaction: the first {@code copied} messages of
+   * {@code sourceSessionId}, copied as they are stored, then {@code save}, whose new messages
+   * continue them ({@code save.firstSeq() == copied}). The copy never passes through the worker.
+   *
+   * @throws StoreException if the source holds fewer than {@code copied} messages
+   */
+  void saveFork(String sourceSessionId, int copied, CheckpointSave save);
+
   /** History entries kept per session after each save (the newest steps); 0 keeps none. */
   int historyLimit();
 

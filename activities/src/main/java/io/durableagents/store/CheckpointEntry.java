@@ -11,6 +11,8 @@ import io.durableagents.workflow.Usage;
  * @param messageCount the number of transcript messages at this checkpoint
  * @param fingerprint the agent definition fingerprint, or {@code null}
  * @param businessState the tools' business state at this entry, or {@code null} when there is none
+ * @param transcriptHash the hash chain of the entry's transcript, or {@code null} when the save
+ *     did not carry one (older workflow code)
  */
 public record CheckpointEntry(
     int step,
@@ -21,4 +23,5 @@ public record CheckpointEntry(
     int messageCount,
     Usage usage,
     String fingerprint,
-    JsonNode businessState) {}
+    JsonNode businessState,
+    String transcriptHash) {}

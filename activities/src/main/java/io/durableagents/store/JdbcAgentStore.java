@@ -107,6 +107,46 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   @Override
+  public void saveFork(String sourceSessionId, int copied, CheckpointSave save) {
+    requireSessionId(sourceSessionId);
+    validate(save);
+    if (copied < 0 || copied != save.firstSeq()) {
+      throw new IllegalArgumentException(
+          "a fork's save must continue the " + copied + " copied messages, not start at " + save.firstSeq());
+    }
+    Encoded encoded = Encoded.of(save);
+    run(
+        "save fork " + save.sessionId() + " of session " + sourceSessionId,
+        true,
+        connection -> {
+          lockSession(connection, save.sessionId());
+          int storedLastStep = claimSession(connection, encoded);
+          if (storedLastStep == LATE_SAVE) {
+            return null;
+          }
+          if (copied > 0) {
+            int rows;
+            try (PreparedStatement copy = connection.prepareStatement(Sql.COPY_MESSAGES)) {
+              copy.setString(1, save.sessionId());
+              copy.setInt(2, save.run());
+              copy.setInt(3, save.step());
+              copy.setString(4, sourceSessionId);
+              copy.setInt(5, copied);
+              rows = copy.executeUpdate();
+            }
+            if (rows != copied) {
+              throw new StoreException(
+                  "cannot fork session " + sourceSessionId + ": the store holds " + rows + " of the "
+                      + copied + " messages to copy");
+            }
+          }
+          writeEntry(connection, encoded);
+          writeSessionRow(connection, encoded, encoded.stamp(), storedLastStep);
+          return null;
+        });
+  }
+
+  @Override
   public void saveCheckpoints(List<CheckpointSave> saves) {
     if (saves.size() == 1) {
       saveCheckpoint(saves.get(0));
@@ -352,7 +392,8 @@ public final class JdbcAgentStore implements AgentStore {
                         row.getInt("message_count"),
                         new Usage(row.getLong("input_tokens"), row.getLong("output_tokens")),
                         row.getString("fingerprint"),
-                        MessageCodec.readJson(row.getString("business_state"))));
+                        MessageCodec.readJson(row.getString("business_state")),
+                        row.getString("transcript_hash")));
               }
             }
           }
@@ -486,6 +527,7 @@ public final class JdbcAgentStore implements AgentStore {
       setNullableString(upsert, 9, save.fingerprint());
       upsert.setLong(10, stamp);
       setNullableString(upsert, 11, save.businessState() == null ? null : save.businessState().toString());
+      setNullableString(upsert, 12, save.transcriptHash());
       upsert.executeUpdate();
     }
   }

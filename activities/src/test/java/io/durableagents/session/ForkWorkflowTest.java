@@ -186,6 +186,16 @@ class ForkWorkflowTest {
     assertThat(forked.text()).isEqualTo("answer");
     // One read: the preparation's, of the source's entry. The fork's turn reads nothing back.
     assertThat(kit.storeCalls.get("readMessages").get() - readsBefore).isEqualTo(1);
+
+    // The fork took the entry's stored hash chain (nothing of the transcript was patched): a
+    // client re-sending the fork's whole conversation is recognised, and only its new message runs.
+    List<Message> conversation =
+        new java.util.ArrayList<>(kit.store.readMessages("src-7.fork-1", forked.messageCount()));
+    conversation.add(Message.user("one more"));
+    RunResult resent =
+        kit.session("src-7.fork-1").send(io.durableagents.workflow.SendRequest.ofMessages(conversation));
+    assertThat(resent.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(resent.messageCount()).isEqualTo(forked.messageCount() + 2);
   }
 
   @Test

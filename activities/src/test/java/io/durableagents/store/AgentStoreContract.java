@@ -97,7 +97,7 @@ abstract class AgentStoreContract {
     assertThat(history.get(0))
         .isEqualTo(
             new CheckpointEntry(
-                2, 1, 2_000L, RunStatus.FINISHED, FinishReason.STOP, 4, new Usage(25, 12), "fp-1", null));
+                2, 1, 2_000L, RunStatus.FINISHED, FinishReason.STOP, 4, new Usage(25, 12), "fp-1", null, null));
     assertThat(history.get(2).finishReason()).isNull();
     assertThat(store.history(session, 2)).extracting(CheckpointEntry::step).containsExactly(2, 1);
     assertThat(store.history(session, 0)).hasSize(3);
@@ -128,7 +128,54 @@ abstract class AgentStoreContract {
   private static CheckpointSave withState(CheckpointSave save, JsonNode state) {
     return new CheckpointSave(save.sessionId(), save.executionId(), save.agent(), save.run(),
         save.step(), save.status(), save.finishReason(), save.firstSeq(), save.newMessages(),
-        save.usage(), save.fingerprint(), save.savedAt(), save.approvals(), state);
+        save.usage(), save.fingerprint(), save.savedAt(), save.approvals(), state, save.transcriptHash());
+  }
+
+  @Test
+  void aForkCopiesTheSourcePrefixInTheStore_andWritesWhatAPlainSaveOfTheWholeTranscriptWrites() {
+    String source = newSessionId();
+    List<Message> transcript = conversation();
+    store.saveCheckpoint(save(source, "exec-src", 1, 3, RunStatus.FINISHED, FinishReason.STOP, 0, transcript));
+    Message patched = Message.user("patched");
+    List<Message> forkTranscript = List.of(transcript.get(0), transcript.get(1), patched);
+
+    String fork = newSessionId();
+    store.saveFork(source, 2, withHash(save(fork, "exec-fork", 1, 2, RunStatus.IN_PROGRESS,
+        FinishReason.TOOL_CALLS, 2, List.of(patched)), "hash-2"));
+    String plain = newSessionId();
+    store.saveCheckpoint(withHash(save(plain, "exec-fork", 1, 2, RunStatus.IN_PROGRESS,
+        FinishReason.TOOL_CALLS, 0, forkTranscript), "hash-2"));
+
+    assertThat(store.readMessages(fork, 3)).isEqualTo(forkTranscript);
+    assertThat(store.history(fork, 0)).isEqualTo(store.history(plain, 0));
+    assertThat(store.history(fork, 0).get(0).transcriptHash()).isEqualTo("hash-2");
+    assertThat(store.session(fork).orElseThrow())
+        .usingRecursiveComparison()
+        .ignoringFields("sessionId")
+        .isEqualTo(store.session(plain).orElseThrow());
+    assertThat(store.readMessages(source, 4)).isEqualTo(transcript);
+  }
+
+  @Test
+  void aForkOfMoreMessagesThanTheSourceHolds_failsAndWritesNothing() {
+    String source = newSessionId();
+    List<Message> transcript = conversation();
+    store.saveCheckpoint(save(source, "exec-src", 1, 1, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 2)));
+
+    String fork = newSessionId();
+    assertThatThrownBy(() -> store.saveFork(source, 3, save(fork, "exec-fork", 1, 2,
+            RunStatus.IN_PROGRESS, null, 3, List.of(Message.user("x")))))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("holds 2 of the 3 messages");
+    assertThat(store.session(fork)).isEmpty();
+    assertThat(store.history(fork, 0)).isEmpty();
+    assertThatThrownBy(() -> store.readMessages(fork, 1)).isInstanceOf(StoreException.class);
+  }
+
+  private static CheckpointSave withHash(CheckpointSave save, String hash) {
+    return new CheckpointSave(save.sessionId(), save.executionId(), save.agent(), save.run(),
+        save.step(), save.status(), save.finishReason(), save.firstSeq(), save.newMessages(),
+        save.usage(), save.fingerprint(), save.savedAt(), save.approvals(), save.businessState(), hash);
   }
 
   @Test
@@ -214,7 +261,7 @@ abstract class AgentStoreContract {
     assertThat(store.history(session, 0))
         .containsExactly(
             new CheckpointEntry(
-                1, 1, 3_000L, RunStatus.CANCELLED, FinishReason.ERROR, 2, new Usage(7, 8), "fp-1", null));
+                1, 1, 3_000L, RunStatus.CANCELLED, FinishReason.ERROR, 2, new Usage(7, 8), "fp-1", null, null));
     SessionRecord record = store.session(session).orElseThrow();
     assertThat(record.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(record.usage()).isEqualTo(new Usage(7, 8));

@@ -195,7 +195,7 @@ class ProjectionReaderTest {
   private static final List<String> MIGRATIONS =
       List.of(
           "V1__sessions_messages_checkpoints.sql", "V2__approvals.sql", "V3__prune_indexes.sql",
-          "V4__fork_patch.sql");
+          "V4__fork_patch_and_transcript_hash.sql");
 
   private static List<String> schemaStatements(List<String> migrations) throws IOException {
     StringBuilder script = new StringBuilder();

@@ -61,8 +61,8 @@ public final class ForkActivitiesImpl implements ForkActivities {
             ? request.agent()
             : store.session(source.parentSessionId()).map(SessionRecord::agent).orElse(null);
     Agent agent = registry.agent(agentName);
-    List<Message> messages =
-        new ArrayList<>(store.readMessages(source.parentSessionId(), entry.messageCount()));
+    List<Message> entryMessages = store.readMessages(source.parentSessionId(), entry.messageCount());
+    List<Message> messages = new ArrayList<>(entryMessages);
     ForkPatch patch = source.patch() == null ? ForkPatch.NONE : source.patch();
     if (!patch.messages().isEmpty()) {
       messages = new ArrayList<>(patch.messages());
@@ -77,7 +77,15 @@ public final class ForkActivitiesImpl implements ForkActivities {
       checks.add(CallChecks.check(agent, call));
     }
     String status = pending.isEmpty() ? entry.status() : RunStatus.IN_PROGRESS;
-    store.saveCheckpoint(
+    // The part the patch left alone is copied inside the store; only the rest is written anew.
+    int copied = unchangedPrefix(entryMessages, messages);
+    String transcriptHash =
+        copied == messages.size() && copied == entryMessages.size() && entry.transcriptHash() != null
+            ? entry.transcriptHash()
+            : TranscriptHash.of(messages);
+    store.saveFork(
+        source.parentSessionId(),
+        copied,
         new CheckpointSave(
             request.sessionId(),
             request.executionId(),
@@ -86,13 +94,14 @@ public final class ForkActivitiesImpl implements ForkActivities {
             entry.step(),
             status,
             entry.finishReason(),
-            0,
-            messages,
+            copied,
+            messages.subList(copied, messages.size()),
             entry.usage(),
             entry.fingerprint(),
             request.savedAt(),
             List.of(),
-            businessState));
+            businessState,
+            transcriptHash));
     store.recordLineage(
         request.sessionId(), request.executionId(), source.parentSessionId(), source.parentStep(),
         patch.summary());
@@ -111,8 +120,18 @@ public final class ForkActivitiesImpl implements ForkActivities {
         lastAssistantText(messages),
         pending,
         checks,
-        TranscriptHash.of(messages),
+        transcriptHash,
         businessState);
+  }
+
+  /** How many leading messages {@code patched} shares with {@code original}. */
+  static int unchangedPrefix(List<Message> original, List<Message> patched) {
+    int limit = Math.min(original.size(), patched.size());
+    int i = 0;
+    while (i < limit && (original.get(i) == patched.get(i) || original.get(i).equals(patched.get(i)))) {
+      i++;
+    }
+    return i;
   }
 
   /**

@@ -62,16 +62,28 @@ public final class Sql {
           + " run = excluded.run, step = excluded.step, role = excluded.role,"
           + " body = excluded.body";
 
+  /**
+   * A fork's copy of the first messages of another session, as stored (bodies are not decoded):
+   * params fork session, run, step, source session, count.
+   */
+  public static final String COPY_MESSAGES =
+      "INSERT INTO agent_messages (session_id, seq, run, step, role, body)"
+          + " SELECT CAST(? AS VARCHAR(255)), seq, CAST(? AS INTEGER), CAST(? AS INTEGER), role, body"
+          + " FROM agent_messages WHERE session_id = ? AND seq < ?"
+          + " ON CONFLICT (session_id, seq) DO UPDATE SET"
+          + " run = excluded.run, step = excluded.step, role = excluded.role,"
+          + " body = excluded.body";
+
   public static final String UPSERT_CHECKPOINT =
       "INSERT INTO agent_checkpoints (session_id, step, run, status, finish_reason,"
-          + " message_count, input_tokens, output_tokens, fingerprint, saved_at, business_state)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " message_count, input_tokens, output_tokens, fingerprint, saved_at, business_state,"
+          + " transcript_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT (session_id, step) DO UPDATE SET"
           + " run = excluded.run, status = excluded.status,"
           + " finish_reason = excluded.finish_reason, message_count = excluded.message_count,"
           + " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
           + " fingerprint = excluded.fingerprint, saved_at = excluded.saved_at,"
-          + " business_state = excluded.business_state"
+          + " business_state = excluded.business_state, transcript_hash = excluded.transcript_hash"
           // A late retry of an earlier save of this step never undoes a newer one.
           + " WHERE agent_checkpoints.saved_at <= excluded.saved_at";
 
@@ -157,7 +169,8 @@ public final class Sql {
 
   private static final String SELECT_HISTORY =
       "SELECT step, run, saved_at, status, finish_reason, message_count, input_tokens,"
-          + " output_tokens, fingerprint, business_state FROM agent_checkpoints WHERE session_id = ?"
+          + " output_tokens, fingerprint, business_state, transcript_hash FROM agent_checkpoints"
+          + " WHERE session_id = ?"
           + " ORDER BY step DESC";
 
   public static final String SELECT_HISTORY_ALL = SELECT_HISTORY;

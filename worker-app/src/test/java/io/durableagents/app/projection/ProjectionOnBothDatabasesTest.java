@@ -316,7 +316,7 @@ class ProjectionOnBothDatabasesTest {
         FinishReason.TOOL_CALLS, 2, transcript.subList(2, 3), new Usage(10, 5), "fp-1", 2_000L));
     saves.add(new CheckpointSave(session, "exec-" + session, "concierge", 1, 3, RunStatus.FINISHED,
         FinishReason.STOP, 3, transcript.subList(3, 4), new Usage(30, 12), "fp-1", 3_000L, List.of(),
-        BUSINESS_STATE));
+        BUSINESS_STATE, null));
     saves.forEach(store::saveCheckpoint);
   }
 

@@ -17,6 +17,8 @@ import java.util.List;
  *     session id was reused by a new workflow and the old rows are replaced
  * @param approvals approval rows that changed since the previous save (requested or decided)
  * @param businessState the session's business state at this entry, whole (null: none)
+ * @param transcriptHash the hash chain ({@link io.durableagents.workflow.TranscriptHash}) of the
+ *     entry's transcript, its first {@link #messageCount()} messages (null in older histories)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -34,7 +36,8 @@ public record CheckpointSave(
     @JsonProperty("fingerprint") String fingerprint,
     @JsonProperty("savedAt") long savedAt,
     @JsonProperty("approvals") List<ApprovalRecord> approvals,
-    @JsonProperty("businessState") JsonNode businessState) {
+    @JsonProperty("businessState") JsonNode businessState,
+    @JsonProperty("transcriptHash") String transcriptHash) {
 
   public CheckpointSave {
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);
@@ -57,7 +60,7 @@ public record CheckpointSave(
       long savedAt,
       List<ApprovalRecord> approvals) {
     this(sessionId, executionId, agent, run, step, status, finishReason, firstSeq, newMessages,
-        usage, fingerprint, savedAt, approvals, null);
+        usage, fingerprint, savedAt, approvals, null, null);
   }
 
   /** A save that changes no approval and has no business state. */
@@ -75,7 +78,7 @@ public record CheckpointSave(
       String fingerprint,
       long savedAt) {
     this(sessionId, executionId, agent, run, step, status, finishReason, firstSeq, newMessages,
-        usage, fingerprint, savedAt, List.of(), null);
+        usage, fingerprint, savedAt, List.of(), null, null);
   }
 
   /** Number of messages in the transcript once this save is applied. */

@@ -536,7 +536,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         spec == null ? null : spec.fingerprint(),
         Workflow.currentTimeMillis(),
         approvals,
-        businessState);
+        businessState,
+        transcript.chain());
   }
 
   private void persist(CheckpointSave save) {
