@@ -10,10 +10,12 @@ import io.temporal.testserver.TestServer;
 public final class EmbeddedTemporalServer implements AutoCloseable {
   private final TestServer.PortBoundTestServer server;
   private final int port;
+  private final boolean lockEventsDiscarded;
 
   private EmbeddedTemporalServer(TestServer.PortBoundTestServer server, int port) {
     this.server = server;
     this.port = port;
+    this.lockEventsDiscarded = TestServerLockEvents.stopRecording(server);
   }
 
   /** Starts the server on {@code port} (0 picks a free port). */
@@ -25,6 +27,11 @@ public final class EmbeddedTemporalServer implements AutoCloseable {
       throw new IllegalStateException(
           "Cannot start the embedded Temporal server on 127.0.0.1:" + chosen + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Whether the server's unbounded lock event log was replaced (see {@link TestServerLockEvents}). */
+  boolean lockEventsDiscarded() {
+    return lockEventsDiscarded;
   }
 
   public int port() {
