@@ -6,9 +6,11 @@ import io.durableagents.store.internal.Sql;
 import io.durableagents.store.internal.TransientErrors;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.Message;
+import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.activity.ApprovalRecord;
 import io.durableagents.workflow.activity.CheckpointSave;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -120,8 +122,8 @@ public final class JdbcAgentStore implements AgentStore {
         true,
         connection -> {
           lockSession(connection, save.sessionId());
-          int storedLastStep = claimSession(connection, encoded);
-          if (storedLastStep == LATE_SAVE) {
+          Claim claim = claimSession(connection, encoded);
+          if (claim == null) {
             return null;
           }
           if (copied > 0) {
@@ -140,8 +142,10 @@ public final class JdbcAgentStore implements AgentStore {
                       + copied + " messages to copy");
             }
           }
-          writeEntry(connection, encoded);
-          writeSessionRow(connection, encoded, encoded.stamp(), storedLastStep);
+          // The fork's save names its transcript's hash chain: the copied prefix is never hashed here.
+          String chain = new Chain(null, 0).extend(connection, encoded);
+          writeEntry(connection, encoded, chain);
+          writeSessionRow(connection, encoded, encoded.stamp(), claim.lastStep(), chain);
           return null;
         });
   }
@@ -180,13 +184,15 @@ public final class JdbcAgentStore implements AgentStore {
               write(connection, save);
             }
           } else {
-            int storedLastStep = claimSession(connection, encoded.get(0));
-            if (storedLastStep != LATE_SAVE) {
+            Claim claim = claimSession(connection, encoded.get(0));
+            if (claim != null) {
+              String chain = null;
               for (Encoded save : encoded) {
-                writeEntry(connection, save);
+                chain = claim.chain().extend(connection, save);
+                writeEntry(connection, save, chain);
               }
               writeSessionRow(
-                  connection, encoded.get(encoded.size() - 1), encoded.get(0).stamp(), storedLastStep);
+                  connection, encoded.get(encoded.size() - 1), encoded.get(0).stamp(), claim.lastStep(), chain);
             }
           }
           return null;
@@ -437,23 +443,75 @@ public final class JdbcAgentStore implements AgentStore {
 
   /** Applies one save; the caller holds the session's lock. */
   private void write(Connection connection, Encoded encoded) throws SQLException {
-    int storedLastStep = claimSession(connection, encoded);
-    if (storedLastStep != LATE_SAVE) {
-      writeEntry(connection, encoded);
-      writeSessionRow(connection, encoded, encoded.stamp(), storedLastStep);
+    Claim claim = claimSession(connection, encoded);
+    if (claim != null) {
+      String chain = claim.chain().extend(connection, encoded);
+      writeEntry(connection, encoded, chain);
+      writeSessionRow(connection, encoded, encoded.stamp(), claim.lastStep(), chain);
     }
   }
 
-  /** What {@link #claimSession} answers for a save that has nothing to write. */
-  private static final int LATE_SAVE = -2;
+  /** The stored session a save goes on from: its newest step (-1: none) and transcript chain. */
+  private record Claim(int lastStep, Chain chain) {}
 
   /**
-   * Checks the stored session's execution id against the save's: {@link #LATE_SAVE} when the
-   * save is a late one of an older workflow that used the session id (nothing to write); when the
-   * id was reused by a newer workflow, the old rows are deleted first. Otherwise answers the
-   * stored session's last step (-1 when there is none).
+   * The hash chain ({@link TranscriptHash}) of a session's stored transcript, as the saves of one
+   * transaction extend it: each history entry gets the chain of its transcript, so that a fork from
+   * it need not hash the transcript again, and the workflow need not send it with every save.
    */
-  private static int claimSession(Connection connection, Encoded encoded) throws SQLException {
+  private static final class Chain {
+    /** Null when unknown: rows written before the column existed, or after a save that left a gap. */
+    private String hash;
+    private int count;
+
+    Chain(String hash, int count) {
+      this.hash = hash;
+      this.count = count;
+    }
+
+    /** The chain of {@code encoded}'s transcript (null when unknown); the chain moves on to it. */
+    String extend(Connection connection, Encoded encoded) throws SQLException {
+      CheckpointSave save = encoded.save();
+      String next = save.transcriptHash();
+      if (next == null) {
+        next = at(connection, save.sessionId(), save.firstSeq());
+        for (int i = 0; next != null && i < encoded.bodies().size(); i++) {
+          next = TranscriptHash.linkJson(next, encoded.bodies().get(i).getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      hash = next;
+      count = save.messageCount();
+      return next;
+    }
+
+    /**
+     * The chain of the first {@code messages} messages: this one when it covers exactly them (the
+     * usual case), else that of a kept entry of that length (a retried or rebuilt save).
+     */
+    private String at(Connection connection, String sessionId, int messages) throws SQLException {
+      if (messages == 0) {
+        return TranscriptHash.EMPTY;
+      }
+      if (hash != null && count == messages) {
+        return hash;
+      }
+      try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_CHAIN_AT)) {
+        select.setString(1, sessionId);
+        select.setInt(2, messages);
+        try (ResultSet row = select.executeQuery()) {
+          return row.next() ? row.getString(1) : null;
+        }
+      }
+    }
+  }
+
+  /**
+   * Checks the stored session's execution id against the save's: null when the save is a late
+   * one of an older workflow that used the session id (nothing to write); when the id was reused by
+   * a newer workflow, the old rows are deleted first. Otherwise answers where the stored session
+   * stands (a new session has step -1 and an empty transcript).
+   */
+  private static Claim claimSession(Connection connection, Encoded encoded) throws SQLException {
     CheckpointSave save = encoded.save();
     String sessionId = save.sessionId();
     long stamp = encoded.stamp();
@@ -461,6 +519,7 @@ public final class JdbcAgentStore implements AgentStore {
     String storedExecution = null;
     long storedCreatedAt = 0;
     int storedLastStep = -1;
+    Chain chain = new Chain(TranscriptHash.EMPTY, 0);
     try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_EXECUTION_ID)) {
       select.setString(1, sessionId);
       try (ResultSet row = select.executeQuery()) {
@@ -468,6 +527,7 @@ public final class JdbcAgentStore implements AgentStore {
           storedExecution = row.getString(1);
           storedCreatedAt = row.getLong(2);
           storedLastStep = row.getInt(3);
+          chain = new Chain(row.getString(5), row.getInt(4));
         }
       }
     }
@@ -475,7 +535,7 @@ public final class JdbcAgentStore implements AgentStore {
       if (stamp < storedCreatedAt) {
         // A late save of the workflow that used this session id before the stored one: the
         // stored session is newer, so this save has nothing to add.
-        return LATE_SAVE;
+        return null;
       }
       // The session id was reused by a new workflow: its rows replace the old ones.
       executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
@@ -483,12 +543,13 @@ public final class JdbcAgentStore implements AgentStore {
       executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
       executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
       storedLastStep = -1;
+      chain = new Chain(TranscriptHash.EMPTY, 0);
     }
-    return storedLastStep;
+    return new Claim(storedLastStep, chain);
   }
 
-  /** The save's approvals, messages and history entry. */
-  private static void writeEntry(Connection connection, Encoded encoded) throws SQLException {
+  /** The save's approvals, messages and history entry, whose transcript has hash chain {@code chain}. */
+  private static void writeEntry(Connection connection, Encoded encoded, String chain) throws SQLException {
     CheckpointSave save = encoded.save();
     String sessionId = save.sessionId();
     Usage usage = encoded.usage();
@@ -527,7 +588,7 @@ public final class JdbcAgentStore implements AgentStore {
       setNullableString(upsert, 9, save.fingerprint());
       upsert.setLong(10, stamp);
       setNullableString(upsert, 11, save.businessState() == null ? null : save.businessState().toString());
-      setNullableString(upsert, 12, save.transcriptHash());
+      setNullableString(upsert, 12, chain);
       upsert.executeUpdate();
     }
   }
@@ -537,7 +598,8 @@ public final class JdbcAgentStore implements AgentStore {
    * trimmed to the limit. Steps are distinct non-negative numbers, so a session whose highest
    * step is below the limit cannot hold too many entries: the trim is skipped.
    */
-  private void writeSessionRow(Connection connection, Encoded encoded, long createdAt, int storedLastStep)
+  private void writeSessionRow(
+      Connection connection, Encoded encoded, long createdAt, int storedLastStep, String chain)
       throws SQLException {
     CheckpointSave save = encoded.save();
     String sessionId = save.sessionId();
@@ -556,6 +618,7 @@ public final class JdbcAgentStore implements AgentStore {
       setNullableString(upsert, 10, save.fingerprint());
       upsert.setLong(11, createdAt);
       upsert.setLong(12, stamp);
+      setNullableString(upsert, 13, chain);
       upsert.executeUpdate();
     }
 

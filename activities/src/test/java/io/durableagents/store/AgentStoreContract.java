@@ -11,6 +11,7 @@ import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCall;
+import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.activity.ApprovalRecord;
 import io.durableagents.workflow.activity.CheckpointSave;
@@ -97,7 +98,8 @@ abstract class AgentStoreContract {
     assertThat(history.get(0))
         .isEqualTo(
             new CheckpointEntry(
-                2, 1, 2_000L, RunStatus.FINISHED, FinishReason.STOP, 4, new Usage(25, 12), "fp-1", null, null));
+                2, 1, 2_000L, RunStatus.FINISHED, FinishReason.STOP, 4, new Usage(25, 12), "fp-1", null,
+                TranscriptHash.of(transcript)));
     assertThat(history.get(2).finishReason()).isNull();
     assertThat(store.history(session, 2)).extracting(CheckpointEntry::step).containsExactly(2, 1);
     assertThat(store.history(session, 0)).hasSize(3);
@@ -129,6 +131,27 @@ abstract class AgentStoreContract {
     return new CheckpointSave(save.sessionId(), save.executionId(), save.agent(), save.run(),
         save.step(), save.status(), save.finishReason(), save.firstSeq(), save.newMessages(),
         save.usage(), save.fingerprint(), save.savedAt(), save.approvals(), state, save.transcriptHash());
+  }
+
+  @Test
+  void eachEntryKeepsTheHashChainOfItsTranscript_computedByTheStore() {
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    store.saveCheckpoint(save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 2)));
+    store.saveCheckpoints(List.of(
+        save(session, "exec-1", 1, 2, RunStatus.IN_PROGRESS, null, 2, transcript.subList(2, 3)),
+        save(session, "exec-1", 1, 3, RunStatus.FINISHED, FinishReason.STOP, 3, transcript.subList(3, 4))));
+
+    assertThat(store.history(session, 0))
+        .extracting(CheckpointEntry::step, CheckpointEntry::transcriptHash)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(3, TranscriptHash.of(transcript)),
+            org.assertj.core.groups.Tuple.tuple(2, TranscriptHash.of(transcript.subList(0, 3))),
+            org.assertj.core.groups.Tuple.tuple(1, TranscriptHash.of(transcript.subList(0, 2))));
+
+    // A save that leaves a gap after the stored transcript cannot continue the chain.
+    store.saveCheckpoint(save(session, "exec-1", 2, 4, RunStatus.FINISHED, null, 9, List.of(Message.user("late"))));
+    assertThat(store.history(session, 1).get(0).transcriptHash()).isNull();
   }
 
   @Test
@@ -261,7 +284,8 @@ abstract class AgentStoreContract {
     assertThat(store.history(session, 0))
         .containsExactly(
             new CheckpointEntry(
-                1, 1, 3_000L, RunStatus.CANCELLED, FinishReason.ERROR, 2, new Usage(7, 8), "fp-1", null, null));
+                1, 1, 3_000L, RunStatus.CANCELLED, FinishReason.ERROR, 2, new Usage(7, 8), "fp-1", null,
+                TranscriptHash.of(transcript.subList(0, 2))));
     SessionRecord record = store.session(session).orElseThrow();
     assertThat(record.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(record.usage()).isEqualTo(new Usage(7, 8));

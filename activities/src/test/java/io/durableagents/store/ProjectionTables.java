@@ -24,7 +24,7 @@ public record ProjectionTables(
           rows(connection,
               "SELECT session_id, execution_id, agent, status, current_run, last_step,"
                   + " message_count, input_tokens, output_tokens, fingerprint, parent_session_id,"
-                  + " parent_step, fork_patch, created_at, updated_at FROM agent_sessions"
+                  + " parent_step, fork_patch, transcript_hash, created_at, updated_at FROM agent_sessions"
                   + " WHERE session_id = ?",
               sessionId),
           rows(connection,
@@ -33,7 +33,7 @@ public record ProjectionTables(
               sessionId),
           rows(connection,
               "SELECT step, run, status, finish_reason, message_count, input_tokens,"
-                  + " output_tokens, business_state, fingerprint, run_config, saved_at"
+                  + " output_tokens, business_state, fingerprint, run_config, transcript_hash, saved_at"
                   + " FROM agent_checkpoints WHERE session_id = ? ORDER BY step",
               sessionId),
           rows(connection,

@@ -30,11 +30,23 @@ public final class TranscriptHash {
 
   public static String link(String previous, Message message) {
     try {
+      return linkJson(previous, JSON.writeValueAsBytes(message));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Cannot hash a message", e);
+    }
+  }
+
+  /**
+   * {@link #link} of a message already serialized by a default Jackson {@code ObjectMapper}, as
+   * the store keeps message bodies: the same bytes, so the same chain.
+   */
+  public static String linkJson(String previous, byte[] messageJson) {
+    try {
       MessageDigest digest = (MessageDigest) SHA_256.clone();
       digest.update(previous.getBytes(StandardCharsets.UTF_8));
-      digest.update(JSON.writeValueAsBytes(message));
+      digest.update(messageJson);
       return HexFormat.of().formatHex(digest.digest());
-    } catch (CloneNotSupportedException | JsonProcessingException e) {
+    } catch (CloneNotSupportedException e) {
       throw new IllegalStateException("Cannot hash a message", e);
     }
   }

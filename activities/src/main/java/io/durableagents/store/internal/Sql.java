@@ -16,7 +16,13 @@ public final class Sql {
       "UPDATE agent_sessions SET updated_at = updated_at WHERE session_id = ?";
 
   public static final String SELECT_EXECUTION_ID =
-      "SELECT execution_id, created_at, last_step FROM agent_sessions WHERE session_id = ?";
+      "SELECT execution_id, created_at, last_step, message_count, transcript_hash FROM agent_sessions"
+          + " WHERE session_id = ?";
+
+  /** The hash chain kept with an entry whose transcript has the given length. */
+  public static final String SELECT_CHAIN_AT =
+      "SELECT transcript_hash FROM agent_checkpoints WHERE session_id = ? AND message_count = ?"
+          + " AND transcript_hash IS NOT NULL ORDER BY step DESC LIMIT 1";
 
   public static final String DELETE_MESSAGES = "DELETE FROM agent_messages WHERE session_id = ?";
 
@@ -90,14 +96,15 @@ public final class Sql {
   public static final String UPSERT_SESSION =
       "INSERT INTO agent_sessions (session_id, execution_id, agent, status, current_run,"
           + " last_step, message_count, input_tokens, output_tokens, fingerprint,"
-          + " created_at, updated_at)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " created_at, updated_at, transcript_hash)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT (session_id) DO UPDATE SET"
           + " execution_id = excluded.execution_id, agent = excluded.agent,"
           + " status = excluded.status, current_run = excluded.current_run,"
           + " last_step = excluded.last_step, message_count = excluded.message_count,"
           + " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
-          + " fingerprint = excluded.fingerprint, updated_at = excluded.updated_at"
+          + " fingerprint = excluded.fingerprint, updated_at = excluded.updated_at,"
+          + " transcript_hash = excluded.transcript_hash"
           + " WHERE agent_sessions.last_step < excluded.last_step"
           + " OR (agent_sessions.last_step = excluded.last_step"
           + " AND agent_sessions.updated_at <= excluded.updated_at)";

@@ -18,7 +18,8 @@ import java.util.List;
  * @param approvals approval rows that changed since the previous save (requested or decided)
  * @param businessState the session's business state at this entry, whole (null: none)
  * @param transcriptHash the hash chain ({@link io.durableagents.workflow.TranscriptHash}) of the
- *     entry's transcript, its first {@link #messageCount()} messages (null in older histories)
+ *     entry's transcript, its first {@link #messageCount()} messages, when the writer knows it (a
+ *     fork's first save); the workflow leaves it null, and the store continues the chain it keeps
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

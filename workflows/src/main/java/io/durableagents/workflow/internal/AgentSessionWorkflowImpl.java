@@ -537,7 +537,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         Workflow.currentTimeMillis(),
         approvals,
         businessState,
-        transcript.chain());
+        null);
   }
 
   private void persist(CheckpointSave save) {
