@@ -1,8 +1,10 @@
 package io.durableagents.store;
 
 import io.durableagents.store.internal.ApprovalRows;
+import io.durableagents.store.internal.GroupCommit;
 import io.durableagents.store.internal.MessageCodec;
 import io.durableagents.store.internal.Sql;
+import io.durableagents.store.internal.SqlWork;
 import io.durableagents.store.internal.TransientErrors;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.Message;
@@ -26,8 +28,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 
 /**
@@ -52,7 +52,8 @@ public final class JdbcAgentStore implements AgentStore {
   private final boolean ownsDataSource;
   private final int historyLimit;
   /** Held around writing transactions when the database has a single writer; else null. */
-  private final Lock writeLock;
+  /** SQLite's writing transactions, one at a time and committed in groups; null on PostgreSQL. */
+  private final GroupCommit groupCommit;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
@@ -79,14 +80,15 @@ public final class JdbcAgentStore implements AgentStore {
   /**
    * @param oneWriterAtATime whether this process runs one writing transaction at a time (SQLite,
    *     which has one writer per database: concurrent writers would wait in its busy handler,
-   *     which sleeps in steps of milliseconds, where a fair lock hands over at once)
+   *     which sleeps in steps of milliseconds), committing those that queue up together (see
+   *     {@link GroupCommit})
    */
   JdbcAgentStore(
       DataSource dataSource, boolean ownsDataSource, StoreOptions options, boolean oneWriterAtATime) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.ownsDataSource = ownsDataSource;
     this.historyLimit = Objects.requireNonNull(options, "options").historyLimit();
-    this.writeLock = oneWriterAtATime ? new ReentrantLock(true) : null;
+    this.groupCommit = oneWriterAtATime ? new GroupCommit(dataSource) : null;
   }
 
   @Override
@@ -763,15 +765,10 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   private <T> T attempt(boolean transactional, SqlWork<T> work) throws SQLException {
-    if (!transactional || writeLock == null) {
+    if (!transactional || groupCommit == null) {
       return attemptUnlocked(transactional, work);
     }
-    writeLock.lock();
-    try {
-      return attemptUnlocked(true, work);
-    } finally {
-      writeLock.unlock();
-    }
+    return groupCommit.run(work);
   }
 
   private <T> T attemptUnlocked(boolean transactional, SqlWork<T> work) throws SQLException {
@@ -864,10 +861,5 @@ public final class JdbcAgentStore implements AgentStore {
             "every new message of the save of session " + save.sessionId() + " needs a role");
       }
     }
-  }
-
-  @FunctionalInterface
-  private interface SqlWork<T> {
-    T apply(Connection connection) throws SQLException;
   }
 }

@@ -1,0 +1,192 @@
+package io.durableagents.store.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteDataSource;
+
+/** Group commit on a real SQLite file: shared commits, failures kept apart, nothing lost. */
+class GroupCommitTest {
+  @TempDir Path dir;
+  private final AtomicInteger commits = new AtomicInteger();
+  private volatile boolean failCommits;
+  private DataSource dataSource;
+  private GroupCommit groupCommit;
+  private final ExecutorService pool = Executors.newFixedThreadPool(16);
+
+  @BeforeEach
+  void open() throws SQLException {
+    SQLiteDataSource sqlite = new SQLiteDataSource();
+    sqlite.setUrl("jdbc:sqlite:" + dir.resolve("group.db"));
+    sqlite.setJournalMode("WAL");
+    try (Connection connection = sqlite.getConnection(); Statement create = connection.createStatement()) {
+      create.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, owner TEXT NOT NULL)");
+    }
+    dataSource = countingCommits(sqlite);
+    groupCommit = new GroupCommit(dataSource);
+  }
+
+  @AfterEach
+  void close() {
+    pool.shutdownNow();
+  }
+
+  @Test
+  void transactionsThatQueueWhileOneWrites_shareACommit_andAllLand() throws Exception {
+    CountDownLatch firstIsWriting = new CountDownLatch(1);
+    CountDownLatch othersQueued = new CountDownLatch(1);
+    Future<Integer> first =
+        pool.submit(
+            () ->
+                groupCommit.run(
+                    connection -> {
+                      firstIsWriting.countDown();
+                      await(othersQueued);
+                      return insert(connection, 0, "first");
+                    }));
+    firstIsWriting.await(5, TimeUnit.SECONDS);
+    List<Future<Integer>> others = new ArrayList<>();
+    for (int i = 1; i <= 12; i++) {
+      int id = i;
+      others.add(pool.submit(() -> groupCommit.run(connection -> insert(connection, id, "other"))));
+    }
+    awaitQueued(12); // the twelve queue behind the first
+    othersQueued.countDown();
+
+    assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+    for (Future<Integer> other : others) {
+      assertThat(other.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+    }
+    assertThat(count("SELECT COUNT(*) FROM rows")).isEqualTo(13);
+    assertThat(commits.get()).as("one commit for the first, one for the twelve queued behind it").isEqualTo(2);
+  }
+
+  @Test
+  void aFailingTransactionOfAGroup_isRolledBackAlone_andItsCallerGetsTheFailure() throws Exception {
+    CountDownLatch firstIsWriting = new CountDownLatch(1);
+    CountDownLatch othersQueued = new CountDownLatch(1);
+    Future<Integer> first =
+        pool.submit(
+            () ->
+                groupCommit.run(
+                    connection -> {
+                      firstIsWriting.countDown();
+                      await(othersQueued);
+                      return insert(connection, 0, "first");
+                    }));
+    firstIsWriting.await(5, TimeUnit.SECONDS);
+    Future<Integer> good = pool.submit(() -> groupCommit.run(connection -> insert(connection, 1, "good")));
+    Future<Integer> bad =
+        pool.submit(
+            () ->
+                groupCommit.run(
+                    connection -> {
+                      insert(connection, 2, "bad");
+                      throw new IllegalStateException("bad transaction");
+                    }));
+    Future<Integer> violating = pool.submit(() -> groupCommit.run(connection -> insert(connection, 3, null)));
+    awaitQueued(3);
+    othersQueued.countDown();
+
+    first.get(5, TimeUnit.SECONDS);
+    assertThat(good.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+    assertThatThrownBy(() -> bad.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> violating.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(SQLException.class);
+    assertThat(count("SELECT COUNT(*) FROM rows WHERE owner IN ('first', 'good')")).isEqualTo(2);
+    assertThat(count("SELECT COUNT(*) FROM rows")).as("nothing of the failed two").isEqualTo(2);
+    assertThat(commits.get()).as("the first, then one for the group of three").isEqualTo(2);
+  }
+
+  @Test
+  void aFailedCommit_failsEveryCallerOfTheGroup_andWritesNothing() {
+    failCommits = true;
+    assertThatThrownBy(() -> groupCommit.run(connection -> insert(connection, 7, "lost")))
+        .isInstanceOf(SQLException.class)
+        .hasMessageContaining("commit refused");
+    failCommits = false;
+    assertThat(count("SELECT COUNT(*) FROM rows")).isZero();
+  }
+
+  private static int insert(Connection connection, int id, String owner) throws SQLException {
+    try (Statement insert = connection.createStatement()) {
+      return insert.executeUpdate(
+          "INSERT INTO rows (id, owner) VALUES (" + id + ", " + (owner == null ? "NULL" : "'" + owner + "'") + ")");
+    }
+  }
+
+  private void awaitQueued(int transactions) throws InterruptedException {
+    for (int i = 0; i < 500 && groupCommit.queued() < transactions; i++) {
+      Thread.sleep(10);
+    }
+    assertThat(groupCommit.queued()).isEqualTo(transactions);
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private int count(String sql) {
+    try (Connection connection = dataSource.getConnection();
+        Statement select = connection.createStatement();
+        ResultSet row = select.executeQuery(sql)) {
+      row.next();
+      return row.getInt(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Connections whose commits are counted, and refused while {@link #failCommits} is set. */
+  private DataSource countingCommits(SQLiteDataSource sqlite) {
+    return (DataSource)
+        Proxy.newProxyInstance(
+            getClass().getClassLoader(),
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              Object result = method.invoke(sqlite, args);
+              if (!method.getName().equals("getConnection")) {
+                return result;
+              }
+              Connection connection = (Connection) result;
+              return Proxy.newProxyInstance(
+                  getClass().getClassLoader(),
+                  new Class<?>[] {Connection.class},
+                  (p, m, a) -> {
+                    if (m.getName().equals("commit")) {
+                      if (failCommits) {
+                        throw new SQLException("commit refused");
+                      }
+                      commits.incrementAndGet();
+                    }
+                    try {
+                      return m.invoke(connection, a);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                      throw e.getCause();
+                    }
+                  });
+            });
+  }
+}
