@@ -90,6 +90,42 @@ class ApprovalWorkflowTest {
     assertThat(kit.store.approvals(null, true)).isEmpty();
   }
 
+  @org.junit.jupiter.api.Test
+  void anApprovedCall_startsTogetherWithItsDecisionsSave_notAfterIt() {
+    RunResult paused = startPaused("alongside-1", Execution.ACTIVITY);
+    int before = kit.client.fetchHistory("alongside-1").getEvents().size();
+    kit.session("alongside-1").approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
+    assertThat(kit.attach("alongside-1").status()).isEqualTo(RunStatus.FINISHED);
+
+    List<HistoryEvent> after = kit.client.fetchHistory("alongside-1").getEvents();
+    after = after.subList(before, after.size());
+    HistoryEvent payScheduled = scheduled(after, "agents.ExecuteTool", 0);
+    HistoryEvent saveScheduled = scheduled(after, "agents.SaveCheckpoint", 0);
+    // Both commands of the workflow task that took the decision; no local-activity save before.
+    assertThat(payScheduled.getActivityTaskScheduledEventAttributes().getWorkflowTaskCompletedEventId())
+        .isEqualTo(saveScheduled.getActivityTaskScheduledEventAttributes().getWorkflowTaskCompletedEventId());
+    assertThat(after.stream().filter(HistoryEvent::hasMarkerRecordedEventAttributes)
+            .filter(e -> e.getEventId() < payScheduled.getEventId())
+            .filter(e -> !e.getMarkerRecordedEventAttributes().getMarkerName().equals("Version")))
+        .isEmpty();
+    // The decision still landed on the entry that asked for it.
+    ApprovalRecord row = kit.store.approvals("alongside-1", false).get(0);
+    assertThat(row.status()).isEqualTo(ApprovalRecord.APPROVED);
+    assertThat(kit.store.history("alongside-1", 0))
+        .filteredOn(entry -> entry.step() == row.step())
+        .singleElement()
+        .satisfies(entry -> assertThat(entry.status()).isEqualTo(RunStatus.IN_PROGRESS));
+  }
+
+  private static HistoryEvent scheduled(List<HistoryEvent> events, String activityType, int nth) {
+    return events.stream()
+        .filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+        .filter(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals(activityType))
+        .skip(nth)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + activityType + " scheduled"));
+  }
+
   @ParameterizedTest(name = "{0}")
   @EnumSource(Execution.class)
   void rejectedBySignal_givesTheRejectionResultInOrder_andTheToolNeverRuns(Execution mode) throws Exception {

@@ -36,6 +36,7 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.failure.TimeoutFailure;
+import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
@@ -113,6 +114,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private final List<CheckpointSave> deferredSaves = new ArrayList<>();
   private Integer checkpointVersion;
   private Integer stepSaveVersion;
+  private Integer decisionSaveVersion;
+  /** A save running as an activity alongside an approved call; every later write waits for it. */
+  private Promise<Void> saveAlongside;
 
   @WorkflowInit
   public AgentSessionWorkflowImpl(SessionStart start) {
@@ -488,6 +492,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
    * already completed.
    */
   private void save(int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
+    awaitSaveAlongside();
     flushDeferredSave();
     persist(checkpoint(stepIndex, checkpointStatus, finishReason, approvals));
     transcript.markSaved();
@@ -515,9 +520,47 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   }
 
   private void flushDeferredSave() {
+    awaitSaveAlongside();
     while (!deferredSaves.isEmpty()) {
       persist(deferredSaves.remove(0));
     }
+  }
+
+  /**
+   * Starts a save as a regular activity without waiting for it: its command goes out with the
+   * next call's, in the same workflow task. Saves stay in order: every later write of the store
+   * (a save, a model turn writing deferred entries) first waits for it. Runs detached, like any
+   * save, so a cancel never interrupts it.
+   */
+  private void startSaveAlongside(
+      int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
+    awaitSaveAlongside();
+    flushDeferredSave();
+    CheckpointSave save = checkpoint(stepIndex, checkpointStatus, finishReason, approvals);
+    List<Promise<Void>> started = new ArrayList<>(1);
+    Workflow.newDetachedCancellationScope(
+            () -> started.add(Async.procedure(stubs.checkpoints()::saveCheckpoint, save)))
+        .run();
+    saveAlongside = started.get(0);
+    transcript.markSaved();
+    step = Math.max(step, stepIndex);
+  }
+
+  private void awaitSaveAlongside() {
+    if (saveAlongside != null) {
+      Promise<Void> pending = saveAlongside;
+      saveAlongside = null;
+      pending.get();
+    }
+  }
+
+  /** Whether an approved call starts together with its decision's save (see {@link ChangeIds}). */
+  private boolean decisionSavesAlongside() {
+    if (decisionSaveVersion == null) {
+      decisionSaveVersion =
+          Workflow.getVersion(ChangeIds.DECISION_SAVE_ALONGSIDE, Workflow.DEFAULT_VERSION, 1);
+    }
+    return decisionSaveVersion >= 1;
   }
 
   private CheckpointSave checkpoint(
@@ -726,6 +769,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         }
         interjections.forEach(transcript::add);
         interjections.clear();
+        awaitSaveAlongside(); // the turn writes the deferred entries after it
         int turnStep = step + 1;
         ModelTurnResult turn;
         try {
@@ -1098,9 +1142,15 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           outcomes[index] = result;
           recordPrefix(index + 1);
         }
-        // The decision lands on the entry that asked for it.
-        save(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL,
-            List.of(approvalRecord(approval, run, pausedAt, state, decision, decidedAt)));
+        // The decision lands on the entry that asked for it. An approved call that runs as an
+        // activity starts together with that save instead of after it: nothing it does reads it.
+        List<ApprovalRecord> decisionRecord =
+            List.of(approvalRecord(approval, run, pausedAt, state, decision, decidedAt));
+        if (result == null && !spec.tool(call.name()).local() && decisionSavesAlongside()) {
+          startSaveAlongside(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);
+        } else {
+          save(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);
+        }
         if (result != null) {
           return result;
         }

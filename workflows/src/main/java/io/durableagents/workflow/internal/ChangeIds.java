@@ -17,5 +17,11 @@ final class ChangeIds {
    */
   static final String ONE_SAVE_PER_STEP = "one-save-per-step";
 
+  /**
+   * The entry an approval decision lands on is saved by a regular activity started together with
+   * the approved call, instead of a local activity that the call's start waited for.
+   */
+  static final String DECISION_SAVE_ALONGSIDE = "decision-save-alongside";
+
   private ChangeIds() {}
 }
