@@ -847,7 +847,7 @@ abstract class AgentStoreContract {
     return new CheckpointSave(session, execution, "helper", run, 1,
         decided ? RunStatus.IN_PROGRESS : RunStatus.AWAITING_APPROVAL,
         FinishReason.AWAITING_APPROVAL, 0, transcript.subList(0, 2), Usage.ZERO, "fp-1",
-        decided ? requestedAt + 10 : requestedAt, List.of(record));
+        decided ? requestedAt + 10 : requestedAt, List.of(record), null, null);
   }
 
   protected static String newSessionId() {

@@ -37,7 +37,7 @@ class TranscriptCacheTest {
 
   private static CheckpointSave save(String session, int firstSeq, List<Message> messages) {
     return new CheckpointSave(
-        session, "exec", "agent", 1, 1, "in-progress", null, firstSeq, messages, Usage.ZERO, null, 1, List.of());
+        session, "exec", "agent", 1, 1, "in-progress", null, firstSeq, messages, Usage.ZERO, null, 1);
   }
 
   /** A store that holds {@code messages} and counts its reads. */

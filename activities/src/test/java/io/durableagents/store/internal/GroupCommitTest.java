@@ -52,18 +52,8 @@ class GroupCommitTest {
 
   @Test
   void transactionsThatQueueWhileOneWrites_shareACommit_andAllLand() throws Exception {
-    CountDownLatch firstIsWriting = new CountDownLatch(1);
     CountDownLatch othersQueued = new CountDownLatch(1);
-    Future<Integer> first =
-        pool.submit(
-            () ->
-                groupCommit.run(
-                    connection -> {
-                      firstIsWriting.countDown();
-                      await(othersQueued);
-                      return insert(connection, 0, "first");
-                    }));
-    firstIsWriting.await(5, TimeUnit.SECONDS);
+    Future<Integer> first = firstWritingUntil(othersQueued);
     List<Future<Integer>> others = new ArrayList<>();
     for (int i = 1; i <= 12; i++) {
       int id = i;
@@ -82,18 +72,8 @@ class GroupCommitTest {
 
   @Test
   void aFailingTransactionOfAGroup_isRolledBackAlone_andItsCallerGetsTheFailure() throws Exception {
-    CountDownLatch firstIsWriting = new CountDownLatch(1);
     CountDownLatch othersQueued = new CountDownLatch(1);
-    Future<Integer> first =
-        pool.submit(
-            () ->
-                groupCommit.run(
-                    connection -> {
-                      firstIsWriting.countDown();
-                      await(othersQueued);
-                      return insert(connection, 0, "first");
-                    }));
-    firstIsWriting.await(5, TimeUnit.SECONDS);
+    Future<Integer> first = firstWritingUntil(othersQueued);
     Future<Integer> good = pool.submit(() -> groupCommit.run(connection -> insert(connection, 1, "good")));
     Future<Integer> bad =
         pool.submit(
@@ -124,6 +104,22 @@ class GroupCommitTest {
         .hasMessageContaining("commit refused");
     failCommits = false;
     assertThat(count("SELECT COUNT(*) FROM rows")).isZero();
+  }
+
+  /** A transaction that holds the writer (row 0, "first") until {@code released}; returns once it does. */
+  private Future<Integer> firstWritingUntil(CountDownLatch released) throws InterruptedException {
+    CountDownLatch writing = new CountDownLatch(1);
+    Future<Integer> first =
+        pool.submit(
+            () ->
+                groupCommit.run(
+                    connection -> {
+                      writing.countDown();
+                      await(released);
+                      return insert(connection, 0, "first");
+                    }));
+    assertThat(writing.await(5, TimeUnit.SECONDS)).isTrue();
+    return first;
   }
 
   private static int insert(Connection connection, int id, String owner) throws SQLException {

@@ -330,6 +330,6 @@ class ProjectionOnBothDatabasesTest {
         decided ? requestedAt + 5 : 0, decided ? "ops" : null, decided ? "no" : null, 0);
     return new CheckpointSave(session, "exec-" + session, "concierge", 1, 1,
         RunStatus.AWAITING_APPROVAL, FinishReason.AWAITING_APPROVAL, 0,
-        List.of(Message.user("book it")), Usage.ZERO, "fp-1", requestedAt, List.of(record));
+        List.of(Message.user("book it")), Usage.ZERO, "fp-1", requestedAt, List.of(record), null, null);
   }
 }

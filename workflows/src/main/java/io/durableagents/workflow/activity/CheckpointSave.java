@@ -45,25 +45,6 @@ public record CheckpointSave(
     approvals = approvals == null ? List.of() : List.copyOf(approvals);
   }
 
-  /** A save without business state. */
-  public CheckpointSave(
-      String sessionId,
-      String executionId,
-      String agent,
-      int run,
-      int step,
-      String status,
-      String finishReason,
-      int firstSeq,
-      List<Message> newMessages,
-      Usage usage,
-      String fingerprint,
-      long savedAt,
-      List<ApprovalRecord> approvals) {
-    this(sessionId, executionId, agent, run, step, status, finishReason, firstSeq, newMessages,
-        usage, fingerprint, savedAt, approvals, null, null);
-  }
-
   /** A save that changes no approval and has no business state. */
   public CheckpointSave(
       String sessionId,
