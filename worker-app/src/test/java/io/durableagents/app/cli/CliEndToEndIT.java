@@ -3,22 +3,16 @@ package io.durableagents.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
+import io.durableagents.app.testing.AgentsProcesses;
+import io.durableagents.app.testing.AgentsProcesses.Result;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,28 +24,16 @@ import org.junit.jupiter.api.io.TempDir;
  * (the default SQLite projection is relative to it).
  */
 class CliEndToEndIT {
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(90);
-  private static final ObjectMapper JSON = new ObjectMapper();
-  /** Variables that would point the processes elsewhere than this test's server. */
-  private static final List<String> AGENTS_VARIABLES =
-      List.of(
-          "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "AGENTS_TASK_QUEUE", "AGENTS_PROJECTION_URL",
-          "AGENTS_MODEL", "AGENTS_DEBUG");
 
   @TempDir Path workDir;
 
-  private final List<Process> background = new ArrayList<>();
+  private AgentsProcesses processes;
   private String temporal;
-
-  record Result(int exitCode, String out, String err) {
-    JsonNode json() throws IOException {
-      return JSON.readTree(out);
-    }
-  }
 
   @BeforeEach
   void startServerAndWorker() throws Exception {
+    processes = new AgentsProcesses(workDir);
     int port = freePort();
     temporal = "127.0.0.1:" + port;
     Path script = workDir.resolve("script.json");
@@ -75,12 +57,7 @@ class CliEndToEndIT {
 
   @AfterEach
   void stopProcesses() throws InterruptedException {
-    for (Process process : background) {
-      process.destroyForcibly();
-    }
-    for (Process process : background) {
-      process.waitFor(10, TimeUnit.SECONDS);
-    }
+    processes.close();
   }
 
   @Test
@@ -246,72 +223,11 @@ class CliEndToEndIT {
 
   /** Runs {@code agents ARGS} to completion in the working directory. */
   private Result agents(String... args) throws Exception {
-    Path out = Files.createTempFile(workDir, "out", ".txt");
-    Path err = Files.createTempFile(workDir, "err", ".txt");
-    Process process =
-        processBuilder(args)
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
-    if (!process.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError(
-          "agents " + String.join(" ", args) + " did not finish in " + COMMAND_TIMEOUT
-              + "; stderr: " + Files.readString(err) + "\nserver and worker:\n" + backgroundOutput);
-    }
-    return new Result(
-        process.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    return processes.run(COMMAND_TIMEOUT, args);
   }
 
-  private final StringBuffer backgroundOutput = new StringBuffer();
-
-  /** Starts {@code agents ARGS} in the background and waits for a line containing {@code ready}. */
   private void startAndAwait(String ready, String... args) throws Exception {
-    Process process = processBuilder(args).redirectErrorStream(true).start();
-    background.add(process);
-    CompletableFuture<String> readyLine = new CompletableFuture<>();
-    Predicate<String> isReady = line -> line.contains(ready);
-    Thread pump =
-        new Thread(
-            () -> {
-              try (BufferedReader lines =
-                  new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = lines.readLine()) != null) {
-                  backgroundOutput.append('[').append(args[0]).append("] ").append(line).append('\n');
-                  if (isReady.test(line)) {
-                    readyLine.complete(line);
-                  }
-                }
-              } catch (IOException e) {
-                // The process went away; the ready wait below reports it.
-              }
-              readyLine.completeExceptionally(new IllegalStateException("exited before it was ready"));
-            },
-            "pump-" + args[0]);
-    pump.setDaemon(true);
-    pump.start();
-    try {
-      readyLine.get(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-    } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
-      throw new AssertionError(
-          "agents " + String.join(" ", args) + " did not print '" + ready + "' ("
-              + e.getMessage() + "); output:\n" + backgroundOutput, e);
-    }
-  }
-
-  private ProcessBuilder processBuilder(String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(AgentsMain.class.getName());
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
-    builder.environment().keySet().removeAll(AGENTS_VARIABLES);
-    return builder;
+    processes.startAndAwait(ready, args);
   }
 
   private static int freePort() throws IOException {

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.app.AgentWorker;
 import io.durableagents.app.EmbeddedTemporalServer;
-import io.durableagents.app.cli.AgentsMain;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.ProjectionReader;
@@ -20,10 +19,6 @@ import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,13 +27,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import io.durableagents.app.testing.AgentsProcesses;
+import io.durableagents.app.testing.AgentsProcesses.Result;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,28 +47,22 @@ import org.junit.jupiter.api.io.TempDir;
 class SharedPostgresWorkersIT {
   private static final String TASK_QUEUE = "shared";
   private static final int SESSIONS = 20;
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration RUN_TIMEOUT = Duration.ofSeconds(60);
   private static final String FINAL_TEXT = "All set: Le Petit Zinc at 19:30, and a sunny evening.";
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String> AGENTS_VARIABLES =
-      List.of(
-          "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "AGENTS_TASK_QUEUE", "AGENTS_PROJECTION_URL",
-          "AGENTS_MODEL", "AGENTS_DEBUG", "AGENTS_HISTORY_LIMIT");
 
   @TempDir Path dir;
 
-  private final List<Process> background = new ArrayList<>();
-  private final StringBuffer backgroundOutput = new StringBuffer();
+  private AgentsProcesses processes;
+
+  @BeforeEach
+  void processes() {
+    processes = new AgentsProcesses(dir);
+  }
 
   @AfterEach
   void stopWorkers() throws InterruptedException {
-    for (Process process : background) {
-      process.destroyForcibly();
-    }
-    for (Process process : background) {
-      process.waitFor(10, TimeUnit.SECONDS);
-    }
+    processes.close();
   }
 
   @Test
@@ -102,14 +92,14 @@ class SharedPostgresWorkersIT {
       List<CompletableFuture<String>> ready = new ArrayList<>();
       for (int worker = 1; worker <= 2; worker++) {
         ready.add(
-            start(
+            processes.start(
                 "worker polling task queue '" + TASK_QUEUE + "' on " + temporal,
                 "worker-" + worker,
                 "worker", "--temporal", temporal, "--task-queue", TASK_QUEUE,
                 "--projection", projection, "--model", "scripted:" + script));
       }
       for (int worker = 0; worker < ready.size(); worker++) {
-        await(ready.get(worker), "worker-" + (worker + 1));
+        processes.await(ready.get(worker), "worker-" + (worker + 1));
       }
       System.out.printf("two workers ready after %.1f s%n", (System.nanoTime() - started) / 1e9);
 
@@ -191,70 +181,7 @@ class SharedPostgresWorkersIT {
     }
   }
 
-  record Result(int exitCode, String out, String err) {}
-
-  /** Runs {@code agents ARGS} as a process to completion. */
   private Result agents(String... args) throws Exception {
-    Path out = Files.createTempFile(dir, "out", ".txt");
-    Path err = Files.createTempFile(dir, "err", ".txt");
-    Process process = processBuilder(args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!process.waitFor(RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("agents " + String.join(" ", args) + " did not finish; workers:\n"
-          + backgroundOutput);
-    }
-    return new Result(
-        process.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
-  }
-
-  /** Starts {@code agents ARGS} in the background; completes with its line containing {@code ready}. */
-  private CompletableFuture<String> start(String ready, String name, String... args) throws Exception {
-    Process process = processBuilder(args).redirectErrorStream(true).start();
-    background.add(process);
-    CompletableFuture<String> readyLine = new CompletableFuture<>();
-    Thread pump =
-        new Thread(
-            () -> {
-              try (BufferedReader lines =
-                  new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = lines.readLine()) != null) {
-                  backgroundOutput.append('[').append(name).append("] ").append(line).append('\n');
-                  if (line.contains(ready)) {
-                    readyLine.complete(line);
-                  }
-                }
-              } catch (IOException e) {
-                // The process went away; the ready wait below reports it.
-              }
-              readyLine.completeExceptionally(new IllegalStateException("exited before it was ready"));
-            },
-            "pump-" + name);
-    pump.setDaemon(true);
-    pump.start();
-    return readyLine;
-  }
-
-  private void await(CompletableFuture<String> readyLine, String name) throws InterruptedException {
-    try {
-      readyLine.get(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      throw new AssertionError(
-          name + " was not ready (" + e.getMessage() + "); output:\n" + backgroundOutput, e);
-    }
-  }
-
-  private ProcessBuilder processBuilder(String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(AgentsMain.class.getName());
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
-    builder.environment().keySet().removeAll(AGENTS_VARIABLES);
-    return builder;
+    return processes.run(RUN_TIMEOUT, args);
   }
 }

@@ -1,0 +1,136 @@
+package io.durableagents.app.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.app.cli.AgentsMain;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * {@code agents} commands as child JVMs of a test, in a working directory and without the
+ * caller's {@code TEMPORAL_*}/{@code AGENTS_*} environment: run to completion, or started in the
+ * background until they print a ready line. {@link #close()} kills the background ones.
+ */
+public final class AgentsProcesses implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+  private static final List<String> AGENTS_VARIABLES =
+      List.of(
+          "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "AGENTS_TASK_QUEUE", "AGENTS_PROJECTION_URL",
+          "AGENTS_MODEL", "AGENTS_DEBUG", "AGENTS_HISTORY_LIMIT");
+
+  /** What a command printed, and how it exited. */
+  public record Result(int exitCode, String out, String err) {
+    public JsonNode json() throws IOException {
+      return JSON.readTree(out);
+    }
+  }
+
+  private final Path workDir;
+  private final List<Process> background = new ArrayList<>();
+  private final StringBuffer backgroundOutput = new StringBuffer();
+
+  public AgentsProcesses(Path workDir) {
+    this.workDir = workDir;
+  }
+
+  /** Runs {@code agents ARGS} to completion; fails the test if it takes longer than {@code timeout}. */
+  public Result run(Duration timeout, String... args) throws IOException, InterruptedException {
+    Path out = Files.createTempFile(workDir, "out", ".txt");
+    Path err = Files.createTempFile(workDir, "err", ".txt");
+    Process process = command(args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError(
+          "agents " + String.join(" ", args) + " did not finish in " + timeout + "; stderr: "
+              + Files.readString(err) + "\nbackground processes:\n" + backgroundOutput);
+    }
+    return new Result(
+        process.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Starts {@code agents ARGS} in the background, its output kept under {@code name}; completes
+   * with its first line containing {@code ready}.
+   */
+  public CompletableFuture<String> start(String ready, String name, String... args) throws IOException {
+    Process process = command(args).redirectErrorStream(true).start();
+    background.add(process);
+    CompletableFuture<String> readyLine = new CompletableFuture<>();
+    Thread pump =
+        new Thread(
+            () -> {
+              try (BufferedReader lines =
+                  new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                  backgroundOutput.append('[').append(name).append("] ").append(line).append('\n');
+                  if (line.contains(ready)) {
+                    readyLine.complete(line);
+                  }
+                }
+              } catch (IOException e) {
+                // The process went away; whoever awaits the ready line hears of it.
+              }
+              readyLine.completeExceptionally(new IllegalStateException("exited before it was ready"));
+            },
+            "pump-" + name);
+    pump.setDaemon(true);
+    pump.start();
+    return readyLine;
+  }
+
+  /** Waits for a ready line of {@link #start}; fails the test with the output so far. */
+  public void await(CompletableFuture<String> readyLine, String name) throws InterruptedException {
+    try {
+      readyLine.get(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      throw new AssertionError(name + " was not ready (" + e.getMessage() + "); output:\n" + backgroundOutput, e);
+    }
+  }
+
+  /** {@link #start} and {@link #await}, named after the command. */
+  public void startAndAwait(String ready, String... args) throws IOException, InterruptedException {
+    await(start(ready, args[0], args), args[0]);
+  }
+
+  /** Everything the background processes printed, each line prefixed with its process's name. */
+  public String backgroundOutput() {
+    return backgroundOutput.toString();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    for (Process process : background) {
+      process.destroyForcibly();
+    }
+    for (Process process : background) {
+      process.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private ProcessBuilder command(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(AgentsMain.class.getName());
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
+    builder.environment().keySet().removeAll(AGENTS_VARIABLES);
+    return builder;
+  }
+}
