@@ -58,6 +58,14 @@ public interface AgentStore extends AutoCloseable {
    */
   List<Message> readMessages(String sessionId, int count);
 
+  /**
+   * Messages {@code from} (inclusive) to {@code to} (exclusive) of the transcript, in order.
+   *
+   * @throws StoreException if the store does not hold all of them
+   * @throws IllegalArgumentException if the range is not one
+   */
+  List<Message> readMessages(String sessionId, int from, int to);
+
   /** The stored row of a session, if any save reached the store. */
   Optional<SessionRecord> session(String sessionId);
 

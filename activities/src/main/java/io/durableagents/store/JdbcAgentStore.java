@@ -306,33 +306,39 @@ public final class JdbcAgentStore implements AgentStore {
 
   @Override
   public List<Message> readMessages(String sessionId, int count) {
+    return readMessages(sessionId, 0, count);
+  }
+
+  @Override
+  public List<Message> readMessages(String sessionId, int from, int to) {
     requireSessionId(sessionId);
-    if (count < 0) {
-      throw new IllegalArgumentException("count must not be negative, was " + count);
+    if (from < 0 || to < from) {
+      throw new IllegalArgumentException("not a range of messages: " + from + " to " + to);
     }
-    if (count == 0) {
+    if (to == from) {
       return List.of();
     }
     return run(
         "read the messages of session " + sessionId,
         false,
         connection -> {
-          List<Message> result = new ArrayList<>(count);
+          List<Message> result = new ArrayList<>(to - from);
           try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_MESSAGES)) {
             select.setString(1, sessionId);
-            select.setInt(2, count);
+            select.setInt(2, from);
+            select.setInt(3, to);
             try (ResultSet rows = select.executeQuery()) {
               while (rows.next()) {
                 int seq = rows.getInt(1);
-                if (seq != result.size()) {
-                  throw missing(sessionId, result.size(), count);
+                if (seq != from + result.size()) {
+                  throw missing(sessionId, from, result.size(), to);
                 }
                 result.add(MessageCodec.decode(sessionId, seq, rows.getString(2)));
               }
             }
           }
-          if (result.size() != count) {
-            throw missing(sessionId, result.size(), count);
+          if (from + result.size() != to) {
+            throw missing(sessionId, from, result.size(), to);
           }
           return List.copyOf(result);
         });
@@ -817,15 +823,18 @@ public final class JdbcAgentStore implements AgentStore {
     }
   }
 
-  private static StoreException missing(String sessionId, int found, int count) {
+  private static StoreException missing(String sessionId, int from, int found, int to) {
     return new StoreException(
         "the store is missing transcript data of session "
             + sessionId
-            + ": asked for the first "
-            + count
-            + " messages but found only "
+            + ": asked for messages "
+            + from
+            + " to "
+            + (to - 1)
+            + " but found only "
             + found
-            + " contiguous from seq 0");
+            + " contiguous from seq "
+            + from);
   }
 
   private static void requireSessionId(String sessionId) {

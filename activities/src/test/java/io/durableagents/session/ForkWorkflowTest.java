@@ -178,14 +178,23 @@ class ForkWorkflowTest {
   void aForksFirstModelTurn_usesTheTranscriptThePreparationWrote_withoutReadingItBack() {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-7", "go");
-    int readsBefore = kit.storeCalls.getOrDefault("readMessages", new java.util.concurrent.atomic.AtomicInteger()).get();
+    kit.storeCalls.putIfAbsent("readMessages", new java.util.concurrent.atomic.AtomicInteger());
+    int readsBefore = kit.storeCalls.get("readMessages").get();
 
     RunResult forked = fork("src-7", 2, new ForkPatch(null, null, null, "and then?"), "src-7.fork-1");
 
     assertThat(forked.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(forked.text()).isEqualTo("answer");
-    // One read: the preparation's, of the source's entry. The fork's turn reads nothing back.
+    // No read at all: this worker still holds the source's transcript up to the entry (what it
+    // sent to the model last), and the fork's turn uses what the preparation wrote.
+    assertThat(kit.storeCalls.get("readMessages").get() - readsBefore).isZero();
+
+    // From the last entry, only what the worker does not hold is read: the source's answer.
+    RunResult fromTheEnd = fork("src-7", 3, new ForkPatch(null, null, null, "and?"), "src-7.fork-2");
+    assertThat(fromTheEnd.text()).isEqualTo("more");
     assertThat(kit.storeCalls.get("readMessages").get() - readsBefore).isEqualTo(1);
+    assertThat(kit.messageReads).last().isEqualTo("src-7 4-5");
+    assertThat(kit.store.readMessages("src-7.fork-2", 5)).isEqualTo(kit.store.readMessages("src-7", 5));
 
     // The fork took the entry's stored hash chain (nothing of the transcript was patched): a
     // client re-sending the fork's whole conversation is recognised, and only its new message runs.

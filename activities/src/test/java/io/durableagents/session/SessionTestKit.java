@@ -26,6 +26,7 @@ import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,6 +51,8 @@ final class SessionTestKit implements AutoCloseable {
   final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
   /** Calls the plugin made on the store, by method name. */
   final Map<String, AtomicInteger> storeCalls = new ConcurrentHashMap<>();
+  /** The ranges of transcript the plugin read from the store, as "session from-to". */
+  final List<String> messageReads = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** Attachment bytes, in the test's directory. */
   final FileArtifactStore artifacts;
   /** How the test agent's model turns and tool calls run. */
@@ -134,6 +137,10 @@ final class SessionTestKit implements AutoCloseable {
             new Class<?>[] {AgentStore.class},
             (proxy, method, args) -> {
               storeCalls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
+              if (method.getName().equals("readMessages")) {
+                messageReads.add(
+                    args[0] + " " + (args.length == 2 ? "0-" + args[1] : args[1] + "-" + args[2]));
+              }
               try {
                 return method.invoke(real, args);
               } catch (java.lang.reflect.InvocationTargetException e) {

@@ -360,6 +360,13 @@ abstract class AgentStoreContract {
     assertThatThrownBy(() -> store.readMessages(session, 4))
         .isInstanceOf(StoreException.class)
         .hasMessageContaining("missing");
+    // A range that skips the gap reads; one across it fails.
+    assertThat(store.readMessages(session, 2, 4)).containsExactlyElementsOf(transcript.subList(2, 4));
+    assertThat(store.readMessages(session, 3, 3)).isEmpty();
+    assertThatThrownBy(() -> store.readMessages(session, 1, 3))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("asked for messages 1 to 2 but found only 0");
+    assertThatThrownBy(() -> store.readMessages(session, 3, 2)).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

@@ -56,12 +56,10 @@ public final class ForkActivitiesImpl implements ForkActivities {
     if (entry == null) {
       throw checkpointNotFound(source, kept);
     }
-    String agentName =
-        request.agent() != null
-            ? request.agent()
-            : store.session(source.parentSessionId()).map(SessionRecord::agent).orElse(null);
+    SessionRecord parent = store.session(source.parentSessionId()).orElse(null);
+    String agentName = request.agent() != null ? request.agent() : parent == null ? null : parent.agent();
     Agent agent = registry.agent(agentName);
-    List<Message> entryMessages = store.readMessages(source.parentSessionId(), entry.messageCount());
+    List<Message> entryMessages = entryTranscript(source.parentSessionId(), parent, entry.messageCount());
     List<Message> messages = new ArrayList<>(entryMessages);
     ForkPatch patch = source.patch() == null ? ForkPatch.NONE : source.patch();
     if (!patch.messages().isEmpty()) {
@@ -122,6 +120,26 @@ public final class ForkActivitiesImpl implements ForkActivities {
         checks,
         transcriptHash,
         businessState);
+  }
+
+  /**
+   * The first {@code count} messages of the parent's transcript: what this worker still remembers
+   * of it (the parent's own execution, as the store names it), and the rest from the store.
+   */
+  private List<Message> entryTranscript(String parentSessionId, SessionRecord parent, int count) {
+    List<Message> remembered =
+        transcripts == null || parent == null
+            ? List.of()
+            : transcripts.prefix(parentSessionId, parent.executionId(), count);
+    if (remembered.isEmpty()) {
+      return store.readMessages(parentSessionId, count);
+    }
+    if (remembered.size() == count) {
+      return remembered;
+    }
+    List<Message> messages = new ArrayList<>(remembered);
+    messages.addAll(store.readMessages(parentSessionId, remembered.size(), count));
+    return messages;
   }
 
   /** How many leading messages {@code patched} shares with {@code original}. */

@@ -49,6 +49,21 @@ public final class TranscriptCache {
   }
 
   /**
+   * The first messages of the remembered transcript of execution {@code executionId} of the
+   * session, at most {@code count}; empty when none is remembered. Everything remembered came from
+   * the store or from saves the workflow wrote, so it is what the store holds at those positions:
+   * a fork of a session this worker served reads only the rest.
+   */
+  List<Message> prefix(String sessionId, String executionId, int count) {
+    Entry remembered = entry(sessionId);
+    if (remembered == null || !remembered.executionId().equals(executionId)) {
+      return List.of();
+    }
+    List<Message> messages = remembered.messages();
+    return List.copyOf(messages.subList(0, Math.min(count, messages.size())));
+  }
+
+  /**
    * Remembers {@code stored} as the stored transcript of execution {@code executionId} of the
    * session: what a fork's preparation has just written, and hashed for the workflow. The fork's
    * first model turn then need not read it back.

@@ -161,7 +161,7 @@ public final class Sql {
           + "SELECT 1 FROM agent_checkpoints c WHERE c.session_id = agent_messages.session_id)";
 
   public static final String SELECT_MESSAGES =
-      "SELECT seq, body FROM agent_messages WHERE session_id = ? AND seq < ? ORDER BY seq";
+      "SELECT seq, body FROM agent_messages WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq";
 
   public static final String SELECT_SESSION =
       "SELECT session_id, execution_id, agent, status, current_run, last_step, message_count,"

@@ -87,6 +87,19 @@ class TranscriptCacheTest {
   }
 
   @Test
+  void aForkTakesThePrefixItRemembers_ofTheSameExecutionOnly() {
+    cache.storedTranscript(turn("s", List.of(), List.of(), List.of(hello)), store(List.of()));
+    cache.storedTranscript(
+        turn("s", List.of(hello, answer), List.of(save("s", 0, List.of(hello, answer))), List.of(more)),
+        store(List.of()));
+
+    assertThat(cache.prefix("s", "exec", 2)).containsExactly(hello, answer);
+    assertThat(cache.prefix("s", "exec", 9)).containsExactly(hello, answer, more);
+    assertThat(cache.prefix("s", "another-exec", 2)).isEmpty();
+    assertThat(cache.prefix("unknown", "exec", 2)).isEmpty();
+  }
+
+  @Test
   void aStoreThatDisagreesWithTheWorkflowsChain_isReturnedButNeverRemembered() {
     List<Message> stored = List.of(hello, answer);
     List<Message> tampered = List.of(hello, Message.assistant("tampered", List.of()));
