@@ -15,8 +15,9 @@ import javax.sql.DataSource;
  *
  * <p>Committing (an fsync) is most of a small transaction's cost; sessions writing at the same
  * time share it instead of queueing for one each. Each transaction of a group runs inside a
- * savepoint, so one that fails is rolled back alone and its caller gets the failure; a failed
- * commit fails every caller of the group (each retries, as after any failed transaction). No
+ * savepoint, so one that fails is rolled back alone and its caller gets the failure; a transient
+ * failure (the database busy with another process) or a failed commit fails every caller of the
+ * group (each retries, as after any failed transaction). No
  * caller returns before the commit that holds its writes. Waiting is fair: first come, first
  * written.
  */
@@ -81,7 +82,9 @@ public final class GroupCommit {
               connection.releaseSavepoint(savepoint);
             }
           } catch (SQLException | RuntimeException e) {
-            if (alone) {
+            if (alone || (e instanceof SQLException sql && TransientErrors.isTransient(sql))) {
+              // Another process holds the database: the rest of the group would wait out the
+              // busy timeout one by one. Give up the group; every caller retries.
               throw e;
             }
             connection.rollback(savepoint);

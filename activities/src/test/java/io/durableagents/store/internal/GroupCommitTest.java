@@ -97,6 +97,28 @@ class GroupCommitTest {
   }
 
   @Test
+  void aTransientFailureInAGroup_failsTheWholeGroup_soThatEveryCallerRetries() throws Exception {
+    CountDownLatch othersQueued = new CountDownLatch(1);
+    Future<Integer> first = firstWritingUntil(othersQueued);
+    Future<Integer> good = pool.submit(() -> groupCommit.run(connection -> insert(connection, 1, "good")));
+    awaitQueued(1);
+    Future<Integer> busy =
+        pool.submit(
+            () ->
+                groupCommit.run(
+                    connection -> {
+                      throw new SQLException("[SQLITE_BUSY] The database file is locked", null, 5);
+                    }));
+    awaitQueued(2);
+    othersQueued.countDown();
+
+    first.get(5, TimeUnit.SECONDS);
+    assertThatThrownBy(() -> good.get(5, TimeUnit.SECONDS)).hasRootCauseMessage("[SQLITE_BUSY] The database file is locked");
+    assertThatThrownBy(() -> busy.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(SQLException.class);
+    assertThat(count("SELECT COUNT(*) FROM rows")).as("only the first, committed alone").isEqualTo(1);
+  }
+
+  @Test
   void aFailedCommit_failsEveryCallerOfTheGroup_andWritesNothing() {
     failCommits = true;
     assertThatThrownBy(() -> groupCommit.run(connection -> insert(connection, 7, "lost")))
