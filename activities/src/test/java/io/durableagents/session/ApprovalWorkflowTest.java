@@ -17,32 +17,19 @@ import io.durableagents.workflow.ToolCallRecord;
 import io.durableagents.workflow.activity.ApprovalRecord;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowUpdateException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Approvals in the middle of a tool batch (§4.4), with time skipping for the waits. */
-class ApprovalWorkflowTest {
+class ApprovalWorkflowTest extends SessionKitTest {
   private static final String GATED_MIDDLE =
       "{'turns':[{'text':'paying','toolCalls':["
           + "{'name':'echo','arguments':{'text':'before'}},"
           + "{'name':'pay','arguments':{'amount':500}},"
           + "{'name':'echo','arguments':{'text':'after'}}]},"
           + "{'text':'all done'},{'text':'next answer'}]}";
-
-  @TempDir Path dir;
-  private SessionTestKit kit;
-
-  @AfterEach
-  void close() {
-    if (kit != null) {
-      kit.close();
-    }
-  }
 
   private RunResult startPaused(String sessionId, Execution mode) {
     kit = new SessionTestKit(dir, Scripts.of(GATED_MIDDLE), 10, mode);

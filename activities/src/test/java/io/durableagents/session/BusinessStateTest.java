@@ -19,11 +19,8 @@ import io.temporal.client.WorkflowFailedException;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.worker.WorkerFactoryOptions;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,18 +28,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Business state (§4.5): JSON the tools read and update with merge patches, kept in every
  * checkpoint, carried across continue-as-new, and replaced by a fork's {@code businessState} patch.
  */
-class BusinessStateTest {
+class BusinessStateTest extends SessionKitTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  @TempDir Path dir;
-  private SessionTestKit kit;
-
-  @AfterEach
-  void close() {
-    if (kit != null) {
-      kit.close();
-    }
-  }
 
   private static JsonNode json(String text) throws Exception {
     return JSON.readTree(text.replace('\'', '"'));

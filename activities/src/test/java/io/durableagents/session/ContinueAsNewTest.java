@@ -7,25 +7,12 @@ import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Lossless continue-as-new (§4.10): long sessions keep everything across workflow runs. */
-class ContinueAsNewTest {
-  @TempDir Path dir;
-  private SessionTestKit kit;
-
-  @AfterEach
-  void close() {
-    if (kit != null) {
-      kit.close();
-    }
-  }
-
+class ContinueAsNewTest extends SessionKitTest {
   private static String toolTurns(int turns, String last) {
     StringBuilder script = new StringBuilder("{\"turns\":[");
     for (int i = 0; i < turns; i++) {

@@ -17,14 +17,11 @@ import io.durableagents.workflow.Trajectories;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Fork from a kept history entry (§4.6): a new session, the source untouched. */
-class ForkWorkflowTest {
+class ForkWorkflowTest extends SessionKitTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   /** Step 1: the model turn with two calls; step 2: their results; step 3: the answer. */
   private static final String TWO_CALLS =
@@ -32,16 +29,6 @@ class ForkWorkflowTest {
           + "{'name':'add','arguments':{'a':1,'b':2}}],'usage':{'inputTokens':10,'outputTokens':5}},"
           + "{'text':'answer','usage':{'inputTokens':20,'outputTokens':3}},"
           + "{'text':'more','usage':{'inputTokens':1,'outputTokens':1}}]}";
-
-  @TempDir Path dir;
-  private SessionTestKit kit;
-
-  @AfterEach
-  void close() {
-    if (kit != null) {
-      kit.close();
-    }
-  }
 
   private RunResult fork(String source, int step, ForkPatch patch, String forkId) {
     return kit.fork(source, step, patch, forkId);

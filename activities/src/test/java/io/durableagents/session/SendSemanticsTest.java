@@ -11,30 +11,17 @@ import io.durableagents.workflow.SessionErrors;
 import io.durableagents.workflow.ToolCallRecord;
 import io.durableagents.workflow.Rejection;
 import io.temporal.client.WorkflowUpdateException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** What {@code send} does in each state of a session (§4.1), and what cancel does (§4.7). */
-class SendSemanticsTest {
+class SendSemanticsTest extends SessionKitTest {
   /** A first turn whose tool is slow enough to send into the run while it works. */
   private static final String SLOW_BATCH =
       "{'turns':[{'text':'working','toolCalls':[{'name':'slow','arguments':{'ms':1500}}]},"
           + "{'text':'second turn'},{'text':'third turn'},{'text':'fourth turn'}]}";
-
-  @TempDir Path dir;
-  private SessionTestKit kit;
-
-  @AfterEach
-  void close() {
-    if (kit != null) {
-      kit.close();
-    }
-  }
 
   private CompletableFuture<RunResult> sendAsync(String session, String input) {
     return CompletableFuture.supplyAsync(() -> kit.send(session, input));

@@ -57,7 +57,7 @@ class GroupCommitTest {
     List<Future<Integer>> others = new ArrayList<>();
     for (int i = 1; i <= 12; i++) {
       int id = i;
-      others.add(pool.submit(() -> groupCommit.run(connection -> insert(connection, id, "other"))));
+      others.add(submit(connection -> insert(connection, id, "other")));
     }
     awaitQueued(12); // the twelve queue behind the first
     othersQueued.countDown();
@@ -74,16 +74,14 @@ class GroupCommitTest {
   void aFailingTransactionOfAGroup_isRolledBackAlone_andItsCallerGetsTheFailure() throws Exception {
     CountDownLatch othersQueued = new CountDownLatch(1);
     Future<Integer> first = firstWritingUntil(othersQueued);
-    Future<Integer> good = pool.submit(() -> groupCommit.run(connection -> insert(connection, 1, "good")));
+    Future<Integer> good = submit(connection -> insert(connection, 1, "good"));
     Future<Integer> bad =
-        pool.submit(
-            () ->
-                groupCommit.run(
+        submit(
                     connection -> {
                       insert(connection, 2, "bad");
                       throw new IllegalStateException("bad transaction");
-                    }));
-    Future<Integer> violating = pool.submit(() -> groupCommit.run(connection -> insert(connection, 3, null)));
+                    });
+    Future<Integer> violating = submit(connection -> insert(connection, 3, null));
     awaitQueued(3);
     othersQueued.countDown();
 
@@ -100,15 +98,13 @@ class GroupCommitTest {
   void aTransientFailureInAGroup_failsTheWholeGroup_soThatEveryCallerRetries() throws Exception {
     CountDownLatch othersQueued = new CountDownLatch(1);
     Future<Integer> first = firstWritingUntil(othersQueued);
-    Future<Integer> good = pool.submit(() -> groupCommit.run(connection -> insert(connection, 1, "good")));
+    Future<Integer> good = submit(connection -> insert(connection, 1, "good"));
     awaitQueued(1);
     Future<Integer> busy =
-        pool.submit(
-            () ->
-                groupCommit.run(
+        submit(
                     connection -> {
                       throw new SQLException("[SQLITE_BUSY] The database file is locked", null, 5);
-                    }));
+                    });
     awaitQueued(2);
     othersQueued.countDown();
 
@@ -132,16 +128,19 @@ class GroupCommitTest {
   private Future<Integer> firstWritingUntil(CountDownLatch released) throws InterruptedException {
     CountDownLatch writing = new CountDownLatch(1);
     Future<Integer> first =
-        pool.submit(
-            () ->
-                groupCommit.run(
+        submit(
                     connection -> {
                       writing.countDown();
                       await(released);
                       return insert(connection, 0, "first");
-                    }));
+                    });
     assertThat(writing.await(5, TimeUnit.SECONDS)).isTrue();
     return first;
+  }
+
+  /** Runs {@code work} through the group commit on a thread of the pool. */
+  private Future<Integer> submit(SqlWork<Integer> work) {
+    return pool.submit(() -> groupCommit.run(work));
   }
 
   private static int insert(Connection connection, int id, String owner) throws SQLException {

@@ -492,7 +492,6 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
    * already completed.
    */
   private void save(int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
-    awaitSaveAlongside();
     flushDeferredSave();
     persist(checkpoint(stepIndex, checkpointStatus, finishReason, approvals));
     transcript.markSaved();
@@ -519,6 +518,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     step = Math.max(step, stepIndex);
   }
 
+  /** Writes the deferred entries, after a save running alongside a call: saves stay in order. */
   private void flushDeferredSave() {
     awaitSaveAlongside();
     while (!deferredSaves.isEmpty()) {
@@ -534,7 +534,6 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
    */
   private void startSaveAlongside(
       int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
-    awaitSaveAlongside();
     flushDeferredSave();
     CheckpointSave save = checkpoint(stepIndex, checkpointStatus, finishReason, approvals);
     List<Promise<Void>> started = new ArrayList<>(1);
