@@ -91,7 +91,7 @@ public class ForkCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw new CliException(ExitCodes.USAGE, "--business-state: the value is not JSON", e);
     }
-    if (state == null || !(state.isObject() || state.isNull())) {
+    if (state == null || ForkPatch.businessStateProblem(state) != null) {
       throw new CliException(ExitCodes.USAGE, "--business-state needs a JSON object, or null to clear the state", null);
     }
     return state;

@@ -330,12 +330,9 @@ public final class AgentClient {
     SessionIds.requireValid(sessionId);
     ProjectionReader projection = requireProjection("fork");
     ForkPatch applied = patch == null ? ForkPatch.NONE : patch;
-    if (applied.businessState() != null
-        && !applied.businessState().isObject()
-        && !applied.businessState().isNull()) {
-      throw new IllegalArgumentException(
-          "A businessState patch replaces the state with a JSON object (or null to clear it), not "
-              + applied.businessState().getNodeType() + ".");
+    String stateProblem = ForkPatch.businessStateProblem(applied.businessState());
+    if (stateProblem != null) {
+      throw new IllegalArgumentException(stateProblem);
     }
     if (projection.checkpoint(sessionId, fromStep).isEmpty()) {
       java.util.List<Integer> kept = new java.util.ArrayList<>();

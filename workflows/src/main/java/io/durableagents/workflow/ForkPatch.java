@@ -27,6 +27,18 @@ public record ForkPatch(
     toolResults = toolResults == null ? List.of() : List.copyOf(toolResults);
   }
 
+  /**
+   * Why {@code businessState} cannot be a {@code businessState} patch, or null when it can: a JSON
+   * object replaces the session's business state, JSON null clears it.
+   */
+  public static String businessStateProblem(JsonNode businessState) {
+    if (businessState == null || businessState.isObject() || businessState.isNull()) {
+      return null;
+    }
+    return "A businessState patch replaces the state with a JSON object (or null to clear it), not "
+        + businessState.getNodeType() + ".";
+  }
+
   /** A one-line description for lineage records. */
   public String summary() {
     StringBuilder out = new StringBuilder();

@@ -160,14 +160,12 @@ public final class ForkActivitiesImpl implements ForkActivities {
     if (patch == null) {
       return entryState;
     }
+    String problem = ForkPatch.businessStateProblem(patch);
+    if (problem != null) {
+      throw ApplicationFailure.newNonRetryableFailure(problem, "INVALID_PATCH");
+    }
     if (patch.isNull()) {
       return null;
-    }
-    if (!patch.isObject()) {
-      throw ApplicationFailure.newNonRetryableFailure(
-          "A businessState patch replaces the state with a JSON object (or null to clear it), not "
-              + patch.getNodeType() + ".",
-          "INVALID_PATCH");
     }
     int bytes = PayloadSizes.jsonBytes(patch);
     if (bytes > BusinessState.MAX_BYTES) {
