@@ -113,12 +113,16 @@ public final class AgentsProcesses implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     for (Process process : background) {
       process.destroyForcibly();
     }
-    for (Process process : background) {
-      process.waitFor(10, TimeUnit.SECONDS);
+    try {
+      for (Process process : background) {
+        process.waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
