@@ -71,7 +71,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The crash guarantees, proven with real processes: a Temporal server, and worker JVMs that a
  * killer thread SIGKILLs every few seconds (and right after some approval decisions) while 20
- * sessions run concurrently, each with a gated call. Tools and the model append fsynced lines to
+ * sessions run concurrently, each with a gated call whose approval waits for a number of kills
+ * (so the storm reaches its minimum however fast the machine is). Tools and the model append fsynced lines to
  * ledgers before and after their work; after the storm, the transcripts and the ledgers must show
  * that every call got exactly one result in call order, that nothing ran twice except work that
  * was in flight on a killed worker, and that no recorded model turn was generated again.
@@ -338,6 +339,7 @@ class CrashRecoveryIT {
         retryAfter(session, "send go", e);
       }
     }
+    boolean paced = false;
     while (true) {
       if (result != null) {
         if (!RunStatus.AWAITING_APPROVAL.equals(result.status())) {
@@ -347,7 +349,30 @@ class CrashRecoveryIT {
         assertThat(result.approval()).as("approval of the paused run of %s", session).isNotNull();
         approvalId = result.approval().approvalId();
       }
+      if (!paced) {
+        awaitKills(session, killsBeforeApproval(session));
+        paced = true;
+      }
       result = approve(agents, session, approvalId);
+    }
+  }
+
+  /**
+   * How many kills a session waits for before it approves: 1 to {@link #MIN_KILLS}, spread over
+   * the sessions. A fast machine would otherwise settle every session between two kills of the
+   * 1-3 s timer; held approvals keep runs in flight until the storm had its minimum, and spread
+   * the remaining work of the sessions over it.
+   */
+  private static int killsBeforeApproval(String session) {
+    int number = Integer.parseInt(session.substring(session.lastIndexOf('-') + 1));
+    return (number - 1) % MIN_KILLS + 1;
+  }
+
+  private void awaitKills(String session, int kills) throws InterruptedException {
+    note(session, "hold approval until kill " + kills);
+    while (killer.killedPids.size() < kills && killer.failure.get() == null) {
+      checkDeadline(session);
+      Thread.sleep(100);
     }
   }
 
