@@ -50,13 +50,12 @@ class SideEffectTest {
       assertThat(scheduled)
           .containsExactlyInAnyOrderEntriesOf(
               Map.of(
-                  "agents.ResolveAgent", 1,
                   "agents.ModelTurn", 3, // three model turns
                   "agents.ExecuteTool", 3)); // three tool calls
-      // One local-activity save, after the final answer: the entries after the two tool-calling
-      // turns and their batches ride with the next model turn. A replay that re-ran a save would
-      // record another marker.
-      assertThat(localActivities).isEqualTo(1);
+      // Two local activities: the agent's resolution at the start of the run, and one save, after
+      // the final answer (the entries after the two tool-calling turns and their batches ride
+      // with the next model turn). A replay that re-ran either would record another marker.
+      assertThat(localActivities).isEqualTo(2);
       assertThat(kit.effects).hasSize(3);
       kit.effects.values().forEach(count -> assertThat(count.get()).isEqualTo(1));
     }

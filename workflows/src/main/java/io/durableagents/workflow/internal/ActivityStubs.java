@@ -68,7 +68,16 @@ final class ActivityStubs {
           .setRetryOptions(CHECKPOINT_OPTIONS.getRetryOptions())
           .build();
 
+  /** The same limits, run in the workflow's worker, where the agent registry is. */
+  private static final LocalActivityOptions LOCAL_AGENT_OPTIONS =
+      LocalActivityOptions.newBuilder()
+          .setStartToCloseTimeout(AGENT_OPTIONS.getStartToCloseTimeout())
+          .setRetryOptions(AGENT_OPTIONS.getRetryOptions())
+          .build();
+
   private final AgentActivities agents = Workflow.newActivityStub(AgentActivities.class, AGENT_OPTIONS);
+  private final AgentActivities localAgents =
+      Workflow.newLocalActivityStub(AgentActivities.class, LOCAL_AGENT_OPTIONS);
   private final CheckpointActivities localCheckpoints =
       Workflow.newLocalActivityStub(CheckpointActivities.class, LOCAL_CHECKPOINT_OPTIONS);
   private final CheckpointActivities checkpoints =
@@ -103,6 +112,10 @@ final class ActivityStubs {
 
   AgentActivities agents() {
     return agents;
+  }
+
+  AgentActivities localAgents() {
+    return localAgents;
   }
 
   /** Starts the notifier without waiting for it; the approval wait does not depend on it. */

@@ -115,6 +115,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private Integer checkpointVersion;
   private Integer stepSaveVersion;
   private Integer decisionSaveVersion;
+  private Integer resolveAgentVersion;
   /** A save running as an activity alongside an approved call; every later write waits for it. */
   private Promise<Void> saveAlongside;
 
@@ -553,6 +554,15 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     }
   }
 
+  /** Whether each run resolves its agent by a local activity (see {@link ChangeIds}). */
+  private boolean resolvesAgentLocally() {
+    if (resolveAgentVersion == null) {
+      resolveAgentVersion =
+          Workflow.getVersion(ChangeIds.RESOLVE_AGENT_LOCALLY, Workflow.DEFAULT_VERSION, 1);
+    }
+    return resolveAgentVersion >= 1;
+  }
+
   /** Whether an approved call starts together with its decision's save (see {@link ChangeIds}). */
   private boolean decisionSavesAlongside() {
     if (decisionSaveVersion == null) {
@@ -740,7 +750,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
     private RunResult loop() {
       try {
-        spec = stubs.agents().resolveAgent(agentName);
+        spec =
+            resolvesAgentLocally()
+                ? stubs.localAgents().resolveAgent(agentName)
+                : stubs.agents().resolveAgent(agentName);
       } catch (ActivityFailure failure) {
         unlessCancelled();
         return fail(errorOf(failure, "agent_unavailable"));

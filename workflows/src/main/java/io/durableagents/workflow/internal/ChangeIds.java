@@ -23,5 +23,12 @@ final class ChangeIds {
    */
   static final String DECISION_SAVE_ALONGSIDE = "decision-save-alongside";
 
+  /**
+   * The agent is resolved by a local activity at the start of each run instead of a regular one:
+   * a lookup in the worker's registry that needs no server round trip before the first model
+   * turn. Its result is recorded in a marker, so a run still keeps the definition it started with.
+   */
+  static final String RESOLVE_AGENT_LOCALLY = "resolve-agent-locally";
+
   private ChangeIds() {}
 }
