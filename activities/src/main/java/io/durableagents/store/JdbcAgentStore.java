@@ -51,9 +51,10 @@ public final class JdbcAgentStore implements AgentStore {
   private final DataSource dataSource;
   private final boolean ownsDataSource;
   private final int historyLimit;
-  /** Held around writing transactions when the database has a single writer; else null. */
   /** SQLite's writing transactions, one at a time and committed in groups; null on PostgreSQL. */
   private final GroupCommit groupCommit;
+  /** Whether message bodies are read as the database's UTF-8 bytes (SQLite) instead of Strings. */
+  private final boolean bodiesAsBytes;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
@@ -78,17 +79,18 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   /**
-   * @param oneWriterAtATime whether this process runs one writing transaction at a time (SQLite,
-   *     which has one writer per database: concurrent writers would wait in its busy handler,
-   *     which sleeps in steps of milliseconds), committing those that queue up together (see
-   *     {@link GroupCommit})
+   * @param sqlite whether the database is SQLite, which has one writer per database: this process
+   *     then runs one writing transaction at a time (concurrent writers would wait in SQLite's busy
+   *     handler, which sleeps in steps of milliseconds), committing those that queue up together
+   *     (see {@link GroupCommit}); and it decodes message bodies from the UTF-8 bytes SQLite
+   *     keeps, without building a String of each first
    */
-  JdbcAgentStore(
-      DataSource dataSource, boolean ownsDataSource, StoreOptions options, boolean oneWriterAtATime) {
+  JdbcAgentStore(DataSource dataSource, boolean ownsDataSource, StoreOptions options, boolean sqlite) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.ownsDataSource = ownsDataSource;
     this.historyLimit = Objects.requireNonNull(options, "options").historyLimit();
-    this.groupCommit = oneWriterAtATime ? new GroupCommit(dataSource) : null;
+    this.groupCommit = sqlite ? new GroupCommit(dataSource) : null;
+    this.bodiesAsBytes = sqlite;
   }
 
   @Override
@@ -333,7 +335,10 @@ public final class JdbcAgentStore implements AgentStore {
                 if (seq != from + result.size()) {
                   throw missing(sessionId, from, result.size(), to);
                 }
-                result.add(MessageCodec.decode(sessionId, seq, rows.getString(2)));
+                result.add(
+                    bodiesAsBytes
+                        ? MessageCodec.decode(sessionId, seq, rows.getBytes(2))
+                        : MessageCodec.decode(sessionId, seq, rows.getString(2)));
               }
             }
           }

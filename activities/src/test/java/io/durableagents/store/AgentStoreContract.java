@@ -57,6 +57,9 @@ abstract class AgentStoreContract {
     extraStores.forEach(AgentStore::close);
   }
 
+  /** Runs {@code sql} with {@code parameters} on this test's database, beside the store. */
+  protected abstract void executeSql(String sql, Object... parameters) throws Exception;
+
   /** Another store on this test's database, with a history limit; closed after the test. */
   protected AgentStore storeWithHistoryLimit(int historyLimit) throws Exception {
     AgentStore extra = openStore(StoreOptions.newBuilder().historyLimit(historyLimit).build());
@@ -344,6 +347,38 @@ abstract class AgentStoreContract {
         .isInstanceOf(StoreException.class);
     assertThatThrownBy(() -> store.readMessages(session, -1))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void messagesReadBackExactly_whateverTheirCharacters() throws Exception {
+    String session = newSessionId();
+    List<Message> transcript =
+        List.of(
+            Message.user("Zürich, 京都 or Αθήνα? \uD83D\uDE80 \"quoted\" \\ back\\slash\n\ttab \u0001"),
+            new Message(
+                Message.TOOL, null, null, "call_1", "lookup",
+                JSON.readTree("{\"städte\":[\"Zürich\",\"京都\"],\"emoji\":\"\uD83D\uDE80\"}")));
+    store.saveCheckpoint(save(session, "exec-1", 1, 0, RunStatus.IDLE, null, 0, transcript));
+
+    assertThat(store.readMessages(session, 2)).containsExactlyElementsOf(transcript);
+  }
+
+  @Test
+  void aStoredMessageThatIsNotAMessage_failsTheReadNamingIt() throws Exception {
+    String session = newSessionId();
+    store.saveCheckpoint(
+        save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0, conversation().subList(0, 3)));
+
+    executeSql("UPDATE agent_messages SET body = ? WHERE session_id = ? AND seq = 1", "{not json", session);
+    assertThatThrownBy(() -> store.readMessages(session, 3))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("message 1 of session " + session + " is not a valid message JSON");
+
+    executeSql("UPDATE agent_messages SET body = ? WHERE session_id = ? AND seq = 1", "null", session);
+    assertThatThrownBy(() -> store.readMessages(session, 3))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("message 1 of session " + session + " is stored as JSON null");
+    assertThat(store.readMessages(session, 1)).containsExactly(conversation().get(0));
   }
 
   @Test

@@ -27,6 +27,11 @@ class JdbcAgentStoreTest extends AgentStoreContract {
     return AgentStores.open(sqliteUrl(dir.resolve("store.db")), options);
   }
 
+  @Override
+  protected void executeSql(String sql, Object... parameters) throws Exception {
+    TestSql.execute(sqliteUrl(dir.resolve("store.db")), sql, parameters);
+  }
+
   private static String sqliteUrl(Path file) {
     return "jdbc:sqlite:" + file;
   }

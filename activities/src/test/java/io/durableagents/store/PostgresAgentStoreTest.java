@@ -49,6 +49,11 @@ class PostgresAgentStoreTest extends AgentStoreContract {
     return AgentStores.open(url, options);
   }
 
+  @Override
+  protected void executeSql(String sql, Object... parameters) throws Exception {
+    TestSql.execute(url, sql, parameters);
+  }
+
   @Test
   void theSchemaIsMigratedIntoTheConnectionsSchema_withItsOwnFlywayTable() throws Exception {
     try (Connection connection = DriverManager.getConnection(url);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.store.StoreException;
 import io.durableagents.workflow.Message;
+import java.io.IOException;
 
 /** Messages to and from the JSON kept in {@code agent_messages.body}, and other JSON columns. */
 public final class MessageCodec {
@@ -24,16 +25,31 @@ public final class MessageCodec {
 
   public static Message decode(String sessionId, int seq, String body) {
     try {
-      Message message = MAPPER.readValue(body, Message.class);
-      if (message == null) {
-        throw new StoreException(
-            "message " + seq + " of session " + sessionId + " is stored as JSON null");
-      }
-      return message;
+      return nonNull(sessionId, seq, MAPPER.readValue(body, Message.class));
     } catch (JsonProcessingException e) {
-      throw new StoreException(
-          "message " + seq + " of session " + sessionId + " is not a valid message JSON", e);
+      throw invalid(sessionId, seq, e);
     }
+  }
+
+  /** {@link #decode(String, int, String)} from the body's UTF-8 bytes: no String built first. */
+  public static Message decode(String sessionId, int seq, byte[] utf8Body) {
+    try {
+      return nonNull(sessionId, seq, MAPPER.readValue(utf8Body, Message.class));
+    } catch (IOException e) {
+      throw invalid(sessionId, seq, e);
+    }
+  }
+
+  private static Message nonNull(String sessionId, int seq, Message message) {
+    if (message == null) {
+      throw new StoreException("message " + seq + " of session " + sessionId + " is stored as JSON null");
+    }
+    return message;
+  }
+
+  private static StoreException invalid(String sessionId, int seq, IOException e) {
+    return new StoreException(
+        "message " + seq + " of session " + sessionId + " is not a valid message JSON", e);
   }
 
   /** A JSON column's value: null stays null. */
