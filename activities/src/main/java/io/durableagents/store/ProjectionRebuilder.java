@@ -34,12 +34,13 @@ import java.util.Optional;
  * Re-derives a session's projection rows from its workflow history. The workflow hands every
  * change of the projection to the store as a {@link CheckpointSave}, and Temporal records it in
  * the history: as the input of an {@code agents.SaveCheckpoint} activity (in its {@code
- * ActivityTaskScheduled} event), of an {@code agents.SaveCheckpoint} local activity (in its
- * {@code LocalActivity} marker), or folded into the input of an {@code agents.ModelTurn} (its
- * {@code checkpoint} field or its {@code checkpoints} list, written before the turn reads the
- * transcript). Applying those saves
- * again, in history order, writes exactly the rows the live saves wrote (every save is idempotent
- * and keyed). Approval notifications ({@code agents.NotifyApproval}) are re-applied from their
+ * ActivityTaskScheduled} event), of an {@code agents.SaveCheckpoint} or {@code
+ * agents.SaveCheckpoints} local activity (in its {@code LocalActivity} marker), or folded into the
+ * input of an {@code agents.ModelTurn} (its {@code checkpoint} field or its {@code checkpoints}
+ * list, written before the turn reads the transcript, or held and restated by a later write).
+ * Applying those saves again, in history order, writes exactly the rows the live saves wrote
+ * (every save is idempotent and keyed, and a save restated after later ones does not move a
+ * session back). Approval notifications ({@code agents.NotifyApproval}) are re-applied from their
  * recorded results.
  *
  * <pre>{@code
@@ -53,6 +54,9 @@ import java.util.Optional;
 public final class ProjectionRebuilder {
   /** The activity type whose inputs are the checkpoint saves. */
   public static final String SAVE_CHECKPOINT = ActivityNames.PREFIX + "SaveCheckpoint";
+
+  /** The activity type whose input is a list of checkpoint saves, written in one transaction. */
+  public static final String SAVE_CHECKPOINTS = ActivityNames.PREFIX + "SaveCheckpoints";
 
   /** The activity type whose results are the approval notification times. */
   public static final String NOTIFY_APPROVAL = ActivityNames.PREFIX + "NotifyApproval";
@@ -163,6 +167,11 @@ public final class ProjectionRebuilder {
   private void addSave(List<CheckpointSave> saves, String type, Payloads input, HistoryEvent event) {
     if (SAVE_CHECKPOINT.equals(type)) {
       saves.add(decode(input, CheckpointSave.class, event));
+    } else if (SAVE_CHECKPOINTS.equals(type)) {
+      JsonNode several = decode(input, JsonNode.class, event);
+      if (several != null && several.isArray()) {
+        several.forEach(save -> addFolded(saves, save, event));
+      }
     } else if (MODEL_TURN.equals(type)) {
       JsonNode request = decode(input, JsonNode.class, event);
       if (request == null) {

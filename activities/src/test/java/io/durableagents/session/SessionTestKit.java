@@ -94,7 +94,8 @@ final class SessionTestKit implements AutoCloseable {
     this(dir, model, customize, factory, mode, WorkerOptions.getDefaultInstance());
   }
 
-  private SessionTestKit(
+  /** The most general kit: the agent adjusted by {@code customize}, workers with {@code workerOptions}. */
+  SessionTestKit(
       Path dir,
       ModelProvider model,
       java.util.function.UnaryOperator<Agent.Builder> customize,

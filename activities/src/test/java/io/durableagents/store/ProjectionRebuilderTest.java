@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Agent;
+import io.durableagents.agent.Execution;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
@@ -17,6 +18,7 @@ import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.activity.ApprovalRecord;
 import io.durableagents.workflow.activity.CheckpointSave;
+import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestEnvironmentOptions;
@@ -31,6 +33,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Sessions run on the real plugin (test server, SQLite projection); their workflow histories are
@@ -57,36 +61,12 @@ class ProjectionRebuilderTest {
   @BeforeEach
   void start() {
     live = AgentStores.open(liveUrl());
-    Agent agent =
-        Agent.newBuilder("rebuilder")
-            .model("scripted")
-            .instructions("test agent")
-            .approvalTimeout(Duration.ofHours(1))
-            .approvalNotifier((sessionId, name, approval) ->
-                notified.put(approval.approvalId(), System.currentTimeMillis()))
-            .tools(
-                Tool.newBuilder("add")
-                    .description("Adds two integers.")
-                    .inputSchema(
-                        "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},"
-                            + "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}")
-                    .handler((args, ctx) -> {
-                      long sum = args.get("a").asLong() + args.get("b").asLong();
-                      ctx.businessState().update(JSON.createObjectNode().put("lastSum", sum));
-                      return Map.of("sum", sum);
-                    })
-                    .build(),
-                Tool.newBuilder("pay")
-                    .description("Pays; always needs approval.")
-                    .inputSchema("{\"type\":\"object\"}")
-                    .requiresApproval()
-                    .handler((args, ctx) -> Map.of("paid", args.path("amount").asInt()))
-                    .build())
-            .build();
+    Agent agent = agent("rebuilder", Execution.ACTIVITY);
     AgentsPlugin plugin =
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
                 .addAgent(agent)
+                .addAgent(agent("rebuilder-local", Execution.LOCAL_ACTIVITY))
                 .modelProvider(ScriptedModelProvider.fromJson(SCRIPT.replace('\'', '"')))
                 .store(live)
                 .build());
@@ -98,6 +78,38 @@ class ProjectionRebuilderTest {
     env.newWorker(TASK_QUEUE);
     env.start();
     client = env.getWorkflowClient();
+  }
+
+  /** The test agent, its model turns and tools run in {@code mode}. */
+  private Agent agent(String name, Execution mode) {
+    return Agent.newBuilder(name)
+            .model("scripted")
+            .modelExecution(mode)
+            .instructions("test agent")
+            .approvalTimeout(Duration.ofHours(1))
+            .approvalNotifier((sessionId, agent, approval) ->
+                notified.put(approval.approvalId(), System.currentTimeMillis()))
+            .tools(
+                Tool.newBuilder("add")
+                    .execution(mode)
+                    .description("Adds two integers.")
+                    .inputSchema(
+                        "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},"
+                            + "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}")
+                    .handler((args, ctx) -> {
+                      long sum = args.get("a").asLong() + args.get("b").asLong();
+                      ctx.businessState().update(JSON.createObjectNode().put("lastSum", sum));
+                      return Map.of("sum", sum);
+                    })
+                    .build(),
+                Tool.newBuilder("pay")
+                    .execution(mode)
+                    .description("Pays; always needs approval.")
+                    .inputSchema("{\"type\":\"object\"}")
+                    .requiresApproval()
+                    .handler((args, ctx) -> Map.of("paid", args.path("amount").asInt()))
+                    .build())
+            .build();
   }
 
   @AfterEach
@@ -114,10 +126,16 @@ class ProjectionRebuilderTest {
     return "jdbc:sqlite:" + dir.resolve("live.db");
   }
 
-  @Test
-  void aToolLoopWithAnApproval_rebuildsIntoAFreshStoreExactlyAsLive() {
-    String session = "rebuild-1";
-    RunResult paused = send(session, "add and pay", null);
+  /**
+   * In both modes: local model turns hold their entries and a later write restates them, which a
+   * rebuild applies twice, in history order, to the same rows.
+   */
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
+  void aToolLoopWithAnApproval_rebuildsIntoAFreshStoreExactlyAsLive(Execution mode) {
+    String session = "rebuild-1-" + mode;
+    String agent = mode == Execution.ACTIVITY ? "rebuilder" : "rebuilder-local";
+    RunResult paused = send(session, "add and pay", new SessionStart(session, agent, null));
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     client.newWorkflowStub(AgentSessionWorkflow.class, session)
         .approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
@@ -126,6 +144,9 @@ class ProjectionRebuilderTest {
     assertThat(send(session, "and again", null).status()).isEqualTo(RunStatus.FINISHED);
 
     List<WorkflowExecutionHistory> runs = ProjectionRebuilder.fetchRuns(client, session);
+    assertThat(heldTurns(runs))
+        .as("model turns that held their entries")
+        .isEqualTo(mode == Execution.LOCAL_ACTIVITY ? 2 : 0);
     ProjectionRebuilder rebuilder = ProjectionRebuilder.newInstance();
     List<CheckpointSave> saves = rebuilder.saves(runs);
     assertThat(saves).isNotEmpty().allSatisfy(s -> assertThat(s.sessionId()).isEqualTo(session));
@@ -198,6 +219,18 @@ class ProjectionRebuilderTest {
     }
     assertThat(ProjectionTables.read(freshUrl, session))
         .isEqualTo(ProjectionTables.read(liveUrl(), session));
+  }
+
+  /** How many model turns of {@code runs} held their saves (local activity markers' inputs). */
+  private static long heldTurns(List<WorkflowExecutionHistory> runs) {
+    return runs.stream()
+        .flatMap(run -> run.getEvents().stream())
+        .filter(e -> e.getEventType() == EventType.EVENT_TYPE_MARKER_RECORDED)
+        .map(e -> e.getMarkerRecordedEventAttributes().getDetailsMap())
+        .filter(details -> details.containsKey("input") && details.containsKey("type"))
+        .filter(details -> details.get("type").getPayloads(0).getData().toStringUtf8().contains("ModelTurn"))
+        .filter(details -> details.get("input").getPayloads(0).getData().toStringUtf8().contains("\"holdSaves\":true"))
+        .count();
   }
 
   /** A result the session answered with while it continued as new: attach to the next run. */

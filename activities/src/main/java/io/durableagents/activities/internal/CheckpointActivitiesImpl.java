@@ -3,6 +3,7 @@ package io.durableagents.activities.internal;
 import io.durableagents.store.AgentStore;
 import io.durableagents.workflow.activity.CheckpointActivities;
 import io.durableagents.workflow.activity.CheckpointSave;
+import java.util.List;
 
 public final class CheckpointActivitiesImpl implements CheckpointActivities {
   private final AgentStore store;
@@ -14,5 +15,10 @@ public final class CheckpointActivitiesImpl implements CheckpointActivities {
   @Override
   public void saveCheckpoint(CheckpointSave save) {
     store.saveCheckpoint(save);
+  }
+
+  @Override
+  public void saveCheckpoints(List<CheckpointSave> saves) {
+    store.saveCheckpoints(saves);
   }
 }

@@ -134,11 +134,20 @@ public final class ModelActivitiesImpl implements ModelActivities {
    * when it holds exactly the stored transcript). An unreachable store fails
    * the attempt with {@code store_unavailable}, which the workflow waits out (durable timers,
    * without limit) instead of spending the model's bounded retries; missing transcript rows are a
-   * permanent {@code store_inconsistent}.
+   * permanent {@code store_inconsistent}. A turn that holds its saves writes nothing and needs the
+   * cache: without it, it fails with {@link ModelTurnRequest#HELD_SAVES_UNKNOWN}.
    */
   private List<Message> transcript(ModelTurnRequest request) {
     try {
       List<CheckpointSave> saves = request.foldedSaves();
+      if (request.holdsSaves()) {
+        return transcripts.storedTranscript(request, () -> {
+          throw ApplicationFailure.newNonRetryableFailure(
+              "This worker does not hold the transcript of session " + request.sessionId()
+                  + " that the turn's held saves continue; the workflow writes them and sends the turn again.",
+              ModelTurnRequest.HELD_SAVES_UNKNOWN);
+        });
+      }
       if (!saves.isEmpty()) {
         store.saveCheckpoints(saves);
       }

@@ -4,6 +4,7 @@ import io.durableagents.workflow.Message;
 import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.activity.CheckpointSave;
 import io.durableagents.workflow.activity.ModelTurnRequest;
+import io.durableagents.workflow.internal.MessageSize;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;

@@ -7,6 +7,7 @@ import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.activity.CheckpointSave;
 import io.durableagents.workflow.activity.ModelTurnRequest;
+import io.durableagents.workflow.internal.MessageSize;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,7 +33,7 @@ class TranscriptCacheTest {
     List<Message> all = new ArrayList<>(stored);
     all.addAll(fresh);
     return new ModelTurnRequest(
-        session, "agent", 1, 2, 1, stored.size(), fresh, null, saves, TranscriptHash.of(all), execution);
+        session, "agent", 1, 2, 1, stored.size(), fresh, null, saves, TranscriptHash.of(all), execution, null);
   }
 
   private static CheckpointSave save(String session, int firstSeq, List<Message> messages) {
@@ -108,7 +109,7 @@ class TranscriptCacheTest {
     assertThat(cache.sessions()).isZero();
     // Requests of older workflow code carry no hash: always read, never remembered.
     cache.storedTranscript(
-        new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(), null, null, null, null), store(stored));
+        new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(), null, null, null, null, null), store(stored));
     assertThat(cache.sessions()).isZero();
     assertThat(storeReads).hasValue(2);
   }

@@ -58,7 +58,7 @@ record StepProfile(
     return switch (name) {
       case "ModelTurn" -> MODEL_TURN;
       case "ExecuteTool", "CallTool" -> TOOL_CALL;
-      case "SaveCheckpoint" -> CHECKPOINT_SAVE;
+      case "SaveCheckpoint", "SaveCheckpoints" -> CHECKPOINT_SAVE;
       case "ResolveAgent" -> RESOLVE_AGENT;
       case WORKFLOW_CODE -> WORKFLOW_CODE;
       default -> activityType;

@@ -2,6 +2,7 @@ package io.durableagents.workflow.activity;
 
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
+import java.util.List;
 
 /** Writes checkpoints and the transcript into the store. Idempotent: safe to retry. */
 @ActivityInterface(namePrefix = ActivityNames.PREFIX)
@@ -9,4 +10,8 @@ public interface CheckpointActivities {
 
   @ActivityMethod
   void saveCheckpoint(CheckpointSave save);
+
+  /** Writes several saves of one session, in order, in one transaction. */
+  @ActivityMethod
+  void saveCheckpoints(List<CheckpointSave> saves);
 }

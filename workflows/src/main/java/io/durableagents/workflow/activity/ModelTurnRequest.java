@@ -23,6 +23,12 @@ import java.util.List;
  * {@link io.durableagents.workflow.TranscriptHash} chain over the stored messages followed by
  * {@code newMessages}) let a worker keep the transcript of a session's last turn and use it for
  * the next instead of reading the store. Absent in requests of older workflow code.
+ *
+ * <p>{@code holdSaves} (a local model turn only): the turn does not write its folded saves; it
+ * continues this worker's remembered transcript with them, and the workflow writes them later,
+ * restated, together with the entries after them. A worker that does not remember the session's
+ * transcript fails the turn with {@link #HELD_SAVES_UNKNOWN}; the workflow then sends the turn
+ * again with everything it held, to be written.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -37,14 +43,25 @@ public record ModelTurnRequest(
     @JsonProperty("checkpoint") CheckpointSave checkpoint,
     @JsonProperty("checkpoints") List<CheckpointSave> checkpoints,
     @JsonProperty("transcriptHash") String transcriptHash,
-    @JsonProperty("executionId") String executionId) {
+    @JsonProperty("executionId") String executionId,
+    @JsonProperty("holdSaves") Boolean holdSaves) {
+
+  /** The failure type of a turn that holds saves on a worker that cannot continue them. */
+  public static final String HELD_SAVES_UNKNOWN = "held_saves_unknown";
 
   public ModelTurnRequest {
+    holdSaves = Boolean.TRUE.equals(holdSaves) ? Boolean.TRUE : null;
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);
     checkpoints = checkpoints == null || checkpoints.isEmpty() ? null : List.copyOf(checkpoints);
   }
 
-  /** The saves to write before the transcript is read, in order. */
+  /** Whether the turn leaves its folded saves unwritten (see the class comment). */
+  @JsonIgnore
+  public boolean holdsSaves() {
+    return holdSaves != null;
+  }
+
+  /** The folded saves, in order: written before the transcript is read, unless held. */
   @JsonIgnore
   public List<CheckpointSave> foldedSaves() {
     List<CheckpointSave> saves = new ArrayList<>();
@@ -65,6 +82,6 @@ public record ModelTurnRequest(
       int afterStep,
       int storedMessages,
       List<Message> newMessages) {
-    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, null, null, null, null);
+    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, null, null, null, null, null);
   }
 }

@@ -112,12 +112,28 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private int updatesThisRun;
   /** Checkpoints the next model turn writes, in order (see {@link #saveWithNextTurn}). */
   private final List<CheckpointSave> deferredSaves = new ArrayList<>();
+  /**
+   * Checkpoints that local model turns carried without writing them (see {@link #holdsSaves}),
+   * in order, before {@link #deferredSaves}: the next write of the store writes them first.
+   */
+  private final List<CheckpointSave> heldSaves = new ArrayList<>();
+  /** Characters of the messages in {@link #heldSaves} (see {@link MessageSize}). */
+  private long heldChars;
+  /** Set when a worker could not continue the held saves: the next turn writes them. */
+  private boolean writeHeldSaves;
+  private Integer holdSavesVersion;
   private Integer checkpointVersion;
   private Integer stepSaveVersion;
   private Integer decisionSaveVersion;
   private Integer resolveAgentVersion;
   /** A save running as an activity alongside an approved call; every later write waits for it. */
   private Promise<Void> saveAlongside;
+
+  /** At most this many entries wait in {@link #heldSaves}: four steps of two entries. */
+  static final int MAX_HELD_SAVES = 8;
+
+  /** At most this many characters of messages wait in {@link #heldSaves}. */
+  static final long MAX_HELD_CHARS = 64 * 1024;
 
   @WorkflowInit
   public AgentSessionWorkflowImpl(SessionStart start) {
@@ -493,8 +509,17 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
    * already completed.
    */
   private void save(int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
-    flushDeferredSave();
-    persist(checkpoint(stepIndex, checkpointStatus, finishReason, approvals));
+    CheckpointSave save = checkpoint(stepIndex, checkpointStatus, finishReason, approvals);
+    if (heldSaves.isEmpty()) {
+      flushDeferredSave();
+      persist(save);
+    } else {
+      // What the turns held, what waits for the next turn, and this entry: one write.
+      awaitSaveAlongside();
+      List<CheckpointSave> saves = takeUnwrittenSaves();
+      saves.add(save);
+      persistAll(saves);
+    }
     transcript.markSaved();
     step = Math.max(step, stepIndex);
   }
@@ -522,9 +547,53 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   /** Writes the deferred entries, after a save running alongside a call: saves stay in order. */
   private void flushDeferredSave() {
     awaitSaveAlongside();
+    if (!heldSaves.isEmpty()) {
+      persistAll(takeUnwrittenSaves());
+      return;
+    }
     while (!deferredSaves.isEmpty()) {
       persist(deferredSaves.remove(0));
     }
+  }
+
+  /** The held saves, then the deferred ones, in order; both lists are empty afterwards. */
+  private List<CheckpointSave> takeUnwrittenSaves() {
+    List<CheckpointSave> saves = new ArrayList<>(heldSaves);
+    saves.addAll(deferredSaves);
+    heldSaves.clear();
+    heldChars = 0;
+    deferredSaves.clear();
+    return saves;
+  }
+
+  /**
+   * Whether the next local model turn leaves the deferred entries unwritten (see {@link
+   * ChangeIds#LOCAL_TURNS_HOLD_SAVES}): only while what is held stays within {@link
+   * #MAX_HELD_SAVES} entries and {@link #MAX_HELD_CHARS} characters, so that the write that
+   * restates them stays small.
+   */
+  private boolean holdsSaves() {
+    if (!spec.localModel() || deferredSaves.isEmpty() || writeHeldSaves) {
+      return false;
+    }
+    if (holdSavesVersion == null) {
+      holdSavesVersion = Workflow.getVersion(ChangeIds.LOCAL_TURNS_HOLD_SAVES, Workflow.DEFAULT_VERSION, 1);
+    }
+    if (holdSavesVersion < 1 || heldSaves.size() + deferredSaves.size() > MAX_HELD_SAVES) {
+      return false;
+    }
+    return heldChars + chars(deferredSaves) <= MAX_HELD_CHARS;
+  }
+
+  private static long chars(List<CheckpointSave> saves) {
+    long chars = 0;
+    for (CheckpointSave save : saves) {
+      for (Message message : save.newMessages()) {
+        chars += MessageSize.chars(message);
+      }
+      chars += MessageSize.chars(save.businessState());
+    }
+    return chars;
   }
 
   /**
@@ -590,6 +659,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         approvals,
         businessState,
         null);
+  }
+
+  /** Writes {@code saves} in one transaction, by a local activity (only held saves come here). */
+  private void persistAll(List<CheckpointSave> saves) {
+    Workflow.newDetachedCancellationScope(() -> stubs.localCheckpoints().saveCheckpoints(saves)).run();
   }
 
   private void persist(CheckpointSave save) {
@@ -783,6 +857,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         interjections.clear();
         awaitSaveAlongside(); // the turn writes the deferred entries after it
         int turnStep = step + 1;
+        boolean hold = holdsSaves();
+        // A turn that holds carries only the new entries; one that writes, everything unwritten.
+        List<CheckpointSave> carried = new ArrayList<>(hold ? List.of() : heldSaves);
+        carried.addAll(deferredSaves);
         ModelTurnResult turn;
         try {
           turn =
@@ -797,14 +875,28 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                           step,
                           transcript.stored(),
                           transcript.unsaved(),
-                          deferredSaves.size() == 1 ? deferredSaves.get(0) : null,
-                          deferredSaves.size() > 1 ? List.copyOf(deferredSaves) : null,
+                          carried.size() == 1 ? carried.get(0) : null,
+                          carried.size() > 1 ? carried : null,
                           transcript.chain(),
-                          Workflow.getInfo().getFirstExecutionRunId()));
+                          Workflow.getInfo().getFirstExecutionRunId(),
+                          hold));
+          if (hold) {
+            heldChars += chars(deferredSaves);
+            heldSaves.addAll(deferredSaves);
+          } else {
+            heldSaves.clear();
+            heldChars = 0;
+          }
           deferredSaves.clear();
+          writeHeldSaves = false;
         } catch (ActivityFailure failure) {
           unlessCancelled();
           ErrorInfo error = errorOf(failure, "model_error");
+          if (ModelTurnRequest.HELD_SAVES_UNKNOWN.equals(error.code())) {
+            // Another worker, or one that forgot the transcript: the turn writes what is held.
+            writeHeldSaves = true;
+            continue;
+          }
           if (STORE_UNAVAILABLE.equals(error.code())) {
             // The store is down: wait it out like a checkpoint save does, then try the turn again.
             storeBackoff = storeBackoff.isZero() ? Duration.ofSeconds(1) : storeBackoff.multipliedBy(2);

@@ -30,5 +30,14 @@ final class ChangeIds {
    */
   static final String RESOLVE_AGENT_LOCALLY = "resolve-agent-locally";
 
+  /**
+   * A local model turn no longer writes the entries folded into it: it continues the worker's
+   * remembered transcript with them, and they are written later, restated, by a turn once a few
+   * steps are held, or by the next save of any other kind ({@code agents.SaveCheckpoints}, one
+   * transaction). Local activities record their results only when the workflow task completes,
+   * so nothing outside the task depends on an entry sooner.
+   */
+  static final String LOCAL_TURNS_HOLD_SAVES = "local-turns-hold-saves";
+
   private ChangeIds() {}
 }

@@ -1,4 +1,4 @@
-package io.durableagents.activities.internal;
+package io.durableagents.workflow.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Attachment;
@@ -10,15 +10,16 @@ import java.util.Map;
 
 /**
  * Roughly how many characters a message holds (its text, tool calls, result and attachment
- * references), without serializing it: what a cache of messages counts against its bound.
+ * references), without serializing it: what a cache of messages, or the saves a session holds
+ * back, count against their bound. Deterministic, so workflow code may use it.
  */
-final class MessageSize {
+public final class MessageSize {
   /** What a message costs besides its strings: the record, its lists, small fields. */
   private static final int OVERHEAD = 64;
 
   private MessageSize() {}
 
-  static int chars(Message message) {
+  public static int chars(Message message) {
     long chars = OVERHEAD + length(message.text()) + length(message.toolCallId()) + length(message.toolName());
     for (ToolCall call : message.toolCalls()) {
       chars += OVERHEAD + length(call.id()) + length(call.name()) + chars(call.arguments());
@@ -31,7 +32,7 @@ final class MessageSize {
   }
 
   /** Texts and field names of a JSON tree, plus a few characters per node. */
-  static long chars(JsonNode root) {
+  public static long chars(JsonNode root) {
     if (root == null) {
       return 0;
     }
