@@ -509,15 +509,14 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
    * already completed.
    */
   private void save(int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
-    CheckpointSave save = checkpoint(stepIndex, checkpointStatus, finishReason, approvals);
     if (heldSaves.isEmpty()) {
       flushDeferredSave();
-      persist(save);
+      persist(checkpoint(stepIndex, checkpointStatus, finishReason, approvals));
     } else {
       // What the turns held, what waits for the next turn, and this entry: one write.
       awaitSaveAlongside();
       List<CheckpointSave> saves = takeUnwrittenSaves();
-      saves.add(save);
+      saves.add(checkpoint(stepIndex, checkpointStatus, finishReason, approvals));
       persistAll(saves);
     }
     transcript.markSaved();
