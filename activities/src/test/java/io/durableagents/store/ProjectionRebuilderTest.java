@@ -8,6 +8,7 @@ import io.durableagents.agent.Execution;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.testing.PluginTestEnvironment;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.AgentSessionWorkflow;
@@ -21,9 +22,7 @@ import io.durableagents.workflow.activity.CheckpointSave;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
-import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -70,13 +69,7 @@ class ProjectionRebuilderTest {
                 .modelProvider(ScriptedModelProvider.fromJson(SCRIPT.replace('\'', '"')))
                 .store(live)
                 .build());
-    env =
-        TestWorkflowEnvironment.newInstance(
-            TestEnvironmentOptions.newBuilder()
-                .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
-                .build());
-    env.newWorker(TASK_QUEUE);
-    env.start();
+    env = PluginTestEnvironment.start(plugin, TASK_QUEUE);
     client = env.getWorkflowClient();
   }
 

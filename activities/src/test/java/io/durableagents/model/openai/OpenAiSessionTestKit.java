@@ -6,6 +6,7 @@ import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.streaming.Delta;
+import io.durableagents.testing.PluginTestEnvironment;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.AgentSessionWorkflow;
@@ -13,9 +14,7 @@ import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
 import io.temporal.client.WorkflowClient;
-import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -56,13 +55,7 @@ final class OpenAiSessionTestKit implements AutoCloseable {
                       deltas.add(delta);
                     })
                 .build());
-    env =
-        TestWorkflowEnvironment.newInstance(
-            TestEnvironmentOptions.newBuilder()
-                .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
-                .build());
-    env.newWorker(TASK_QUEUE);
-    env.start();
+    env = PluginTestEnvironment.start(plugin, TASK_QUEUE);
     client = env.getWorkflowClient();
   }
 

@@ -11,6 +11,7 @@ import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.streaming.Delta;
+import io.durableagents.testing.PluginTestEnvironment;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
@@ -18,9 +19,7 @@ import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.Usage;
-import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.worker.WorkerFactoryOptions;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -64,13 +63,7 @@ class SseDeltaServerTest {
                 .store(store)
                 .addDeltaListener(sse)
                 .build());
-    env =
-        TestWorkflowEnvironment.newInstance(
-            TestEnvironmentOptions.newBuilder()
-                .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
-                .build());
-    env.newWorker(TASK_QUEUE);
-    env.start();
+    env = PluginTestEnvironment.start(plugin, TASK_QUEUE);
   }
 
   @AfterEach
