@@ -67,12 +67,12 @@ record BenchConfig(
 
   /** The default run. */
   static BenchConfig full() {
-    return new BenchConfig("full", 1, 7, 20, 3, 10, 64, 60, 20, 200, 5, 10, 190, 200, 10, 2000, 9, 20, 2000, 7);
+    return new BenchConfig("full", 1, 7, 20, 3, 10, 64, 60, 20, 200, 5, 10, 190, 200, 10, 2000, 25, 20, 2000, 7);
   }
 
   /** {@code --quick}: fewer rounds, sessions and samples; the same long session. */
   static BenchConfig quick() {
-    return new BenchConfig("quick", 1, 5, 10, 3, 4, 64, 30, 8, 200, 5, 10, 190, 200, 10, 2000, 5, 8, 200, 5);
+    return new BenchConfig("quick", 1, 5, 10, 3, 4, 64, 30, 8, 200, 5, 10, 190, 200, 10, 2000, 11, 8, 200, 5);
   }
 
   /** Just enough to exercise every measurement; for the smoke test. */
