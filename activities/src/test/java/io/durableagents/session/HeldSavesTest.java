@@ -68,7 +68,7 @@ class HeldSavesTest extends SessionKitTest {
     String script =
         "{'turns':["
             + "{'toolCalls':[{'name':'echo','arguments':{'text':'a'}}]},"
-            + "{'toolCalls':[{'name':'slow','arguments':{'ms':1500}}]},"
+            + "{'toolCalls':[{'name':'slow','arguments':{'ms':3000}}]},"
             + "{'toolCalls':[{'name':'echo','arguments':{'text':'b'}}]},"
             + "{'text':'done'}]}";
     // A local model with tools as activities: each call ends a workflow task, so the next turn
