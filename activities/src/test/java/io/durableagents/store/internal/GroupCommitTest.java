@@ -77,10 +77,10 @@ class GroupCommitTest {
     Future<Integer> good = submit(connection -> insert(connection, 1, "good"));
     Future<Integer> bad =
         submit(
-                    connection -> {
-                      insert(connection, 2, "bad");
-                      throw new IllegalStateException("bad transaction");
-                    });
+            connection -> {
+              insert(connection, 2, "bad");
+              throw new IllegalStateException("bad transaction");
+            });
     Future<Integer> violating = submit(connection -> insert(connection, 3, null));
     awaitQueued(3);
     othersQueued.countDown();
@@ -102,9 +102,9 @@ class GroupCommitTest {
     awaitQueued(1);
     Future<Integer> busy =
         submit(
-                    connection -> {
-                      throw new SQLException("[SQLITE_BUSY] The database file is locked", null, 5);
-                    });
+            connection -> {
+              throw new SQLException("[SQLITE_BUSY] The database file is locked", null, 5);
+            });
     awaitQueued(2);
     othersQueued.countDown();
 
@@ -129,11 +129,11 @@ class GroupCommitTest {
     CountDownLatch writing = new CountDownLatch(1);
     Future<Integer> first =
         submit(
-                    connection -> {
-                      writing.countDown();
-                      await(released);
-                      return insert(connection, 0, "first");
-                    });
+            connection -> {
+              writing.countDown();
+              await(released);
+              return insert(connection, 0, "first");
+            });
     assertThat(writing.await(5, TimeUnit.SECONDS)).isTrue();
     return first;
   }

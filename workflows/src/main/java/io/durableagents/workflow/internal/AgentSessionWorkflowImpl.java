@@ -113,7 +113,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   /** Checkpoints the next model turn writes, in order (see {@link #saveWithNextTurn}). */
   private final List<CheckpointSave> deferredSaves = new ArrayList<>();
   /**
-   * Checkpoints that local model turns carried without writing them (see {@link #holdsSaves}),
+   * Checkpoints that local model turns carried without writing them (see {@link #charsToHold}),
    * in order, before {@link #deferredSaves}: the next write of the store writes them first.
    */
   private final List<CheckpointSave> heldSaves = new ArrayList<>();
@@ -566,22 +566,23 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   }
 
   /**
-   * Whether the next local model turn leaves the deferred entries unwritten (see {@link
-   * ChangeIds#LOCAL_TURNS_HOLD_SAVES}): only while what is held stays within {@link
-   * #MAX_HELD_SAVES} entries and {@link #MAX_HELD_CHARS} characters, so that the write that
-   * restates them stays small.
+   * The characters of the deferred entries when the next local model turn leaves them unwritten
+   * (see {@link ChangeIds#LOCAL_TURNS_HOLD_SAVES}), else -1: a turn holds only while what is held
+   * stays within {@link #MAX_HELD_SAVES} entries and {@link #MAX_HELD_CHARS} characters, so that
+   * the write that restates them stays small.
    */
-  private boolean holdsSaves() {
+  private long charsToHold() {
     if (!spec.localModel() || deferredSaves.isEmpty() || writeHeldSaves) {
-      return false;
+      return -1;
     }
     if (holdSavesVersion == null) {
       holdSavesVersion = Workflow.getVersion(ChangeIds.LOCAL_TURNS_HOLD_SAVES, Workflow.DEFAULT_VERSION, 1);
     }
     if (holdSavesVersion < 1 || heldSaves.size() + deferredSaves.size() > MAX_HELD_SAVES) {
-      return false;
+      return -1;
     }
-    return heldChars + chars(deferredSaves) <= MAX_HELD_CHARS;
+    long chars = chars(deferredSaves);
+    return heldChars + chars <= MAX_HELD_CHARS ? chars : -1;
   }
 
   private static long chars(List<CheckpointSave> saves) {
@@ -856,7 +857,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         interjections.clear();
         awaitSaveAlongside(); // the turn writes the deferred entries after it
         int turnStep = step + 1;
-        boolean hold = holdsSaves();
+        long charsToHold = charsToHold();
+        boolean hold = charsToHold >= 0;
         // A turn that holds carries only the new entries; one that writes, everything unwritten.
         List<CheckpointSave> carried = new ArrayList<>(hold ? List.of() : heldSaves);
         carried.addAll(deferredSaves);
@@ -880,7 +882,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                           Workflow.getInfo().getFirstExecutionRunId(),
                           hold));
           if (hold) {
-            heldChars += chars(deferredSaves);
+            heldChars += charsToHold;
             heldSaves.addAll(deferredSaves);
           } else {
             heldSaves.clear();
