@@ -72,7 +72,7 @@ public final class AgentsPlugin extends SimplePlugin {
       return;
     }
     worker.registerWorkflowImplementationTypes(AgentSessionWorkflowImpl.class);
-    TranscriptCache transcripts = new TranscriptCache();
+    TranscriptCache transcripts = new TranscriptCache(options.transcriptCacheChars());
     worker.registerActivitiesImplementations(
         new AgentActivitiesImpl(registry),
         new ModelActivitiesImpl(

@@ -26,12 +26,16 @@ public final class AgentsPluginOptions {
   private final ArtifactStore artifactStore;
   private final List<DeltaListener> deltaListeners;
   private final Duration cancelCheckInterval;
+  private final long transcriptCacheChars;
 
   /**
    * Default bound of one tool result or model answer, serialized: well under Temporal's 2 MB
    * payload limit, so an oversized value fails clearly instead of being refused by the server.
    */
   public static final int DEFAULT_MAX_PAYLOAD_BYTES = 512 * 1024;
+
+  /** Default of {@link Builder#transcriptCacheChars}: some 64 MB of heap at most. */
+  public static final long DEFAULT_TRANSCRIPT_CACHE_CHARS = 32L * 1024 * 1024;
 
   /** Default of {@link Builder#cancelCheckInterval}. */
   public static final Duration DEFAULT_CANCEL_CHECK_INTERVAL = Duration.ofSeconds(1);
@@ -47,6 +51,12 @@ public final class AgentsPluginOptions {
         builder.artifactStore != null ? builder.artifactStore : FileArtifactStore.defaultStore();
     this.deltaListeners = List.copyOf(builder.deltaListeners);
     this.cancelCheckInterval = builder.cancelCheckInterval;
+    this.transcriptCacheChars = builder.transcriptCacheChars;
+  }
+
+  /** Characters of transcripts a worker keeps for the next model turns (see the builder). */
+  public long transcriptCacheChars() {
+    return transcriptCacheChars;
   }
 
   /**
@@ -108,6 +118,7 @@ public final class AgentsPluginOptions {
     private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
     private ArtifactStore artifactStore;
     private Duration cancelCheckInterval = DEFAULT_CANCEL_CHECK_INTERVAL;
+    private long transcriptCacheChars = DEFAULT_TRANSCRIPT_CACHE_CHARS;
 
     /**
      * Bounds how long a streaming model turn goes on after its run is cancelled (default 1 s):
@@ -123,6 +134,22 @@ public final class AgentsPluginOptions {
         throw new IllegalArgumentException("cancelCheckInterval must be positive, or null");
       }
       this.cancelCheckInterval = interval;
+      return this;
+    }
+
+    /**
+     * Bounds the transcripts each worker keeps after a model turn, in characters of texts,
+     * arguments and results over all sessions (default {@link #DEFAULT_TRANSCRIPT_CACHE_CHARS}),
+     * least recently used first out. The next turn of a session on the same worker uses its
+     * transcript instead of reading the store, and may leave the checkpoint entries it carries
+     * for a later write; a turn on a worker without it reads the store, or has the workflow write
+     * the entries first. 0 keeps none: every turn reads the store.
+     */
+    public Builder transcriptCacheChars(long chars) {
+      if (chars < 0) {
+        throw new IllegalArgumentException("transcriptCacheChars must be 0 or more, got " + chars);
+      }
+      this.transcriptCacheChars = chars;
       return this;
     }
 

@@ -1,5 +1,6 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.activity.CheckpointSave;
@@ -27,9 +28,6 @@ import java.util.function.Supplier;
  * results), least recently used first out; a transcript over the bound is not kept.
  */
 public final class TranscriptCache {
-  /** Characters held over all sessions by default: some 64 MB of heap at most. */
-  static final long DEFAULT_MAX_CHARS = 32L * 1024 * 1024;
-
   /**
    * What a turn of execution {@code executionId} sent to the model, with the estimated size of
    * each message. Never modified once built.
@@ -40,13 +38,14 @@ public final class TranscriptCache {
   private final Map<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
   private long heldChars;
 
-  TranscriptCache(long maxChars) {
+  /** A cache of {@code maxChars} characters, shared by one worker's model turns and fork preparations. */
+  public TranscriptCache(long maxChars) {
     this.maxChars = maxChars;
   }
 
-  /** A cache of the default bound, shared by one worker's model turns and fork preparations. */
+  /** A cache of the default bound. */
   public TranscriptCache() {
-    this(DEFAULT_MAX_CHARS);
+    this(AgentsPluginOptions.DEFAULT_TRANSCRIPT_CACHE_CHARS);
   }
 
   /**
