@@ -57,6 +57,8 @@ final class SessionTestKit implements AutoCloseable {
   final FileArtifactStore artifacts;
   /** How the test agent's model turns and tool calls run. */
   private Execution mode;
+  /** The workers' transcript cache bound (see {@link #redeployKeepingTranscripts}). */
+  private long transcriptCacheChars = AgentsPluginOptions.DEFAULT_TRANSCRIPT_CACHE_CHARS;
 
   SessionTestKit(Path dir, ModelProvider model, int maxSteps) {
     this(dir, model, maxSteps, WorkerFactoryOptions.newBuilder());
@@ -127,6 +129,7 @@ final class SessionTestKit implements AutoCloseable {
             .modelProvider(model)
             .artifactStore(artifacts)
             .store(countingCalls(store))
+            .transcriptCacheChars(transcriptCacheChars)
             .build());
   }
 
@@ -161,6 +164,12 @@ final class SessionTestKit implements AutoCloseable {
     factory = WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin()).build());
     worker = factory.newWorker(TASK_QUEUE, workerOptions);
     factory.start();
+  }
+
+  /** A deploy of workers that keep at most {@code chars} characters of transcripts (0: none). */
+  void redeployKeepingTranscripts(long chars) {
+    transcriptCacheChars = chars;
+    redeploy(mode);
   }
 
   Agent.Builder agentBuilder() {

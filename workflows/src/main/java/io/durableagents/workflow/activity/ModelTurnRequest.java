@@ -24,7 +24,7 @@ import java.util.List;
  * {@code newMessages}) let a worker keep the transcript of a session's last turn and use it for
  * the next instead of reading the store. Absent in requests of older workflow code.
  *
- * <p>{@code holdSaves} (a local model turn only): the turn does not write its folded saves; it
+ * <p>{@code holdSaves}: the turn does not write its folded saves; it
  * continues this worker's remembered transcript with them, and the workflow writes them later,
  * restated, together with the entries after them. A worker that does not remember the session's
  * transcript fails the turn with {@link #HELD_SAVES_UNKNOWN}; the workflow then sends the turn

@@ -113,7 +113,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   /** Checkpoints the next model turn writes, in order (see {@link #saveWithNextTurn}). */
   private final List<CheckpointSave> deferredSaves = new ArrayList<>();
   /**
-   * Checkpoints that local model turns carried without writing them (see {@link #charsToHold}),
+   * Checkpoints that model turns carried without writing them (see {@link #charsToHold}),
    * in order, before {@link #deferredSaves}: the next write of the store writes them first.
    */
   private final List<CheckpointSave> heldSaves = new ArrayList<>();
@@ -121,7 +121,13 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private long heldChars;
   /** Set when a worker could not continue the held saves: the next turn writes them. */
   private boolean writeHeldSaves;
+  /**
+   * True while no save outside a model turn has written the store since the last turn: only then
+   * can the next turn continue the transcript that turn's worker remembers.
+   */
+  private boolean lastWriteByTurn;
   private Integer holdSavesVersion;
+  private Integer holdBrieflyVersion;
   private Integer checkpointVersion;
   private Integer stepSaveVersion;
   private Integer decisionSaveVersion;
@@ -134,6 +140,12 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   /** At most this many characters of messages wait in {@link #heldSaves}. */
   static final long MAX_HELD_CHARS = 64 * 1024;
+
+  /**
+   * An entry older than this (workflow time) is not held any longer: where steps are slow, a write
+   * per step costs little and the projection stays current; where they are fast, writes are shared.
+   */
+  static final Duration MAX_HELD_AGE = Duration.ofSeconds(1);
 
   @WorkflowInit
   public AgentSessionWorkflowImpl(SessionStart start) {
@@ -566,23 +578,51 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   }
 
   /**
-   * The characters of the deferred entries when the next local model turn leaves them unwritten
-   * (see {@link ChangeIds#LOCAL_TURNS_HOLD_SAVES}), else -1: a turn holds only while what is held
-   * stays within {@link #MAX_HELD_SAVES} entries and {@link #MAX_HELD_CHARS} characters, so that
-   * the write that restates them stays small.
+   * The characters of the deferred entries when the next model turn leaves them unwritten, else
+   * -1. A turn holds only while what is held stays within {@link #MAX_HELD_SAVES} entries and
+   * {@link #MAX_HELD_CHARS} characters, so that the write that restates them stays small; since
+   * {@link ChangeIds#TURNS_HOLD_SAVES_BRIEFLY}, also only while the oldest unwritten entry is
+   * younger than {@link #MAX_HELD_AGE}, while the store was last written by a model turn (another
+   * save leaves a gap in the remembered transcript), and not after a turn of the run
+   * ({@code missedInRun}) found a worker without it: where turns land on several workers, holding
+   * would miss again.
    */
-  private long charsToHold() {
-    if (!spec.localModel() || deferredSaves.isEmpty() || writeHeldSaves) {
+  private long charsToHold(boolean missedInRun) {
+    if (deferredSaves.isEmpty() || writeHeldSaves) {
       return -1;
     }
-    if (holdSavesVersion == null) {
-      holdSavesVersion = Workflow.getVersion(ChangeIds.LOCAL_TURNS_HOLD_SAVES, Workflow.DEFAULT_VERSION, 1);
+    if (spec.localModel()) {
+      // Asked exactly where it was before the brief holding, so older histories replay.
+      if (holdSavesVersion == null) {
+        holdSavesVersion = Workflow.getVersion(ChangeIds.LOCAL_TURNS_HOLD_SAVES, Workflow.DEFAULT_VERSION, 1);
+      }
+      if (holdSavesVersion < 1) {
+        return -1;
+      }
     }
-    if (holdSavesVersion < 1 || heldSaves.size() + deferredSaves.size() > MAX_HELD_SAVES) {
+    if (holdBrieflyVersion == null) {
+      holdBrieflyVersion =
+          Workflow.getVersion(ChangeIds.TURNS_HOLD_SAVES_BRIEFLY, Workflow.DEFAULT_VERSION, 1);
+    }
+    if (holdBrieflyVersion < 1) {
+      if (!spec.localModel()) {
+        return -1;
+      }
+    } else if (missedInRun
+        || !lastWriteByTurn
+        || oldestUnwrittenSave() < Workflow.currentTimeMillis() - MAX_HELD_AGE.toMillis()) {
+      return -1;
+    }
+    if (heldSaves.size() + deferredSaves.size() > MAX_HELD_SAVES) {
       return -1;
     }
     long chars = chars(deferredSaves);
     return heldChars + chars <= MAX_HELD_CHARS ? chars : -1;
+  }
+
+  /** When the oldest entry not yet written was made (workflow time). */
+  private long oldestUnwrittenSave() {
+    return (heldSaves.isEmpty() ? deferredSaves : heldSaves).get(0).savedAt();
   }
 
   private static long chars(List<CheckpointSave> saves) {
@@ -605,6 +645,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private void startSaveAlongside(
       int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
     flushDeferredSave();
+    lastWriteByTurn = false;
     CheckpointSave save = checkpoint(stepIndex, checkpointStatus, finishReason, approvals);
     List<Promise<Void>> started = new ArrayList<>(1);
     Workflow.newDetachedCancellationScope(
@@ -663,10 +704,12 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   /** Writes {@code saves} in one transaction, by a local activity (only held saves come here). */
   private void persistAll(List<CheckpointSave> saves) {
+    lastWriteByTurn = false;
     Workflow.newDetachedCancellationScope(() -> stubs.localCheckpoints().saveCheckpoints(saves)).run();
   }
 
   private void persist(CheckpointSave save) {
+    lastWriteByTurn = false;
     Workflow.newDetachedCancellationScope(
             () -> {
               if (cheapCheckpoints()) {
@@ -731,6 +774,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     private String lastText;
     private JsonNode output;
     private Duration storeBackoff = Duration.ZERO;
+    /** Set when a turn of this run found a worker without the transcript it held saves on. */
+    private boolean heldSavesMissed;
     /** The envelope that started this run, if a trigger did: handed to its tools. */
     private TriggerEnvelope trigger;
     private boolean cancelRequested;
@@ -857,7 +902,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         interjections.clear();
         awaitSaveAlongside(); // the turn writes the deferred entries after it
         int turnStep = step + 1;
-        long charsToHold = charsToHold();
+        long charsToHold = charsToHold(heldSavesMissed);
         boolean hold = charsToHold >= 0;
         // A turn that holds carries only the new entries; one that writes, everything unwritten.
         List<CheckpointSave> carried = new ArrayList<>(hold ? List.of() : heldSaves);
@@ -890,12 +935,14 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           }
           deferredSaves.clear();
           writeHeldSaves = false;
+          lastWriteByTurn = true;
         } catch (ActivityFailure failure) {
           unlessCancelled();
           ErrorInfo error = errorOf(failure, "model_error");
           if (ModelTurnRequest.HELD_SAVES_UNKNOWN.equals(error.code())) {
             // Another worker, or one that forgot the transcript: the turn writes what is held.
             writeHeldSaves = true;
+            heldSavesMissed = true;
             continue;
           }
           if (STORE_UNAVAILABLE.equals(error.code())) {

@@ -39,5 +39,13 @@ final class ChangeIds {
    */
   static final String LOCAL_TURNS_HOLD_SAVES = "local-turns-hold-saves";
 
+  /**
+   * Model turns of both modes hold their entries, but only briefly: while the oldest unwritten
+   * entry is younger than a second of workflow time, and until a turn of the run finds a worker
+   * without the transcript; from then on that run's turns write what they carry. Before it, only
+   * local turns held, with no age limit, and a miss stopped holding for one turn only.
+   */
+  static final String TURNS_HOLD_SAVES_BRIEFLY = "turns-hold-saves-briefly";
+
   private ChangeIds() {}
 }
