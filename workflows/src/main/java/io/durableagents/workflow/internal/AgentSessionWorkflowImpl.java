@@ -36,7 +36,6 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.failure.TimeoutFailure;
-import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
@@ -110,42 +109,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private boolean continuing;
   /** Updates received by this workflow run; a real server allows 2,000 per run. */
   private int updatesThisRun;
-  /** Checkpoints the next model turn writes, in order (see {@link #saveWithNextTurn}). */
-  private final List<CheckpointSave> deferredSaves = new ArrayList<>();
-  /**
-   * Checkpoints that model turns carried without writing them (see {@link #charsToHold}),
-   * in order, before {@link #deferredSaves}: the next write of the store writes them first.
-   */
-  private final List<CheckpointSave> heldSaves = new ArrayList<>();
-  /** Characters of the messages in {@link #heldSaves} (see {@link MessageSize}). */
-  private long heldChars;
-  /** Set when a worker could not continue the held saves: the next turn writes them. */
-  private boolean writeHeldSaves;
-  /**
-   * True while no save outside a model turn has written the store since the last turn: only then
-   * can the next turn continue the transcript that turn's worker remembers.
-   */
-  private boolean lastWriteByTurn;
-  private Integer holdSavesVersion;
-  private Integer holdBrieflyVersion;
-  private Integer checkpointVersion;
-  private Integer stepSaveVersion;
-  private Integer decisionSaveVersion;
+  /** How checkpoint entries reach the store: at once, with the next turn, held, or alongside. */
+  private final CheckpointWrites writes = new CheckpointWrites(stubs);
   private Integer resolveAgentVersion;
-  /** A save running as an activity alongside an approved call; every later write waits for it. */
-  private Promise<Void> saveAlongside;
-
-  /** At most this many entries wait in {@link #heldSaves}: four steps of two entries. */
-  static final int MAX_HELD_SAVES = 8;
-
-  /** At most this many characters of messages wait in {@link #heldSaves}. */
-  static final long MAX_HELD_CHARS = 64 * 1024;
-
-  /**
-   * An entry older than this (workflow time) is not held any longer: where steps are slow, a write
-   * per step costs little and the projection stays current; where they are fast, writes are shared.
-   */
-  static final Duration MAX_HELD_AGE = Duration.ofSeconds(1);
 
   @WorkflowInit
   public AgentSessionWorkflowImpl(SessionStart start) {
@@ -241,7 +207,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
    * answered "continued" (they attach again), and no handler is running when it happens.
    */
   private void continueAsNew(java.util.function.Supplier<SessionSnapshot> snapshot) {
-    flushDeferredSave();
+    writes.flush();
     continuing = true;
     Workflow.await(Workflow::isEveryHandlerFinished);
     log.info("{} continues as new after {} events", sessionId, Workflow.getInfo().getHistoryLength());
@@ -517,20 +483,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   /**
    * Saves a checkpoint entry with the messages added since the previous save (after any save that
-   * was deferred). Runs in a detached scope: a cancel never interrupts the write of a step that
-   * already completed.
+   * was deferred).
    */
   private void save(int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
-    if (heldSaves.isEmpty()) {
-      flushDeferredSave();
-      persist(checkpoint(stepIndex, checkpointStatus, finishReason, approvals));
-    } else {
-      // What the turns held, what waits for the next turn, and this entry: one write.
-      awaitSaveAlongside();
-      List<CheckpointSave> saves = takeUnwrittenSaves();
-      saves.add(checkpoint(stepIndex, checkpointStatus, finishReason, approvals));
-      persistAll(saves);
-    }
+    writes.write(() -> checkpoint(stepIndex, checkpointStatus, finishReason, approvals));
     transcript.markSaved();
     step = Math.max(step, stepIndex);
   }
@@ -539,129 +495,19 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     save(stepIndex, checkpointStatus, finishReason, List.of());
   }
 
-  /**
-   * Saves a checkpoint entry as part of the next model turn's activity, which writes the deferred
-   * entries in one transaction before it reads the transcript: nothing depends on them before
-   * then. Any other save flushes them first. Falls back to a save of its own in histories that
-   * predate the change.
-   */
+  /** Saves a checkpoint entry as part of the next model turn's activity (see {@link CheckpointWrites}). */
   private void saveWithNextTurn(int stepIndex, String checkpointStatus, String finishReason) {
-    if (!cheapCheckpoints()) {
-      save(stepIndex, checkpointStatus, finishReason);
-      return;
-    }
-    deferredSaves.add(checkpoint(stepIndex, checkpointStatus, finishReason, List.of()));
+    writes.deferToNextTurn(() -> checkpoint(stepIndex, checkpointStatus, finishReason, List.of()));
     transcript.markSaved();
     step = Math.max(step, stepIndex);
   }
 
-  /** Writes the deferred entries, after a save running alongside a call: saves stay in order. */
-  private void flushDeferredSave() {
-    awaitSaveAlongside();
-    if (!heldSaves.isEmpty()) {
-      persistAll(takeUnwrittenSaves());
-      return;
-    }
-    while (!deferredSaves.isEmpty()) {
-      persist(deferredSaves.remove(0));
-    }
-  }
-
-  /** The held saves, then the deferred ones, in order; both lists are empty afterwards. */
-  private List<CheckpointSave> takeUnwrittenSaves() {
-    List<CheckpointSave> saves = new ArrayList<>(heldSaves);
-    saves.addAll(deferredSaves);
-    heldSaves.clear();
-    heldChars = 0;
-    deferredSaves.clear();
-    return saves;
-  }
-
-  /**
-   * The characters of the deferred entries when the next model turn leaves them unwritten, else
-   * -1. A turn holds only while what is held stays within {@link #MAX_HELD_SAVES} entries and
-   * {@link #MAX_HELD_CHARS} characters, so that the write that restates them stays small; since
-   * {@link ChangeIds#TURNS_HOLD_SAVES_BRIEFLY}, also only while the oldest unwritten entry is
-   * younger than {@link #MAX_HELD_AGE}, while the store was last written by a model turn (another
-   * save leaves a gap in the remembered transcript), and not after a turn of the run
-   * ({@code missedInRun}) found a worker without it: where turns land on several workers, holding
-   * would miss again.
-   */
-  private long charsToHold(boolean missedInRun) {
-    if (deferredSaves.isEmpty() || writeHeldSaves) {
-      return -1;
-    }
-    if (spec.localModel()) {
-      // Asked exactly where it was before the brief holding, so older histories replay.
-      if (holdSavesVersion == null) {
-        holdSavesVersion = Workflow.getVersion(ChangeIds.LOCAL_TURNS_HOLD_SAVES, Workflow.DEFAULT_VERSION, 1);
-      }
-      if (holdSavesVersion < 1) {
-        return -1;
-      }
-    }
-    if (holdBrieflyVersion == null) {
-      holdBrieflyVersion =
-          Workflow.getVersion(ChangeIds.TURNS_HOLD_SAVES_BRIEFLY, Workflow.DEFAULT_VERSION, 1);
-    }
-    if (holdBrieflyVersion < 1) {
-      if (!spec.localModel()) {
-        return -1;
-      }
-    } else if (missedInRun
-        || !lastWriteByTurn
-        || oldestUnwrittenSave() < Workflow.currentTimeMillis() - MAX_HELD_AGE.toMillis()) {
-      return -1;
-    }
-    if (heldSaves.size() + deferredSaves.size() > MAX_HELD_SAVES) {
-      return -1;
-    }
-    long chars = chars(deferredSaves);
-    return heldChars + chars <= MAX_HELD_CHARS ? chars : -1;
-  }
-
-  /** When the oldest entry not yet written was made (workflow time). */
-  private long oldestUnwrittenSave() {
-    return (heldSaves.isEmpty() ? deferredSaves : heldSaves).get(0).savedAt();
-  }
-
-  private static long chars(List<CheckpointSave> saves) {
-    long chars = 0;
-    for (CheckpointSave save : saves) {
-      for (Message message : save.newMessages()) {
-        chars += MessageSize.chars(message);
-      }
-      chars += MessageSize.chars(save.businessState());
-    }
-    return chars;
-  }
-
-  /**
-   * Starts a save as a regular activity without waiting for it: its command goes out with the
-   * next call's, in the same workflow task. Saves stay in order: every later write of the store
-   * (a save, a model turn writing deferred entries) first waits for it. Runs detached, like any
-   * save, so a cancel never interrupts it.
-   */
+  /** Saves a checkpoint entry by an activity started together with the next call's. */
   private void startSaveAlongside(
       int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
-    flushDeferredSave();
-    lastWriteByTurn = false;
-    CheckpointSave save = checkpoint(stepIndex, checkpointStatus, finishReason, approvals);
-    List<Promise<Void>> started = new ArrayList<>(1);
-    Workflow.newDetachedCancellationScope(
-            () -> started.add(Async.procedure(stubs.checkpoints()::saveCheckpoint, save)))
-        .run();
-    saveAlongside = started.get(0);
+    writes.startAlongside(() -> checkpoint(stepIndex, checkpointStatus, finishReason, approvals));
     transcript.markSaved();
     step = Math.max(step, stepIndex);
-  }
-
-  private void awaitSaveAlongside() {
-    if (saveAlongside != null) {
-      Promise<Void> pending = saveAlongside;
-      saveAlongside = null;
-      pending.get();
-    }
   }
 
   /** Whether each run resolves its agent by a local activity (see {@link ChangeIds}). */
@@ -671,15 +517,6 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           Workflow.getVersion(ChangeIds.RESOLVE_AGENT_LOCALLY, Workflow.DEFAULT_VERSION, 1);
     }
     return resolveAgentVersion >= 1;
-  }
-
-  /** Whether an approved call starts together with its decision's save (see {@link ChangeIds}). */
-  private boolean decisionSavesAlongside() {
-    if (decisionSaveVersion == null) {
-      decisionSaveVersion =
-          Workflow.getVersion(ChangeIds.DECISION_SAVE_ALONGSIDE, Workflow.DEFAULT_VERSION, 1);
-    }
-    return decisionSaveVersion >= 1;
   }
 
   private CheckpointSave checkpoint(
@@ -700,47 +537,6 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         approvals,
         businessState,
         null);
-  }
-
-  /** Writes {@code saves} in one transaction, by a local activity (only held saves come here). */
-  private void persistAll(List<CheckpointSave> saves) {
-    lastWriteByTurn = false;
-    Workflow.newDetachedCancellationScope(() -> stubs.localCheckpoints().saveCheckpoints(saves)).run();
-  }
-
-  private void persist(CheckpointSave save) {
-    lastWriteByTurn = false;
-    Workflow.newDetachedCancellationScope(
-            () -> {
-              if (cheapCheckpoints()) {
-                stubs.localCheckpoints().saveCheckpoint(save);
-              } else {
-                stubs.checkpoints().saveCheckpoint(save);
-              }
-            })
-        .run();
-  }
-
-  /**
-   * Whether the save after a tool-calling model turn also waits for the next model turn (see
-   * {@link ChangeIds#ONE_SAVE_PER_STEP}).
-   */
-  private boolean oneSavePerStep() {
-    if (!cheapCheckpoints()) {
-      return false;
-    }
-    if (stepSaveVersion == null) {
-      stepSaveVersion = Workflow.getVersion(ChangeIds.ONE_SAVE_PER_STEP, Workflow.DEFAULT_VERSION, 1);
-    }
-    return stepSaveVersion >= 1;
-  }
-
-  /** Whether this history saves checkpoints the cheap way (see {@link ChangeIds}). */
-  private boolean cheapCheckpoints() {
-    if (checkpointVersion == null) {
-      checkpointVersion = Workflow.getVersion(ChangeIds.CHEAP_CHECKPOINTS, Workflow.DEFAULT_VERSION, 1);
-    }
-    return checkpointVersion >= 1;
   }
 
   private static ApprovalRecord approvalRecord(
@@ -900,13 +696,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         }
         interjections.forEach(transcript::add);
         interjections.clear();
-        awaitSaveAlongside(); // the turn writes the deferred entries after it
+        writes.awaitAlongside(); // the turn writes the deferred entries after it
         int turnStep = step + 1;
-        long charsToHold = charsToHold(heldSavesMissed);
-        boolean hold = charsToHold >= 0;
-        // A turn that holds carries only the new entries; one that writes, everything unwritten.
-        List<CheckpointSave> carried = new ArrayList<>(hold ? List.of() : heldSaves);
-        carried.addAll(deferredSaves);
+        CheckpointWrites.TurnSaves saves = writes.nextTurn(spec, heldSavesMissed);
         ModelTurnResult turn;
         try {
           turn =
@@ -921,27 +713,18 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                           step,
                           transcript.stored(),
                           transcript.unsaved(),
-                          carried.size() == 1 ? carried.get(0) : null,
-                          carried.size() > 1 ? carried : null,
+                          saves.single(),
+                          saves.several(),
                           transcript.chain(),
                           Workflow.getInfo().getFirstExecutionRunId(),
-                          hold));
-          if (hold) {
-            heldChars += charsToHold;
-            heldSaves.addAll(deferredSaves);
-          } else {
-            heldSaves.clear();
-            heldChars = 0;
-          }
-          deferredSaves.clear();
-          writeHeldSaves = false;
-          lastWriteByTurn = true;
+                          saves.hold()));
+          writes.turnCompleted(saves);
         } catch (ActivityFailure failure) {
           unlessCancelled();
           ErrorInfo error = errorOf(failure, "model_error");
           if (ModelTurnRequest.HELD_SAVES_UNKNOWN.equals(error.code())) {
             // Another worker, or one that forgot the transcript: the turn writes what is held.
-            writeHeldSaves = true;
+            writes.turnMissedTranscript();
             heldSavesMissed = true;
             continue;
           }
@@ -970,7 +753,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
             turn.finishReason() != null
                 ? turn.finishReason()
                 : calls.isEmpty() ? FinishReason.STOP : FinishReason.TOOL_CALLS;
-        if (!calls.isEmpty() && oneSavePerStep()) {
+        if (!calls.isEmpty() && writes.oneSavePerStep()) {
           // The batch's tools do not read the transcript: the entry can wait for the next turn.
           saveWithNextTurn(turnStep, RunStatus.IN_PROGRESS, turnReason);
         } else {
@@ -1298,7 +1081,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         // activity starts together with that save instead of after it: nothing it does reads it.
         List<ApprovalRecord> decisionRecord =
             List.of(approvalRecord(approval, run, pausedAt, state, decision, decidedAt));
-        if (result == null && !spec.tool(call.name()).local() && decisionSavesAlongside()) {
+        if (result == null && !spec.tool(call.name()).local() && writes.decisionSavesAlongside()) {
           startSaveAlongside(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);
         } else {
           save(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);
