@@ -103,6 +103,20 @@ class PluginRegistrationTest {
         .hasMessageContaining("store");
   }
 
+  @Test
+  void theTranscriptCacheBound_defaultsTo32MillionCharacters_andRefusesANegativeOne() {
+    try (AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("t.db"))) {
+      AgentsPluginOptions.Builder options =
+          AgentsPluginOptions.newBuilder().addAgent(Agent.newBuilder("a").build()).store(store)
+              .modelProvider(ScriptedModelProvider.fromJson("{\"turns\":[]}"));
+      assertThat(options.build().transcriptCacheChars()).isEqualTo(32L * 1024 * 1024);
+      assertThat(options.transcriptCacheChars(0).build().transcriptCacheChars()).isZero();
+      assertThatThrownBy(() -> options.transcriptCacheChars(-1))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("transcriptCacheChars must be 0 or more, got -1");
+    }
+  }
+
   private static RunResult send(WorkflowClient client, String taskQueue, String sessionId) {
     return SessionUpdates.sendWithStart(
         client, taskQueue, new SendRequest("hi"), new SessionStart(sessionId, null, null));
