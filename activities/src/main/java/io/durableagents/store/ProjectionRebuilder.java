@@ -36,8 +36,9 @@ import java.util.Optional;
  * the history: as the input of an {@code agents.SaveCheckpoint} activity (in its {@code
  * ActivityTaskScheduled} event), of an {@code agents.SaveCheckpoint} or {@code
  * agents.SaveCheckpoints} local activity (in its {@code LocalActivity} marker), or folded into the
- * input of an {@code agents.ModelTurn} (its {@code checkpoint} field or its {@code checkpoints}
- * list, written before the turn reads the transcript, or held and restated by a later write).
+ * input of an {@code agents.ModelTurn} (its {@code checkpoint} field, its {@code checkpoints}
+ * list or its {@code afterHeld} list, written before the turn reads the transcript, or held and
+ * written by a later turn or save).
  * Applying those saves again, in history order, writes exactly the rows the live saves wrote
  * (every save is idempotent and keyed, and a save restated after later ones does not move a
  * session back). Approval notifications ({@code agents.NotifyApproval}) are re-applied from their
@@ -66,7 +67,7 @@ public final class ProjectionRebuilder {
 
   /** The fields of a model turn's input that hold a folded save, and several folded saves. */
   private static final String FOLDED_SAVE = "checkpoint";
-  private static final String FOLDED_SAVES = "checkpoints";
+  private static final List<String> FOLDED_SAVES = List.of("checkpoints", "afterHeld");
 
   /** The marker Temporal's Java SDK records for a local activity, and its detail keys. */
   private static final String LOCAL_ACTIVITY_MARKER = "LocalActivity";
@@ -178,9 +179,11 @@ public final class ProjectionRebuilder {
         return;
       }
       addFolded(saves, request.get(FOLDED_SAVE), event);
-      JsonNode several = request.get(FOLDED_SAVES);
-      if (several != null && several.isArray()) {
-        several.forEach(folded -> addFolded(saves, folded, event));
+      for (String field : FOLDED_SAVES) {
+        JsonNode several = request.get(field);
+        if (several != null && several.isArray()) {
+          several.forEach(folded -> addFolded(saves, folded, event));
+        }
       }
     }
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.agent.Execution;
 import io.durableagents.store.CheckpointEntry;
+import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.activity.ModelTurnRequest;
@@ -19,6 +20,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -27,10 +30,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Model turns hold the entries folded into them while steps are fast: the store is written once
- * every few steps and by every other save. A turn after a slow step writes instead, and so does
- * every turn of a run after one found a worker without the transcript. Either way the projection
- * ends with every entry, and nothing runs twice. Each test runs with the model turn as an
- * activity and as a local activity.
+ * every few steps, by the worker that held them (nothing restated), and by every other save. A
+ * turn after a slow step writes instead, and so does every turn of a run after one found a worker
+ * without the transcript or the held entries. Either way the projection ends with every entry, and
+ * nothing runs twice. Each test runs with the model turn as an activity and as a local activity.
  */
 class HeldSavesTest extends SessionKitTest {
   private static final String SIX_TOOL_TURNS =
@@ -56,11 +59,15 @@ class HeldSavesTest extends SessionKitTest {
 
     assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(result.text()).isEqualTo("done");
-    // Turns 2 to 5 hold the eight entries of steps 1 to 8; turn 6 would hold ten, so it writes
-    // steps 1 to 10; turn 7 holds steps 11 and 12; the final save writes those and step 13.
+    // Turns 2 to 5 hold the eight entries of steps 1 to 8; turn 6 would hold ten, so its worker
+    // writes them with steps 9 and 10; turn 7 holds steps 11 and 12; the final save writes those
+    // and step 13.
     assertThat(kit.storeCalls.get("saveCheckpoints")).hasValue(2);
     assertThat(kit.storeCalls).doesNotContainKey("saveCheckpoint");
-    assertThat(heldTurns("held-1")).containsExactly(false, true, true, true, true, false, true);
+    assertThat(turnKinds("held-1")).isEqualTo("WHHHHRH");
+    // Nothing written by reference is restated: steps 1 to 10 travel once each.
+    assertThat(timesCarried("held-1")).containsEntry(1, 1).containsEntry(8, 1).containsEntry(9, 1)
+        .containsEntry(10, 1).containsEntry(11, 2).containsEntry(13, 1);
     // Every entry is stored: two per tool-calling turn and the answer's.
     assertThat(kit.store.history("held-1", 100))
         .extracting(CheckpointEntry::step)
@@ -71,43 +78,64 @@ class HeldSavesTest extends SessionKitTest {
 
   @ParameterizedTest
   @EnumSource(Execution.class)
-  void theTurnAfterASlowStepWrites_soADeployDuringThatStepCostsNoRetry(Execution modelMode) throws Exception {
+  void theTurnAfterASlowStep_hasItsWorkerWriteTheHeldEntries(Execution modelMode) throws Exception {
+    kit = slowStepKit(modelMode);
+
+    RunResult result = kit.send("held-2", "go");
+
+    assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+    // Turn 2 holds steps 1-2; the slow step makes them older than a second, so turn 3's worker,
+    // which held them, writes them with steps 3-4; turn 4 holds steps 5-6 again.
+    assertThat(turnKinds("held-2")).isEqualTo("WHRH");
+    assertThat(failedTurns("held-2")).isEmpty();
+    assertThat(kit.storeCalls.get("saveCheckpoints")).hasValue(2);
+    assertAllStored("held-2", result, 7);
+    assertThat(kit.effects).hasSize(3).allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Execution.class)
+  void aDeployDuringASlowStep_costsTheNextTurnOneRetry_andLosesNothing(Execution modelMode) throws Exception {
+    kit = slowStepKit(modelMode);
+
+    CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> kit.send("held-3", "go"));
+    awaitEffects(2); // echo done and slow started
+    // A deploy while the slow call runs: the next turn runs on a worker that held nothing.
+    kit.redeploy(Execution.ACTIVITY);
+    RunResult result = run.get(60, TimeUnit.SECONDS);
+
+    assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+    // Turn 3 asks its worker to write the held steps 1-2: it fails at once, and is sent again
+    // restating them; the rest of the run writes every turn.
+    assertThat(turnKinds("held-3")).isEqualTo("WHRWW");
+    assertThat(failedTurns("held-3")).containsExactly(ModelTurnRequest.HELD_SAVES_UNKNOWN);
+    assertAllStored("held-3", result, 7);
+    assertThat(kit.effects).hasSize(3).allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
+    WorkflowReplayer.replayWorkflowExecution(kit.client.fetchHistory("held-3"), AgentSessionWorkflowImpl.class);
+  }
+
+  /** Echo, a 2.5 s step, echo, answer; tools as activities: each call ends a workflow task. */
+  private SessionTestKit slowStepKit(Execution modelMode) {
     String script =
         "{'turns':["
             + "{'toolCalls':[{'name':'echo','arguments':{'text':'a'}}]},"
             + "{'toolCalls':[{'name':'slow','arguments':{'ms':2500}}]},"
             + "{'toolCalls':[{'name':'echo','arguments':{'text':'b'}}]},"
             + "{'text':'done'}]}";
-    // Tools as activities: each call ends a workflow task, so the next turn can run on another
-    // worker while entries are held.
-    kit =
-        new SessionTestKit(
-            dir,
-            Scripts.of(script),
-            agent -> agent.maxSteps(10).modelExecution(modelMode),
-            WorkerFactoryOptions.newBuilder(),
-            Execution.ACTIVITY,
-            NOT_STICKY);
+    return new SessionTestKit(
+        dir,
+        Scripts.of(script),
+        agent -> agent.maxSteps(10).modelExecution(modelMode),
+        WorkerFactoryOptions.newBuilder(),
+        Execution.ACTIVITY,
+        NOT_STICKY);
+  }
 
-    CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> kit.send("held-2", "go"));
-    awaitEffects(2); // echo done and slow started
-    // A deploy while the slow call runs: the next turn runs on a worker with an empty cache.
-    kit.redeploy(Execution.ACTIVITY);
-    RunResult result = run.get(60, TimeUnit.SECONDS);
-
-    assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
-    assertThat(result.text()).isEqualTo("done");
-    // Turn 2 holds steps 1-2; the slow step makes them older than a second, so turn 3 writes
-    // steps 1-4 and needs no transcript; turn 4 holds steps 5-6 again.
-    assertThat(heldTurns("held-2")).containsExactly(false, true, false, true);
-    assertThat(failedTurns("held-2")).isEmpty();
-    assertThat(kit.storeCalls.get("saveCheckpoints")).hasValue(2);
-    assertThat(kit.store.history("held-2", 100))
+  private void assertAllStored(String sessionId, RunResult result, int entries) {
+    assertThat(kit.store.history(sessionId, 100))
         .extracting(CheckpointEntry::step)
-        .containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7);
-    assertThat(kit.store.readMessages("held-2", result.messageCount())).hasSize(result.messageCount());
-    assertThat(kit.effects).hasSize(3).allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
-    WorkflowReplayer.replayWorkflowExecution(kit.client.fetchHistory("held-2"), AgentSessionWorkflowImpl.class);
+        .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.rangeClosed(1, entries).boxed().toList());
+    assertThat(kit.store.readMessages(sessionId, result.messageCount())).hasSize(result.messageCount());
   }
 
   @ParameterizedTest
@@ -118,19 +146,16 @@ class HeldSavesTest extends SessionKitTest {
     // Workers that keep no transcript: like turns that land on another worker each time.
     kit.redeployKeepingTranscripts(0);
 
-    RunResult result = kit.send("held-3", "go");
+    RunResult result = kit.send("held-4", "go");
 
     assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(result.text()).isEqualTo("done");
     // Turn 2 holds and fails at once; sent again, it writes steps 1-2, as does every later turn.
-    assertThat(failedTurns("held-3")).containsExactly(ModelTurnRequest.HELD_SAVES_UNKNOWN);
-    assertThat(heldTurns("held-3")).containsExactly(false, true, false, false, false, false, false, false);
-    assertThat(kit.store.history("held-3", 100))
-        .extracting(CheckpointEntry::step)
-        .containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
-    assertThat(kit.store.readMessages("held-3", result.messageCount())).hasSize(result.messageCount());
+    assertThat(failedTurns("held-4")).containsExactly(ModelTurnRequest.HELD_SAVES_UNKNOWN);
+    assertThat(turnKinds("held-4")).isEqualTo("WHWWWWWW");
+    assertAllStored("held-4", result, 13);
     assertThat(kit.effects).hasSize(6).allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
-    WorkflowReplayer.replayWorkflowExecution(kit.client.fetchHistory("held-3"), AgentSessionWorkflowImpl.class);
+    WorkflowReplayer.replayWorkflowExecution(kit.client.fetchHistory("held-4"), AgentSessionWorkflowImpl.class);
   }
 
   private void awaitEffects(int count) throws InterruptedException {
@@ -141,9 +166,24 @@ class HeldSavesTest extends SessionKitTest {
     assertThat(kit.effects).hasSize(count);
   }
 
-  /** For each model turn sent (attempts that failed at once included), whether it held its saves. */
-  private List<Boolean> heldTurns(String sessionId) {
-    return modelTurnInputs(sessionId).stream().map(input -> input.contains("\"holdSaves\":true")).toList();
+  /**
+   * One letter per model turn sent (attempts that failed at once included): H held its entries,
+   * R had its worker write the held ones (by reference), W wrote everything it carried.
+   */
+  private String turnKinds(String sessionId) {
+    StringBuilder kinds = new StringBuilder();
+    for (String input : modelTurnInputs(sessionId)) {
+      kinds.append(input.contains("\"heldSteps\"") ? 'R' : input.contains("\"holdSaves\":true") ? 'H' : 'W');
+    }
+    return kinds.toString();
+  }
+
+  /** How many times each step's entry travels in the history: in model turns and saves. */
+  private Map<Integer, Integer> timesCarried(String sessionId) {
+    Map<Integer, Integer> times = new TreeMap<>();
+    ProjectionRebuilder.newInstance().saves(List.of(kit.client.fetchHistory(sessionId)))
+        .forEach(save -> times.merge(save.step(), 1, Integer::sum));
+    return times;
   }
 
   /** The inputs of the model turns, in order: from local activity markers or scheduled activities. */

@@ -135,17 +135,25 @@ public final class ModelActivitiesImpl implements ModelActivities {
    * the attempt with {@code store_unavailable}, which the workflow waits out (durable timers,
    * without limit) instead of spending the model's bounded retries; missing transcript rows are a
    * permanent {@code store_inconsistent}. A turn that holds its saves writes nothing and needs the
-   * cache: without it, it fails with {@link ModelTurnRequest#HELD_SAVES_UNKNOWN}.
+   * cache: without it, it fails with {@link ModelTurnRequest#HELD_SAVES_UNKNOWN}; so does a turn
+   * that writes the held saves on a worker that does not hold exactly those.
    */
   private List<Message> transcript(ModelTurnRequest request) {
     try {
       List<CheckpointSave> saves = request.foldedSaves();
+      if (request.writesHeldSaves()) {
+        // The entries this worker held, then the new ones: one transaction, nothing restated.
+        List<CheckpointSave> held = transcripts.heldSaves(request);
+        if (held == null) {
+          throw heldSavesUnknown(request);
+        }
+        List<CheckpointSave> all = new ArrayList<>(held);
+        all.addAll(saves);
+        store.saveCheckpoints(all);
+      }
       if (request.holdsSaves()) {
         return transcripts.storedTranscript(request, () -> {
-          throw ApplicationFailure.newNonRetryableFailure(
-              "This worker does not hold the transcript of session " + request.sessionId()
-                  + " that the turn's held saves continue; the workflow writes them and sends the turn again.",
-              ModelTurnRequest.HELD_SAVES_UNKNOWN);
+          throw heldSavesUnknown(request);
         });
       }
       if (!saves.isEmpty()) {
@@ -161,6 +169,13 @@ public final class ModelActivitiesImpl implements ModelActivities {
           outage ? "store_unavailable" : "store_inconsistent",
           e);
     }
+  }
+
+  private static ApplicationFailure heldSavesUnknown(ModelTurnRequest request) {
+    return ApplicationFailure.newNonRetryableFailure(
+        "This worker does not hold the transcript of session " + request.sessionId()
+            + " that the turn's held saves continue; the workflow writes them and sends the turn again.",
+        ModelTurnRequest.HELD_SAVES_UNKNOWN);
   }
 
   /** Uses {@code store} for attachment bytes (the plugin's artifact store). */

@@ -30,9 +30,15 @@ import java.util.function.Supplier;
 public final class TranscriptCache {
   /**
    * What a turn of execution {@code executionId} sent to the model, with the estimated size of
-   * each message. Never modified once built.
+   * each message, and the saves that turns on this worker held since the last write (their
+   * messages are among {@code messages}). Never modified once built.
    */
-  private record Entry(String executionId, List<Message> messages, List<Integer> sizes, long chars) {}
+  private record Entry(
+      String executionId, List<Message> messages, List<Integer> sizes, long chars, List<CheckpointSave> held) {
+    Entry withHeld(List<CheckpointSave> saves) {
+      return new Entry(executionId, messages, sizes, chars, saves);
+    }
+  }
 
   private final long maxChars;
   private final Map<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
@@ -87,7 +93,7 @@ public final class TranscriptCache {
             ? continued(remembered, request)
             : null;
     if (continued != null) {
-      put(request.sessionId(), withNewMessages(continued, request));
+      put(request.sessionId(), withNewMessages(continued, request).withHeld(heldAfter(remembered, request)));
       return Collections.unmodifiableList(continued.messages());
     }
     List<Message> read = store.get();
@@ -98,6 +104,40 @@ public final class TranscriptCache {
       forget(request.sessionId());
     }
     return read;
+  }
+
+  /**
+   * The saves this worker held for the request's session from the turns that carried them, when
+   * they are exactly those of the request's {@code heldSteps}; else null (another worker served
+   * them, this one forgot them, or the request does not write held saves).
+   */
+  List<CheckpointSave> heldSaves(ModelTurnRequest request) {
+    Entry remembered = entry(request.sessionId());
+    if (!request.writesHeldSaves() || remembered == null || !remembered.executionId().equals(request.executionId())) {
+      return null;
+    }
+    List<Integer> steps = remembered.held().stream().map(CheckpointSave::step).toList();
+    return steps.equals(request.heldSteps()) ? remembered.held() : null;
+  }
+
+  /**
+   * What stays held after the request: a turn that holds adds its saves (replacing any of the
+   * same steps, as a retried attempt carries them again); any other turn writes them all.
+   */
+  private static List<CheckpointSave> heldAfter(Entry remembered, ModelTurnRequest request) {
+    if (!request.holdsSaves() || request.writesHeldSaves()) {
+      return List.of();
+    }
+    List<CheckpointSave> carried = request.foldedSaves();
+    int firstNew = carried.isEmpty() ? Integer.MAX_VALUE : carried.get(0).step();
+    List<CheckpointSave> held = new ArrayList<>();
+    for (CheckpointSave save : remembered.held()) {
+      if (save.step() < firstNew) {
+        held.add(save);
+      }
+    }
+    held.addAll(carried);
+    return List.copyOf(held);
   }
 
   /**
@@ -120,7 +160,7 @@ public final class TranscriptCache {
       chars += append(messages, sizes, save.newMessages());
     }
     return messages.size() == request.storedMessages()
-        ? new Entry(remembered.executionId(), messages, sizes, chars)
+        ? new Entry(remembered.executionId(), messages, sizes, chars, remembered.held())
         : null;
   }
 
@@ -128,7 +168,7 @@ public final class TranscriptCache {
     List<Message> messages = new ArrayList<>(stored.size());
     List<Integer> sizes = new ArrayList<>(stored.size());
     long chars = append(messages, sizes, stored);
-    return new Entry(executionId, messages, sizes, chars);
+    return new Entry(executionId, messages, sizes, chars, List.of());
   }
 
   private static Entry withNewMessages(Entry stored, ModelTurnRequest request) {
@@ -138,7 +178,7 @@ public final class TranscriptCache {
     List<Message> messages = new ArrayList<>(stored.messages());
     List<Integer> sizes = new ArrayList<>(stored.sizes());
     long chars = stored.chars() + append(messages, sizes, request.newMessages());
-    return new Entry(stored.executionId(), messages, sizes, chars);
+    return new Entry(stored.executionId(), messages, sizes, chars, stored.held());
   }
 
   /** Appends {@code added} with their sizes; answers the characters added. */

@@ -41,6 +41,19 @@ class TranscriptCacheTest {
         session, "exec", "agent", 1, 1, "in-progress", null, firstSeq, messages, Usage.ZERO, null, 1);
   }
 
+  /** A turn that holds {@code saves}, or (with {@code heldSteps}) writes the held ones and then them. */
+  private static ModelTurnRequest holding(
+      List<Message> stored, List<CheckpointSave> saves, List<Integer> heldSteps) {
+    return new ModelTurnRequest(
+        "s", "agent", 1, 2, 1, stored.size(), List.of(), null, heldSteps == null ? saves : null,
+        TranscriptHash.of(stored), "exec", true, heldSteps, heldSteps == null ? null : saves);
+  }
+
+  private static CheckpointSave save(int step, int firstSeq, List<Message> messages) {
+    return new CheckpointSave(
+        "s", "exec", "agent", 1, step, "in-progress", null, firstSeq, messages, Usage.ZERO, null, 1);
+  }
+
   /** A store that holds {@code messages} and counts its reads. */
   private Supplier<List<Message>> store(List<Message> messages) {
     return () -> {
@@ -66,6 +79,45 @@ class TranscriptCacheTest {
         turn("s", List.of(hello, answer, more, later), List.of(save("s", 2, List.of(more, later))), List.of());
     assertThat(cache.storedTranscript(third, store(List.of()))).containsExactly(hello, answer, more, later);
     assertThat(storeReads).hasValue(1);
+  }
+
+  @Test
+  void theSavesATurnHeld_areGivenToTheTurnThatWritesExactlyThose_once() {
+    Supplier<List<Message>> unread = () -> {
+      throw new AssertionError("a held turn never reads the store");
+    };
+    cache.storedTranscript(turn("s", List.of(), List.of(), List.of(hello)), store(List.of()));
+    CheckpointSave step1 = save(1, 0, List.of(hello, answer));
+    CheckpointSave step2 = save(2, 2, List.of(more));
+    cache.storedTranscript(holding(List.of(hello, answer, more), List.of(step1, step2), null), unread);
+    // A retried attempt of the same turn carries the same steps again: they are not doubled.
+    cache.storedTranscript(holding(List.of(hello, answer, more), List.of(step1, step2), null), unread);
+
+    Message later = Message.assistant("later", List.of());
+    CheckpointSave step3 = save(3, 3, List.of(later));
+    List<Message> all = List.of(hello, answer, more, later);
+    assertThat(cache.heldSaves(holding(all, List.of(step3), List.of(1)))).isNull();
+    assertThat(cache.heldSaves(holding(all, List.of(step3), List.of(1, 2, 3)))).isNull();
+    assertThat(cache.heldSaves(holding(all, List.of(step3), List.of(1, 2)))).containsExactly(step1, step2);
+
+    // Once that turn has run, nothing is held any more.
+    assertThat(cache.storedTranscript(holding(all, List.of(step3), List.of(1, 2)), unread)).containsExactlyElementsOf(all);
+    assertThat(cache.heldSaves(holding(all, List.of(), List.of(1, 2)))).isNull();
+    assertThat(storeReads).hasValue(1);
+  }
+
+  @Test
+  void aTurnThatDoesNotWriteHeldSaves_orOfAnotherExecution_getsNone() {
+    cache.storedTranscript(turn("s", List.of(), List.of(), List.of(hello)), store(List.of()));
+    CheckpointSave step1 = save(1, 0, List.of(hello, answer));
+    cache.storedTranscript(holding(List.of(hello, answer), List.of(step1), null), store(List.of()));
+
+    assertThat(cache.heldSaves(holding(List.of(hello, answer), List.of(), null))).isNull();
+    ModelTurnRequest otherExecution =
+        new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(), null, null,
+            TranscriptHash.of(List.of(hello, answer)), "exec-2", true, List.of(1), List.of());
+    assertThat(cache.heldSaves(otherExecution)).isNull();
+    assertThat(cache.heldSaves(holding(List.of(hello, answer), List.of(), List.of(1)))).containsExactly(step1);
   }
 
   @Test

@@ -29,6 +29,13 @@ import java.util.List;
  * restated, together with the entries after them. A worker that does not remember the session's
  * transcript fails the turn with {@link #HELD_SAVES_UNKNOWN}; the workflow then sends the turn
  * again with everything it held, to be written.
+ *
+ * <p>{@code heldSteps} and {@code afterHeld}: the turn writes the entries this worker held for
+ * the session (those of {@code heldSteps}, which it remembers from the turns that carried them)
+ * and then {@code afterHeld}, in one transaction, instead of the workflow restating the held
+ * entries. Such a request also sets {@code holdSaves}, and carries its entries in a field older
+ * workers do not know: a worker that cannot write the held entries, of any version, fails the
+ * turn with {@link #HELD_SAVES_UNKNOWN}, and the workflow sends everything restated.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -44,7 +51,9 @@ public record ModelTurnRequest(
     @JsonProperty("checkpoints") List<CheckpointSave> checkpoints,
     @JsonProperty("transcriptHash") String transcriptHash,
     @JsonProperty("executionId") String executionId,
-    @JsonProperty("holdSaves") Boolean holdSaves) {
+    @JsonProperty("holdSaves") Boolean holdSaves,
+    @JsonProperty("heldSteps") List<Integer> heldSteps,
+    @JsonProperty("afterHeld") List<CheckpointSave> afterHeld) {
 
   /** The failure type of a turn that holds saves on a worker that cannot continue them. */
   public static final String HELD_SAVES_UNKNOWN = "held_saves_unknown";
@@ -53,6 +62,32 @@ public record ModelTurnRequest(
     holdSaves = Boolean.TRUE.equals(holdSaves) ? Boolean.TRUE : null;
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);
     checkpoints = checkpoints == null || checkpoints.isEmpty() ? null : List.copyOf(checkpoints);
+    heldSteps = heldSteps == null ? null : List.copyOf(heldSteps);
+    afterHeld = afterHeld == null ? null : List.copyOf(afterHeld);
+  }
+
+  /** A request of the forms before {@code heldSteps}: it writes or holds what it carries. */
+  public ModelTurnRequest(
+      String sessionId,
+      String agent,
+      int run,
+      int step,
+      int afterStep,
+      int storedMessages,
+      List<Message> newMessages,
+      CheckpointSave checkpoint,
+      List<CheckpointSave> checkpoints,
+      String transcriptHash,
+      String executionId,
+      Boolean holdSaves) {
+    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, checkpoint, checkpoints,
+        transcriptHash, executionId, holdSaves, null, null);
+  }
+
+  /** Whether the turn writes the entries its worker held, then {@code afterHeld} (see the class comment). */
+  @JsonIgnore
+  public boolean writesHeldSaves() {
+    return heldSteps != null;
   }
 
   /** Whether the turn leaves its folded saves unwritten (see the class comment). */
@@ -61,7 +96,10 @@ public record ModelTurnRequest(
     return holdSaves != null;
   }
 
-  /** The folded saves, in order: written before the transcript is read, unless held. */
+  /**
+   * The saves the request carries, in order: written before the transcript is read (after the
+   * held ones when it {@link #writesHeldSaves()}), unless held.
+   */
   @JsonIgnore
   public List<CheckpointSave> foldedSaves() {
     List<CheckpointSave> saves = new ArrayList<>();
@@ -70,6 +108,9 @@ public record ModelTurnRequest(
     }
     if (checkpoints != null) {
       saves.addAll(checkpoints);
+    }
+    if (afterHeld != null) {
+      saves.addAll(afterHeld);
     }
     return saves;
   }
@@ -82,6 +123,6 @@ public record ModelTurnRequest(
       int afterStep,
       int storedMessages,
       List<Message> newMessages) {
-    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, null, null, null, null, null);
+    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, null, null, null, null, null, null, null);
   }
 }

@@ -717,7 +717,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                           saves.several(),
                           transcript.chain(),
                           Workflow.getInfo().getFirstExecutionRunId(),
-                          saves.hold()));
+                          saves.holdSaves(),
+                          saves.heldSteps(),
+                          saves.afterHeld()));
           writes.turnCompleted(saves);
         } catch (ActivityFailure failure) {
           unlessCancelled();

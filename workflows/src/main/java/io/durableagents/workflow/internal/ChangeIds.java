@@ -42,8 +42,10 @@ final class ChangeIds {
   /**
    * Model turns of both modes hold their entries, but only briefly: while the oldest unwritten
    * entry is younger than a second of workflow time, and until a turn of the run finds a worker
-   * without the transcript; from then on that run's turns write what they carry. Before it, only
-   * local turns held, with no age limit, and a miss stopped holding for one turn only.
+   * without the transcript; from then on that run's turns write what they carry. A turn that
+   * writes the held entries has the worker that holds them write them instead of restating them.
+   * Before it, only local turns held, with no age limit, and a miss stopped holding for one turn
+   * only.
    */
   static final String TURNS_HOLD_SAVES_BRIEFLY = "turns-hold-saves-briefly";
 

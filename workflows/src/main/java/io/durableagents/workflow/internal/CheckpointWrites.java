@@ -32,16 +32,29 @@ final class CheckpointWrites {
    */
   static final Duration MAX_HELD_AGE = Duration.ofSeconds(1);
 
-  /** The saves one model turn carries: all of them written by it, or the new ones held. */
-  record TurnSaves(List<CheckpointSave> carried, boolean hold, long chars) {
+  /**
+   * The saves one model turn carries: the new ones to hold, or all of them to write; or, with
+   * {@code heldSteps}, the new ones to write after the held ones its worker remembers.
+   */
+  record TurnSaves(List<CheckpointSave> carried, boolean hold, long chars, List<Integer> heldSteps) {
     /** The single carried save, for a request's {@code checkpoint} field. */
     CheckpointSave single() {
-      return carried.size() == 1 ? carried.get(0) : null;
+      return heldSteps == null && carried.size() == 1 ? carried.get(0) : null;
     }
 
     /** Two or more carried saves, for a request's {@code checkpoints} field. */
     List<CheckpointSave> several() {
-      return carried.size() > 1 ? carried : null;
+      return heldSteps == null && carried.size() > 1 ? carried : null;
+    }
+
+    /** The carried saves of a turn that writes the held ones, for a request's {@code afterHeld}. */
+    List<CheckpointSave> afterHeld() {
+      return heldSteps == null ? null : carried;
+    }
+
+    /** A request's {@code holdSaves}: also set on a turn that writes the held saves (see there). */
+    boolean holdSaves() {
+      return hold || heldSteps != null;
     }
   }
 
@@ -146,11 +159,17 @@ final class CheckpointWrites {
    */
   TurnSaves nextTurn(AgentSpec spec, boolean missedInRun) {
     long chars = charsToHold(spec, missedInRun);
-    boolean hold = chars >= 0;
-    // A turn that holds carries only the new entries; one that writes, everything unwritten.
-    List<CheckpointSave> carried = new ArrayList<>(hold ? List.of() : held);
+    if (chars >= 0) {
+      return new TurnSaves(List.copyOf(deferred), true, chars, null);
+    }
+    if (!held.isEmpty() && !writeHeld && holdBrieflyVersion != null && holdBrieflyVersion >= 1) {
+      // The held entries are in the history already, and in the memory of the worker that ran
+      // the turns that held them: that worker writes them without the workflow restating them.
+      return new TurnSaves(List.copyOf(deferred), false, -1, held.stream().map(CheckpointSave::step).toList());
+    }
+    List<CheckpointSave> carried = new ArrayList<>(held);
     carried.addAll(deferred);
-    return new TurnSaves(carried, hold, chars);
+    return new TurnSaves(carried, false, -1, null);
   }
 
   /** The turn that carried {@code turn} completed: what it held waits, what it wrote is done. */
