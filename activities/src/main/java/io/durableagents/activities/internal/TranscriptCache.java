@@ -26,6 +26,9 @@ import java.util.function.Supplier;
  * or a reused session id has another execution id, and a request of older workflow code has
  * neither: all of these read the store. Bounded by the characters held (texts, arguments,
  * results), least recently used first out; a transcript over the bound is not kept.
+ *
+ * <p>It also keeps the saves that turns on this worker held (left unwritten) since the session's
+ * last write, so that the turn that writes them needs only their steps, not their content again.
  */
 public final class TranscriptCache {
   /**
