@@ -10,6 +10,7 @@ import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.activity.ActivityNames;
 import io.durableagents.workflow.activity.ApprovalNotice;
 import io.durableagents.workflow.activity.CheckpointSave;
+import io.durableagents.workflow.activity.ModelTurnRequest;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.ActivityTaskCompletedEventAttributes;
@@ -65,9 +66,6 @@ public final class ProjectionRebuilder {
   /** The model turn activity type, whose input may carry a folded checkpoint save. */
   public static final String MODEL_TURN = ActivityNames.PREFIX + "ModelTurn";
 
-  /** The fields of a model turn's input that hold a folded save, and several folded saves. */
-  private static final String FOLDED_SAVE = "checkpoint";
-  private static final List<String> FOLDED_SAVES = List.of("checkpoints", "afterHeld");
 
   /** The marker Temporal's Java SDK records for a local activity, and its detail keys. */
   private static final String LOCAL_ACTIVITY_MARKER = "LocalActivity";
@@ -174,16 +172,9 @@ public final class ProjectionRebuilder {
         several.forEach(save -> addFolded(saves, save, event));
       }
     } else if (MODEL_TURN.equals(type)) {
-      JsonNode request = decode(input, JsonNode.class, event);
-      if (request == null) {
-        return;
-      }
-      addFolded(saves, request.get(FOLDED_SAVE), event);
-      for (String field : FOLDED_SAVES) {
-        JsonNode several = request.get(field);
-        if (several != null && several.isArray()) {
-          several.forEach(folded -> addFolded(saves, folded, event));
-        }
+      ModelTurnRequest request = decode(input, ModelTurnRequest.class, event);
+      if (request != null) {
+        saves.addAll(request.foldedSaves());
       }
     }
   }

@@ -46,7 +46,7 @@ class TranscriptCacheTest {
       List<Message> stored, List<CheckpointSave> saves, List<Integer> heldSteps) {
     return new ModelTurnRequest(
         "s", "agent", 1, 2, 1, stored.size(), List.of(), null, heldSteps == null ? saves : null,
-        TranscriptHash.of(stored), "exec", true, heldSteps, heldSteps == null ? null : saves);
+        TranscriptHash.of(stored), "exec", true, heldSteps, heldSteps == null ? null : saves, null);
   }
 
   private static CheckpointSave save(int step, int firstSeq, List<Message> messages) {
@@ -115,7 +115,7 @@ class TranscriptCacheTest {
     assertThat(cache.heldSaves(holding(List.of(hello, answer), List.of(), null))).isNull();
     ModelTurnRequest otherExecution =
         new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(), null, null,
-            TranscriptHash.of(List.of(hello, answer)), "exec-2", true, List.of(1), List.of());
+            TranscriptHash.of(List.of(hello, answer)), "exec-2", true, List.of(1), List.of(), null);
     assertThat(cache.heldSaves(otherExecution)).isNull();
     assertThat(cache.heldSaves(holding(List.of(hello, answer), List.of(), List.of(1)))).containsExactly(step1);
   }

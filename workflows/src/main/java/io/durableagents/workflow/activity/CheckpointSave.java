@@ -63,6 +63,27 @@ public record CheckpointSave(
         usage, fingerprint, savedAt, List.of(), null, null);
   }
 
+  /**
+   * This save without the fields every save of one model turn's request shares with the request
+   * (session, execution, agent, fingerprint): the request carries them once (see {@link
+   * ModelTurnRequest#foldedSaves()}).
+   */
+  public CheckpointSave compact() {
+    return new CheckpointSave(
+        null, null, null, run, step, status, finishReason, firstSeq, newMessages, usage, null, savedAt,
+        approvals, businessState, transcriptHash);
+  }
+
+  /** This save with the fields a {@link #compact()} one left out filled in from its request. */
+  public CheckpointSave completedWith(String sessionId, String executionId, String agent, String fingerprint) {
+    if (this.sessionId != null) {
+      return this;
+    }
+    return new CheckpointSave(
+        sessionId, executionId, agent, run, step, status, finishReason, firstSeq, newMessages, usage,
+        fingerprint, savedAt, approvals, businessState, transcriptHash);
+  }
+
   /** Number of messages in the transcript once this save is applied. */
   public int messageCount() {
     return firstSeq + newMessages.size();

@@ -30,6 +30,11 @@ import java.util.List;
  * transcript fails the turn with {@link #HELD_SAVES_UNKNOWN}; the workflow then sends the turn
  * again with everything it held, to be written.
  *
+ * <p>{@code fingerprint}: the agent fingerprint of the carried saves, which may then be sent
+ * {@link CheckpointSave#compact() compact}, without the fields they share with the request. Only
+ * a local model turn sends them so for now: it runs in the process that made the request, while
+ * a regular activity may reach a worker of the previous version, which needs every field.
+ *
  * <p>{@code heldSteps} and {@code afterHeld}: the turn writes the entries this worker held for
  * the session (those of {@code heldSteps}, which it remembers from the turns that carried them)
  * and then {@code afterHeld}, in one transaction, instead of the workflow restating the held
@@ -53,7 +58,8 @@ public record ModelTurnRequest(
     @JsonProperty("executionId") String executionId,
     @JsonProperty("holdSaves") Boolean holdSaves,
     @JsonProperty("heldSteps") List<Integer> heldSteps,
-    @JsonProperty("afterHeld") List<CheckpointSave> afterHeld) {
+    @JsonProperty("afterHeld") List<CheckpointSave> afterHeld,
+    @JsonProperty("fingerprint") String fingerprint) {
 
   /** The failure type of a turn that holds saves on a worker that cannot continue them. */
   public static final String HELD_SAVES_UNKNOWN = "held_saves_unknown";
@@ -81,7 +87,7 @@ public record ModelTurnRequest(
       String executionId,
       Boolean holdSaves) {
     this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, checkpoint, checkpoints,
-        transcriptHash, executionId, holdSaves, null, null);
+        transcriptHash, executionId, holdSaves, null, null, null);
   }
 
   /** Whether the turn writes the entries its worker held, then {@code afterHeld} (see the class comment). */
@@ -98,7 +104,9 @@ public record ModelTurnRequest(
 
   /**
    * The saves the request carries, in order: written before the transcript is read (after the
-   * held ones when it {@link #writesHeldSaves()}), unless held.
+   * held ones when it {@link #writesHeldSaves()}), unless held. Saves sent {@link
+   * CheckpointSave#compact() compact} get the request's session, execution id, agent and
+   * {@code fingerprint}.
    */
   @JsonIgnore
   public List<CheckpointSave> foldedSaves() {
@@ -112,6 +120,7 @@ public record ModelTurnRequest(
     if (afterHeld != null) {
       saves.addAll(afterHeld);
     }
+    saves.replaceAll(save -> save.completedWith(sessionId, executionId, agent, fingerprint));
     return saves;
   }
 
@@ -123,6 +132,7 @@ public record ModelTurnRequest(
       int afterStep,
       int storedMessages,
       List<Message> newMessages) {
-    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, null, null, null, null, null, null, null);
+    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, null, null, null, null, null, null, null,
+        null);
   }
 }

@@ -699,6 +699,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         writes.awaitAlongside(); // the turn writes the deferred entries after it
         int turnStep = step + 1;
         CheckpointWrites.TurnSaves saves = writes.nextTurn(spec, heldSavesMissed);
+        String executionId = Workflow.getInfo().getFirstExecutionRunId();
+        // A local turn runs in this process, whose code reads compact saves; a regular activity
+        // may reach a worker of the previous version, which needs every field.
+        CheckpointWrites.TurnSaves sent =
+            spec.localModel() ? saves.compactFor(sessionId, executionId, spec.name(), spec.fingerprint()) : saves;
         ModelTurnResult turn;
         try {
           turn =
@@ -713,13 +718,14 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                           step,
                           transcript.stored(),
                           transcript.unsaved(),
-                          saves.single(),
-                          saves.several(),
+                          sent.single(),
+                          sent.several(),
                           transcript.chain(),
-                          Workflow.getInfo().getFirstExecutionRunId(),
-                          saves.holdSaves(),
-                          saves.heldSteps(),
-                          saves.afterHeld()));
+                          executionId,
+                          sent.holdSaves(),
+                          sent.heldSteps(),
+                          sent.afterHeld(),
+                          spec.fingerprint()));
           writes.turnCompleted(saves);
         } catch (ActivityFailure failure) {
           unlessCancelled();

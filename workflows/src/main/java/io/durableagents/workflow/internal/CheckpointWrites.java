@@ -9,6 +9,7 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -55,6 +56,23 @@ final class CheckpointWrites {
     /** A request's {@code holdSaves}: also set on a turn that writes the held saves (see there). */
     boolean holdSaves() {
       return hold || heldSteps != null;
+    }
+
+    /**
+     * These saves, each {@link CheckpointSave#compact() compact} when it shares the request's
+     * session, execution, agent and fingerprint (which the request then carries once).
+     */
+    TurnSaves compactFor(String sessionId, String executionId, String agent, String fingerprint) {
+      List<CheckpointSave> compact = new ArrayList<>(carried.size());
+      for (CheckpointSave save : carried) {
+        boolean shared =
+            Objects.equals(save.sessionId(), sessionId)
+                && Objects.equals(save.executionId(), executionId)
+                && Objects.equals(save.agent(), agent)
+                && Objects.equals(save.fingerprint(), fingerprint);
+        compact.add(shared ? save.compact() : save);
+      }
+      return new TurnSaves(compact, hold, chars, heldSteps);
     }
   }
 

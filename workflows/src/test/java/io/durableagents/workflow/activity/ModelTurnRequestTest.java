@@ -1,0 +1,45 @@
+package io.durableagents.workflow.activity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.Usage;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ModelTurnRequestTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final CheckpointSave full =
+      new CheckpointSave(
+          "s-1", "exec-1", "helper", 2, 3, "in-progress", "tool-calls", 4,
+          List.of(Message.user("hi")), new Usage(5, 6), "sha256:f", 1234L);
+
+  private ModelTurnRequest carrying(List<CheckpointSave> saves, String fingerprint) {
+    return new ModelTurnRequest(
+        "s-1", "helper", 2, 5, 4, 5, List.of(), null, saves, "hash", "exec-1", null, null, null, fingerprint);
+  }
+
+  @Test
+  void compactSaves_travelWithoutTheFieldsTheRequestCarries_andComeBackWhole() throws Exception {
+    ModelTurnRequest request = carrying(List.of(full.compact(), full.compact()), "sha256:f");
+
+    String json = JSON.writeValueAsString(request);
+    assertThat(json).containsOnlyOnce("\"sessionId\"").containsOnlyOnce("\"executionId\"")
+        .containsOnlyOnce("\"fingerprint\"").containsOnlyOnce("\"agent\"");
+
+    List<CheckpointSave> folded = JSON.readValue(json, ModelTurnRequest.class).foldedSaves();
+    assertThat(folded).containsExactly(full, full);
+  }
+
+  @Test
+  void wholeSaves_areLeftAsTheyAre() {
+    CheckpointSave other =
+        new CheckpointSave(
+            "s-1", "exec-0", "old-agent", 1, 1, "in-progress", null, 0, List.of(), Usage.ZERO, "sha256:0", 1L);
+
+    assertThat(carrying(List.of(other, full), "sha256:f").foldedSaves()).containsExactly(other, full);
+    assertThat(carrying(List.of(full), null).foldedSaves()).containsExactly(full);
+  }
+}
