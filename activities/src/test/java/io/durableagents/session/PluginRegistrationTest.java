@@ -67,9 +67,7 @@ class PluginRegistrationTest {
   @Test
   void theCancelCheckInterval_lowersTheWorkersHeartbeatThrottle_onItsTaskQueuesOnly() {
     try (AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("c.db"))) {
-      AgentsPluginOptions.Builder options =
-          AgentsPluginOptions.newBuilder().addAgent(Agent.newBuilder("a").build()).store(store)
-              .modelProvider(ScriptedModelProvider.fromJson("{\"turns\":[]}"));
+      AgentsPluginOptions.Builder options = minimalOptions(store);
       AgentsPlugin plugin = new AgentsPlugin(options.taskQueues("agents").build());
 
       assertThat(throttleAfter(plugin, "agents", null)).isEqualTo(Duration.ofSeconds(1));
@@ -106,15 +104,19 @@ class PluginRegistrationTest {
   @Test
   void theTranscriptCacheBound_defaultsTo32MillionCharacters_andRefusesANegativeOne() {
     try (AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("t.db"))) {
-      AgentsPluginOptions.Builder options =
-          AgentsPluginOptions.newBuilder().addAgent(Agent.newBuilder("a").build()).store(store)
-              .modelProvider(ScriptedModelProvider.fromJson("{\"turns\":[]}"));
+      AgentsPluginOptions.Builder options = minimalOptions(store);
       assertThat(options.build().transcriptCacheChars()).isEqualTo(32L * 1024 * 1024);
       assertThat(options.transcriptCacheChars(0).build().transcriptCacheChars()).isZero();
       assertThatThrownBy(() -> options.transcriptCacheChars(-1))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("transcriptCacheChars must be 0 or more, got -1");
     }
+  }
+
+  /** One agent with no tools, a store and a model that never answers: all the builder needs. */
+  private static AgentsPluginOptions.Builder minimalOptions(AgentStore store) {
+    return AgentsPluginOptions.newBuilder().addAgent(Agent.newBuilder("a").build()).store(store)
+        .modelProvider(ScriptedModelProvider.fromJson("{\"turns\":[]}"));
   }
 
   private static RunResult send(WorkflowClient client, String taskQueue, String sessionId) {

@@ -33,7 +33,8 @@ class TranscriptCacheTest {
     List<Message> all = new ArrayList<>(stored);
     all.addAll(fresh);
     return new ModelTurnRequest(
-        session, "agent", 1, 2, 1, stored.size(), fresh, null, saves, TranscriptHash.of(all), execution, null);
+        session, "agent", 1, 2, 1, stored.size(), fresh, null, saves, TranscriptHash.of(all), execution, null, null, null,
+        null);
   }
 
   private static CheckpointSave save(String session, int firstSeq, List<Message> messages) {
@@ -161,7 +162,8 @@ class TranscriptCacheTest {
     assertThat(cache.sessions()).isZero();
     // Requests of older workflow code carry no hash: always read, never remembered.
     cache.storedTranscript(
-        new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(), null, null, null, null, null), store(stored));
+        new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(), null, null, null, null, null, null, null, null),
+        store(stored));
     assertThat(cache.sessions()).isZero();
     assertThat(storeReads).hasValue(2);
   }

@@ -72,24 +72,6 @@ public record ModelTurnRequest(
     afterHeld = afterHeld == null ? null : List.copyOf(afterHeld);
   }
 
-  /** A request of the forms before {@code heldSteps}: it writes or holds what it carries. */
-  public ModelTurnRequest(
-      String sessionId,
-      String agent,
-      int run,
-      int step,
-      int afterStep,
-      int storedMessages,
-      List<Message> newMessages,
-      CheckpointSave checkpoint,
-      List<CheckpointSave> checkpoints,
-      String transcriptHash,
-      String executionId,
-      Boolean holdSaves) {
-    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, checkpoint, checkpoints,
-        transcriptHash, executionId, holdSaves, null, null, null);
-  }
-
   /** Whether the turn writes the entries its worker held, then {@code afterHeld} (see the class comment). */
   @JsonIgnore
   public boolean writesHeldSaves() {
@@ -122,17 +104,5 @@ public record ModelTurnRequest(
     }
     saves.replaceAll(save -> save.completedWith(sessionId, executionId, agent, fingerprint));
     return saves;
-  }
-
-  public ModelTurnRequest(
-      String sessionId,
-      String agent,
-      int run,
-      int step,
-      int afterStep,
-      int storedMessages,
-      List<Message> newMessages) {
-    this(sessionId, agent, run, step, afterStep, storedMessages, newMessages, null, null, null, null, null, null, null,
-        null);
   }
 }
