@@ -24,11 +24,11 @@ import java.util.List;
  * {@code newMessages}) let a worker keep the transcript of a session's last turn and use it for
  * the next instead of reading the store. Absent in requests of older workflow code.
  *
- * <p>{@code holdSaves}: the turn does not write its folded saves; it
- * continues this worker's remembered transcript with them, and the workflow writes them later,
- * restated, together with the entries after them. A worker that does not remember the session's
- * transcript fails the turn with {@link #HELD_SAVES_UNKNOWN}; the workflow then sends the turn
- * again with everything it held, to be written.
+ * <p>{@code holdSaves}: the turn does not write its folded saves; it continues this worker's
+ * remembered transcript with them, and the worker keeps them until a later turn has it write them
+ * ({@code heldSteps}), or the workflow writes them restated with a save of another kind. A worker
+ * that does not remember the session's transcript fails the turn with {@link #HELD_SAVES_UNKNOWN};
+ * the workflow then sends the turn again with everything it held, to be written.
  *
  * <p>{@code fingerprint}: the agent fingerprint of the carried saves, which may then be sent
  * {@link CheckpointSave#compact() compact}, without the fields they share with the request. Only

@@ -15,7 +15,8 @@ import java.util.function.Supplier;
 /**
  * How a session's checkpoint entries reach the store, in order: written at once, deferred to the
  * next model turn's activity (which writes them before it reads the transcript), held by turns
- * while steps are fast (written later, restated, in one transaction), or written by an activity
+ * while steps are fast (written later in one transaction: by the worker that held them, or
+ * restated by a save of another kind or after a miss), or written by an activity
  * started alongside an approved call. Part of the workflow's state: deterministic, and every
  * write runs in a detached scope, so a cancel never interrupts the write of a step that completed.
  * Which of these a history uses is decided by {@link ChangeIds}, asked where each change was made.
@@ -235,7 +236,7 @@ final class CheckpointWrites {
   /**
    * The characters of the deferred entries when the next model turn leaves them unwritten, else
    * -1. A turn holds only while what is held stays within {@link #MAX_HELD_SAVES} entries and
-   * {@link #MAX_HELD_CHARS} characters, so that the write that restates them stays small; since
+   * {@link #MAX_HELD_CHARS} characters, so that the transaction that writes them stays small; since
    * {@link ChangeIds#TURNS_HOLD_SAVES_BRIEFLY}, also only while the oldest unwritten entry is
    * younger than {@link #MAX_HELD_AGE}, while the store was last written by a model turn (another
    * save leaves a gap in the remembered transcript), and not after a turn of the run
