@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.durableagents.agent.Execution;
 import io.durableagents.store.CheckpointEntry;
 import io.durableagents.store.ProjectionRebuilder;
+import io.durableagents.testing.ModelTurnInputs;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
-import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.failure.v1.Failure;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.history.v1.MarkerRecordedEventAttributes;
@@ -172,7 +172,7 @@ class HeldSavesTest extends SessionKitTest {
    */
   private String turnKinds(String sessionId) {
     StringBuilder kinds = new StringBuilder();
-    for (String input : modelTurnInputs(sessionId)) {
+    for (String input : ModelTurnInputs.of(kit.client.fetchHistory(sessionId).getEvents())) {
       kinds.append(input.contains("\"heldSteps\"") ? 'R' : input.contains("\"holdSaves\":true") ? 'H' : 'W');
     }
     return kinds.toString();
@@ -186,23 +186,6 @@ class HeldSavesTest extends SessionKitTest {
     return times;
   }
 
-  /** The inputs of the model turns, in order: from local activity markers or scheduled activities. */
-  private List<String> modelTurnInputs(String sessionId) {
-    List<String> inputs = new ArrayList<>();
-    for (HistoryEvent event : kit.client.fetchHistory(sessionId).getEvents()) {
-      if (event.getEventType() == EventType.EVENT_TYPE_MARKER_RECORDED) {
-        MarkerRecordedEventAttributes marker = event.getMarkerRecordedEventAttributes();
-        if (isModelTurn(marker)) {
-          inputs.add(marker.getDetailsOrThrow("input").getPayloads(0).getData().toStringUtf8());
-        }
-      } else if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
-          && event.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("agents.ModelTurn")) {
-        inputs.add(event.getActivityTaskScheduledEventAttributes().getInput().getPayloads(0).getData().toStringUtf8());
-      }
-    }
-    return inputs;
-  }
-
   /** The failure types of the model turns that failed, in order. */
   private List<String> failedTurns(String sessionId) {
     List<String> failures = new ArrayList<>();
@@ -211,7 +194,7 @@ class HeldSavesTest extends SessionKitTest {
       switch (event.getEventType()) {
         case EVENT_TYPE_MARKER_RECORDED -> {
           MarkerRecordedEventAttributes marker = event.getMarkerRecordedEventAttributes();
-          if (isModelTurn(marker) && marker.hasFailure()) {
+          if (ModelTurnInputs.isLocalModelTurn(marker) && marker.hasFailure()) {
             failures.add(applicationFailureType(marker.getFailure()));
           }
         }
@@ -229,11 +212,6 @@ class HeldSavesTest extends SessionKitTest {
       }
     }
     return failures;
-  }
-
-  private static boolean isModelTurn(MarkerRecordedEventAttributes marker) {
-    return marker.containsDetails("type")
-        && marker.getDetailsOrThrow("type").getPayloads(0).getData().toStringUtf8().contains("ModelTurn");
   }
 
   private static String applicationFailureType(Failure failure) {

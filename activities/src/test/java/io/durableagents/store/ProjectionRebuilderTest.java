@@ -8,6 +8,7 @@ import io.durableagents.agent.Execution;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.testing.ModelTurnInputs;
 import io.durableagents.testing.PluginTestEnvironment;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.Tool;
@@ -19,8 +20,6 @@ import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.activity.ApprovalRecord;
 import io.durableagents.workflow.activity.CheckpointSave;
-import io.temporal.api.enums.v1.EventType;
-import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -219,27 +218,9 @@ class ProjectionRebuilderTest {
   private static long heldTurns(List<WorkflowExecutionHistory> runs) {
     return runs.stream()
         .flatMap(run -> run.getEvents().stream())
-        .map(ProjectionRebuilderTest::modelTurnInput)
-        .filter(input -> input.contains("\"holdSaves\":true"))
+        .map(ModelTurnInputs::inputOf)
+        .filter(input -> input != null && input.contains("\"holdSaves\":true"))
         .count();
-  }
-
-  /** The input of a model turn's marker or scheduled activity, else "". */
-  private static String modelTurnInput(HistoryEvent event) {
-    if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
-      var scheduled = event.getActivityTaskScheduledEventAttributes();
-      return scheduled.getActivityType().getName().equals("agents.ModelTurn")
-          ? scheduled.getInput().getPayloads(0).getData().toStringUtf8()
-          : "";
-    }
-    if (event.getEventType() == EventType.EVENT_TYPE_MARKER_RECORDED) {
-      var details = event.getMarkerRecordedEventAttributes().getDetailsMap();
-      if (details.containsKey("input") && details.containsKey("type")
-          && details.get("type").getPayloads(0).getData().toStringUtf8().contains("ModelTurn")) {
-        return details.get("input").getPayloads(0).getData().toStringUtf8();
-      }
-    }
-    return "";
   }
 
   /** A result the session answered with while it continued as new: attach to the next run. */
