@@ -1,0 +1,293 @@
+package io.durableagents.app;
+
+import io.durableagents.workflow.SessionSearchAttributes;
+import io.temporal.api.operatorservice.v1.ListSearchAttributesRequest;
+import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
+import io.temporal.serviceclient.OperatorServiceStubs;
+import io.temporal.serviceclient.OperatorServiceStubsOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The real Temporal server, as the Temporal CLI's development server ({@code temporal server
+ * start-dev}) in a child process: loopback only, state in a SQLite file, the sessions' search
+ * attributes registered. Unlike {@link EmbeddedTemporalServer} it moves work off dead workers'
+ * sticky queues, enforces payload and history limits, and serves the Temporal Web UI.
+ *
+ * <pre>{@code
+ * try (TemporalDevServer server = TemporalDevServer.start(
+ *     TemporalDevServer.Options.newBuilder(cli).databaseFile(dir.resolve("temporal.db")).build())) {
+ *   WorkflowServiceStubs service = AgentWorker.connect(server.address());
+ *   ...
+ * }
+ * }</pre>
+ */
+public final class TemporalDevServer implements AutoCloseable {
+  private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+  private final Process process;
+  private final int port;
+  private final int uiPort;
+  private final Path log;
+
+  private TemporalDevServer(Process process, int port, int uiPort, Path log) {
+    this.process = process;
+    this.port = port;
+    this.uiPort = uiPort;
+    this.log = log;
+  }
+
+  /** Starts the server and returns once it answers, its namespace exists and the attributes are registered. */
+  public static TemporalDevServer start(Options options) {
+    int port = options.port == 0 ? FreePorts.find() : options.port;
+    int uiPort = options.uiPort < 0 ? -1 : options.uiPort == 0 ? FreePorts.find() : options.uiPort;
+    List<String> command = new ArrayList<>();
+    command.add(options.binary.toString());
+    command.addAll(List.of("server", "start-dev", "--ip", "127.0.0.1", "--port", String.valueOf(port)));
+    command.addAll(List.of("--log-level", "warn", "--log-format", "pretty"));
+    if (uiPort < 0) {
+      command.add("--headless");
+    } else {
+      command.addAll(List.of("--ui-port", String.valueOf(uiPort)));
+    }
+    if (options.databaseFile != null) {
+      command.addAll(List.of("--db-filename", options.databaseFile.toString()));
+    }
+    for (Map.Entry<String, String> attribute : SessionSearchAttributes.cliTypes().entrySet()) {
+      command.addAll(List.of("--search-attribute", attribute.getKey() + "=" + attribute.getValue()));
+    }
+    for (String dynamicConfig : options.dynamicConfig) {
+      command.addAll(List.of("--dynamic-config-value", dynamicConfig));
+    }
+    Process process;
+    Path log = options.logFile;
+    try {
+      if (log == null) {
+        log = Files.createTempFile("temporal-dev-server", ".log");
+        log.toFile().deleteOnExit();
+      }
+      if (log.getParent() != null) {
+        Files.createDirectories(log.getParent());
+      }
+      process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot run " + options.binary + ": " + e.getMessage(), e);
+    }
+    TemporalDevServer server = new TemporalDevServer(process, port, uiPort, log);
+    try {
+      server.awaitReady(options.startTimeout);
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  private void awaitReady(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    RuntimeException last = null;
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            "The Temporal dev server exited with " + process.exitValue() + " before it answered on "
+                + address() + ":\n" + logTail());
+      }
+      try {
+        if (answers()) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        last = e;
+      }
+      sleep(200);
+    }
+    throw new IllegalStateException(
+        "The Temporal dev server did not answer on " + address() + " within " + timeout
+            + (last == null ? "" : " (" + last.getMessage() + ")") + ":\n" + logTail(),
+        last);
+  }
+
+  /** Health check, namespace {@code default} described, and every session attribute listed. */
+  private boolean answers() {
+    WorkflowServiceStubs service =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget(address()).build());
+    OperatorServiceStubs operator =
+        OperatorServiceStubs.newServiceStubs(
+            OperatorServiceStubsOptions.newBuilder().setTarget(address()).validateAndBuildWithDefaults());
+    try {
+      service.healthCheck();
+      service
+          .blockingStub()
+          .withDeadlineAfter(2, TimeUnit.SECONDS)
+          .describeNamespace(DescribeNamespaceRequest.newBuilder().setNamespace("default").build());
+      Map<String, ?> custom =
+          operator
+              .blockingStub()
+              .withDeadlineAfter(2, TimeUnit.SECONDS)
+              .listSearchAttributes(ListSearchAttributesRequest.newBuilder().setNamespace("default").build())
+              .getCustomAttributesMap();
+      return custom.keySet().containsAll(SessionSearchAttributes.cliTypes().keySet());
+    } finally {
+      operator.shutdownNow();
+      service.shutdownNow();
+    }
+  }
+
+  /** The frontend's gRPC address, {@code 127.0.0.1:PORT}. */
+  public String address() {
+    return "127.0.0.1:" + port;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** The Web UI's URL, or null when started headless. */
+  public String uiUrl() {
+    return uiPort < 0 ? null : "http://127.0.0.1:" + uiPort;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  /** Where the server's output goes. */
+  public Path log() {
+    return log;
+  }
+
+  /** Stops the server by its PID: SIGTERM, then SIGKILL if it has not exited within 10 s. */
+  @Override
+  public void close() {
+    process.descendants().forEach(ProcessHandle::destroy);
+    process.destroy();
+    try {
+      if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly().waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    } catch (IOException e) {
+      return "(cannot read " + log + ")";
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the Temporal dev server", e);
+    }
+  }
+
+  /** How to start a {@link TemporalDevServer}. */
+  public static final class Options {
+    private final Path binary;
+    private final int port;
+    private final int uiPort;
+    private final Path databaseFile;
+    private final Path logFile;
+    private final List<String> dynamicConfig;
+    private final Duration startTimeout;
+
+    private Options(Builder builder) {
+      this.binary = builder.binary;
+      this.port = builder.port;
+      this.uiPort = builder.uiPort;
+      this.databaseFile = builder.databaseFile;
+      this.logFile = builder.logFile;
+      this.dynamicConfig = List.copyOf(builder.dynamicConfig);
+      this.startTimeout = builder.startTimeout;
+    }
+
+    /** Options for the CLI binary at {@code binary} (see {@link TemporalCli#locate}). */
+    public static Builder newBuilder(Path binary) {
+      return new Builder(binary);
+    }
+
+    public static final class Builder {
+      private final Path binary;
+      private int port;
+      private int uiPort = -1;
+      private Path databaseFile;
+      private Path logFile;
+      private final List<String> dynamicConfig = new ArrayList<>();
+      private Duration startTimeout = Duration.ofSeconds(60);
+
+      private Builder(Path binary) {
+        this.binary = Objects.requireNonNull(binary, "binary");
+      }
+
+      /** The frontend port; 0 (the default) picks a free one. */
+      public Builder port(int port) {
+        this.port = port;
+        return this;
+      }
+
+      /** The Web UI's port; 0 picks a free one; -1 (the default) runs headless. */
+      public Builder uiPort(int uiPort) {
+        this.uiPort = uiPort;
+        return this;
+      }
+
+      /** Keep the server's state in this SQLite file (it survives restarts); in memory when unset. */
+      public Builder databaseFile(Path databaseFile) {
+        this.databaseFile = Objects.requireNonNull(databaseFile, "databaseFile");
+        return this;
+      }
+
+      /** Append the server's output to this file; a temporary file when unset. */
+      public Builder logFile(Path logFile) {
+        this.logFile = Objects.requireNonNull(logFile, "logFile");
+        return this;
+      }
+
+      /** A dynamic configuration value, {@code KEY=JSON}, e.g. {@code limit.blobSize.error=2097152}. */
+      public Builder dynamicConfig(String keyEqualsJson) {
+        this.dynamicConfig.add(Objects.requireNonNull(keyEqualsJson, "keyEqualsJson"));
+        return this;
+      }
+
+      public Builder startTimeout(Duration startTimeout) {
+        this.startTimeout = Objects.requireNonNull(startTimeout, "startTimeout");
+        return this;
+      }
+
+      public Options build() {
+        if (port < 0 || port > 65535) {
+          throw new IllegalArgumentException("port must be 0..65535, got " + port);
+        }
+        if (uiPort < -1 || uiPort > 65535) {
+          throw new IllegalArgumentException("uiPort must be -1..65535, got " + uiPort);
+        }
+        return new Options(this);
+      }
+    }
+  }
+}

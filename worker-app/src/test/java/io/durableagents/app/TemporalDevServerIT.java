@@ -1,0 +1,62 @@
+package io.durableagents.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.durableagents.app.testing.RealTemporal;
+import io.durableagents.workflow.SessionSearchAttributes;
+import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.api.operatorservice.v1.ListSearchAttributesRequest;
+import io.temporal.serviceclient.OperatorServiceStubs;
+import io.temporal.serviceclient.OperatorServiceStubsOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TemporalDevServerIT {
+  @TempDir Path dir;
+
+  @Test
+  void startsOnLoopback_withTheSessionAttributes_andStopsByPid() {
+    TemporalDevServer server = RealTemporal.start(dir);
+    long pid = server.pid();
+    try {
+      assertThat(server.address()).startsWith("127.0.0.1:");
+      WorkflowServiceStubs service = AgentWorker.connect(server.address());
+      OperatorServiceStubs operator =
+          OperatorServiceStubs.newServiceStubs(
+              OperatorServiceStubsOptions.newBuilder().setTarget(server.address()).validateAndBuildWithDefaults());
+      Map<String, IndexedValueType> custom =
+          operator
+              .blockingStub()
+              .listSearchAttributes(ListSearchAttributesRequest.newBuilder().setNamespace("default").build())
+              .getCustomAttributesMap();
+      assertThat(custom)
+          .containsEntry(SessionSearchAttributes.AGENT_NAME.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD)
+          .containsEntry(SessionSearchAttributes.AGENT_STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD)
+          .containsEntry(SessionSearchAttributes.PENDING_APPROVALS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT)
+          .containsEntry(SessionSearchAttributes.PARENT_SESSION.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+      operator.shutdownNow();
+      service.shutdownNow();
+      assertThat(dir.resolve("temporal.db")).exists();
+    } finally {
+      server.close();
+    }
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    assertThatThrownBy(() -> AgentWorker.connect(server.address()))
+        .hasMessageContaining("Cannot reach Temporal at " + server.address());
+  }
+
+  @Test
+  void aServerThatExitsAtOnce_failsWithItsLog() throws Exception {
+    Path fake = dir.resolve("temporal");
+    Files.writeString(fake, "#!/bin/sh\necho 'cannot bind: nope'\nexit 3\n");
+    fake.toFile().setExecutable(true);
+    assertThatThrownBy(() -> TemporalDevServer.start(TemporalDevServer.Options.newBuilder(fake).build()))
+        .hasMessageContaining("exited with 3")
+        .hasMessageContaining("cannot bind: nope");
+  }
+}

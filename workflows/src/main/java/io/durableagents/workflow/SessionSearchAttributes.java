@@ -1,0 +1,67 @@
+package io.durableagents.workflow;
+
+import io.temporal.common.SearchAttributeKey;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The search attributes a session upserts, so Temporal's own tools (the Web UI, {@code temporal
+ * workflow list --query}, visibility APIs) can find sessions by agent and status. They must be
+ * registered on the namespace once; a worker that finds them missing logs the commands below
+ * and runs sessions without them.
+ *
+ * <pre>{@code
+ * temporal operator search-attribute create --name AgentName --type Keyword
+ * temporal operator search-attribute create --name AgentStatus --type Keyword
+ * temporal operator search-attribute create --name AgentPendingApprovals --type Int
+ * temporal operator search-attribute create --name AgentParentSession --type Keyword
+ * }</pre>
+ */
+public final class SessionSearchAttributes {
+  /** The agent the session talks to. */
+  public static final SearchAttributeKey<String> AGENT_NAME = SearchAttributeKey.forKeyword("AgentName");
+
+  /** {@code running}, {@code awaiting-approval}, {@code finished}, {@code failed} or {@code cancelled}. */
+  public static final SearchAttributeKey<String> AGENT_STATUS = SearchAttributeKey.forKeyword("AgentStatus");
+
+  /** Approvals the session waits for: 0 or 1. */
+  public static final SearchAttributeKey<Long> PENDING_APPROVALS =
+      SearchAttributeKey.forLong("AgentPendingApprovals");
+
+  /** The session a fork was taken from; absent on sessions that are not forks. */
+  public static final SearchAttributeKey<String> PARENT_SESSION =
+      SearchAttributeKey.forKeyword("AgentParentSession");
+
+  /** Every key, in the order above. */
+  public static final List<SearchAttributeKey<?>> ALL =
+      List.of(AGENT_NAME, AGENT_STATUS, PENDING_APPROVALS, PARENT_SESSION);
+
+  private SessionSearchAttributes() {}
+
+  /** Each key's name and its type as Temporal's CLI spells it ({@code Keyword}, {@code Int}). */
+  public static Map<String, String> cliTypes() {
+    Map<String, String> types = new java.util.LinkedHashMap<>();
+    for (SearchAttributeKey<?> key : ALL) {
+      types.put(key.getName(), cliType(key));
+    }
+    return types;
+  }
+
+  /** The {@code temporal operator search-attribute create} commands that register every key. */
+  public static List<String> createCommands() {
+    return cliTypes().entrySet().stream()
+        .map(e -> "temporal operator search-attribute create --name " + e.getKey() + " --type " + e.getValue())
+        .toList();
+  }
+
+  private static String cliType(SearchAttributeKey<?> key) {
+    switch (key.getValueType()) {
+      case INDEXED_VALUE_TYPE_KEYWORD:
+        return "Keyword";
+      case INDEXED_VALUE_TYPE_INT:
+        return "Int";
+      default:
+        throw new IllegalStateException("no CLI type for " + key.getValueType());
+    }
+  }
+}
