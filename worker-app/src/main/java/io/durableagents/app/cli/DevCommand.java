@@ -1,47 +1,50 @@
 package io.durableagents.app.cli;
 
 import io.durableagents.app.AgentWorker;
-import io.durableagents.app.EmbeddedTemporalServer;
 import io.durableagents.app.WorkerConfig;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code agents dev}: the embedded Temporal server plus a worker in one process, until Ctrl-C. */
+/**
+ * {@code agents dev}: a Temporal server (see {@link LocalServerOptions}) plus a worker in one
+ * process, until Ctrl-C.
+ */
 @Command(
     name = "dev",
     description = {
-      "Run the embedded Temporal server on 127.0.0.1:PORT and a worker on it until Ctrl-C.",
+      "Run a Temporal server on 127.0.0.1:PORT and a worker on it until Ctrl-C: the Temporal CLI's",
+      "dev server (Web UI, state in .agents/temporal-PORT.db) when the CLI is installed",
+      "(scripts/install-temporal-cli), else the embedded in-memory test server.",
       "Then talk to it from another shell: ./agents send chat-1 \"hello\""
     },
     footer = "")
 public class DevCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--port", paramLabel = "PORT", defaultValue = "7233", description = "Port of the Temporal server (default: ${DEFAULT-VALUE}).")
-  int port;
+  @Mixin LocalServerOptions server;
 
   @Mixin WorkerOptions options;
 
   @Override
   public Integer call() {
-    Ports.requireValid(spec, port);
+    WorkerConfig worker = options.config();
     if (spec.commandLine().getParseResult().hasMatchedOption("--temporal")) {
       throw new ParameterException(
           spec.commandLine(),
           "dev runs its own Temporal server: use --port, or 'agents worker --temporal HOST:PORT' for an existing one.");
     }
+    Optional<Path> binary = server.validate();
     PrintWriter out = spec.commandLine().getOut();
     Foreground foreground = Foreground.install(spec.commandLine().getErr());
-    EmbeddedTemporalServer server = foreground.own(EmbeddedTemporalServer.start(port));
-    out.println("Temporal server listening on " + server.address());
-    out.flush();
-    WorkerConfig config = options.config().withTemporalAddress(server.address());
+    String address = server.start(binary, foreground, out, spec.commandLine().getErr());
+    WorkerConfig config = worker.withTemporalAddress(address);
     foreground.own(AgentWorker.start(config));
     out.println(WorkerCommand.readyLine(config));
     out.println("Try, in another shell: ./agents send" + clientOptions(config) + " chat-1 \"hello\"   (Ctrl-C to stop)");
@@ -53,7 +56,7 @@ public class DevCommand implements Callable<Integer> {
   /** The options a client needs to reach this dev stack, beyond the defaults. */
   private String clientOptions(WorkerConfig config) {
     StringBuilder options = new StringBuilder();
-    if (port != 7233) {
+    if (server.port() != 7233) {
       options.append(" --temporal ").append(config.temporalAddress());
     }
     if (!WorkerConfig.DEFAULT_NAMESPACE.equals(config.namespace())) {

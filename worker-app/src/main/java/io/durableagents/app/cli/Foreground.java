@@ -47,6 +47,7 @@ final class Foreground {
       resources.clear();
     }
     if (toClose.isEmpty()) {
+      stopChildProcesses();
       return;
     }
     err.println("Shutting down...");
@@ -59,6 +60,12 @@ final class Foreground {
         err.println("While shutting down: " + e.getMessage());
       }
     }
+    stopChildProcesses();
     err.flush();
+  }
+
+  /** A server still starting is not owned yet; its process must not outlive this one. */
+  private static void stopChildProcesses() {
+    ProcessHandle.current().children().forEach(ProcessHandle::destroy);
   }
 }

@@ -1,35 +1,35 @@
 package io.durableagents.app.cli;
 
-import io.durableagents.app.EmbeddedTemporalServer;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code agents server}: the embedded (in-memory) Temporal server alone, until Ctrl-C. */
+/** {@code agents server}: a Temporal server alone, until Ctrl-C (see {@link LocalServerOptions}). */
 @Command(
     name = "server",
     description = {
-      "Run the embedded Temporal server on 127.0.0.1:PORT until Ctrl-C.",
-      "It keeps everything in memory: sessions end with the process."
+      "Run a Temporal server on 127.0.0.1:PORT until Ctrl-C: the Temporal CLI's dev server",
+      "(Web UI, state in .agents/temporal-PORT.db) when the CLI is installed",
+      "(scripts/install-temporal-cli), else the embedded in-memory test server."
     },
     footer = "")
 public class ServerCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--port", paramLabel = "PORT", defaultValue = "7233", description = "Port to listen on (default: ${DEFAULT-VALUE}).")
-  int port;
+  @Mixin LocalServerOptions server;
 
   @Override
   public Integer call() {
-    Ports.requireValid(spec, port);
+    Optional<Path> binary = server.validate();
     PrintWriter out = spec.commandLine().getOut();
     Foreground foreground = Foreground.install(spec.commandLine().getErr());
-    EmbeddedTemporalServer server = foreground.own(EmbeddedTemporalServer.start(port));
-    out.println("Temporal server listening on " + server.address());
-    out.println("In memory: sessions last as long as this process. Ctrl-C to stop.");
+    server.start(binary, foreground, out, spec.commandLine().getErr());
+    out.println("Ctrl-C to stop.");
     out.flush();
     foreground.awaitShutdown();
     return 0;

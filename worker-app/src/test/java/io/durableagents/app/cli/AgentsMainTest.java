@@ -3,10 +3,18 @@ package io.durableagents.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.app.WorkerConfig;
+import io.durableagents.app.testing.RealTemporal;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class AgentsMainTest {
@@ -79,11 +87,78 @@ class AgentsMainTest {
   }
 
   @Test
+  void server_andDev_withAMissingTemporalCli_areUsageErrors_inOneLine(@TempDir Path dir) {
+    String missing = dir.resolve("no-such-temporal").toString();
+    for (String command : List.of("server", "dev")) {
+      Outcome outcome = execute(Map.of(), command, "--port", String.valueOf(freePort()), "--temporal-cli", missing);
+
+      assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(2);
+      assertThat(outcome.err().lines().findFirst().orElseThrow())
+          .isEqualTo("--temporal-cli: Temporal CLI not found or not executable: " + missing);
+      assertThat(outcome.err()).doesNotContain("Exception").doesNotContain("\tat ");
+      assertThat(outcome.out()).isEmpty();
+    }
+  }
+
+  @Test
+  void server_refusesAUiPortOutOfRange_andEmbeddedWithRealServerOptions() {
+    Outcome uiPort = execute(Map.of(), "server", "--ui-port", "70000");
+    assertThat(uiPort.exitCode()).isEqualTo(2);
+    assertThat(uiPort.err()).contains("--ui-port must be between 1 and 65535, got 70000");
+
+    Outcome embeddedWithCli = execute(Map.of(), "server", "--embedded", "--temporal-cli", "temporal");
+    assertThat(embeddedWithCli.exitCode()).isEqualTo(2);
+    assertThat(embeddedWithCli.err()).contains("--embedded runs the in-memory test server");
+    assertThat(execute(Map.of(), "dev", "--embedded", "--ui-port", "9000").exitCode()).isEqualTo(2);
+  }
+
+  @Test
+  void server_onAPortInUse_failsInOneLine_forTheRealAndTheEmbeddedServer() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String port = String.valueOf(taken.getLocalPort());
+      for (String[] args : List.of(
+          new String[] {"server", "--port", port, "--temporal-cli", RealTemporal.cli().toString()},
+          new String[] {"server", "--port", port, "--embedded"},
+          new String[] {"dev", "--port", port, "--embedded"})) {
+        Outcome outcome = execute(Map.of(), args);
+
+        assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(1);
+        assertThat(outcome.err().strip())
+            .isEqualTo("127.0.0.1:" + port + " is already in use (another Temporal server?): stop it or choose another --port.");
+        assertThat(outcome.out()).isEmpty();
+      }
+    }
+  }
+
+  @Test
+  void server_whoseWebUiPortIsInUse_failsInOneLine() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      int port = freePort();
+      Outcome outcome =
+          execute(Map.of(), "server", "--port", String.valueOf(port), "--ui-port", String.valueOf(taken.getLocalPort()),
+              "--temporal-cli", RealTemporal.cli().toString());
+
+      assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(1);
+      assertThat(outcome.err().strip())
+          .isEqualTo("127.0.0.1:" + taken.getLocalPort()
+              + " is already in use (another Temporal server?): stop it or choose another --ui-port.");
+    }
+  }
+
+  @Test
   void worker_withAMissingScript_isAUsageError() {
     Outcome outcome = execute(Map.of(), "worker", "--model", "scripted:does-not-exist.json", "--temporal", "127.0.0.1:1");
 
     assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(2);
     assertThat(outcome.err().strip().lines()).hasSize(1);
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Test
