@@ -5,23 +5,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.app.testing.AgentsProcesses;
 import io.durableagents.app.testing.AgentsProcesses.Result;
+import io.durableagents.app.testing.RealTemporal;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Drives the {@code agents} CLI as a user would: {@code server} and {@code worker} as separate
- * JVMs, then {@code send} and {@code status} as one-shot processes, all in one working directory
- * (the default SQLite projection is relative to it).
+ * Drives the {@code agents} CLI as a user would: {@code server} (the real Temporal dev server, its
+ * state in {@code .agents/}) and {@code worker} as separate JVMs, then {@code send} and {@code
+ * status} as one-shot processes, all in one working directory (the default SQLite projection is
+ * relative to it).
  */
 class CliEndToEndIT {
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(90);
@@ -29,12 +38,13 @@ class CliEndToEndIT {
   @TempDir Path workDir;
 
   private AgentsProcesses processes;
+  private int port;
   private String temporal;
 
   @BeforeEach
   void startServerAndWorker() throws Exception {
     processes = new AgentsProcesses(workDir);
-    int port = freePort();
+    port = freePortWithAFreeUiPort();
     temporal = "127.0.0.1:" + port;
     Path script = workDir.resolve("script.json");
     Files.writeString(
@@ -49,7 +59,7 @@ class CliEndToEndIT {
         ]}
         """);
 
-    startAndAwait("Temporal server listening on " + temporal, "server", "--port", String.valueOf(port));
+    startServer();
     startAndAwait(
         "worker polling task queue 'agents' on " + temporal,
         "worker", "--temporal", temporal, "--model", "scripted:" + script);
@@ -207,6 +217,49 @@ class CliEndToEndIT {
     assertThat(notAnObject.err()).contains("--business-state needs a JSON object");
   }
 
+  @Test
+  void server_isTheRealDevServer_andARestartOnTheSameDirectoryKeepsTheSessions() throws Exception {
+    Result sent = agents("send", "kept-1", "hello", "--json", "--temporal", temporal);
+    assertThat(sent.exitCode()).as(sent.err()).isZero();
+    // The Web UI's API lists the session's workflow.
+    String query = URLEncoder.encode("WorkflowId=\"kept-1\"", StandardCharsets.UTF_8);
+    HttpResponse<String> listed =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + (port + 1000) + "/api/v1/namespaces/default/workflows?query=" + query))
+                    .timeout(Duration.ofSeconds(30))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+    assertThat(listed.body()).contains("\"kept-1\"").contains("AgentSession");
+    assertThat(workDir.resolve(".agents").resolve("temporal-" + port + ".db")).isNotEmptyFile();
+
+    // SIGTERM, as from a service manager: the command stops the server process it started.
+    Process server = processes.process("server");
+    List<ProcessHandle> serverProcesses = server.descendants().toList();
+    assertThat(serverProcesses).as("the dev server runs as a child process").isNotEmpty();
+    server.destroy();
+    assertThat(server.waitFor(30, TimeUnit.SECONDS)).as(processes.backgroundOutput()).isTrue();
+    for (ProcessHandle child : serverProcesses) {
+      assertThat(child.onExit().get(15, TimeUnit.SECONDS).isAlive()).as("process %d", child.pid()).isFalse();
+    }
+    Result down = agents("status", "kept-1", "--temporal", temporal);
+    assertThat(down.exitCode()).isEqualTo(1);
+    assertThat(down.err()).contains("Cannot reach Temporal");
+
+    startServer();
+
+    Result status = agents("status", "kept-1", "--json", "--temporal", temporal);
+    assertThat(status.exitCode()).as(status.err()).isZero();
+    assertThat(status.json().path("status").asText()).isEqualTo("finished");
+    assertThat(status.json().path("run").asInt()).isEqualTo(1);
+    Result next = agents("send", "kept-1", "and again", "--json", "--temporal", temporal);
+    assertThat(next.exitCode()).as(next.err()).isZero();
+    assertThat(next.json().path("run").asInt()).isEqualTo(2);
+    assertThat(next.json().path("text").asText()).isEqualTo("Still fine, as before.");
+  }
+
   private static List<JsonNode> conversation(JsonNode result) {
     assertThat(result.path("messages").isArray()).as("messages in %s", result).isTrue();
     List<JsonNode> messages = new ArrayList<>();
@@ -230,9 +283,33 @@ class CliEndToEndIT {
     processes.startAndAwait(ready, args);
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
+  /**
+   * {@code agents server} on the real dev server (never the fallback: the CLI is given), its ready
+   * line naming the Web UI on the default port, PORT + 1000.
+   */
+  private void startServer() throws Exception {
+    startAndAwait(
+        "Temporal server listening on " + temporal + " (Web UI http://127.0.0.1:" + (port + 1000) + ")",
+        "server", "--port", String.valueOf(port), "--temporal-cli", RealTemporal.cli().toString());
+  }
+
+  /** A free loopback port whose PORT + 1000, the default Web UI port, is free too. */
+  private static int freePortWithAFreeUiPort() throws IOException {
+    while (true) {
+      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        int port = socket.getLocalPort();
+        if (port + 1000 <= 65535 && isFree(port + 1000)) {
+          return port;
+        }
+      }
+    }
+  }
+
+  private static boolean isFree(int port) {
+    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 }

@@ -6,8 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Agent;
 import io.durableagents.app.AgentWorker;
-import io.durableagents.app.EmbeddedTemporalServer;
+import io.durableagents.app.TemporalDevServer;
 import io.durableagents.app.cli.AgentsMain;
+import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.HistoryEntry;
@@ -52,8 +53,9 @@ import picocli.CommandLine;
 
 /**
  * The projection under a database outage: ten sessions run a scripted multi-turn tool
- * conversation on a worker whose store is a real PostgreSQL; in the middle of them PostgreSQL is
- * stopped for 20 seconds and started again on the same data directory and port. Every session
+ * conversation on the real Temporal dev server, on a worker whose store is a real PostgreSQL; in
+ * the middle of them PostgreSQL is stopped for 20 seconds and started again on the same data
+ * directory and port. Every session
  * must finish, and for each one the live projection must equal a projection rebuilt from the
  * workflow history into a fresh database: same messages (seq, body), same checkpoint entries, no
  * duplicates, no gaps.
@@ -92,7 +94,7 @@ class ProjectionFaultIT {
   void sessionsWaitOutAPostgresOutage_andTheProjectionEqualsARebuildFromHistory() throws Exception {
     long started = System.nanoTime();
     try (TestPostgres postgres = TestPostgres.start(dir.resolve("pgdata"), dir.resolve("postgres.log"));
-        EmbeddedTemporalServer server = EmbeddedTemporalServer.start(0)) {
+        TemporalDevServer server = RealTemporal.start(dir)) {
       String liveUrl = postgres.createDatabase("live");
       String rebuiltUrl = postgres.createDatabase("rebuilt");
       String cliRebuiltUrl = postgres.createDatabase("rebuilt_by_cli");

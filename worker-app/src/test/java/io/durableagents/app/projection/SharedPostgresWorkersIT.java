@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.app.AgentWorker;
-import io.durableagents.app.EmbeddedTemporalServer;
+import io.durableagents.app.TemporalDevServer;
+import io.durableagents.app.testing.AgentsProcesses;
+import io.durableagents.app.testing.AgentsProcesses.Result;
+import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.ProjectionReader;
@@ -31,8 +34,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import io.durableagents.app.testing.AgentsProcesses;
-import io.durableagents.app.testing.AgentsProcesses.Result;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Scale-out on one PostgreSQL projection: two {@code agents worker} processes (separate JVMs)
- * poll one task queue and write one PostgreSQL projection; twenty sessions run to completion and
+ * poll one task queue of the real Temporal dev server and write one PostgreSQL projection; twenty sessions run to completion and
  * the projection holds every transcript. The CLI ({@code send}, {@code history}) reads the same
  * projection as separate processes.
  */
@@ -85,7 +86,7 @@ class SharedPostgresWorkersIT {
         """.formatted(FINAL_TEXT));
 
     try (TestPostgres postgres = TestPostgres.start(dir.resolve("pgdata"), dir.resolve("postgres.log"));
-        EmbeddedTemporalServer server = EmbeddedTemporalServer.start(0)) {
+        TemporalDevServer server = RealTemporal.start(dir)) {
       String projection = postgres.createDatabase("agents");
       String temporal = server.address();
       // Both at once: they migrate the same fresh schema concurrently (Flyway locks it).

@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -19,8 +21,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * {@code agents} commands as child JVMs of a test, in a working directory and without the
- * caller's {@code TEMPORAL_*}/{@code AGENTS_*} environment: run to completion, or started in the
- * background until they print a ready line. {@link #close()} kills the background ones.
+ * caller's {@code TEMPORAL_*}/{@code AGENTS_*} environment (plus what {@link #environment} sets):
+ * run to completion, or started in the background until they print a ready line. {@link #close()}
+ * kills the background ones and the processes they started (a Temporal dev server).
  */
 public final class AgentsProcesses implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -28,7 +31,7 @@ public final class AgentsProcesses implements AutoCloseable {
   private static final List<String> AGENTS_VARIABLES =
       List.of(
           "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "AGENTS_TASK_QUEUE", "AGENTS_PROJECTION_URL",
-          "AGENTS_MODEL", "AGENTS_DEBUG", "AGENTS_HISTORY_LIMIT");
+          "AGENTS_MODEL", "AGENTS_DEBUG", "AGENTS_HISTORY_LIMIT", "TEMPORAL_CLI", "AGENTS_TOOLS_DIR");
 
   /** What a command printed, and how it exited. */
   public record Result(int exitCode, String out, String err) {
@@ -38,11 +41,19 @@ public final class AgentsProcesses implements AutoCloseable {
   }
 
   private final Path workDir;
+  private final Map<String, String> environment = new HashMap<>();
   private final List<Process> background = new ArrayList<>();
+  private final Map<String, Process> backgroundByName = new HashMap<>();
   private final StringBuffer backgroundOutput = new StringBuffer();
 
   public AgentsProcesses(Path workDir) {
     this.workDir = workDir;
+  }
+
+  /** Sets {@code name} to {@code value} in the environment of the commands started from now on. */
+  public AgentsProcesses environment(String name, String value) {
+    environment.put(name, value);
+    return this;
   }
 
   /** Runs {@code agents ARGS} to completion; fails the test if it takes longer than {@code timeout}. */
@@ -69,6 +80,7 @@ public final class AgentsProcesses implements AutoCloseable {
   public CompletableFuture<String> start(String ready, String name, String... args) throws IOException {
     Process process = command(args).redirectErrorStream(true).start();
     background.add(process);
+    backgroundByName.put(name, process);
     CompletableFuture<String> readyLine = new CompletableFuture<>();
     Thread pump =
         new Thread(
@@ -107,6 +119,15 @@ public final class AgentsProcesses implements AutoCloseable {
     await(start(ready, args[0], args), args[0]);
   }
 
+  /** The background process last started under {@code name}. */
+  public Process process(String name) {
+    Process process = backgroundByName.get(name);
+    if (process == null) {
+      throw new IllegalArgumentException("no background process named " + name);
+    }
+    return process;
+  }
+
   /** Everything the background processes printed, each line prefixed with its process's name. */
   public String backgroundOutput() {
     return backgroundOutput.toString();
@@ -115,6 +136,8 @@ public final class AgentsProcesses implements AutoCloseable {
   @Override
   public void close() {
     for (Process process : background) {
+      // SIGKILL leaves no shutdown hook to stop what the command started: stop that first.
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
     }
     try {
@@ -135,6 +158,7 @@ public final class AgentsProcesses implements AutoCloseable {
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
     builder.environment().keySet().removeAll(AGENTS_VARIABLES);
+    builder.environment().putAll(environment);
     return builder;
   }
 }
