@@ -117,7 +117,7 @@ public class SessionsCommand implements Callable<Integer> {
             ExitCodes.ERROR,
             "Temporal cannot filter sessions by status or agent on namespace '" + connection.namespace() + "' ("
                 + refusal.getDescription() + "); register the search attributes:\n  "
-                + String.join("\n  ", SessionSearchAttributes.createCommands()),
+                + String.join("\n  ", SessionSearchAttributes.createCommands(connection.namespace())),
             e);
       }
       throw e;

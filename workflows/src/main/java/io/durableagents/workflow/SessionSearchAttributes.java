@@ -72,6 +72,12 @@ public final class SessionSearchAttributes {
         .toList();
   }
 
+  /** {@link #createCommands()} for {@code namespace}: with {@code --namespace} unless it is {@code default}. */
+  public static List<String> createCommands(String namespace) {
+    String suffix = namespace == null || namespace.equals("default") ? "" : " --namespace " + namespace;
+    return createCommands().stream().map(command -> command + suffix).toList();
+  }
+
   private static String cliType(SearchAttributeKey<?> key) {
     switch (key.getValueType()) {
       case INDEXED_VALUE_TYPE_KEYWORD:

@@ -59,7 +59,9 @@ public final class SearchAttributeCheck {
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
         // The SDK's in-memory test server: no listing, and nothing registered unless a test did.
-        log.info("The server cannot list search attributes; sessions run without theirs.");
+        log.info(
+            "The server cannot list search attributes; sessions run without theirs"
+                + " (AgentsPluginOptions searchAttributeUpserts ALWAYS upserts them where they are registered).");
       } else {
         log.warn(
             "Sessions on namespace '{}' run without their search attributes: listing them failed ({}). "
@@ -91,12 +93,7 @@ public final class SearchAttributeCheck {
   }
 
   private static String commands(String namespace) {
-    String suffix = "default".equals(namespace) ? "" : " --namespace " + namespace;
-    StringBuilder commands = new StringBuilder();
-    for (String command : SessionSearchAttributes.createCommands()) {
-      commands.append("  ").append(command).append(suffix).append('\n');
-    }
-    return commands.toString().stripTrailing();
+    return "  " + String.join("\n  ", SessionSearchAttributes.createCommands(namespace));
   }
 
   /** The namespace's custom search attributes, asked over the client's own connection. */
