@@ -6,13 +6,16 @@ import io.durableagents.activities.internal.ApprovalActivitiesImpl;
 import io.durableagents.activities.internal.CheckpointActivitiesImpl;
 import io.durableagents.activities.internal.ForkActivitiesImpl;
 import io.durableagents.activities.internal.ModelActivitiesImpl;
+import io.durableagents.activities.internal.SearchAttributeCheck;
 import io.durableagents.activities.internal.ToolActivitiesImpl;
 import io.durableagents.activities.internal.TranscriptCache;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.temporal.common.SimplePlugin;
 import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * Registers the agent session workflow and its activities into a team's own workers.
@@ -35,12 +38,24 @@ public final class AgentsPlugin extends SimplePlugin {
 
   private final AgentsPluginOptions options;
   private final AgentRegistry registry;
+  private final SearchAttributeCheck searchAttributes;
 
   public AgentsPlugin(AgentsPluginOptions options) {
     super(NAME);
     this.options = options;
     this.registry =
         new AgentRegistry(options.agents(), options.defaultAgent(), options.modelProvider());
+    this.searchAttributes = new SearchAttributeCheck(options.searchAttributeUpserts());
+  }
+
+  /**
+   * Before the workers poll, finds out whether the namespace has the sessions' search attributes
+   * (see {@link SearchAttributeUpserts}).
+   */
+  @Override
+  public void startWorkerFactory(WorkerFactory factory, Consumer<WorkerFactory> next) {
+    searchAttributes.decide(factory.getWorkflowClient());
+    super.startWorkerFactory(factory, next);
   }
 
   public AgentsPluginOptions options() {
@@ -74,7 +89,7 @@ public final class AgentsPlugin extends SimplePlugin {
     worker.registerWorkflowImplementationTypes(AgentSessionWorkflowImpl.class);
     TranscriptCache transcripts = new TranscriptCache(options.transcriptCacheChars());
     worker.registerActivitiesImplementations(
-        new AgentActivitiesImpl(registry),
+        new AgentActivitiesImpl(registry, searchAttributes),
         new ModelActivitiesImpl(
                 registry, options.store(), options.maxPayloadBytes(), options.deltaListeners())
             .withArtifacts(options.artifactStore())
@@ -83,6 +98,6 @@ public final class AgentsPlugin extends SimplePlugin {
             .withArtifacts(options.artifactStore()),
         new CheckpointActivitiesImpl(options.store()),
         new ApprovalActivitiesImpl(registry, options.store()),
-        new ForkActivitiesImpl(registry, options.store()).withTranscripts(transcripts));
+        new ForkActivitiesImpl(registry, options.store(), searchAttributes).withTranscripts(transcripts));
   }
 }

@@ -27,6 +27,7 @@ public final class AgentsPluginOptions {
   private final List<DeltaListener> deltaListeners;
   private final Duration cancelCheckInterval;
   private final long transcriptCacheChars;
+  private final SearchAttributeUpserts searchAttributeUpserts;
 
   /**
    * Default bound of one tool result or model answer, serialized: well under Temporal's 2 MB
@@ -52,6 +53,12 @@ public final class AgentsPluginOptions {
     this.deltaListeners = List.copyOf(builder.deltaListeners);
     this.cancelCheckInterval = builder.cancelCheckInterval;
     this.transcriptCacheChars = builder.transcriptCacheChars;
+    this.searchAttributeUpserts = builder.searchAttributeUpserts;
+  }
+
+  /** Whether sessions upsert their search attributes (see {@link SearchAttributeUpserts}). */
+  public SearchAttributeUpserts searchAttributeUpserts() {
+    return searchAttributeUpserts;
   }
 
   /** Characters of transcripts a worker keeps for the next model turns (see the builder). */
@@ -119,6 +126,17 @@ public final class AgentsPluginOptions {
     private ArtifactStore artifactStore;
     private Duration cancelCheckInterval = DEFAULT_CANCEL_CHECK_INTERVAL;
     private long transcriptCacheChars = DEFAULT_TRANSCRIPT_CACHE_CHARS;
+    private SearchAttributeUpserts searchAttributeUpserts = SearchAttributeUpserts.WHEN_REGISTERED;
+
+    /**
+     * Whether sessions upsert their search attributes AgentName, AgentStatus,
+     * AgentPendingApprovals and AgentParentSession, so Temporal's own tools can find them (default
+     * {@link SearchAttributeUpserts#WHEN_REGISTERED}: if the namespace has them).
+     */
+    public Builder searchAttributeUpserts(SearchAttributeUpserts upserts) {
+      this.searchAttributeUpserts = Objects.requireNonNull(upserts, "upserts");
+      return this;
+    }
 
     /**
      * Bounds how long a streaming model turn goes on after its run is cancelled (default 1 s):

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Execution;
+import io.durableagents.plugin.SearchAttributeUpserts;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.RunResult;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs a tool-using session of two runs, fetches its history and replays it with the current
- * workflow code. The history is also written to {@code target/histories/}: a new golden history
+ * workflow code. The sessions upsert their search attributes, as on a namespace that has them. The history is also written to {@code target/histories/}: a new golden history
  * for {@code workflows/src/test/resources/histories/} is taken from there when a behaviour ships.
  */
 class ReplayFreshHistoryTest {
@@ -42,6 +43,7 @@ class ReplayFreshHistoryTest {
                     + "{'text':'five'},{'text':'again'}]}"),
             10,
             mode)) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       RunResult first = kit.send("golden-tool-loop", "add two and three");
       RunResult second = kit.send("golden-tool-loop", "once more");
       assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
@@ -61,6 +63,7 @@ class ReplayFreshHistoryTest {
                     + "{'name':'pay','arguments':{'amount':500}},{'name':'pay','arguments':{'amount':600}},"
                     + "{'name':'pay','arguments':{'amount':700}}]},{'text':'settled'}]}"),
             10)) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       RunResult first = kit.send("golden-approvals", "pay three");
       kit.session("golden-approvals").approve(new Decision(first.approval().approvalId(), true, "ok", "a"));
       RunResult second = kit.attach("golden-approvals");
@@ -81,6 +84,7 @@ class ReplayFreshHistoryTest {
             Scripts.of(
                 "{'turns':[{'toolCalls':[{'name':'echo','arguments':{'text':'a'}}]},{'text':'one'}]}"),
             10)) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       assertThat(kit.send("golden-fork-source", "go").text()).isEqualTo("one");
       RunResult forked =
           kit.fork(
@@ -114,6 +118,7 @@ class ReplayFreshHistoryTest {
                     + "{'name':'remember','arguments':{'b':2}},{'name':'pay','arguments':{'amount':500}},"
                     + "{'name':'recall','arguments':{}}]},{'text':'kept'}]}"),
             10)) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       RunResult paused = kit.send("golden-state", "remember and pay");
       kit.session("golden-state").approve(new Decision(paused.approval().approvalId(), true, "ok", "a"));
       assertThat(kit.attach("golden-state").status()).isEqualTo(RunStatus.FINISHED);
@@ -139,6 +144,7 @@ class ReplayFreshHistoryTest {
             Scripts.of(
                 "{'turns':[{'toolCalls':[{'name':'slow','arguments':{'ms':3000}}]},{'text':'after'}]}"),
             10)) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       java.util.concurrent.CompletableFuture<RunResult> run =
           java.util.concurrent.CompletableFuture.supplyAsync(() -> kit.send("golden-cancel", "go"));
       for (int i = 0; i < 200 && !kit.effects.containsKey("call_0_0"); i++) {
@@ -160,6 +166,7 @@ class ReplayFreshHistoryTest {
     script.append("{\"text\":\"done\"}]}");
     try (SessionTestKit kit =
         new SessionTestKit(dir, io.durableagents.model.ScriptedModelProvider.fromJson(script.toString()), 50)) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       RunResult result = kit.send("golden-can", "go", null, 40);
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
       // The first workflow run of the session ends in continue-as-new.

@@ -6,6 +6,7 @@ import io.durableagents.artifacts.FileArtifactStore;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.plugin.SearchAttributeUpserts;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.testing.SessionUpdates;
@@ -16,10 +17,12 @@ import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SessionSearchAttributes;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.common.SearchAttributeKey;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactory;
@@ -59,6 +62,8 @@ final class SessionTestKit implements AutoCloseable {
   private Execution mode;
   /** The workers' transcript cache bound (see {@link #redeployKeepingTranscripts}). */
   private long transcriptCacheChars = AgentsPluginOptions.DEFAULT_TRANSCRIPT_CACHE_CHARS;
+  /** Whether the workers' sessions upsert their search attributes (see {@link #registerSearchAttributes}). */
+  private SearchAttributeUpserts searchAttributeUpserts = SearchAttributeUpserts.WHEN_REGISTERED;
 
   SessionTestKit(Path dir, ModelProvider model, int maxSteps) {
     this(dir, model, maxSteps, WorkerFactoryOptions.newBuilder());
@@ -130,6 +135,7 @@ final class SessionTestKit implements AutoCloseable {
             .artifactStore(artifacts)
             .store(countingCalls(store))
             .transcriptCacheChars(transcriptCacheChars)
+            .searchAttributeUpserts(searchAttributeUpserts)
             .build());
   }
 
@@ -164,6 +170,18 @@ final class SessionTestKit implements AutoCloseable {
     factory = WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin()).build());
     worker = factory.newWorker(TASK_QUEUE, workerOptions);
     factory.start();
+  }
+
+  /**
+   * Registers the sessions' search attributes on the test server and deploys workers in {@code
+   * upserts} mode: the test server cannot list them, so only {@code ALWAYS} upserts them.
+   */
+  void registerSearchAttributes(SearchAttributeUpserts upserts) {
+    for (SearchAttributeKey<?> key : SessionSearchAttributes.ALL) {
+      env.registerSearchAttribute(key.getName(), key.getValueType());
+    }
+    searchAttributeUpserts = upserts;
+    redeploy(mode);
   }
 
   /** A deploy of workers that keep at most {@code chars} characters of transcripts (0: none). */

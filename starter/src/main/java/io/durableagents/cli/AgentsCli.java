@@ -71,6 +71,7 @@ public final class AgentsCli {
     commandLine.addSubcommand(new DiffCommand());
     commandLine.addSubcommand(new HistoryCommand());
     commandLine.addSubcommand(new ApprovalsCommand());
+    commandLine.addSubcommand(new SessionsCommand());
     // These settings reach every subcommand added so far, so they come last.
     commandLine.setDefaultValueProvider(new EnvironmentDefaults(env));
     commandLine.setOut(utf8(System.out));

@@ -117,7 +117,7 @@ public final class ProjectionPrinter {
   }
 
   /** Columns padded to their widest cell; numbers (rightAligned) to the right. */
-  private static void printTable(List<String[]> rows, boolean[] rightAligned, PrintWriter out) {
+  static void printTable(List<String[]> rows, boolean[] rightAligned, PrintWriter out) {
     int columns = rows.get(0).length;
     int[] widths = new int[columns];
     for (String[] row : rows) {

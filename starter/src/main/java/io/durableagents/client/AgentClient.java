@@ -129,6 +129,7 @@ public final class AgentClient {
             .setWorkflowId(sessionId)
             .setTaskQueue(options.taskQueue())
             .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+            .setStaticSummary(staticSummary(sendOptions.agent()))
             .build();
     AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, workflowOptions);
     UpdateOptions<RunResult> updateOptions =
@@ -140,6 +141,11 @@ public final class AgentClient {
         new WithStartWorkflowOperation<>(
             stub::run, new SessionStart(sessionId, sendOptions.agent(), sendOptions.maxSteps()));
     return WorkflowClient.executeUpdateWithStart(stub::send, request, updateOptions, start);
+  }
+
+  /** What Temporal's UI shows of a session from its start: its agent, never its input. */
+  static String staticSummary(String agent) {
+    return agent == null ? "agent session (the worker's default agent)" : "agent " + agent;
   }
 
   /**
@@ -358,6 +364,7 @@ public final class AgentClient {
                     "parentSessionId", sessionId,
                     "parentStep", fromStep,
                     "patch", applied.summary()))
+            .setStaticSummary(staticSummary(agent) + " · fork of " + sessionId + " at step " + fromStep)
             .build();
     AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, options);
     try {

@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The real Temporal server, as the Temporal CLI's development server ({@code temporal server
  * start-dev}) in a child process: loopback only, state in a SQLite file, the sessions' search
- * attributes registered. Unlike {@link EmbeddedTemporalServer} it moves work off dead workers'
- * sticky queues, enforces payload and history limits, and serves the Temporal Web UI.
+ * attributes registered (unless {@link Options.Builder#registerSearchAttributes} says not to).
+ * Unlike {@link EmbeddedTemporalServer} it moves work off dead workers' sticky queues, enforces
+ * payload and history limits, and serves the Temporal Web UI.
  *
  * <pre>{@code
  * try (TemporalDevServer server = TemporalDevServer.start(
@@ -64,8 +65,10 @@ public final class TemporalDevServer implements AutoCloseable {
     if (options.databaseFile != null) {
       command.addAll(List.of("--db-filename", options.databaseFile.toString()));
     }
-    for (Map.Entry<String, String> attribute : SessionSearchAttributes.cliTypes().entrySet()) {
-      command.addAll(List.of("--search-attribute", attribute.getKey() + "=" + attribute.getValue()));
+    if (options.registerSearchAttributes) {
+      for (Map.Entry<String, String> attribute : SessionSearchAttributes.cliTypes().entrySet()) {
+        command.addAll(List.of("--search-attribute", attribute.getKey() + "=" + attribute.getValue()));
+      }
     }
     for (String dynamicConfig : options.dynamicConfig) {
       command.addAll(List.of("--dynamic-config-value", dynamicConfig));
@@ -90,7 +93,7 @@ public final class TemporalDevServer implements AutoCloseable {
     }
     TemporalDevServer server = new TemporalDevServer(process, port, uiPort, log);
     try {
-      server.awaitReady(options.startTimeout);
+      server.awaitReady(options.startTimeout, options.registerSearchAttributes);
     } catch (RuntimeException e) {
       server.close();
       throw e;
@@ -98,7 +101,7 @@ public final class TemporalDevServer implements AutoCloseable {
     return server;
   }
 
-  private void awaitReady(Duration timeout) {
+  private void awaitReady(Duration timeout, boolean withAttributes) {
     long deadline = System.nanoTime() + timeout.toNanos();
     RuntimeException last = null;
     while (System.nanoTime() < deadline) {
@@ -108,7 +111,7 @@ public final class TemporalDevServer implements AutoCloseable {
                 + address() + ":\n" + logTail());
       }
       try {
-        if (answers()) {
+        if (answers(withAttributes)) {
           return;
         }
       } catch (RuntimeException e) {
@@ -122,8 +125,8 @@ public final class TemporalDevServer implements AutoCloseable {
         last);
   }
 
-  /** Health check, namespace {@code default} described, and every session attribute listed. */
-  private boolean answers() {
+  /** Health check, namespace {@code default} described, and (when registered) every session attribute listed. */
+  private boolean answers(boolean withAttributes) {
     WorkflowServiceStubs service =
         WorkflowServiceStubs.newServiceStubs(
             WorkflowServiceStubsOptions.newBuilder().setTarget(address()).build());
@@ -142,7 +145,7 @@ public final class TemporalDevServer implements AutoCloseable {
               .withDeadlineAfter(2, TimeUnit.SECONDS)
               .listSearchAttributes(ListSearchAttributesRequest.newBuilder().setNamespace("default").build())
               .getCustomAttributesMap();
-      return custom.keySet().containsAll(SessionSearchAttributes.cliTypes().keySet());
+      return !withAttributes || custom.keySet().containsAll(SessionSearchAttributes.cliTypes().keySet());
     } finally {
       operator.shutdownNow();
       service.shutdownNow();
@@ -215,6 +218,7 @@ public final class TemporalDevServer implements AutoCloseable {
     private final Path logFile;
     private final List<String> dynamicConfig;
     private final Duration startTimeout;
+    private final boolean registerSearchAttributes;
 
     private Options(Builder builder) {
       this.binary = builder.binary;
@@ -224,6 +228,7 @@ public final class TemporalDevServer implements AutoCloseable {
       this.logFile = builder.logFile;
       this.dynamicConfig = List.copyOf(builder.dynamicConfig);
       this.startTimeout = builder.startTimeout;
+      this.registerSearchAttributes = builder.registerSearchAttributes;
     }
 
     /** Options for the CLI binary at {@code binary} (see {@link TemporalCli#locate}). */
@@ -239,6 +244,7 @@ public final class TemporalDevServer implements AutoCloseable {
       private Path logFile;
       private final List<String> dynamicConfig = new ArrayList<>();
       private Duration startTimeout = Duration.ofSeconds(60);
+      private boolean registerSearchAttributes = true;
 
       private Builder(Path binary) {
         this.binary = Objects.requireNonNull(binary, "binary");
@@ -271,6 +277,15 @@ public final class TemporalDevServer implements AutoCloseable {
       /** A dynamic configuration value, {@code KEY=JSON}, e.g. {@code limit.blobSize.error=2097152}. */
       public Builder dynamicConfig(String keyEqualsJson) {
         this.dynamicConfig.add(Objects.requireNonNull(keyEqualsJson, "keyEqualsJson"));
+        return this;
+      }
+
+      /**
+       * Whether the server starts with the sessions' search attributes (default true); false gives
+       * a namespace without them, as a server whose operator never created them.
+       */
+      public Builder registerSearchAttributes(boolean register) {
+        this.registerSearchAttributes = register;
         return this;
       }
 

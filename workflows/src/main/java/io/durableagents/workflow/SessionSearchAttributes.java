@@ -32,11 +32,29 @@ public final class SessionSearchAttributes {
   public static final SearchAttributeKey<String> PARENT_SESSION =
       SearchAttributeKey.forKeyword("AgentParentSession");
 
+  /** {@link #AGENT_STATUS} of a session whose run is in progress. */
+  public static final String RUNNING = "running";
+
+  /** Every value {@link #AGENT_STATUS} takes. */
+  public static final List<String> STATUSES =
+      List.of(RUNNING, RunStatus.AWAITING_APPROVAL, RunStatus.FINISHED, RunStatus.FAILED, RunStatus.CANCELLED);
+
   /** Every key, in the order above. */
   public static final List<SearchAttributeKey<?>> ALL =
       List.of(AGENT_NAME, AGENT_STATUS, PENDING_APPROVALS, PARENT_SESSION);
 
   private SessionSearchAttributes() {}
+
+  /**
+   * The {@link #AGENT_STATUS} of a session in {@code runStatus} (a {@link RunStatus}): the same
+   * word, except {@code running} for a run in progress; null for a session without a run yet.
+   */
+  public static String agentStatus(String runStatus) {
+    if (RunStatus.IN_PROGRESS.equals(runStatus)) {
+      return RUNNING;
+    }
+    return STATUSES.contains(runStatus) ? runStatus : null;
+  }
 
   /** Each key's name and its type as Temporal's CLI spells it ({@code Keyword}, {@code Int}). */
   public static Map<String, String> cliTypes() {
@@ -52,6 +70,12 @@ public final class SessionSearchAttributes {
     return cliTypes().entrySet().stream()
         .map(e -> "temporal operator search-attribute create --name " + e.getKey() + " --type " + e.getValue())
         .toList();
+  }
+
+  /** {@link #createCommands()} for {@code namespace}: with {@code --namespace} unless it is {@code default}. */
+  public static List<String> createCommands(String namespace) {
+    String suffix = namespace == null || namespace.equals("default") ? "" : " --namespace " + namespace;
+    return createCommands().stream().map(command -> command + suffix).toList();
   }
 
   private static String cliType(SearchAttributeKey<?> key) {

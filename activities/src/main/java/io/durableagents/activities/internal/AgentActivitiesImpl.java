@@ -5,13 +5,16 @@ import io.durableagents.workflow.activity.AgentSpec;
 
 public final class AgentActivitiesImpl implements AgentActivities {
   private final AgentRegistry registry;
+  private final SearchAttributeCheck searchAttributes;
 
-  public AgentActivitiesImpl(AgentRegistry registry) {
+  public AgentActivitiesImpl(AgentRegistry registry, SearchAttributeCheck searchAttributes) {
     this.registry = registry;
+    this.searchAttributes = searchAttributes;
   }
 
+  /** The agent's spec, saying whether its sessions may upsert their search attributes. */
   @Override
   public AgentSpec resolveAgent(String agentName) {
-    return registry.spec(agentName);
+    return registry.spec(agentName).withSearchAttributes(searchAttributes.upserts());
   }
 }

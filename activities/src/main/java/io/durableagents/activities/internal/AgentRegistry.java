@@ -83,7 +83,8 @@ public final class AgentRegistry {
         agent.approvalNotifier() != null,
         agent.maxTokens(),
         agent.runTimeout() == null ? 0 : agent.runTimeout().toMillis(),
-        agent.modelExecution() == Execution.LOCAL_ACTIVITY);
+        agent.modelExecution() == Execution.LOCAL_ACTIVITY,
+        false);
   }
 
   /** Hash of what changes an agent's behaviour: model, instructions and tools. */

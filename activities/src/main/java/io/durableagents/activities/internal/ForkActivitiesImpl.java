@@ -31,11 +31,13 @@ import java.util.stream.Collectors;
 public final class ForkActivitiesImpl implements ForkActivities {
   private final AgentRegistry registry;
   private final AgentStore store;
+  private final SearchAttributeCheck searchAttributes;
   private TranscriptCache transcripts;
 
-  public ForkActivitiesImpl(AgentRegistry registry, AgentStore store) {
+  public ForkActivitiesImpl(AgentRegistry registry, AgentStore store, SearchAttributeCheck searchAttributes) {
     this.registry = registry;
     this.store = store;
+    this.searchAttributes = searchAttributes;
   }
 
   /**
@@ -119,7 +121,8 @@ public final class ForkActivitiesImpl implements ForkActivities {
         pending,
         checks,
         transcriptHash,
-        businessState);
+        businessState,
+        searchAttributes.upserts());
   }
 
   /**

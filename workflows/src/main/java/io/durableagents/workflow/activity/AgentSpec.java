@@ -7,7 +7,10 @@ import java.util.List;
 
 /**
  * An agent as the workflow sees it: learned from a recorded activity result, so control flow
- * never depends on worker configuration read at replay time.
+ * never depends on worker configuration read at replay time. {@code searchAttributes} says
+ * whether the resolving worker found the session search attributes registered (see {@link
+ * io.durableagents.workflow.SessionSearchAttributes}); results recorded before it existed read
+ * false, so their sessions replay without upserts.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -24,7 +27,8 @@ public record AgentSpec(
     @JsonProperty("notifier") boolean notifier,
     @JsonProperty("maxTokens") long maxTokens,
     @JsonProperty("runTimeoutMs") long runTimeoutMs,
-    @JsonProperty("localModel") boolean localModel) {
+    @JsonProperty("localModel") boolean localModel,
+    @JsonProperty("searchAttributes") boolean searchAttributes) {
 
   /** Default wait for a decision before a gated call gets {@code approval_expired}. */
   public static final long DEFAULT_APPROVAL_TIMEOUT_MS = 7L * 24 * 3600 * 1000;
@@ -32,6 +36,13 @@ public record AgentSpec(
   public AgentSpec {
     tools = tools == null ? List.of() : List.copyOf(tools);
     approvalTimeoutMs = approvalTimeoutMs <= 0 ? DEFAULT_APPROVAL_TIMEOUT_MS : approvalTimeoutMs;
+  }
+
+  /** This spec, saying whether the session may upsert its search attributes. */
+  public AgentSpec withSearchAttributes(boolean registered) {
+    return new AgentSpec(
+        name, model, fingerprint, maxSteps, toolConcurrency, modelTimeoutMs, modelMaxAttempts, tools,
+        approvalTimeoutMs, notifier, maxTokens, runTimeoutMs, localModel, registered);
   }
 
   /** The tool of that name, or null when the agent has none. */

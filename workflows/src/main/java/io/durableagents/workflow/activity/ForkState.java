@@ -12,7 +12,8 @@ import java.util.List;
  * What a forked session starts from, once its transcript is in the store: counts and totals of
  * the entry (the budgets continue), the calls of the last turn that still have no result (they run
  * first, through the normal tool path), the hash of the transcript, and the business state the fork
- * starts with (the entry's, or the patch's).
+ * starts with (the entry's, or the patch's). {@code searchAttributes} is as in {@link AgentSpec}:
+ * a fork that settles without a run learns from it whether to upsert its search attributes.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -29,7 +30,8 @@ public record ForkState(
     @JsonProperty("pendingCalls") List<ToolCall> pendingCalls,
     @JsonProperty("checks") List<CallCheck> checks,
     @JsonProperty("transcriptHash") String transcriptHash,
-    @JsonProperty("businessState") JsonNode businessState) {
+    @JsonProperty("businessState") JsonNode businessState,
+    @JsonProperty("searchAttributes") boolean searchAttributes) {
 
   public ForkState {
     pendingCalls = pendingCalls == null ? List.of() : List.copyOf(pendingCalls);

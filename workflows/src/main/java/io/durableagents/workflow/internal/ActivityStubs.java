@@ -109,6 +109,7 @@ final class ActivityStubs {
   private final Map<String, ToolActivities> toolStubs = new HashMap<>();
   private ModelActivities model;
   private AgentSpec modelSpec;
+  private int modelTurn;
 
   AgentActivities agents() {
     return agents;
@@ -135,8 +136,9 @@ final class ActivityStubs {
     return localCheckpoints;
   }
 
-  ModelActivities model(AgentSpec spec) {
-    if (model == null || !spec.equals(modelSpec)) {
+  /** The model stub of turn {@code turn} (the checkpoint step it saves), summarised as such in the UI. */
+  ModelActivities model(AgentSpec spec, int turn) {
+    if (model == null || !spec.equals(modelSpec) || turn != modelTurn) {
       RetryOptions retry =
           RetryOptions.newBuilder()
               .setInitialInterval(Duration.ofSeconds(1))
@@ -149,6 +151,7 @@ final class ActivityStubs {
             Workflow.newLocalActivityStub(
                 ModelActivities.class,
                 LocalActivityOptions.newBuilder()
+                    .setSummary(modelSummary(turn))
                     .setStartToCloseTimeout(Duration.ofMillis(spec.modelTimeoutMs()))
                     .setRetryOptions(retry)
                     .build());
@@ -157,15 +160,26 @@ final class ActivityStubs {
             Workflow.newActivityStub(
                 ModelActivities.class,
                 ActivityOptions.newBuilder()
-                    .setSummary("model " + spec.model())
+                    .setSummary(modelSummary(turn))
                     .setStartToCloseTimeout(Duration.ofMillis(spec.modelTimeoutMs()))
                     .setHeartbeatTimeout(MODEL_HEARTBEAT_TIMEOUT)
                     .setRetryOptions(retry)
                     .build());
       }
       modelSpec = spec;
+      modelTurn = turn;
     }
     return model;
+  }
+
+  /** What Temporal's UI shows of a model turn; never the prompt. */
+  static String modelSummary(int turn) {
+    return "model turn " + turn;
+  }
+
+  /** What Temporal's UI shows of a tool call; never its arguments. */
+  static String toolSummary(String toolName) {
+    return "tool " + toolName;
   }
 
   ToolActivities tool(ToolSpec tool) {
@@ -182,6 +196,7 @@ final class ActivityStubs {
             return Workflow.newLocalActivityStub(
                 ToolActivities.class,
                 LocalActivityOptions.newBuilder()
+                    .setSummary(toolSummary(tool.name()))
                     .setStartToCloseTimeout(Duration.ofMillis(tool.startToCloseTimeoutMs()))
                     .setRetryOptions(retry)
                     .build());
@@ -189,7 +204,7 @@ final class ActivityStubs {
           return Workflow.newActivityStub(
               ToolActivities.class,
               ActivityOptions.newBuilder()
-                  .setSummary("tool " + tool.name())
+                  .setSummary(toolSummary(tool.name()))
                   .setStartToCloseTimeout(Duration.ofMillis(tool.startToCloseTimeoutMs()))
                   .setRetryOptions(retry)
                   .build());

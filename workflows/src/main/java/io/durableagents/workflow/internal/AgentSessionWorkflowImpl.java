@@ -69,6 +69,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private final String sessionId;
   private final ActivityStubs stubs = new ActivityStubs();
   private final Transcript transcript = new Transcript();
+  private final SessionVisibility visibility;
 
   /** Inputs waiting for the next run. */
   private final List<Message> queuedInputs = new ArrayList<>();
@@ -119,6 +120,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     this.sessionId = Workflow.getInfo().getWorkflowId();
     this.preparingFork = this.start.fork() != null;
     this.agentName = this.start.agent();
+    this.visibility =
+        new SessionVisibility(this.start.fork() == null ? null : this.start.fork().parentSessionId());
     if (this.start.continued() != null) {
       restore(this.start.continued());
     }
@@ -126,6 +129,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public void run(SessionStart ignored) {
+    showStatus();
     if (start.fork() != null) {
       startFork();
     } else if (start.continued() != null && start.continued().run() != null) {
@@ -177,6 +181,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         appendInput == null || appendInput.isEmpty() ? List.of() : List.of(Message.user(appendInput));
     if (fork.pendingCalls().isEmpty() && inputs.isEmpty()) {
       lastRun = fork.run();
+      visibility.agentKnown(fork.agent(), fork.searchAttributes());
       settle(
           new RunResult(
               sessionId, fork.run(), RunStatus.isSettled(fork.status()) ? fork.status() : RunStatus.FINISHED,
@@ -479,6 +484,13 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     status = result.status();
     settledRun = result.run();
     activeRun = 0;
+    showStatus();
+  }
+
+  /** Shows where the session is in Temporal's tools (see {@link SessionVisibility}). */
+  private void showStatus() {
+    // A run carried over continue-as-new while it waits for a decision is still waiting.
+    visibility.show(lastRun, pendingApproval != null ? RunStatus.AWAITING_APPROVAL : status, pendingApproval);
   }
 
   /**
@@ -642,6 +654,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       activeRun = run;
       preparingFork = false;
       status = RunStatus.IN_PROGRESS;
+      showStatus();
       if (resumeCalls.isEmpty()) {
         inputs.forEach(transcript::add);
       }
@@ -673,6 +686,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         unlessCancelled();
         return fail(errorOf(failure, "agent_unavailable"));
       }
+      visibility.agentKnown(spec.name(), spec.searchAttributes());
+      showStatus();
       int maxSteps =
           start.maxSteps() != null && start.maxSteps() > 0 ? start.maxSteps() : spec.maxSteps();
       armTimer();
@@ -708,7 +723,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         try {
           turn =
               stubs
-                  .model(spec)
+                  .model(spec, turnStep)
                   .modelTurn(
                       new ModelTurnRequest(
                           sessionId,
@@ -1042,6 +1057,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         pendingApproval = approval;
         pauseSaved = true;
         status = RunStatus.AWAITING_APPROVAL;
+        showStatus();
         disarmTimer();
         boolean decided =
             Workflow.await(
@@ -1069,6 +1085,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           closedApprovals.remove(closedApprovals.iterator().next());
         }
         status = RunStatus.IN_PROGRESS;
+        showStatus();
         armTimer();
         long decidedAt = Workflow.currentTimeMillis();
         String state =
