@@ -15,7 +15,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -157,12 +159,22 @@ public final class ConnectionSettings {
         e);
   }
 
-  /** {@code 127.0.0.1:7233}, or {@code host:7233 (TLS, API key)}: what a ready line may print. */
+  /**
+   * {@code 127.0.0.1:7233}, or with what differs from a plain connection to namespace {@code
+   * default}: {@code host:7233 (namespace ns, TLS, API key)}. Never the key itself.
+   */
   public String describe() {
-    if (!tls() && !hasApiKey()) {
-      return address();
+    List<String> details = new ArrayList<>();
+    if (!DEFAULT_NAMESPACE.equals(namespace())) {
+      details.add("namespace " + namespace());
     }
-    return address() + " (" + (tls() ? "TLS" : "no TLS") + (hasApiKey() ? ", API key" : "") + ")";
+    if (tls()) {
+      details.add("TLS");
+    }
+    if (hasApiKey()) {
+      details.add(tls() ? "API key" : "API key, no TLS");
+    }
+    return details.isEmpty() ? address() : address() + " (" + String.join(", ", details) + ")";
   }
 
   @Override
@@ -178,7 +190,7 @@ public final class ConnectionSettings {
   /** Never prints the API key. */
   @Override
   public String toString() {
-    return "ConnectionSettings{" + describe() + ", namespace=" + namespace() + "}";
+    return "ConnectionSettings{" + describe() + "}";
   }
 
   private static WorkflowServiceStubsOptions stubsOptions(ClientConfigProfile profile) {

@@ -147,7 +147,8 @@ class ConnectionSettingsTest {
     assertThat(settings.serviceStubsOptions().getEnableHttps()).isTrue();
     assertThat(authorization(settings.serviceStubsOptions())).isEqualTo("Bearer secret-key");
     assertThat(settings.toString()).doesNotContain("secret-key");
-    assertThat(settings.describe()).isEqualTo("us-east-1.aws.api.temporal.io:7233 (TLS, API key)");
+    assertThat(settings.describe())
+        .isEqualTo("us-east-1.aws.api.temporal.io:7233 (namespace agents.a1b2c, TLS, API key)");
   }
 
   @Test
@@ -176,6 +177,7 @@ class ConnectionSettingsTest {
     assertThat(settings.hasApiKey()).isTrue();
     assertThat(settings.tls()).isFalse();
     assertThat(authorization(settings.serviceStubsOptions())).isEqualTo("Bearer local-key");
+    assertThat(settings.describe()).isEqualTo("127.0.0.1:7233 (API key, no TLS)");
   }
 
   @Test

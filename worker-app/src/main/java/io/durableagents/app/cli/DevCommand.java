@@ -3,6 +3,7 @@ package io.durableagents.app.cli;
 import io.durableagents.app.AgentWorker;
 import io.durableagents.app.EmbeddedTemporalServer;
 import io.durableagents.app.WorkerConfig;
+import io.durableagents.cli.ConnectionOptions;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -31,17 +32,20 @@ public class DevCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Ports.requireValid(spec, port);
-    if (spec.commandLine().getParseResult().hasMatchedOption("--temporal")) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "dev runs its own Temporal server: use --port, or 'agents worker --temporal HOST:PORT' for an existing one.");
+    for (String option : ConnectionOptions.TEMPORAL_OPTIONS) {
+      if (!option.equals("--namespace") && spec.commandLine().getParseResult().hasMatchedOption(option)) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "dev runs its own Temporal server, so " + option + " does not apply: use --port, or"
+                + " 'agents worker --temporal HOST:PORT' for an existing one.");
+      }
     }
     PrintWriter out = spec.commandLine().getOut();
     Foreground foreground = Foreground.install(spec.commandLine().getErr());
     EmbeddedTemporalServer server = foreground.own(EmbeddedTemporalServer.start(port));
     out.println("Temporal server listening on " + server.address());
     out.flush();
-    WorkerConfig config = options.config().withTemporalAddress(server.address());
+    WorkerConfig config = options.config(options.connection().plainSettings(server.address()));
     foreground.own(AgentWorker.start(config));
     out.println(WorkerCommand.readyLine(config));
     out.println("Try, in another shell: ./agents send" + clientOptions(config) + " chat-1 \"hello\"   (Ctrl-C to stop)");

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -19,16 +20,15 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * {@code agents} commands as child JVMs of a test, in a working directory and without the
- * caller's {@code TEMPORAL_*}/{@code AGENTS_*} environment: run to completion, or started in the
- * background until they print a ready line. {@link #close()} kills the background ones.
+ * caller's {@code TEMPORAL_*}/{@code AGENTS_*} environment or {@code temporal.toml} (unless given
+ * to {@link #AgentsProcesses(Path, Map)}): run to completion, or started in the background until
+ * they print a ready line. {@link #close()} kills the background ones.
  */
 public final class AgentsProcesses implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-  private static final List<String> AGENTS_VARIABLES =
-      List.of(
-          "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "AGENTS_TASK_QUEUE", "AGENTS_PROJECTION_URL",
-          "AGENTS_MODEL", "AGENTS_DEBUG", "AGENTS_HISTORY_LIMIT");
+  /** Left to the children: where the Temporal CLI binary is. */
+  private static final String TEMPORAL_CLI_VARIABLE = "TEMPORAL_CLI";
 
   /** What a command printed, and how it exited. */
   public record Result(int exitCode, String out, String err) {
@@ -38,11 +38,18 @@ public final class AgentsProcesses implements AutoCloseable {
   }
 
   private final Path workDir;
+  private final Map<String, String> env;
   private final List<Process> background = new ArrayList<>();
   private final StringBuffer backgroundOutput = new StringBuffer();
 
   public AgentsProcesses(Path workDir) {
+    this(workDir, Map.of());
+  }
+
+  /** Children that see {@code env} (e.g. {@code TEMPORAL_ADDRESS}) on top of the cleaned environment. */
+  public AgentsProcesses(Path workDir, Map<String, String> env) {
     this.workDir = workDir;
+    this.env = Map.copyOf(env);
   }
 
   /** Runs {@code agents ARGS} to completion; fails the test if it takes longer than {@code timeout}. */
@@ -134,7 +141,24 @@ public final class AgentsProcesses implements AutoCloseable {
     command.add(AgentsMain.class.getName());
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
-    builder.environment().keySet().removeAll(AGENTS_VARIABLES);
+    Map<String, String> childEnv = builder.environment();
+    childEnv.keySet().removeIf(name -> (name.startsWith("TEMPORAL_") && !name.equals(TEMPORAL_CLI_VARIABLE))
+        || name.startsWith("AGENTS_"));
+    // An empty config file, so a temporal.toml in the user's home adds no profile to the children.
+    childEnv.put("TEMPORAL_CONFIG_FILE", emptyConfigFile().toString());
+    childEnv.putAll(env);
     return builder;
+  }
+
+  private Path emptyConfigFile() {
+    Path file = workDir.resolve("no-profiles.toml");
+    try {
+      if (!Files.exists(file)) {
+        Files.writeString(file, "");
+      }
+      return file;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 }
