@@ -117,8 +117,25 @@ public final class ConnectionSettings {
       return stubs;
     } catch (RuntimeException e) {
       stubs.shutdownNow();
-      throw e instanceof CliException ? e : unreachable(e);
+      if (e instanceof CliException) {
+        throw e;
+      }
+      throw e instanceof StatusRuntimeException status && refusedCredentials(status.getStatus().getCode())
+          ? refused(status)
+          : unreachable(e);
     }
+  }
+
+  private static boolean refusedCredentials(Status.Code code) {
+    return code == Status.Code.UNAUTHENTICATED || code == Status.Code.PERMISSION_DENIED;
+  }
+
+  private CliException refused(StatusRuntimeException e) {
+    return new CliException(
+        ExitCodes.ERROR,
+        "Temporal at " + address() + " refused the credentials (" + firstLine(e)
+            + "): check the API key (TEMPORAL_API_KEY, --api-key-file) or the client certificate.",
+        e);
   }
 
   private void checkNamespace(WorkflowServiceStubs stubs) {
@@ -138,11 +155,7 @@ public final class ConnectionSettings {
             e);
       }
       if (code == Status.Code.UNAUTHENTICATED) {
-        throw new CliException(
-            ExitCodes.ERROR,
-            "Temporal at " + address() + " refused the credentials (" + firstLine(e)
-                + "): check the API key (TEMPORAL_API_KEY, --api-key-file) or the client certificate.",
-            e);
+        throw refused(e);
       }
       // A key scoped to fewer permissions, or a proxy without this call: the real calls will tell.
       if (code != Status.Code.PERMISSION_DENIED && code != Status.Code.UNIMPLEMENTED) {

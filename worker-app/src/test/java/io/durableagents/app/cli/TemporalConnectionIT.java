@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How {@code agents} processes reach the real Temporal server: through {@code TEMPORAL_ADDRESS}
- * alone, and with a clear one-line error well within 10 s (JVM start included) for a namespace
- * the server does not have and for an address where nothing listens.
+ * alone or a {@code temporal.toml} profile, and with a clear one-line error within 10 s (JVM start
+ * included) for a namespace the server does not have and for an address where nothing listens.
  */
 class TemporalConnectionIT {
   /** What a person waits at most for a wrong setting to be named. */
@@ -64,6 +64,34 @@ class TemporalConnectionIT {
       Result status = agents.run(Duration.ofSeconds(60), "status", "env-1", "--json");
       assertThat(status.exitCode()).as(status.err()).isZero();
       assertThat(status.json().path("sessionId").asText()).isEqualTo("env-1");
+    }
+  }
+
+  @Test
+  void aTemporalTomlProfile_pointsTheCliAtTheServer_andVariablesOverrideIt() throws Exception {
+    Path toml =
+        Files.writeString(
+            dir.resolve("temporal.toml"),
+            """
+            [profile.local]
+            address = "%s"
+            namespace = "default"
+            """
+                .formatted(server.address()));
+
+    try (AgentsProcesses agents = new AgentsProcesses(dir, Map.of("TEMPORAL_CONFIG_FILE", toml.toString()))) {
+      Result missing = agents.run(GIVE_UP, "status", "nobody", "--profile", "local");
+
+      assertThat(missing.exitCode()).as(missing.err()).isEqualTo(4); // connected; no such session
+      assertThat(missing.err()).contains("nobody");
+    }
+    Map<String, String> overridden =
+        Map.of("TEMPORAL_CONFIG_FILE", toml.toString(), "TEMPORAL_PROFILE", "local", "TEMPORAL_NAMESPACE", "other-ns");
+    try (AgentsProcesses agents = new AgentsProcesses(dir, overridden)) {
+      Result result = agents.run(GIVE_UP, "status", "nobody");
+
+      assertThat(result.exitCode()).as(result.err()).isEqualTo(1);
+      assertThat(result.err()).startsWith("Namespace 'other-ns' does not exist on Temporal at " + server.address());
     }
   }
 
