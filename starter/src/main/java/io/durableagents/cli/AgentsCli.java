@@ -180,8 +180,10 @@ public final class AgentsCli {
       description = "Durable AI-agent sessions on Temporal.",
       footer = {
         "",
-        "Option defaults come from TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, AGENTS_TASK_QUEUE,",
-        "AGENTS_PROJECTION_URL and AGENTS_MODEL; AGENTS_DEBUG=1 prints stack traces.",
+        "Option defaults come from AGENTS_TASK_QUEUE, AGENTS_PROJECTION_URL and AGENTS_MODEL;",
+        "Temporal settings from TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY,",
+        "TEMPORAL_TLS_* and the temporal.toml profile (TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE).",
+        "AGENTS_DEBUG=1 prints stack traces.",
         "Exit codes: 0 ok, 1 error, 2 usage, 3 awaiting approval, 4 not found.",
         "Start with: ./agents demo"
       })

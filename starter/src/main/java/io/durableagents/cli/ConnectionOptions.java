@@ -4,15 +4,19 @@ import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.ProjectionReader;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Where the CLI finds Temporal and the projection: a picocli mixin shared by every command that
- * talks to a session and by the worker commands. Each option falls back to its environment
- * variable (see {@link EnvironmentDefaults}), then to the built-in default.
+ * talks to a session and by the worker commands. The Temporal options win over the {@code
+ * TEMPORAL_*} variables and the {@code temporal.toml} profile (see {@link ConnectionSettings});
+ * the others fall back to their environment variable (see {@link EnvironmentDefaults}), then to
+ * the built-in default.
  *
  * <pre>{@code
  * @Command(name = "send")
@@ -29,24 +33,51 @@ import picocli.CommandLine.Option;
  * }</pre>
  */
 public class ConnectionOptions {
-  public static final String DEFAULT_TEMPORAL = "127.0.0.1:7233";
-  public static final String DEFAULT_NAMESPACE = "default";
+  public static final String DEFAULT_TEMPORAL = ConnectionSettings.DEFAULT_ADDRESS;
+  public static final String DEFAULT_NAMESPACE = ConnectionSettings.DEFAULT_NAMESPACE;
   public static final String DEFAULT_TASK_QUEUE = AgentClientOptions.DEFAULT_TASK_QUEUE;
   public static final String DEFAULT_PROJECTION = "jdbc:sqlite:.agents/projection.db";
+  /** The options that choose a Temporal to connect to (commands with their own server refuse them). */
+  public static final List<String> TEMPORAL_OPTIONS =
+      List.of("--temporal", "--namespace", "--profile", "--api-key-file", "--tls");
+
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
 
   @Option(
       names = "--temporal",
       paramLabel = "HOST:PORT",
-      defaultValue = DEFAULT_TEMPORAL,
-      description = "Temporal frontend address (env TEMPORAL_ADDRESS; default: ${DEFAULT-VALUE}).")
+      description =
+          "Temporal frontend address (env TEMPORAL_ADDRESS, else the profile's; default: " + DEFAULT_TEMPORAL + ").")
   String temporal;
 
   @Option(
       names = "--namespace",
       paramLabel = "NS",
-      defaultValue = DEFAULT_NAMESPACE,
-      description = "Temporal namespace (env TEMPORAL_NAMESPACE; default: ${DEFAULT-VALUE}).")
+      description =
+          "Temporal namespace (env TEMPORAL_NAMESPACE, else the profile's; default: " + DEFAULT_NAMESPACE + ").")
   String namespace;
+
+  @Option(
+      names = "--profile",
+      paramLabel = "NAME",
+      description =
+          "Profile of temporal.toml (env TEMPORAL_PROFILE; file: env TEMPORAL_CONFIG_FILE, default"
+              + " ~/.config/temporalio/temporal.toml); TEMPORAL_* variables override its settings.")
+  String profile;
+
+  @Option(
+      names = "--api-key-file",
+      paramLabel = "PATH",
+      description = "File holding the Temporal API key (env TEMPORAL_API_KEY); turns TLS on.")
+  Path apiKeyFile;
+
+  @Option(
+      names = "--tls",
+      description =
+          "Connect with TLS (env TEMPORAL_TLS=true); client certificate: env TEMPORAL_TLS_CLIENT_CERT_PATH"
+              + " and TEMPORAL_TLS_CLIENT_KEY_PATH, server CA: TEMPORAL_TLS_SERVER_CA_CERT_PATH.")
+  boolean tls;
 
   @Option(
       names = "--task-queue",
@@ -63,12 +94,44 @@ public class ConnectionOptions {
           "Projection database holding the conversations (env AGENTS_PROJECTION_URL; default: ${DEFAULT-VALUE}).")
   String projection;
 
+  private ConnectionSettings settings;
+
+  /**
+   * The Temporal connection these options and the environment describe, resolved on first use (so
+   * commands that only read the projection never fail on Temporal settings).
+   */
+  public ConnectionSettings settings() {
+    if (settings == null) {
+      settings =
+          ConnectionSettings.newBuilder(EnvironmentDefaults.environmentOf(mixee))
+              .address(temporal)
+              .namespace(namespace)
+              .profile(profile)
+              .apiKeyFile(apiKeyFile)
+              .tls(tls)
+              .build();
+    }
+    return settings;
+  }
+
+  /**
+   * A plain connection to {@code address}, a server this process runs, in the namespace of {@code
+   * --namespace} or {@code TEMPORAL_NAMESPACE}: profiles, API keys and TLS settings do not apply.
+   */
+  public ConnectionSettings plainSettings(String address) {
+    String ns = namespace;
+    if (ns == null || ns.isBlank()) {
+      ns = EnvironmentDefaults.environmentOf(mixee).get("TEMPORAL_NAMESPACE");
+    }
+    return ConnectionSettings.plain(address, ns == null || ns.isBlank() ? DEFAULT_NAMESPACE : ns);
+  }
+
   public String temporal() {
-    return temporal;
+    return settings().address();
   }
 
   public String namespace() {
-    return namespace;
+    return settings().namespace();
   }
 
   public String taskQueue() {
@@ -85,17 +148,17 @@ public class ConnectionOptions {
   }
 
   /**
-   * Connects to Temporal (checked with a health call, so a wrong address fails in seconds with a
-   * {@link CliException} instead of hanging) and builds an {@link AgentClient} on the namespace and
-   * task queue, reading transcripts from the projection when {@code withProjection}.
+   * Connects to Temporal (checked with a health call and the namespace, so a wrong address or
+   * namespace fails in seconds with a {@link CliException} instead of hanging) and builds an {@link
+   * AgentClient} on the namespace and task queue, reading transcripts from the projection when
+   * {@code withProjection}.
    */
   public Connection open(boolean withProjection) {
-    WorkflowServiceStubs service = connect(temporal);
+    ConnectionSettings temporalSettings = settings();
+    WorkflowServiceStubs service = temporalSettings.connect();
     ProjectionReader reader = null;
     try {
-      WorkflowClient workflowClient =
-          WorkflowClient.newInstance(
-              service, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
+      WorkflowClient workflowClient = WorkflowClient.newInstance(service, temporalSettings.clientOptions());
       AgentClientOptions.Builder options = AgentClientOptions.newBuilder().taskQueue(taskQueue);
       if (withProjection) {
         reader = ProjectionReader.open(projection);
@@ -108,35 +171,6 @@ public class ConnectionOptions {
       service.shutdownNow();
       throw e;
     }
-  }
-
-  /** Service stubs for {@code address}, or a {@link CliException} saying Temporal is unreachable. */
-  public static WorkflowServiceStubs connect(String address) {
-    WorkflowServiceStubsOptions options;
-    try {
-      options = WorkflowServiceStubsOptions.newBuilder().setTarget(address).build();
-    } catch (RuntimeException e) {
-      throw new CliException(
-          ExitCodes.USAGE, "Invalid Temporal address '" + address + "': expected HOST:PORT.", e);
-    }
-    WorkflowServiceStubs stubs = WorkflowServiceStubs.newServiceStubs(options);
-    try {
-      stubs.healthCheck();
-      return stubs;
-    } catch (RuntimeException e) {
-      stubs.shutdownNow();
-      throw new CliException(
-          ExitCodes.ERROR,
-          "Cannot reach Temporal at " + address + " (" + firstLine(e)
-              + "): start one with './agents dev', or point --temporal / TEMPORAL_ADDRESS at yours.",
-          e);
-    }
-  }
-
-  private static String firstLine(Throwable e) {
-    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();
-    int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline).strip();
   }
 
   static void closeQuietly(AutoCloseable resource) {

@@ -2,21 +2,23 @@ package io.durableagents.cli;
 
 import java.util.Map;
 import java.util.Objects;
+import picocli.CommandLine;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Takes option defaults from environment variables of the same meaning (DESIGN §5.1): an option
  * given on the command line wins, then the variable, then the option's built-in default. Reads
- * from a map so tests need not touch the process environment.
+ * from a map so tests need not touch the process environment. The Temporal connection options
+ * ({@code --temporal}, {@code --namespace}, ...) have no entry here: {@link ConnectionSettings}
+ * reads {@code TEMPORAL_*} and {@code temporal.toml} profiles from {@link #environmentOf}.
  */
 public final class EnvironmentDefaults implements IDefaultValueProvider {
   /** Option name to the environment variable that supplies its default. */
   public static final Map<String, String> VARIABLES =
       Map.of(
-          "--temporal", "TEMPORAL_ADDRESS",
-          "--namespace", "TEMPORAL_NAMESPACE",
           "--task-queue", "AGENTS_TASK_QUEUE",
           "--projection", "AGENTS_PROJECTION_URL",
           "--model", "AGENTS_MODEL");
@@ -25,6 +27,23 @@ public final class EnvironmentDefaults implements IDefaultValueProvider {
 
   public EnvironmentDefaults(Map<String, String> env) {
     this.env = Map.copyOf(Objects.requireNonNull(env, "env"));
+  }
+
+  /** The environment this provider reads. */
+  public Map<String, String> environment() {
+    return env;
+  }
+
+  /**
+   * The environment of the command line {@code spec} belongs to (a command or a mixin): the map
+   * given to {@link AgentsCli#commandLine(Map, Object...)}, else the process environment.
+   */
+  public static Map<String, String> environmentOf(CommandSpec spec) {
+    CommandLine commandLine = spec == null ? null : spec.commandLine();
+    if (commandLine != null && commandLine.getDefaultValueProvider() instanceof EnvironmentDefaults defaults) {
+      return defaults.env;
+    }
+    return System.getenv();
   }
 
   @Override

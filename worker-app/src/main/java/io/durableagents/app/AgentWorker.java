@@ -8,10 +8,9 @@ import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
+import io.durableagents.cli.ConnectionSettings;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 
@@ -40,23 +39,24 @@ public final class AgentWorker implements AutoCloseable {
     this.events = events;
   }
 
-  /** Connects, registers the plugin on {@code config.taskQueue()} and starts polling. */
+  /**
+   * Connects (failing in seconds on a wrong address, namespace or credentials, before the store
+   * is opened and migrated), registers the plugin on {@code config.taskQueue()} and starts polling.
+   */
   public static AgentWorker start(WorkerConfig config) {
     ModelProvider model =
         config.modelSpec() == null
             ? ConciergeAgent.defaultScript()
             : ModelProviders.fromSpec(config.modelSpec());
-    AgentStore store = AgentStores.open(config.projectionUrl(), config.storeOptions());
-    WorkflowServiceStubs service = null;
+    WorkflowServiceStubs service = config.temporal().connect();
+    AgentStore store = null;
     SseDeltaServer events = null;
     try {
+      store = AgentStores.open(config.projectionUrl(), config.storeOptions());
       if (config.httpPort() != null) {
         events = SseDeltaServer.start(config.httpPort());
       }
-      service = connect(config.temporalAddress());
-      WorkflowClient client =
-          WorkflowClient.newInstance(
-              service, WorkflowClientOptions.newBuilder().setNamespace(config.namespace()).build());
+      WorkflowClient client = WorkflowClient.newInstance(service, config.temporal().clientOptions());
       AgentsPluginOptions.Builder options =
           AgentsPluginOptions.newBuilder()
               .addAgent(ConciergeAgent.create())
@@ -75,29 +75,20 @@ public final class AgentWorker implements AutoCloseable {
       if (events != null) {
         events.close();
       }
-      if (service != null) {
-        service.shutdownNow();
+      if (store != null) {
+        store.close();
       }
-      store.close();
+      service.shutdownNow();
       throw e;
     }
   }
 
-  /** Stubs for {@code address}, checked with a health call so a wrong address fails fast. */
+  /**
+   * Stubs for a plain connection to {@code address}, checked with a health call and the {@code
+   * default} namespace so a wrong address fails fast (a {@code CliException} naming it).
+   */
   public static WorkflowServiceStubs connect(String address) {
-    WorkflowServiceStubs stubs =
-        WorkflowServiceStubs.newServiceStubs(
-            WorkflowServiceStubsOptions.newBuilder().setTarget(address).build());
-    try {
-      stubs.healthCheck();
-    } catch (RuntimeException e) {
-      stubs.shutdownNow();
-      throw new IllegalStateException(
-          "Cannot reach Temporal at " + address + " (start one with './agents dev' or set TEMPORAL_ADDRESS): "
-              + e.getMessage(),
-          e);
-    }
-    return stubs;
+    return ConnectionSettings.plain(address, WorkerConfig.DEFAULT_NAMESPACE).connect();
   }
 
   public WorkflowClient client() {

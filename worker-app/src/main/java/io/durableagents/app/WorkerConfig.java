@@ -1,5 +1,6 @@
 package io.durableagents.app;
 
+import io.durableagents.cli.ConnectionSettings;
 import io.durableagents.store.StoreOptions;
 import java.util.Map;
 import java.util.Objects;
@@ -8,8 +9,9 @@ import java.util.Objects;
  * Where a worker connects and what it serves. Each setting has a CLI option and an environment
  * variable of the same meaning; the CLI option wins.
  *
- * @param temporalAddress {@code TEMPORAL_ADDRESS}, default {@code 127.0.0.1:7233}
- * @param namespace {@code TEMPORAL_NAMESPACE}, default {@code default}
+ * @param temporal where and how to reach Temporal: {@code TEMPORAL_ADDRESS} (default {@code
+ *     127.0.0.1:7233}), {@code TEMPORAL_NAMESPACE} (default {@code default}), API key, TLS and
+ *     {@code temporal.toml} profile; see {@link ConnectionSettings}
  * @param taskQueue {@code AGENTS_TASK_QUEUE}, default {@code agents}
  * @param projectionUrl {@code AGENTS_PROJECTION_URL}, default {@code jdbc:sqlite:.agents/projection.db}
  * @param modelSpec {@code AGENTS_MODEL}, default null: the demo agent's built-in script
@@ -19,22 +21,20 @@ import java.util.Objects;
  *     history entries kept per session (default 50)
  */
 public record WorkerConfig(
-    String temporalAddress,
-    String namespace,
+    ConnectionSettings temporal,
     String taskQueue,
     String projectionUrl,
     String modelSpec,
     Integer httpPort,
     StoreOptions storeOptions) {
 
-  public static final String DEFAULT_ADDRESS = "127.0.0.1:7233";
-  public static final String DEFAULT_NAMESPACE = "default";
+  public static final String DEFAULT_ADDRESS = ConnectionSettings.DEFAULT_ADDRESS;
+  public static final String DEFAULT_NAMESPACE = ConnectionSettings.DEFAULT_NAMESPACE;
   public static final String DEFAULT_TASK_QUEUE = "agents";
   public static final String DEFAULT_PROJECTION = "jdbc:sqlite:.agents/projection.db";
 
   public WorkerConfig {
-    Objects.requireNonNull(temporalAddress, "temporalAddress");
-    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(temporal, "temporal");
     Objects.requireNonNull(taskQueue, "taskQueue");
     Objects.requireNonNull(projectionUrl, "projectionUrl");
     if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
@@ -43,7 +43,7 @@ public record WorkerConfig(
     storeOptions = storeOptions == null ? StoreOptions.getDefaultInstance() : storeOptions;
   }
 
-  /** With the default store options. */
+  /** A plain connection to {@code temporalAddress}, with the default store options. */
   public WorkerConfig(
       String temporalAddress,
       String namespace,
@@ -51,20 +51,19 @@ public record WorkerConfig(
       String projectionUrl,
       String modelSpec,
       Integer httpPort) {
-    this(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, httpPort, null);
+    this(ConnectionSettings.plain(temporalAddress, namespace), taskQueue, projectionUrl, modelSpec, httpPort, null);
   }
 
-  /** Without the events endpoint. */
+  /** A plain connection to {@code temporalAddress}, without the events endpoint. */
   public WorkerConfig(
       String temporalAddress, String namespace, String taskQueue, String projectionUrl, String modelSpec) {
-    this(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, null, null);
+    this(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, null);
   }
 
-  /** The defaults, overridden by the environment variables that are set. */
+  /** The defaults, overridden by the environment variables that are set (and their profile). */
   public static WorkerConfig fromEnvironment(Map<String, String> env) {
     return new WorkerConfig(
-        env.getOrDefault("TEMPORAL_ADDRESS", DEFAULT_ADDRESS),
-        env.getOrDefault("TEMPORAL_NAMESPACE", DEFAULT_NAMESPACE),
+        ConnectionSettings.fromEnvironment(env),
         env.getOrDefault("AGENTS_TASK_QUEUE", DEFAULT_TASK_QUEUE),
         env.getOrDefault("AGENTS_PROJECTION_URL", DEFAULT_PROJECTION),
         env.get("AGENTS_MODEL"),
@@ -72,20 +71,33 @@ public record WorkerConfig(
         StoreOptions.fromEnvironment(env));
   }
 
+  public String temporalAddress() {
+    return temporal.address();
+  }
+
+  public String namespace() {
+    return temporal.namespace();
+  }
+
+  /** With a plain connection to {@code address} (a local server) in the same namespace. */
   public WorkerConfig withTemporalAddress(String address) {
-    return new WorkerConfig(address, namespace, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions);
+    return withTemporal(ConnectionSettings.plain(address, namespace()));
+  }
+
+  public WorkerConfig withTemporal(ConnectionSettings settings) {
+    return new WorkerConfig(settings, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions);
   }
 
   public WorkerConfig withProjectionUrl(String url) {
-    return new WorkerConfig(temporalAddress, namespace, taskQueue, url, modelSpec, httpPort, storeOptions);
+    return new WorkerConfig(temporal, taskQueue, url, modelSpec, httpPort, storeOptions);
   }
 
   public WorkerConfig withModelSpec(String spec) {
-    return new WorkerConfig(temporalAddress, namespace, taskQueue, projectionUrl, spec, httpPort, storeOptions);
+    return new WorkerConfig(temporal, taskQueue, projectionUrl, spec, httpPort, storeOptions);
   }
 
   /** With the events endpoint on {@code port} (null: none). */
   public WorkerConfig withHttpPort(Integer port) {
-    return new WorkerConfig(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, port, storeOptions);
+    return new WorkerConfig(temporal, taskQueue, projectionUrl, modelSpec, port, storeOptions);
   }
 }

@@ -2,6 +2,7 @@ package io.durableagents.app.cli;
 
 import io.durableagents.app.AgentWorker;
 import io.durableagents.app.WorkerConfig;
+import io.durableagents.cli.ConnectionOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -34,17 +35,20 @@ public class DevCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    WorkerConfig worker = options.config();
-    if (spec.commandLine().getParseResult().hasMatchedOption("--temporal")) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "dev runs its own Temporal server: use --port, or 'agents worker --temporal HOST:PORT' for an existing one.");
+    for (String option : ConnectionOptions.TEMPORAL_OPTIONS) {
+      if (!option.equals("--namespace") && spec.commandLine().getParseResult().hasMatchedOption(option)) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "dev runs its own Temporal server, so " + option + " does not apply: use --port, or"
+                + " 'agents worker --temporal HOST:PORT' for an existing one.");
+      }
     }
+    options.config(options.connection().plainSettings(ConnectionOptions.DEFAULT_TEMPORAL)); // checks them before anything starts
     Optional<Path> binary = server.validate();
     PrintWriter out = spec.commandLine().getOut();
     Foreground foreground = Foreground.install(spec.commandLine().getErr());
     String address = server.start(binary, foreground, out, spec.commandLine().getErr());
-    WorkerConfig config = worker.withTemporalAddress(address);
+    WorkerConfig config = options.config(options.connection().plainSettings(address));
     foreground.own(AgentWorker.start(config));
     out.println(WorkerCommand.readyLine(config));
     out.println("Try, in another shell: ./agents send" + clientOptions(config) + " chat-1 \"hello\"   (Ctrl-C to stop)");

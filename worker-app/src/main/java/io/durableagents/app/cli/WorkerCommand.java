@@ -37,8 +37,7 @@ public class WorkerCommand implements Callable<Integer> {
 
   /** {@code worker polling task queue 'agents' on 127.0.0.1:7233, projection jdbc:sqlite:...}. */
   static String readyLine(WorkerConfig config) {
-    return "worker polling task queue '" + config.taskQueue() + "' on " + config.temporalAddress()
-        + (WorkerConfig.DEFAULT_NAMESPACE.equals(config.namespace()) ? "" : " (namespace " + config.namespace() + ")")
+    return "worker polling task queue '" + config.taskQueue() + "' on " + config.temporal().describe()
         + ", projection " + Ports.describeUrl(config.projectionUrl())
         + (config.modelSpec() == null ? "" : ", model " + config.modelSpec())
         + (config.httpPort() == null

@@ -2,6 +2,7 @@ package io.durableagents.app.cli;
 
 import io.durableagents.app.WorkerConfig;
 import io.durableagents.cli.ConnectionOptions;
+import io.durableagents.cli.ConnectionSettings;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -49,12 +50,16 @@ public class WorkerOptions {
 
   /** The worker configuration these options describe. */
   public WorkerConfig config() {
+    return config(connection.settings());
+  }
+
+  /** The worker configuration these options describe, connecting to Temporal with {@code temporal}. */
+  public WorkerConfig config(ConnectionSettings temporal) {
     if (httpPort != null && (httpPort < 1 || httpPort > 65535)) {
       throw new ParameterException(mixee.commandLine(), "--http-port must be between 1 and 65535, got " + httpPort);
     }
     return new WorkerConfig(
-        connection.temporal(),
-        connection.namespace(),
+        temporal,
         connection.taskQueue(),
         connection.projection(),
         model == null || model.isBlank() ? null : model.strip(),

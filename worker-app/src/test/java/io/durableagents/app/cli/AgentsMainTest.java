@@ -10,7 +10,9 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,21 @@ import picocli.CommandLine;
 
 class AgentsMainTest {
   private record Outcome(int exitCode, String out, String err) {}
+
+  @TempDir Path dir;
+
+  /** {@code pairs} plus an empty temporal.toml, so no test reads the one of the machine's user. */
+  private Map<String, String> env(String... pairs) throws IOException {
+    Path config = dir.resolve("temporal.toml");
+    if (!Files.exists(config)) {
+      Files.writeString(config, "");
+    }
+    Map<String, String> env = new HashMap<>(Map.of("TEMPORAL_CONFIG_FILE", config.toString()));
+    for (int i = 0; i < pairs.length; i += 2) {
+      env.put(pairs[i], pairs[i + 1]);
+    }
+    return env;
+  }
 
   private static Outcome execute(Map<String, String> env, String... args) {
     CommandLine commandLine = AgentsMain.commandLine(env);
@@ -48,8 +65,8 @@ class AgentsMainTest {
   }
 
   @Test
-  void workerOptions_defaultToTheDesignedValues() {
-    WorkerConfig config = workerConfig(Map.of());
+  void workerOptions_defaultToTheDesignedValues() throws IOException {
+    WorkerConfig config = workerConfig(env());
 
     assertThat(config)
         .isEqualTo(
@@ -57,9 +74,9 @@ class AgentsMainTest {
   }
 
   @Test
-  void workerOptions_comeFromTheEnvironment_andOptionsWin() {
+  void workerOptions_comeFromTheEnvironment_andOptionsWin() throws IOException {
     Map<String, String> env =
-        Map.of(
+        env(
             "TEMPORAL_ADDRESS", "temporal:7233",
             "AGENTS_TASK_QUEUE", "support",
             "AGENTS_MODEL", "scripted:env.json");
@@ -73,11 +90,41 @@ class AgentsMainTest {
   }
 
   @Test
-  void dev_refusesTemporal_becauseItRunsItsOwn() {
-    Outcome outcome = execute(Map.of(), "dev", "--temporal", "127.0.0.1:7233");
+  void workerOptions_takeTheApiKeyAndProfileOfTheEnvironment() throws IOException {
+    Files.writeString(
+        dir.resolve("temporal.toml"),
+        """
+        [profile.cloud]
+        address = "agents.a1b2c.tmprl.cloud:7233"
+        namespace = "agents.a1b2c"
+        """);
 
-    assertThat(outcome.exitCode()).isEqualTo(2);
-    assertThat(outcome.err()).contains("dev runs its own Temporal server");
+    WorkerConfig config = workerConfig(env("TEMPORAL_PROFILE", "cloud", "TEMPORAL_API_KEY", "secret"));
+
+    assertThat(config.temporalAddress()).isEqualTo("agents.a1b2c.tmprl.cloud:7233");
+    assertThat(config.namespace()).isEqualTo("agents.a1b2c");
+    assertThat(config.temporal().hasApiKey()).isTrue();
+    assertThat(config.temporal().tls()).isTrue();
+    assertThat(WorkerCommand.readyLine(config))
+        .startsWith("worker polling task queue 'agents' on agents.a1b2c.tmprl.cloud:7233 (namespace agents.a1b2c, TLS, API key),")
+        .doesNotContain("secret");
+  }
+
+  @Test
+  void dev_refusesTemporalAndItsCredentials_becauseItRunsItsOwn() throws IOException {
+    Path apiKey = Files.writeString(dir.resolve("api-key"), "k");
+    for (String[] args :
+        new String[][] {
+          {"dev", "--temporal", "127.0.0.1:7233"},
+          {"dev", "--profile", "cloud"},
+          {"dev", "--api-key-file", apiKey.toString()},
+          {"dev", "--tls"}
+        }) {
+      Outcome outcome = execute(env(), args);
+
+      assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(outcome.err()).contains("dev runs its own Temporal server, so " + args[1] + " does not apply");
+    }
   }
 
   @Test

@@ -21,17 +21,14 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * {@code agents} commands as child JVMs of a test, in a working directory and without the
- * caller's {@code TEMPORAL_*}/{@code AGENTS_*} environment (plus what {@link #environment} sets):
- * run to completion, or started in the background until they print a ready line. {@link #close()}
+ * caller's {@code TEMPORAL_*}/{@code AGENTS_*} environment (the Temporal CLI included) or {@code
+ * temporal.toml}, plus what {@link #AgentsProcesses(Path, Map)} and {@link #environment} set: run
+ * to completion, or started in the background until they print a ready line. {@link #close()}
  * kills the background ones and the processes they started (a Temporal dev server).
  */
 public final class AgentsProcesses implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-  private static final List<String> AGENTS_VARIABLES =
-      List.of(
-          "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "AGENTS_TASK_QUEUE", "AGENTS_PROJECTION_URL",
-          "AGENTS_MODEL", "AGENTS_DEBUG", "AGENTS_HISTORY_LIMIT", "TEMPORAL_CLI", "AGENTS_TOOLS_DIR");
 
   /** What a command printed, and how it exited. */
   public record Result(int exitCode, String out, String err) {
@@ -41,13 +38,20 @@ public final class AgentsProcesses implements AutoCloseable {
   }
 
   private final Path workDir;
+  private final Map<String, String> env;
   private final Map<String, String> environment = new HashMap<>();
   private final List<Process> background = new ArrayList<>();
   private final Map<String, Process> backgroundByName = new HashMap<>();
   private final StringBuffer backgroundOutput = new StringBuffer();
 
   public AgentsProcesses(Path workDir) {
+    this(workDir, Map.of());
+  }
+
+  /** Children that see {@code env} (e.g. {@code TEMPORAL_ADDRESS}) on top of the cleaned environment. */
+  public AgentsProcesses(Path workDir, Map<String, String> env) {
     this.workDir = workDir;
+    this.env = Map.copyOf(env);
   }
 
   /** Sets {@code name} to {@code value} in the environment of the commands started from now on. */
@@ -157,8 +161,24 @@ public final class AgentsProcesses implements AutoCloseable {
     command.add(AgentsMain.class.getName());
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
-    builder.environment().keySet().removeAll(AGENTS_VARIABLES);
-    builder.environment().putAll(environment);
+    Map<String, String> childEnv = builder.environment();
+    childEnv.keySet().removeIf(name -> name.startsWith("TEMPORAL_") || name.startsWith("AGENTS_"));
+    // An empty config file, so a temporal.toml in the user's home adds no profile to the children.
+    childEnv.put("TEMPORAL_CONFIG_FILE", emptyConfigFile().toString());
+    childEnv.putAll(env);
+    childEnv.putAll(environment);
     return builder;
+  }
+
+  private Path emptyConfigFile() {
+    Path file = workDir.resolve("no-profiles.toml");
+    try {
+      if (!Files.exists(file)) {
+        Files.writeString(file, "");
+      }
+      return file;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 }
