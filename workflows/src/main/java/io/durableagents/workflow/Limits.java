@@ -1,0 +1,35 @@
+package io.durableagents.workflow;
+
+/**
+ * The sizes a client may send into a session, in one place. The client ({@code AgentClient}, the
+ * CLI) checks them before anything is sent, and the workflow's update validators and signal
+ * handlers check them again, so no caller (another SDK, a raw signal) can put state into a
+ * session that its next workflow task could not process. README "Limits" lists them.
+ */
+public final class Limits {
+  /** Characters of one input: a sent message, or the input a fork appends. */
+  public static final int INPUT_CHARS = 256 * 1024;
+
+  /** Characters of a session id (also a workflow id). */
+  public static final int SESSION_ID_CHARS = 200;
+
+  /** Characters of an approval decision's note. */
+  public static final int NOTE_CHARS = 4 * 1024;
+
+  /** Characters of who decided an approval ({@code decidedBy}). */
+  public static final int DECIDED_BY_CHARS = 200;
+
+  /** Characters of an approval id as a client names it. */
+  public static final int APPROVAL_ID_CHARS = 64;
+
+  /** Bytes of a session's business state, serialized as JSON. */
+  public static final int BUSINESS_STATE_BYTES = 64 * 1024;
+
+  /**
+   * Bytes of one serialized client request (a send, a decision, a fork): well under Temporal's
+   * 2 MB payload limit and 4 MB gRPC message limit, so the server never refuses what we accept.
+   */
+  public static final int REQUEST_BYTES = 1024 * 1024;
+
+  private Limits() {}
+}
