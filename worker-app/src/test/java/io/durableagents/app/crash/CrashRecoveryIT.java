@@ -33,7 +33,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,16 +103,9 @@ class CrashRecoveryIT {
   private static final Duration STAGGER = Duration.ofSeconds(5);
   private static final Duration DEADLINE = Duration.ofMinutes(6);
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-  private static final List<String> CHILD_JVM_OPTIONS =
-      List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
   private static final int TAIL_LINES = 25;
   private static final String DRIVER = "driver-";
   private static final ObjectMapper JSON = new ObjectMapper();
-  /** Variables that would point a child process elsewhere than this test's server. */
-  private static final List<String> AGENTS_VARIABLES =
-      List.of(
-          "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "AGENTS_TASK_QUEUE", "AGENTS_PROJECTION_URL",
-          "AGENTS_MODEL", "AGENTS_DEBUG");
   /** The calls of each tool-calling turn of the script, by name, in call order. */
   private static final List<List<String>> SCRIPTED_CALLS =
       List.of(List.of("step_a", "gated", "step_b"), List.of("step_a", "step_b"));
@@ -122,7 +114,7 @@ class CrashRecoveryIT {
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
   Path dir;
 
-  private final List<Child> children = new CopyOnWriteArrayList<>();
+  private final List<ChildJvm> children = new CopyOnWriteArrayList<>();
   private final ConcurrentLinkedQueue<String> clientErrors = new ConcurrentLinkedQueue<>();
   private final AtomicInteger transientErrors = new AtomicInteger();
   private final Map<String, Integer> errorKinds = new ConcurrentSkipListMap<>();
@@ -140,13 +132,6 @@ class CrashRecoveryIT {
   /** How the model turns and the tools run in this execution of the test. */
   private Execution mode;
 
-  /** A child JVM and the file its stdout and stderr go to. */
-  record Child(String name, Process process, Path log) {
-    long pid() {
-      return process.pid();
-    }
-  }
-
   @AfterEach
   void stopEverything() throws InterruptedException {
     if (killer != null) {
@@ -158,10 +143,10 @@ class CrashRecoveryIT {
     if (drivers != null) {
       drivers.shutdownNow();
     }
-    for (Child child : children) {
+    for (ChildJvm child : children) {
       child.process().destroyForcibly();
     }
-    for (Child child : children) {
+    for (ChildJvm child : children) {
       child.process().waitFor(10, TimeUnit.SECONDS);
     }
     if (service != null) {
@@ -227,9 +212,7 @@ class CrashRecoveryIT {
     }
     // No worker may append to the ledgers while they are read. Stopped, not killed: its lines
     // count as those of a live worker.
-    Child last = killer.current;
-    last.process().destroyForcibly();
-    last.process().waitFor(10, TimeUnit.SECONDS);
+    killer.current.kill();
     Set<Long> killed = Set.copyOf(killer.killedPids);
 
     Map<String, ModelTurnActivities> modelTurns = new TreeMap<>();
@@ -473,7 +456,7 @@ class CrashRecoveryIT {
     final ConcurrentLinkedQueue<String> kills = new ConcurrentLinkedQueue<>();
     final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean stopped;
-    private volatile Child current;
+    private volatile ChildJvm current;
     private int started;
 
     Killer(List<String> workerArgs) {
@@ -504,13 +487,10 @@ class CrashRecoveryIT {
             }
             continue;
           }
-          Child victim = current;
+          ChildJvm victim = current;
           killedPids.add(victim.pid());
           kills.add(elapsed() + " kill " + victim.name() + " (pid " + victim.pid() + ")");
-          victim.process().destroyForcibly();
-          if (!victim.process().waitFor(10, TimeUnit.SECONDS)) {
-            throw new IllegalStateException(victim.name() + " survived SIGKILL");
-          }
+          victim.kill();
           // Requests made while the victim died are served by this kill.
           requests.removeIf(request -> request != STOP);
           current = startWorker();
@@ -520,7 +500,7 @@ class CrashRecoveryIT {
       }
     }
 
-    private Child startWorker() throws Exception {
+    private ChildJvm startWorker() throws Exception {
       started++;
       return launch(
           "worker-" + started, CrashTestWorker.class, workerArgs, CrashTestWorker.READY);
@@ -833,35 +813,10 @@ class CrashRecoveryIT {
   // ---- processes ------------------------------------------------------------------------------
 
   /** Starts {@code mainClass ARGS} in a JVM of its own and waits until it prints {@code ready}. */
-  private Child launch(String name, Class<?> mainClass, List<String> args, String ready) throws Exception {
-    Path log = dir.resolve(name + ".log");
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(CHILD_JVM_OPTIONS);
-    command.add("-cp");
-    command.add(childClasspath);
-    command.add(mainClass.getName());
-    command.addAll(args);
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .directory(dir.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    builder.environment().keySet().removeAll(AGENTS_VARIABLES);
-    Child child = new Child(name, builder.start(), log);
+  private ChildJvm launch(String name, Class<?> mainClass, List<String> args, String ready) throws Exception {
+    ChildJvm child = ChildJvm.start(name, dir, childClasspath, mainClass, args);
     children.add(child);
-    long until = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (!Files.readString(log, StandardCharsets.UTF_8).contains(ready)) {
-      if (!child.process().isAlive()) {
-        throw new IllegalStateException(
-            name + " exited with " + child.process().exitValue() + " before it was ready:\n" + tail(log));
-      }
-      if (System.nanoTime() > until) {
-        throw new IllegalStateException(name + " was not ready within " + READY_TIMEOUT + ":\n" + tail(log));
-      }
-      Thread.sleep(50);
-    }
-    return child;
+    return child.awaitReady(ready, READY_TIMEOUT);
   }
 
   /**
@@ -904,11 +859,11 @@ class CrashRecoveryIT {
         .forEach((session, at) -> text.append("\n  ").append(session).append(' ').append(at));
     if (server != null) {
       text.append("\n\n--- temporal server (pid ").append(server.pid()).append(") ---\n");
-      text.append(tail(server.log()));
+      text.append(ChildJvm.tail(server.log()));
     }
-    for (Child child : children) {
+    for (ChildJvm child : children) {
       text.append("\n\n--- ").append(child.name()).append(" (pid ").append(child.pid()).append(") ---\n");
-      text.append(tail(child.log()));
+      text.append(child.tail());
     }
     List<String> errors = new ArrayList<>(clientErrors);
     text.append("\n\n--- client errors (").append(errors.size()).append(") ---\n");
@@ -981,14 +936,5 @@ class CrashRecoveryIT {
         clientErrors.add("cannot save the history of " + session + ": " + e);
       }
     });
-  }
-
-  private static String tail(Path file) {
-    try {
-      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size()));
-    } catch (IOException e) {
-      return "(cannot read " + file.getFileName() + ": " + e.getMessage() + ")";
-    }
   }
 }

@@ -137,7 +137,7 @@ public final class CrashTestWorker {
     return gated ? builder.requiresApproval().build() : builder.build();
   }
 
-  private static ObjectNode toolLine(String tool, ToolContext context, String phase) {
+  static ObjectNode toolLine(String tool, ToolContext context, String phase) {
     ObjectNode line = JSON.createObjectNode();
     line.put("toolCallId", context.toolCallId());
     line.put("sessionId", context.sessionId());
