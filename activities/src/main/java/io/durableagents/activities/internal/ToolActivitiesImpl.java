@@ -16,12 +16,20 @@ import io.durableagents.workflow.activity.ToolActivities;
 import io.durableagents.workflow.activity.ToolOutcome;
 import io.durableagents.workflow.activity.ToolRequest;
 import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.activity.ActivityInfo;
+import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,10 +37,32 @@ import org.slf4j.LoggerFactory;
  * Runs one tool call. Unknown tools and arguments that fail the schema become error results
  * without running anything; a throwing tool becomes an error result, unless the failure is
  * transient, in which case the attempt fails and the tool's retry policy applies.
+ *
+ * <p>While a handler runs as a regular activity, the worker heartbeats for it every {@link
+ * #HEARTBEAT_INTERVAL}, from a daemon thread: the handler needs no code for it, and the server
+ * learns within the tool's heartbeat timeout that a worker died, instead of after the tool's
+ * whole timeout. A handler quicker than the interval sends no heartbeat.
  */
 public final class ToolActivitiesImpl implements ToolActivities {
   private static final Logger log = LoggerFactory.getLogger(ToolActivitiesImpl.class);
   private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /**
+   * How often a running tool heartbeats: a third of the tool heartbeat timeout the workflow sets
+   * (10 s), so one late tick (a GC pause, a slow heartbeat round trip) is not taken for a dead
+   * worker. The SDK sends at most one heartbeat per throttle interval.
+   */
+  public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(3);
+
+  /** One shared ticker: a tick only hands a heartbeat to the SDK (the first of a period is a round trip). */
+  private static final ScheduledExecutorService HEARTBEATS =
+      Executors.newScheduledThreadPool(
+          2,
+          task -> {
+            Thread thread = new Thread(task, "tool-heartbeats");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private final AgentRegistry registry;
   private final int maxPayloadBytes;
@@ -73,6 +103,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
             request.trigger(),
             new BusinessState(request.businessState()));
     Object value;
+    ScheduledFuture<?> heartbeats = info.isLocal() ? null : heartbeatWhileRunning(Activity.getExecutionContext());
     try {
       value = tool.handler().execute(arguments, context);
     } catch (RetryableToolException | IOException | UncheckedIOException | TimeoutException e) {
@@ -85,6 +116,10 @@ public final class ToolActivitiesImpl implements ToolActivities {
       throw ApplicationFailure.newFailure("Tool '" + tool.name() + "' was interrupted", "tool_transient");
     } catch (Exception e) {
       return error(ErrorResults.TOOL_ERROR, e.getMessage() == null ? e.toString() : e.getMessage());
+    } finally {
+      if (heartbeats != null) {
+        heartbeats.cancel(false);
+      }
     }
     JsonNode result;
     try {
@@ -128,6 +163,35 @@ public final class ToolActivitiesImpl implements ToolActivities {
               + maxPayloadBytes + " bytes (AgentsPluginOptions.maxPayloadBytes), and it could not be"
               + " stored: " + e.getMessage() + ". Return less, or a reference to where the data is.");
     }
+  }
+
+  /**
+   * Heartbeats for the running handler until the returned future is cancelled. Once a heartbeat
+   * reports that the attempt is over (cancelled, timed out, the worker shutting down) it stops;
+   * any other failure is logged and the next tick tries again.
+   */
+  private static ScheduledFuture<?> heartbeatWhileRunning(ActivityExecutionContext context) {
+    long interval = HEARTBEAT_INTERVAL.toMillis();
+    AtomicReference<ScheduledFuture<?>> self = new AtomicReference<>();
+    ScheduledFuture<?> ticks =
+        HEARTBEATS.scheduleWithFixedDelay(
+            () -> {
+              try {
+                context.heartbeat(null);
+              } catch (ActivityCompletionException e) {
+                ScheduledFuture<?> future = self.get();
+                if (future != null) {
+                  future.cancel(false);
+                }
+              } catch (RuntimeException e) {
+                log.warn("heartbeat of tool activity {} failed: {}", context.getInfo().getActivityId(), e.toString());
+              }
+            },
+            interval,
+            interval,
+            TimeUnit.MILLISECONDS);
+    self.set(ticks);
+    return ticks;
   }
 
   private static ToolOutcome error(String code, String message) {

@@ -21,7 +21,6 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
-import io.temporal.worker.WorkerOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -64,16 +63,6 @@ public final class CrashTestWorker {
       ]}
       """;
 
-  /**
-   * No sticky execution. A real server moves a workflow task that waits on a dead worker's sticky
-   * queue back to the normal queue after the sticky schedule-to-start timeout; the embedded test
-   * server never does, so every session cached on a SIGKILLed worker would stall for good. With
-   * a zero timeout the SDK asks for no stickiness, and every workflow task goes to the shared
-   * queue, which is where a real server sends it once the dead worker's sticky queue times out.
-   */
-  static final WorkerOptions WORKER_OPTIONS =
-      WorkerOptions.newBuilder().setStickyQueueScheduleToStartTimeout(Duration.ZERO).build();
-
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final long PID = ProcessHandle.current().pid();
 
@@ -101,7 +90,7 @@ public final class CrashTestWorker {
                 .build());
     WorkerFactory factory =
         WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
-    factory.newWorker(TASK_QUEUE, WORKER_OPTIONS);
+    factory.newWorker(TASK_QUEUE);
     factory.start();
     System.out.println(READY + " pid=" + PID + " on " + address);
     System.out.flush();
@@ -148,7 +137,7 @@ public final class CrashTestWorker {
     return gated ? builder.requiresApproval().build() : builder.build();
   }
 
-  private static ObjectNode toolLine(String tool, ToolContext context, String phase) {
+  static ObjectNode toolLine(String tool, ToolContext context, String phase) {
     ObjectNode line = JSON.createObjectNode();
     line.put("toolCallId", context.toolCallId());
     line.put("sessionId", context.sessionId());
@@ -195,6 +184,7 @@ public final class CrashTestWorker {
       line.put("kind", "model");
       line.put("sessionId", request.sessionId());
       line.put("turn", request.assistantTurns());
+      line.put("step", request.step());
       line.put("attempt", Activity.getExecutionContext().getInfo().getAttempt());
       line.put("activityId", activityId());
       line.put("pid", PID);

@@ -26,10 +26,19 @@ import java.util.Map;
 final class ActivityStubs {
 
   /**
-   * A model activity heartbeats while it works (the worker ticks even while waiting for the first
-   * byte): a dead worker's turn is retried after this, not after the whole start-to-close timeout.
+   * A model activity heartbeats while it works (its provider's stream, even while waiting for the
+   * first byte): a dead worker's turn is retried after this, not after the whole start-to-close
+   * timeout. With the default server and worker settings a session goes on within 30 s of a
+   * SIGKILL: the attempt in flight times out at most 10 s after its last heartbeat, so after the
+   * kill; its first retry waits 1 s (500 ms for a tool); the workflow task of its completion waits
+   * at most 5 s (sticky schedule-to-start timeout) on the dead worker's sticky queue before the
+   * normal queue gets it; a workflow task the dead worker had started times out after 10 s (the
+   * workflow task timeout). Even added up, 10 + 1 + 5 + 10 = 26 s, plus the work run again.
    */
-  static final Duration MODEL_HEARTBEAT_TIMEOUT = Duration.ofSeconds(20);
+  static final Duration MODEL_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
+
+  /** A tool activity's worker heartbeats for it every 3 s; same bound as {@link #MODEL_HEARTBEAT_TIMEOUT}. */
+  static final Duration TOOL_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
 
   /** Failure types a model activity raises for errors that no retry can fix. */
   static final String[] MODEL_NON_RETRYABLE = {
@@ -206,6 +215,7 @@ final class ActivityStubs {
               ActivityOptions.newBuilder()
                   .setSummary(toolSummary(tool.name()))
                   .setStartToCloseTimeout(Duration.ofMillis(tool.startToCloseTimeoutMs()))
+                  .setHeartbeatTimeout(TOOL_HEARTBEAT_TIMEOUT)
                   .setRetryOptions(retry)
                   .build());
         });
