@@ -14,6 +14,7 @@ import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SessionErrors;
 import io.durableagents.workflow.StoredResults;
+import io.durableagents.workflow.ToolCallRecord;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowUpdateException;
@@ -43,7 +44,10 @@ class PayloadGuardTest {
       RunResult result = kit.send("under-1", "go");
 
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
-      assertThat(result.toolCalls().get(0).result().get("data").asText()).hasSize(524_000);
+      // Over the run result's bound for tool calls: the result is in the transcript, not stored.
+      assertThat(result.toolCalls().get(0).isOmitted()).isTrue();
+      RunResult whole = result.withMessages(kit.store.readMessages("under-1", result.messageCount()));
+      assertThat(whole.toolCalls().get(0).result().get("data").asText()).hasSize(524_000);
       assertThat(result.text()).isEqualTo(answer);
     }
   }
@@ -80,6 +84,42 @@ class PayloadGuardTest {
               .filter(e -> e.getActivityTaskStartedEventAttributes().getAttempt() > 1)
               .count();
       assertThat(retries).isZero();
+    }
+  }
+
+  @Test
+  void aRunsToolCalls_carryArgumentsAndResultsUpToTheBound_andTheTranscriptHasTheRest() {
+    // Eight calls of 60,000 characters each: four fit the run result's 256 K, the rest are omitted.
+    StringBuilder script = new StringBuilder("{'turns':[");
+    for (int i = 0; i < 8; i++) {
+      script.append("{'toolCalls':[{'name':'big','arguments':{'size':60000,'note':'n").append(i).append("'}}]},");
+    }
+    script.append("{'text':'ok'}]}");
+    try (SessionTestKit kit = new SessionTestKit(dir, Scripts.of(script.toString()), 20)) {
+      RunResult result = kit.send("many-big", "go");
+
+      assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+      assertThat(result.toolCalls()).hasSize(8);
+      for (int i = 0; i < 8; i++) {
+        ToolCallRecord call = result.toolCalls().get(i);
+        assertThat(call.name()).isEqualTo("big");
+        if (i < 4) {
+          assertThat(call.isOmitted()).isFalse();
+          assertThat(call.result().get("data").asText()).hasSize(60_000);
+        } else {
+          assertThat(call.isOmitted()).as("call %d", i).isTrue();
+          assertThat(call.arguments()).isNull();
+          assertThat(call.result()).isNull();
+        }
+      }
+      RunResult restored = result.withMessages(kit.store.readMessages("many-big", result.messageCount()));
+      for (int i = 0; i < 8; i++) {
+        ToolCallRecord call = restored.toolCalls().get(i);
+        assertThat(call.isOmitted()).isFalse();
+        assertThat(call.id()).isEqualTo(result.toolCalls().get(i).id());
+        assertThat(call.arguments().get("note").asText()).isEqualTo("n" + i);
+        assertThat(call.result().get("data").asText()).hasSize(60_000);
+      }
     }
   }
 

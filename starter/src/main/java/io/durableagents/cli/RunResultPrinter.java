@@ -112,8 +112,14 @@ public final class RunResultPrinter {
     return u.inputTokens() + " in / " + u.outputTokens() + " out tokens";
   }
 
-  /** {@code → name {args} = result}, JSON cut at {@value #MAX_INLINE_JSON} characters. */
+  /**
+   * {@code → name {args} = result}, JSON cut at {@value #MAX_INLINE_JSON} characters; a call the
+   * run's result left out says so.
+   */
   public static String toolCallLine(ToolCallRecord call) {
+    if (call.isOmitted()) {
+      return "→ " + printable(call.name()) + " (arguments and result in the transcript)";
+    }
     String line = "→ " + printable(call.name()) + " " + compactJson(call.arguments(), MAX_INLINE_JSON);
     return call.result() == null ? line : line + " = " + compactJson(call.result(), MAX_INLINE_JSON);
   }

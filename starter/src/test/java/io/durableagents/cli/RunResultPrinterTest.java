@@ -40,6 +40,23 @@ class RunResultPrinterTest {
   }
 
   @Test
+  void anOmittedToolCall_isPrintedAsOmitted_andRestoredFromTheMessages() throws Exception {
+    RunResult omitted =
+        JSON.readValue(
+            """
+            {"sessionId": "chat-1", "run": 1, "status": "finished", "text": "Sunny in Paris.",
+             "toolCalls": [{"id": "call_0_0", "name": "get_weather", "omitted": true}]}
+            """,
+            RunResult.class);
+
+    assertThat(print(omitted, false)).contains("→ get_weather (arguments and result in the transcript)");
+    RunResult restored = omitted.withMessages(sample().messages());
+    assertThat(restored.toolCalls().get(0).isOmitted()).isFalse();
+    assertThat(print(restored, false)).contains("→ get_weather {\"city\":\"Paris\"} = {\"city\":\"Paris\",\"sky\":\"sunny\"}");
+    assertThat(JSON.readTree(print(omitted, true)).path("toolCalls").get(0).path("omitted").asBoolean()).isTrue();
+  }
+
+  @Test
   void json_isOneDocumentWithTheContractFields() throws Exception {
     String printed = print(sample(), true);
 

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The outcome of one run: the work one message triggered. {@code steps}, {@code usage} and
@@ -15,7 +18,10 @@ import java.util.List;
  * input to attach to it again ({@code AgentClient} does this transparently).
  *
  * <p>The workflow returns it without {@code messages} (the transcript lives in the store, never in
- * Temporal payloads); {@code AgentClient} fills them in from the projection.
+ * Temporal payloads); {@code AgentClient} fills them in from the projection. For the same reason
+ * {@code toolCalls} carries arguments and results only up to {@link #MAX_TOOL_CALL_CHARS} in all:
+ * the calls after that are listed {@linkplain ToolCallRecord#isOmitted() omitted}, and {@link
+ * #withMessages} restores them from the transcript.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -35,6 +41,13 @@ public record RunResult(
     @JsonProperty("messageCount") int messageCount,
     @JsonProperty("messages") List<Message> messages,
     @JsonProperty("continued") Boolean continued) {
+
+  /**
+   * Characters of tool-call arguments and results (as the workflow estimates them) that a run's
+   * result carries, well under Temporal's 2 MB payload limit: a run's calls are in every answer to a
+   * sender and in the state carried over continue-as-new, so they must not grow with the run.
+   */
+  public static final int MAX_TOOL_CALL_CHARS = 256 * 1024;
 
   /** A result without the {@code continued} mark. */
   public RunResult(
@@ -61,11 +74,42 @@ public record RunResult(
     usage = usage == null ? Usage.ZERO : usage;
   }
 
-  /** A copy carrying the whole conversation. */
+  /**
+   * A copy carrying the whole conversation, with the arguments and results of omitted tool calls
+   * read back from it.
+   */
   public RunResult withMessages(List<Message> conversation) {
     return new RunResult(
-        sessionId, run, status, finishReason, text, output, steps, usage, toolCalls, approval, error,
-        checkpointStep, messageCount, conversation, continued);
+        sessionId, run, status, finishReason, text, output, steps, usage,
+        restoreOmitted(toolCalls, conversation), approval, error, checkpointStep, messageCount,
+        conversation, continued);
+  }
+
+  /** {@code calls} with each omitted one completed from the latest messages that hold its id. */
+  private static List<ToolCallRecord> restoreOmitted(List<ToolCallRecord> calls, List<Message> conversation) {
+    if (conversation == null || calls.stream().noneMatch(ToolCallRecord::isOmitted)) {
+      return calls;
+    }
+    Map<String, ToolCall> asked = new HashMap<>();
+    Map<String, JsonNode> results = new HashMap<>();
+    for (Message message : conversation) {
+      for (ToolCall call : message.toolCalls()) {
+        asked.put(call.id(), call);
+      }
+      if (Message.TOOL.equals(message.role()) && message.toolCallId() != null) {
+        results.put(message.toolCallId(), message.result());
+      }
+    }
+    List<ToolCallRecord> restored = new ArrayList<>(calls.size());
+    for (ToolCallRecord call : calls) {
+      ToolCall request = asked.get(call.id());
+      if (call.isOmitted() && request != null && results.containsKey(call.id())) {
+        restored.add(new ToolCallRecord(call.id(), call.name(), request.arguments(), results.get(call.id())));
+      } else {
+        restored.add(call);
+      }
+    }
+    return restored;
   }
 
   /** True when the caller should attach again: the session continued as new meanwhile. */

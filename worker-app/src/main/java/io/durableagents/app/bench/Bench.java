@@ -3,6 +3,8 @@ package io.durableagents.app.bench;
 import io.durableagents.agent.Agent;
 import io.durableagents.app.AgentWorker;
 import io.durableagents.app.EmbeddedTemporalServer;
+import io.durableagents.cli.CliException;
+import io.durableagents.cli.ExitCodes;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.SendOptions;
@@ -99,6 +101,8 @@ final class Bench implements AutoCloseable {
   private WorkflowClient client;
   private AgentStore store;
   private String targetDescription;
+  /** The report's {@code server}: "embedded", or the address of the Temporal given. */
+  private String serverName;
   /** A plugin session of the last concurrent round of each mode, to see where its time went. */
   private final Map<StepMode, String> lastConcurrentSession = new ConcurrentHashMap<>();
 
@@ -142,6 +146,7 @@ final class Bench implements AutoCloseable {
     } else {
       address = temporal;
     }
+    service = connect(address);
     String url;
     if (projection == null) {
       tempDir = Files.createTempDirectory("agents-bench");
@@ -149,17 +154,35 @@ final class Bench implements AutoCloseable {
     } else {
       url = projection;
     }
+    serverName = temporal == null ? "embedded" : temporal;
     targetDescription =
         (temporal == null ? "embedded Temporal test server (in this process)" : "Temporal at " + temporal)
             + ", "
             + (projection == null ? "temporary SQLite projection" : "projection " + redact(projection));
     store = AgentStores.open(url);
-    service = AgentWorker.connect(address);
     client =
         WorkflowClient.newInstance(
             service, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
     startFactory(mainQueue, -1, true);
     startFactory(longQueue, 1, true);
+  }
+
+  /** Stubs for {@code address}; a server that does not answer ends the bench at once, exit code 1. */
+  private static WorkflowServiceStubs connect(String address) {
+    try {
+      return AgentWorker.connect(address);
+    } catch (IllegalStateException e) {
+      Throwable cause = e;
+      while (cause.getCause() != null && cause.getCause() != cause) {
+        cause = cause.getCause();
+      }
+      throw new CliException(
+          ExitCodes.ERROR,
+          "Cannot reach Temporal at " + address + ": " + cause.getMessage()
+              + " (start one with 'temporal server start-dev', or leave out --temporal to bench on the"
+              + " embedded server).",
+          e);
+    }
   }
 
   /** A JDBC URL without its query string (which may hold a password). */
@@ -174,7 +197,7 @@ final class Bench implements AutoCloseable {
 
   /** Runs every measurement, in an order that keeps them from disturbing each other. */
   BenchReport run() {
-    BenchReport report = new BenchReport(config, targetDescription);
+    BenchReport report = new BenchReport(config, targetDescription, serverName);
     report.put("loadAverageAtStart", loadAverage());
     long t0 = System.nanoTime();
     section("agent steps vs the baseline workflow", () -> measureSteps(report));

@@ -22,7 +22,8 @@ import java.util.function.ToDoubleFunction;
  * {@code historyBytesPerTurnLate}, {@code historyGrowthRatio}, {@code approvalResumeMsP50},
  * {@code approvalResumeRatio}, {@code forkLatencyRatio}, {@code forkLatencyMsLong}, {@code
  * forkLatencyMsShort}, {@code bytesPerWaitingSession}, {@code coldReplayMsPer100Turns}, and the
- * supporting figures the table shows.
+ * supporting figures the table shows. Besides the numbers, {@code server} says which Temporal the
+ * bench ran on: {@code "embedded"} or the address given with {@code --temporal}.
  */
 final class BenchReport {
   /** The figures every run reports. */
@@ -57,6 +58,7 @@ final class BenchReport {
 
   private final BenchConfig config;
   private final String target;
+  private final String server;
   private final Map<String, Double> figures = new LinkedHashMap<>();
   private StepAnatomy anatomy;
   private final Map<Bench.StepMode, Map<String, Map<String, ActivityTimings.Timing>>> timings =
@@ -64,9 +66,15 @@ final class BenchReport {
   /** By mode: the plugin's profile, then the baseline's. */
   private final Map<Bench.StepMode, StepProfile[]> profiles = new EnumMap<>(Bench.StepMode.class);
 
-  BenchReport(BenchConfig config, String target) {
+  BenchReport(BenchConfig config, String target, String server) {
     this.config = config;
     this.target = target;
+    this.server = server;
+  }
+
+  /** {@code "embedded"}, or the address of the Temporal the bench ran on. */
+  String server() {
+    return server;
   }
 
   void put(String key, double value) {
@@ -103,6 +111,7 @@ final class BenchReport {
   /** One JSON object: every figure, rounded to what the measurement can tell. */
   String toJson() {
     ObjectNode root = JSON.createObjectNode();
+    root.put("server", server);
     figures.forEach(
         (key, value) -> {
           if (Double.isNaN(value) || Double.isInfinite(value)) {

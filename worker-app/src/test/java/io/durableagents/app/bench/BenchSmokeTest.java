@@ -29,6 +29,7 @@ class BenchSmokeTest {
 
     JsonNode json = new ObjectMapper().readTree(report.toJson());
     assertThat(json.isObject()).isTrue();
+    assertThat(json.get("server").asText()).isEqualTo("embedded");
     for (String key : BenchReport.REQUIRED_KEYS) {
       assertThat(json.has(key)).as("key %s in %s", key, json).isTrue();
       assertThat(json.get(key).isNumber()).as("%s is a number in %s", key, json).isTrue();
@@ -59,6 +60,32 @@ class BenchSmokeTest {
         .contains(
             "Agent step", "Local activities", "Where a step's time goes", "History", "Approval", "Fork",
             "Cold replay", "Memory");
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void anUnreachableTemporal_failsAtOnce_withExitCode1_namingTheAddress() throws Exception {
+    String address = "127.0.0.1:" + unusedPort();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    picocli.CommandLine commandLine = AgentsMain.commandLine(Map.of());
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+
+    long t0 = System.nanoTime();
+    int exit = commandLine.execute("bench", "--quick", "--json", "--temporal", address);
+    long millis = (System.nanoTime() - t0) / 1_000_000;
+
+    assertThat(exit).isEqualTo(1);
+    assertThat(err.toString()).contains("Cannot reach Temporal at " + address);
+    assertThat(out.toString()).isEmpty();
+    assertThat(millis).as("milliseconds to fail").isLessThan(5_000);
+  }
+
+  private static int unusedPort() throws java.io.IOException {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
   }
 
   @Test

@@ -577,6 +577,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     private Approval resumedApproval;
     private int resumedPausedAt;
     private final List<ToolCallRecord> toolCalls = new ArrayList<>();
+    /** Characters of arguments and results in {@code toolCalls}; bounded by the run result's limit. */
+    private long toolCallChars;
+    /** Set once a call did not fit: it and every later call of the run are listed omitted. */
+    private boolean omittingToolCalls;
     private int steps;
     private Usage usage = Usage.ZERO;
     private String lastText;
@@ -620,13 +624,32 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       this.resumedPausedAt = snapshot.pausedAt();
       this.steps = snapshot.steps();
       this.usage = snapshot.usage() == null ? Usage.ZERO : snapshot.usage();
-      this.toolCalls.addAll(snapshot.toolCalls());
+      snapshot.toolCalls().forEach(this::keep);
       this.lastText = snapshot.lastText();
       this.trigger = snapshot.trigger();
     }
 
     Message startInput() {
       return startInput;
+    }
+
+    /**
+     * Adds a call to the run's result: whole while the run's calls fit {@link
+     * RunResult#MAX_TOOL_CALL_CHARS}, omitted from the first that does not (the transcript has it).
+     */
+    private void recordCall(ToolCall call, JsonNode result) {
+      long chars = MessageSize.chars(call.arguments()) + MessageSize.chars(result);
+      if (!omittingToolCalls && toolCallChars + chars <= RunResult.MAX_TOOL_CALL_CHARS) {
+        keep(new ToolCallRecord(call.id(), call.name(), call.arguments(), result));
+      } else {
+        keep(ToolCallRecord.omitted(call.id(), call.name()));
+      }
+    }
+
+    private void keep(ToolCallRecord record) {
+      toolCalls.add(record);
+      omittingToolCalls |= record.isOmitted();
+      toolCallChars += MessageSize.chars(record.arguments()) + MessageSize.chars(record.result());
     }
 
     void adoptTrigger(TriggerEnvelope envelope) {
@@ -1019,7 +1042,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         for (; recorded < upTo; recorded++) {
           ToolCall call = calls.get(recorded);
           transcript.add(Message.toolResult(call, outcomes[recorded]));
-          toolCalls.add(new ToolCallRecord(call.id(), call.name(), call.arguments(), outcomes[recorded]));
+          recordCall(call, outcomes[recorded]);
         }
       }
 

@@ -1,0 +1,80 @@
+package io.durableagents.app.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.app.AgentWorker;
+import io.durableagents.app.TemporalDevServer;
+import io.durableagents.app.testing.RealTemporal;
+import io.temporal.api.workflowservice.v1.CountWorkflowExecutionsRequest;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code agents bench --temporal ADDRESS} on the real Temporal server (the CLI's dev server), in
+ * the smoke test's tiny configuration ({@code --quick} takes minutes there): every figure
+ * reported, the report naming the server it ran on, nothing of the bench left running there. It
+ * never checks how fast anything is.
+ */
+class BenchOnRealServerIT {
+  @TempDir Path dir;
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aTinyRunAgainstTheDevServer_reportsEveryFigure_andTheServer() throws Exception {
+    try (TemporalDevServer server = RealTemporal.start(dir)) {
+      StringWriter progress = new StringWriter();
+      BenchReport report;
+      try (Bench bench =
+          new Bench(BenchConfig.tiny(), server.address(), "default", null, new PrintWriter(progress, true))) {
+        assertThat(bench.target()).startsWith("Temporal at " + server.address());
+        report = bench.run();
+      }
+
+      JsonNode json = new ObjectMapper().readTree(report.toJson());
+      assertThat(json.get("server").asText()).isEqualTo(server.address());
+      for (String key : BenchReport.REQUIRED_KEYS) {
+        assertThat(json.get(key)).as("key %s in %s", key, json).isNotNull();
+        assertThat(json.get(key).isNumber()).as("%s is a number in %s", key, json).isTrue();
+        assertThat(json.get(key).asDouble()).as("%s in %s", key, json).isPositive();
+      }
+      StringWriter table = new StringWriter();
+      report.printTable(new PrintWriter(table, true));
+      assertThat(table.toString()).contains("Temporal at " + server.address());
+      System.out.println("bench (tiny) on the dev server: " + json);
+      assertThat(runningWorkflows(server.address())).as("workflows the bench left running").isZero();
+    }
+  }
+
+  /** Workflows still running on the server, once its visibility has caught up (up to 10 s). */
+  private static long runningWorkflows(String address) throws InterruptedException {
+    WorkflowServiceStubs service = AgentWorker.connect(address);
+    try {
+      long running = -1;
+      for (int i = 0; i < 50 && running != 0; i++) {
+        running =
+            service
+                .blockingStub()
+                .countWorkflowExecutions(
+                    CountWorkflowExecutionsRequest.newBuilder()
+                        .setNamespace("default")
+                        .setQuery("ExecutionStatus = 'Running'")
+                        .build())
+                .getCount();
+        if (running != 0) {
+          Thread.sleep(200);
+        }
+      }
+      return running;
+    } finally {
+      service.shutdownNow();
+    }
+  }
+}
