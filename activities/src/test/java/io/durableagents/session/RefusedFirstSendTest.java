@@ -12,7 +12,14 @@ import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionErrors;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.testing.SessionUpdates;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.client.WorkflowUpdateException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -66,6 +73,40 @@ class RefusedFirstSendTest extends SessionKitTest {
 
     assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(statusOf("accepted-1")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+  }
+
+  @Test
+  void aStartInputThatIsNoSessionStart_neitherWedgesTheWorkflowNorLosesAnAcceptedSend() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(ONE_ANSWER), 10);
+    ObjectMapper json = new ObjectMapper();
+
+    JsonNode answered = rawSendWithStart("odd-start-1", json.readTree("{\"input\": \"hello\"}"), json.readTree("{\"sessionId\": {\"x\": 1}}"));
+
+    assertThat(answered.path("status").asText()).isEqualTo(RunStatus.FINISHED);
+    assertThat(answered.path("text").asText()).isEqualTo("one");
+
+    assertThatThrownBy(() -> rawSendWithStart("odd-start-2", json.readTree("{\"input\": {}}"), json.readTree("[\"no\"]")))
+        .isInstanceOf(WorkflowUpdateException.class);
+    assertThat(statusOf("odd-start-2")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+  }
+
+  /** Update-with-start as a client of another SDK sends it: untyped, any JSON as update and start input. */
+  private JsonNode rawSendWithStart(String sessionId, JsonNode request, JsonNode start) {
+    WorkflowStub stub =
+        kit.client.newUntypedWorkflowStub(
+            "AgentSession",
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(sessionId)
+                .setTaskQueue(SessionTestKit.TASK_QUEUE)
+                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                .build());
+    return stub.executeUpdateWithStart(
+        UpdateOptions.newBuilder(JsonNode.class)
+            .setUpdateName("send")
+            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+            .build(),
+        new Object[] {request},
+        new Object[] {start});
   }
 
   private WorkflowExecutionStatus statusOf(String sessionId) {
