@@ -16,6 +16,7 @@ import io.durableagents.workflow.SessionErrors;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
 import io.temporal.api.common.v1.Payloads;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WithStartWorkflowOperation;
@@ -289,11 +290,18 @@ public final class AgentClient {
     }
   }
 
-  /** Where the session is, or empty when there is no such session. */
+  /**
+   * Where the session is, or empty when there is no such session: no workflow, or one that closed
+   * without ever having a run (started by a send the session refused).
+   */
   public Optional<SessionStatus> status(String sessionId) {
     SessionIds.requireValid(sessionId);
     try {
-      return Optional.of(client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).status());
+      SessionStatus status = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).status();
+      if (status.run() == 0 && !isRunning(sessionId)) {
+        return Optional.empty();
+      }
+      return Optional.of(status);
     } catch (WorkflowNotFoundException e) {
       return Optional.empty();
     } catch (WorkflowQueryException | WorkflowServiceException e) {
@@ -309,6 +317,11 @@ public final class AgentClient {
    * projection that cannot be read leaves the messages out and is reported to the listener, never
    * thrown (a caller that retries a failed send would add its input again).
    */
+  private boolean isRunning(String sessionId) {
+    return client.newUntypedWorkflowStub(sessionId).describe().getStatus()
+        == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+  }
+
   private RunResult withMessages(RunResult result) {
     if (result == null || options.projection() == null) {
       return result;
