@@ -219,17 +219,25 @@ class HostileClientInputIT {
   @Test
   @Order(2)
   void anAcceptedSend_whoseProjectionCannotBeRead_isAWarning_notAFailure() throws Exception {
-    Path folder = Files.createDirectories(dir.resolve("not-a-database"));
-    String session = inputs.validSessionId("warn-");
+    Path notADatabase = Files.writeString(dir.resolve("not-a-database.db"), "plain text, not SQLite");
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = socket.getLocalPort();
+    }
+    for (String url :
+        List.of("jdbc:sqlite:" + notADatabase, "jdbc:postgresql://127.0.0.1:" + closedPort + "/agents")) {
+      String session = inputs.validSessionId("warn-");
 
-    Result result = agents.run(COMMAND_TIMEOUT, "send", session, "only once", "--projection", "jdbc:sqlite:" + folder);
+      Result result = agents.run(COMMAND_TIMEOUT, "send", session, "only once", "--projection", url);
 
-    assertThat(result.exitCode()).as(result.err()).isZero();
-    assertThat(result.out()).contains(session + " · run 1 · finished");
-    assertThat(result.err().strip())
-        .isEqualTo("Warning: the result is shown without its messages: the projection jdbc:sqlite:" + folder
-            + " names a directory, not a SQLite database file");
-    assertThat(userTexts(session)).containsExactly("only once");
+      assertThat(result.exitCode()).as(url + ": " + result.err()).isZero();
+      assertThat(result.out()).contains(session + " · run 1 · finished");
+      assertThat(result.err().strip().lines()).as(url).hasSize(1);
+      assertThat(result.err())
+          .startsWith("Warning: the result is shown without its messages: cannot read the messages of session "
+              + session + " from the projection at " + url);
+      assertThat(userTexts(session)).as("sent once, and not to be sent again").containsExactly("only once");
+    }
   }
 
   @Test
