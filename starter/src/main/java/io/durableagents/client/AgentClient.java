@@ -161,6 +161,13 @@ public final class AgentClient {
    * because Temporal creates the workflow even when the validator then refuses the update.
    */
   static void requireSendable(SendRequest request, SessionStart start, DataConverter converter) {
+    String agent = start.agent();
+    if (agent != null && (agent.length() > Limits.AGENT_NAME_CHARS || agent.isBlank()
+        || agent.codePoints().anyMatch(cp -> Character.isISOControl(cp) || Character.getType(cp) == Character.SURROGATE))) {
+      throw new InvalidInputException(
+          "Invalid agent name: use 1-" + Limits.AGENT_NAME_CHARS + " characters, no control characters"
+              + " (got " + agent.length() + " characters).");
+    }
     String problem = SendRules.problem(SendRules.inputsOf(request));
     if (problem != null) {
       throw new InvalidInputException(problem);

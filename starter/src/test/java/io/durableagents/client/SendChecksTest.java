@@ -87,10 +87,14 @@ class SendChecksTest {
   }
 
   @Test
-  void aHugeAgentName_isRefusedByTheRequestSize() {
-    assertThatThrownBy(() -> agents.send("agent-1", "hello", SendOptions.agent("a".repeat(2 * 1024 * 1024))))
-        .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("over the limit of " + Limits.REQUEST_BYTES);
+  void agentNames_overTheLimit_blank_orWithControlCharacters_areRefused() {
+    for (String agent : new String[] {"a".repeat(Limits.AGENT_NAME_CHARS + 1), "a".repeat(2 * 1024 * 1024), " ", "con\u001bcierge"}) {
+      assertThatThrownBy(() -> agents.send("agent-1", "hello", SendOptions.agent(agent)))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith("Invalid agent name: use 1-" + Limits.AGENT_NAME_CHARS + " characters");
+    }
+    assertThatCode(() -> AgentClient.requireSendable("agent-2", "hi", SendOptions.agent("a".repeat(Limits.AGENT_NAME_CHARS))))
+        .doesNotThrowAnyException();
   }
 
   @Test

@@ -165,6 +165,8 @@ class HostileClientInputIT {
     String maxSteps = String.valueOf(-inputs.between(0, 9));
     cases.add(CliCase.refused("max steps " + maxSteps, 2, "--max-steps must be at least 1",
         "send", base, "hi", "--max-steps", maxSteps));
+    cases.add(CliCase.refused("agent name", 2, "Invalid agent name",
+        "send", neverCreated, "hi", "--agent", "a".repeat(Limits.AGENT_NAME_CHARS) + inputs.asciiArgument(20)));
     cases.add(CliCase.refused("ten megabytes", 2, "over the limit of " + Limits.INPUT_CHARS,
         "send", neverCreated, "--input-file", huge.toString()));
     cases.add(CliCase.refused("control characters", 2, "bytes serialized, over the limit of " + Limits.REQUEST_BYTES,
