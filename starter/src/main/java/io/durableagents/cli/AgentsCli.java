@@ -3,6 +3,7 @@ package io.durableagents.cli;
 import io.durableagents.client.AgentClientException;
 import io.durableagents.client.ApprovalNotFoundException;
 import io.durableagents.client.CheckpointNotFoundException;
+import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.workflow.SessionErrors;
@@ -73,6 +74,8 @@ public final class AgentsCli {
     commandLine.addSubcommand(new ApprovalsCommand());
     commandLine.addSubcommand(new SessionsCommand());
     // These settings reach every subcommand added so far, so they come last.
+    // An argument starting with @ is text (a message may well start with one), never a file to read.
+    commandLine.setExpandAtFiles(false);
     commandLine.setDefaultValueProvider(new EnvironmentDefaults(env));
     commandLine.setOut(utf8(System.out));
     commandLine.setErr(utf8(System.err));
@@ -107,7 +110,7 @@ public final class AgentsCli {
     if (hasFailureType(e, SessionErrors.AWAITING_APPROVAL)) {
       return ExitCodes.AWAITING_APPROVAL;
     }
-    if (e instanceof IllegalArgumentException) {
+    if (e instanceof IllegalArgumentException || e instanceof InvalidInputException) {
       return ExitCodes.USAGE;
     }
     return ExitCodes.ERROR;

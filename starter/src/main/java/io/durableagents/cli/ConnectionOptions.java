@@ -1,10 +1,12 @@
 package io.durableagents.cli;
 
 import io.durableagents.client.AgentClient;
+import io.durableagents.client.AgentClientException;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.ProjectionReader;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
@@ -162,7 +164,7 @@ public class ConnectionOptions {
       AgentClientOptions.Builder options = AgentClientOptions.newBuilder().taskQueue(taskQueue);
       if (withProjection) {
         reader = ProjectionReader.open(projection);
-        options.projection(reader);
+        options.projection(reader).projectionFailureListener(this::warnMessagesLeftOut);
       }
       AgentClient agents = AgentClient.newInstance(workflowClient, options.build());
       return new Connection(service, workflowClient, agents, reader);
@@ -171,6 +173,16 @@ public class ConnectionOptions {
       service.shutdownNow();
       throw e;
     }
+  }
+
+  /**
+   * The session took the input, so the command succeeds: a projection it cannot read is a warning
+   * on stderr (a script that retried on failure would send the input again).
+   */
+  private void warnMessagesLeftOut(AgentClientException e) {
+    PrintWriter err = mixee != null ? mixee.commandLine().getErr() : new PrintWriter(System.err, true);
+    err.println("Warning: the result is shown without its messages: " + e.getMessage());
+    err.flush();
   }
 
   static void closeQuietly(AutoCloseable resource) {

@@ -324,8 +324,36 @@ public final class ConnectionSettings {
         resolved.setTls(on.setDisabled(false).build());
       }
       ClientConfigProfile profile = resolved.build();
+      requirePort(profile.getAddress());
       requireTlsFiles(profile.getTls());
       return new ConnectionSettings(profile);
+    }
+
+    /**
+     * Refuses a HOST:PORT address whose port is empty or out of 1-65535 (exit 2), from any source:
+     * gRPC would refuse it on a background thread, printing a stack trace, and then only report
+     * the server unreachable. Targets with a scheme ({@code dns:///host:port}) are gRPC's to check.
+     */
+    static void requirePort(String address) {
+      if (address == null || address.contains("://")) {
+        return;
+      }
+      int colon = address.lastIndexOf(':');
+      int bracket = address.lastIndexOf(']');
+      if (colon < 0 || colon < bracket || (bracket < 0 && address.indexOf(':') != colon)) {
+        return; // no port, or an IPv6 address without brackets: the SDK's to judge
+      }
+      String port = address.substring(colon + 1);
+      if (port.isEmpty() || (port.chars().allMatch(Character::isDigit) && !validPort(port))) {
+        throw new CliException(
+            ExitCodes.USAGE,
+            "Invalid Temporal address '" + address + "': expected HOST:PORT with a port of 1-65535.");
+      }
+    }
+
+    private static boolean validPort(String digits) {
+      String significant = digits.replaceFirst("^0+", "");
+      return !significant.isEmpty() && significant.length() <= 5 && Integer.parseInt(significant) <= 65535;
     }
 
     /** The profile of the config file (if any) with the environment applied. */

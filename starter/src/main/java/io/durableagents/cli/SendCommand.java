@@ -1,8 +1,10 @@
 package io.durableagents.cli;
 
+import io.durableagents.client.AgentClient;
 import io.durableagents.client.SendOptions;
 import io.durableagents.client.SessionIds;
 import io.durableagents.workflow.RunResult;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Timer;
@@ -18,18 +20,24 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code agents send SESSION TEXT}: sends a message to a session (starting it when new), waits for
- * the run it triggers and prints the result. Exit code 0, 1 for a failed run, 3 when the run waits
- * for an approval, 4 when there is no such session, 2 for an invalid session id.
+ * the run it triggers and prints the result. The message is TEXT as given, or read with {@code
+ * --input-file PATH} or from standard input ({@code -}); it is checked against the session's rules
+ * and limits before anything is sent. Exit code 0, 1 for a failed run, 3 when the run waits for an
+ * approval, 4 when there is no such session, 2 for an invalid session id or a message the session
+ * would refuse. Once the session took the message, a projection that cannot be read is a warning,
+ * not a failure.
  */
 @Command(
     name = "send",
     description = {
       "Send a message to a session and print the result of the run it triggers.",
-      "An unknown session is started; a finished one continues the conversation."
+      "An unknown session is started; a finished one continues the conversation.",
+      "TEXT is sent as given (a leading @ is text); use --input-file PATH or - for stdin."
     },
     footer = {
       "",
-      "Exit codes: 0 finished, 1 failed or error, 2 usage, 3 awaiting approval,", "4 no such session."
+      "Exit codes: 0 finished, 1 failed or error, 2 usage (or a message the session",
+      "would refuse), 3 awaiting approval, 4 no such session."
     })
 public class SendCommand implements Callable<Integer> {
   /** After this long without an answer, say what the command is waiting for. */
@@ -42,8 +50,21 @@ public class SendCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "SESSION", description = "Session id (letters, digits, . _ : @ -).")
   String session;
 
-  @Parameters(index = "1", paramLabel = "TEXT", description = "The message.")
+  @Parameters(
+      index = "1",
+      arity = "0..1",
+      paramLabel = "TEXT",
+      description = "The message, sent as given; - reads it from standard input.")
   String text;
+
+  @Option(
+      names = "--input-file",
+      paramLabel = "PATH",
+      description = "Read the message from this UTF-8 file (- for standard input) instead of TEXT.")
+  String inputFile;
+
+  /** Where {@code -} reads from. */
+  InputStream stdin = System.in;
 
   @Option(names = "--agent", paramLabel = "NAME", description = "Agent of a new session (default: the worker's).")
   String agent;
@@ -60,18 +81,22 @@ public class SendCommand implements Callable<Integer> {
     if (maxSteps != null && maxSteps < 1) {
       throw new ParameterException(spec.commandLine(), "--max-steps must be at least 1, got " + maxSteps);
     }
+    String input = MessageInput.resolve(text, inputFile, stdin);
+    SendOptions options = new SendOptions(agent, maxSteps);
+    // Before connecting: a message the session would refuse is never sent (exit 2).
+    AgentClient.requireSendable(session, input, options);
     PrintWriter out = spec.commandLine().getOut();
     RunResult result;
     try (ConnectionOptions.Connection connected = connection.open()) {
       WaitHint hint = new WaitHint(spec.commandLine().getErr(), connection);
       try {
-        result = connected.agents().send(session, text, new SendOptions(agent, maxSteps));
+        result = connected.agents().send(session, input, options);
       } finally {
         hint.cancel();
       }
     }
     RunResultPrinter.print(result, json, out);
-    if (json && result.messageCount() > 0 && (result.messages() == null || result.messages().isEmpty())) {
+    if (json && result.messageCount() > 0 && result.messages() != null && result.messages().isEmpty()) {
       PrintWriter err = spec.commandLine().getErr();
       err.println(
           "Note: the projection " + connection.projection() + " holds no messages of '" + session

@@ -7,12 +7,16 @@ import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.Trajectories;
 import io.durableagents.workflow.TriggerEnvelope;
+import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SendRules;
 import io.durableagents.workflow.SessionErrors;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
+import io.temporal.api.common.v1.Payloads;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WithStartWorkflowOperation;
@@ -24,6 +28,9 @@ import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.common.converter.DataConverter;
+import io.temporal.common.converter.DataConverterException;
+import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.failure.ApplicationFailure;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -70,6 +77,14 @@ public final class AgentClient {
    * conversation with this input as the next user turn. Empty input starts nothing: it waits for
    * the run in progress, or returns the last run's result.
    *
+   * <p>The input is checked before anything is sent, with the session's own rules ({@link
+   * SendRules}) and {@link Limits}: a refused first send would still create the workflow. Once the
+   * session took the input, nothing makes this method fail that a retry could fix without adding
+   * the input again: when the projection cannot be read, the result comes without {@code messages}
+   * and {@link AgentClientOptions#projectionFailureListener()} hears why.
+   *
+   * @throws IllegalArgumentException for an invalid session id
+   * @throws InvalidInputException for input the session would refuse; nothing was sent
    * @throws SessionNotFoundException for empty input on a session that does not exist
    * @throws AgentClientException when the session refuses the input
    */
@@ -109,6 +124,7 @@ public final class AgentClient {
   public RunResult send(String sessionId, TriggerEnvelope trigger, SendOptions sendOptions) {
     SessionIds.requireValid(sessionId);
     Objects.requireNonNull(trigger, "trigger");
+    Objects.requireNonNull(sendOptions, "sendOptions");
     RunResult result;
     try {
       result = sendWithStart(sessionId, SendRequest.ofTrigger(trigger), sendOptions);
@@ -123,7 +139,64 @@ public final class AgentClient {
     return withMessages(result);
   }
 
+  /**
+   * Checks, with the default data converter, what {@link #send(String, String, SendOptions)}
+   * checks before it sends anything: for callers that want to refuse input before they connect
+   * (the CLI). Empty input passes (it starts nothing).
+   *
+   * @throws IllegalArgumentException for an invalid session id
+   * @throws InvalidInputException for input the session would refuse
+   */
+  public static void requireSendable(String sessionId, String input, SendOptions sendOptions) {
+    SessionIds.requireValid(sessionId);
+    SendRequest request = new SendRequest(input == null ? "" : input);
+    if (!request.isEmpty()) {
+      requireSendable(request, sessionStart(sessionId, sendOptions), DefaultDataConverter.STANDARD_INSTANCE);
+    }
+  }
+
+  /**
+   * Refuses a request the session would refuse (the validator's own rules) or that is larger than
+   * {@link Limits#REQUEST_BYTES} serialized, the start input included: before update-with-start,
+   * because Temporal creates the workflow even when the validator then refuses the update.
+   */
+  static void requireSendable(SendRequest request, SessionStart start, DataConverter converter) {
+    String agent = start.agent();
+    if (agent != null && (agent.length() > Limits.AGENT_NAME_CHARS || agent.isBlank()
+        || agent.codePoints().anyMatch(cp -> Character.isISOControl(cp) || Character.getType(cp) == Character.SURROGATE))) {
+      throw new InvalidInputException(
+          "Invalid agent name: use 1-" + Limits.AGENT_NAME_CHARS + " characters, no control characters"
+              + " (got " + agent.length() + " characters).");
+    }
+    String problem = SendRules.problem(SendRules.inputsOf(request));
+    if (problem != null) {
+      throw new InvalidInputException(problem);
+    }
+    long bytes;
+    try {
+      bytes = serializedBytes(converter, request) + serializedBytes(converter, start);
+    } catch (DataConverterException e) {
+      throw new InvalidInputException("The request cannot be serialized: " + rootMessage(e), e);
+    }
+    if (bytes > Limits.REQUEST_BYTES) {
+      throw new InvalidInputException(
+          "The request is " + bytes + " bytes serialized, over the limit of " + Limits.REQUEST_BYTES
+              + " bytes per request (escaped control characters take 6 bytes each); attach large"
+              + " content as an artifact instead.");
+    }
+  }
+
+  private static long serializedBytes(DataConverter converter, Object value) {
+    return converter.toPayloads(value).map(Payloads::getSerializedSize).orElse(0);
+  }
+
+  private static SessionStart sessionStart(String sessionId, SendOptions sendOptions) {
+    return new SessionStart(sessionId, sendOptions.agent(), sendOptions.maxSteps());
+  }
+
   private RunResult sendWithStart(String sessionId, SendRequest request, SendOptions sendOptions) {
+    SessionStart sessionStart = sessionStart(sessionId, sendOptions);
+    requireSendable(request, sessionStart, client.getOptions().getDataConverter());
     WorkflowOptions workflowOptions =
         WorkflowOptions.newBuilder()
             .setWorkflowId(sessionId)
@@ -137,9 +210,7 @@ public final class AgentClient {
             .setUpdateName("send")
             .setWaitForStage(WorkflowUpdateStage.COMPLETED)
             .build();
-    WithStartWorkflowOperation<Void> start =
-        new WithStartWorkflowOperation<>(
-            stub::run, new SessionStart(sessionId, sendOptions.agent(), sendOptions.maxSteps()));
+    WithStartWorkflowOperation<Void> start = new WithStartWorkflowOperation<>(stub::run, sessionStart);
     return WorkflowClient.executeUpdateWithStart(stub::send, request, updateOptions, start);
   }
 
@@ -219,16 +290,25 @@ public final class AgentClient {
         return new ApprovalNotFoundException(rejection.message(), true);
       case SessionErrors.NO_RUN:
         return new SessionNotFoundException(sessionId);
+      case SessionErrors.INVALID_INPUT:
+        return new InvalidInputException(rejection.message(), e);
       default:
         return new AgentClientException(rejection.message(), e);
     }
   }
 
-  /** Where the session is, or empty when there is no such session. */
+  /**
+   * Where the session is, or empty when there is no such session: no workflow, or one that closed
+   * without ever having a run (started by a send the session refused).
+   */
   public Optional<SessionStatus> status(String sessionId) {
     SessionIds.requireValid(sessionId);
     try {
-      return Optional.of(client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).status());
+      SessionStatus status = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).status();
+      if (status.run() == 0 && !isRunning(sessionId)) {
+        return Optional.empty();
+      }
+      return Optional.of(status);
     } catch (WorkflowNotFoundException e) {
       return Optional.empty();
     } catch (WorkflowQueryException | WorkflowServiceException e) {
@@ -239,11 +319,26 @@ public final class AgentClient {
     }
   }
 
+  /**
+   * The result with the conversation from the projection. The session took the input already: a
+   * projection that cannot be read leaves the messages out and is reported to the listener, never
+   * thrown (a caller that retries a failed send would add its input again).
+   */
+  private boolean isRunning(String sessionId) {
+    return client.newUntypedWorkflowStub(sessionId).describe().getStatus()
+        == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+  }
+
   private RunResult withMessages(RunResult result) {
     if (result == null || options.projection() == null) {
       return result;
     }
-    return result.withMessages(options.projection().messages(result.sessionId(), result.messageCount()));
+    try {
+      return result.withMessages(options.projection().messages(result.sessionId(), result.messageCount()));
+    } catch (AgentClientException e) {
+      options.projectionFailureListener().accept(e);
+      return result;
+    }
   }
 
   private static boolean isNotFound(Throwable e) {

@@ -1,6 +1,9 @@
 package io.durableagents.client;
 
 import java.util.Objects;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Options of {@link AgentClient}: the task queue the agent workers poll and, optionally, the
@@ -8,13 +11,19 @@ import java.util.Objects;
  */
 public final class AgentClientOptions {
   public static final String DEFAULT_TASK_QUEUE = "agents";
+  private static final Logger log = LoggerFactory.getLogger(AgentClient.class);
+  /** Logs the failure as a warning, the result goes on without messages. */
+  private static final Consumer<AgentClientException> LOG_PROJECTION_FAILURE =
+      e -> log.warn("The run's messages are left out: {}", e.getMessage());
 
   private final String taskQueue;
   private final ProjectionReader projection;
+  private final Consumer<AgentClientException> projectionFailureListener;
 
   private AgentClientOptions(Builder builder) {
     this.taskQueue = builder.taskQueue;
     this.projection = builder.projection;
+    this.projectionFailureListener = builder.projectionFailureListener;
   }
 
   public static Builder newBuilder() {
@@ -34,9 +43,19 @@ public final class AgentClientOptions {
     return projection;
   }
 
+  /**
+   * Hears why the messages of a run result could not be read from the projection after the
+   * session took a send's input; the result is returned without them. Default: a warning in the
+   * log.
+   */
+  public Consumer<AgentClientException> projectionFailureListener() {
+    return projectionFailureListener;
+  }
+
   public static final class Builder {
     private String taskQueue = DEFAULT_TASK_QUEUE;
     private ProjectionReader projection;
+    private Consumer<AgentClientException> projectionFailureListener = LOG_PROJECTION_FAILURE;
 
     private Builder() {}
 
@@ -47,6 +66,12 @@ public final class AgentClientOptions {
 
     public Builder projection(ProjectionReader projection) {
       this.projection = Objects.requireNonNull(projection, "projection");
+      return this;
+    }
+
+    /** See {@link AgentClientOptions#projectionFailureListener()}. */
+    public Builder projectionFailureListener(Consumer<AgentClientException> listener) {
+      this.projectionFailureListener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

@@ -23,9 +23,11 @@ import org.sqlite.SQLiteConfig;
 
 /**
  * Reads the projection the worker's store writes (sessions, transcripts, checkpoint history and
- * approvals), read-only: it never
- * creates a database, a table or a row. A database that does not exist yet, or has no tables yet,
- * reads as empty. Each read takes a connection of its own; there is no pool.
+ * approvals), read-only: it never creates a database, a table or a row. A SQLite path that is
+ * missing or a directory, and a database without the projection's tables, are errors naming the
+ * URL, never an empty projection: a wrong URL must not read as "nothing there" (the worker creates
+ * the database and its tables when it starts). Each read takes a connection of its own; there is
+ * no pool.
  *
  * <p>Supports {@code jdbc:sqlite:PATH} and {@code jdbc:postgresql://HOST[:PORT]/DATABASE} (the
  * latter needs the PostgreSQL JDBC driver on the classpath). Thread-safe.
@@ -120,7 +122,6 @@ public final class ProjectionReader implements AutoCloseable {
     }
     return read(
         "the messages of session " + sessionId,
-        List.of(),
         connection -> {
           List<Message> result = new ArrayList<>(count > 0 ? count : 16);
           try (PreparedStatement select =
@@ -148,7 +149,6 @@ public final class ProjectionReader implements AutoCloseable {
     requireSessionId(sessionId);
     return read(
         "session " + sessionId,
-        Optional.empty(),
         connection -> {
           try (PreparedStatement select = connection.prepareStatement(SELECT_SESSION)) {
             select.setString(1, sessionId);
@@ -190,7 +190,6 @@ public final class ProjectionReader implements AutoCloseable {
     requireSessionId(sessionId);
     return read(
         "the history of session " + sessionId,
-        List.of(),
         true,
         connection -> {
           List<EntryRow> rows = new ArrayList<>();
@@ -227,7 +226,6 @@ public final class ProjectionReader implements AutoCloseable {
     requireSessionId(sessionId);
     return read(
         "checkpoint " + step + " of session " + sessionId,
-        Optional.empty(),
         true,
         connection -> {
           EntryRow entry;
@@ -271,7 +269,6 @@ public final class ProjectionReader implements AutoCloseable {
     sql.append(ORDER_APPROVALS);
     return read(
         "approvals",
-        List.of(),
         connection -> {
           List<ApprovalRow> result = new ArrayList<>();
           try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
@@ -389,8 +386,8 @@ public final class ProjectionReader implements AutoCloseable {
     closed = true;
   }
 
-  private <T> T read(String what, T whenAbsent, Query<T> query) {
-    return read(what, whenAbsent, false, query);
+  private <T> T read(String what, Query<T> query) {
+    return read(what, false, query);
   }
 
   /**
@@ -398,12 +395,16 @@ public final class ProjectionReader implements AutoCloseable {
    * transaction whose statements all see the same state of the database (several statements that
    * must agree, such as history entries and the messages they refer to).
    */
-  private <T> T read(String what, T whenAbsent, boolean snapshot, Query<T> query) {
+  private <T> T read(String what, boolean snapshot, Query<T> query) {
     if (closed) {
       throw new IllegalStateException("the projection reader is closed");
     }
     if (sqliteFile != null && !Files.isRegularFile(sqliteFile)) {
-      return whenAbsent;
+      throw new AgentClientException(
+          Files.isDirectory(sqliteFile)
+              ? "the projection " + describe(url) + " names a directory, not a SQLite database file"
+              : "no projection database at " + sqliteFile + " (" + describe(url) + "): the worker"
+                  + " creates it when it starts; point the client at the worker's projection");
     }
     try (Connection connection = DriverManager.getConnection(url, properties)) {
       if (sqliteFile == null) {
@@ -424,7 +425,11 @@ public final class ProjectionReader implements AutoCloseable {
       }
     } catch (SQLException e) {
       if (isMissingTable(e)) {
-        return whenAbsent;
+        throw new AgentClientException(
+            "the database at " + describe(url) + " holds no projection (" + e.getMessage()
+                + "): the worker creates its tables when it starts; point the client at the"
+                + " worker's projection",
+            e);
       }
       throw new AgentClientException(
           "cannot read " + what + " from the projection at " + describe(url) + ": "

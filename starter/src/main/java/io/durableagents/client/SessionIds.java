@@ -1,10 +1,12 @@
 package io.durableagents.client;
 
+import io.durableagents.workflow.Limits;
 import java.util.regex.Pattern;
 
 /** Session ids are workflow ids; they are limited to a safe, printable set. */
 public final class SessionIds {
-  private static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0,199}");
+  private static final Pattern VALID =
+      Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0," + (Limits.SESSION_ID_CHARS - 1) + "}");
 
   private SessionIds() {}
 
@@ -14,7 +16,8 @@ public final class SessionIds {
       throw new IllegalArgumentException(
           "Invalid session id "
               + (sessionId == null ? "null" : "'" + printable(sessionId) + "'")
-              + ": use 1-200 characters of letters, digits and . _ : @ -, starting with a letter or digit.");
+              + ": use 1-" + Limits.SESSION_ID_CHARS
+              + " characters of letters, digits and . _ : @ -, starting with a letter or digit.");
     }
     return sessionId;
   }
@@ -22,12 +25,12 @@ public final class SessionIds {
   private static String printable(String value) {
     StringBuilder out = new StringBuilder();
     value.codePoints().limit(80).forEach(cp -> {
-      if (cp < 0x20 || cp == 0x7f) {
+      if (Character.isISOControl(cp) || Character.getType(cp) == Character.SURROGATE) {
         out.append(String.format("\\u%04x", cp));
       } else {
         out.appendCodePoint(cp);
       }
     });
-    return out.toString();
+    return value.codePointCount(0, value.length()) > 80 ? out + "..." : out.toString();
   }
 }

@@ -72,6 +72,25 @@ class ConnectionSettingsTest {
   }
 
   @Test
+  void aPortOutOfRange_isAUsageError_fromEverySource_beforeGrpcSeesIt() throws IOException {
+    for (String address : new String[] {"127.0.0.1:99999", "127.0.0.1:65536", "127.0.0.1:0", "127.0.0.1:", "[::1]:70000"}) {
+      assertThatThrownBy(() -> ConnectionSettings.newBuilder(env()).address(address).build())
+          .as(address)
+          .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
+          .hasMessage("Invalid Temporal address '" + address + "': expected HOST:PORT with a port of 1-65535.");
+    }
+    assertThatThrownBy(() -> ConnectionSettings.fromEnvironment(env("TEMPORAL_ADDRESS", "localhost:123456")))
+        .hasMessageContaining("'localhost:123456'");
+    writeConfig("[profile.default]\naddress = \"temporal.internal:100000\"\n");
+    assertThatThrownBy(() -> ConnectionSettings.fromEnvironment(env()))
+        .hasMessageContaining("'temporal.internal:100000'");
+
+    for (String address : new String[] {"127.0.0.1:1", "127.0.0.1:65535", "[::1]:7233", "dns:///temporal:7233", "temporal"}) {
+      assertThat(ConnectionSettings.newBuilder(env()).address(address).build().address()).isEqualTo(address);
+    }
+  }
+
+  @Test
   void environmentOnly_setsAddressAndNamespace_blankValuesCountAsUnset() {
     ConnectionSettings settings =
         ConnectionSettings.fromEnvironment(

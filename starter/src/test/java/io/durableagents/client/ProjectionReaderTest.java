@@ -71,33 +71,50 @@ class ProjectionReaderTest {
   }
 
   @Test
-  void aMissingDatabaseReadsEmptyAndIsNotCreated() {
+  void aMissingDatabase_isAnErrorNamingIt_andIsNotCreated() {
     Path file = dir.resolve("not-yet").resolve("projection.db");
     try (ProjectionReader reader = ProjectionReader.open("jdbc:sqlite:" + file)) {
-      assertThat(reader.messages("chat-1", -1)).isEmpty();
-      assertThat(reader.messages("chat-1", 3)).isEmpty();
-      assertThat(reader.session("chat-1")).isEmpty();
+      assertThatThrownBy(() -> reader.messages("chat-1", -1))
+          .isInstanceOf(AgentClientException.class)
+          .hasMessage(
+              "no projection database at " + file + " (jdbc:sqlite:" + file + "): the worker creates it"
+                  + " when it starts; point the client at the worker's projection");
+      assertThatThrownBy(() -> reader.session("chat-1")).isInstanceOf(AgentClientException.class);
+      assertThatThrownBy(() -> reader.history("chat-1", 0)).isInstanceOf(AgentClientException.class);
+      assertThatThrownBy(() -> reader.approvals(true)).isInstanceOf(AgentClientException.class);
     }
     assertThat(file).doesNotExist();
     assertThat(file.getParent()).doesNotExist();
 
     Path sibling = dir.resolve("missing.db");
     try (ProjectionReader reader = ProjectionReader.open("jdbc:sqlite:" + sibling)) {
-      assertThat(reader.session("chat-1")).isEmpty();
+      assertThatThrownBy(() -> reader.checkpoint("chat-1", 1)).hasMessageContaining(sibling.toString());
     }
     assertThat(sibling).doesNotExist();
   }
 
   @Test
-  void aDatabaseWithoutTheTablesReadsEmpty() throws Exception {
+  void aDirectory_isAnErrorNamingIt() {
+    try (ProjectionReader reader = ProjectionReader.open("jdbc:sqlite:" + dir)) {
+      assertThatThrownBy(() -> reader.approvals(false))
+          .isInstanceOf(AgentClientException.class)
+          .hasMessage("the projection jdbc:sqlite:" + dir + " names a directory, not a SQLite database file");
+    }
+  }
+
+  @Test
+  void aDatabaseWithoutTheTables_isAnErrorNamingIt() throws Exception {
     Path file = dir.resolve("empty.db");
     try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
         Statement statement = other.createStatement()) {
       statement.execute("CREATE TABLE unrelated (id INTEGER PRIMARY KEY)");
     }
     try (ProjectionReader reader = ProjectionReader.open("jdbc:sqlite:" + file)) {
-      assertThat(reader.messages("chat-1", -1)).isEmpty();
-      assertThat(reader.session("chat-1")).isEmpty();
+      assertThatThrownBy(() -> reader.messages("chat-1", -1))
+          .isInstanceOf(AgentClientException.class)
+          .hasMessageStartingWith("the database at jdbc:sqlite:" + file + " holds no projection (")
+          .hasMessageContaining("no such table: agent_messages");
+      assertThatThrownBy(() -> reader.session("chat-1")).hasMessageContaining("no such table: agent_sessions");
     }
   }
 

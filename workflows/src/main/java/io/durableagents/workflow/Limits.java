@@ -13,6 +13,9 @@ public final class Limits {
   /** Characters of a session id (also a workflow id). */
   public static final int SESSION_ID_CHARS = 200;
 
+  /** Characters of an agent name as a client names it (a new session's agent). */
+  public static final int AGENT_NAME_CHARS = 200;
+
   /** Characters of an approval decision's note. */
   public static final int NOTE_CHARS = 4 * 1024;
 

@@ -1,16 +1,19 @@
 package io.durableagents.workflow;
 
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.UpdateInfo;
+import io.temporal.workflow.Workflow;
 import java.util.Arrays;
 import java.util.List;
+import org.slf4j.Logger;
 
 /**
  * A refusal by the session workflow (update validators), readable by clients in any SDK.
  *
- * <p>The failure's message starts with {@code "<type>: "} and ends with {@code " [key=value ...]"}
- * for its details, because Java SDK 1.38 loses the type and details of a failure thrown from an
- * update validator (sdk-java issue 2875, fixed after 1.38): {@link #from(Throwable)} reads the type
- * from the failure when it survived, and from the message otherwise.
+ * <p>The failure's message starts with {@code "<type>: "} and ends with {@code " [value ...]"} for
+ * its details: Java SDK 1.38 loses the type and details of a failure thrown from an update validator
+ * (sdk-java issue 2875, fixed after 1.38), and a validator throws a plain {@link Refused} anyway (see
+ * {@link #failure}), so the message is what every SDK receives; {@link #from(Throwable)} reads it.
  *
  * @param type one of {@link SessionErrors}
  * @param message the human-readable reason, without the type prefix
@@ -18,14 +21,40 @@ import java.util.List;
  *     sessionId, approvalId)
  */
 public record Rejection(String type, String message, List<String> details) {
+  private static final Logger LOG = Workflow.getLogger(Rejection.class);
+  private static final int LOGGED_CHARS = 300;
 
-  /** Builds the failure a validator throws. Must be called from workflow code. */
-  public static ApplicationFailure failure(String type, String message, String... details) {
+  /**
+   * Builds the exception a validator throws, and logs the refusal as one line. Must be called from
+   * workflow code.
+   *
+   * <p>It is a plain exception, not an {@code ApplicationFailure}: the SDK rejects the update with
+   * it either way, but logs a validator's {@code TemporalFailure} as a workflow execution failure
+   * with its stack trace, although nothing failed. Callers read it with {@link #from(Throwable)}.
+   */
+  public static Refused failure(String type, String message, String... details) {
     StringBuilder text = new StringBuilder(type).append(": ").append(message);
     if (details.length > 0) {
       text.append(" [").append(String.join(" ", details)).append(']');
     }
-    return ApplicationFailure.newFailure(text.toString(), type, (Object[]) details);
+    Refused refused = new Refused(text.toString());
+    LOG.info(
+        "{} refused {}: {}",
+        Workflow.getInfo().getWorkflowId(),
+        Workflow.getCurrentUpdateInfo().map(UpdateInfo::getUpdateName).orElse("a request"),
+        shortened(refused.getMessage()));
+    return refused;
+  }
+
+  /** What a session's validator throws for a refused update: no stack trace, nothing failed. */
+  public static final class Refused extends RuntimeException {
+    Refused(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private static String shortened(String text) {
+    return text.length() <= LOGGED_CHARS ? text : text.substring(0, LOGGED_CHARS) + "...";
   }
 
   /** The rejection in a client-side exception chain, or null when there is none. */

@@ -151,20 +151,19 @@ class ProjectionOnBothDatabasesTest {
 
   @ParameterizedTest
   @MethodSource("databases")
-  void aDatabaseWithoutTheTablesReadsEmpty_andMissingMessagesAreReported(String kind)
+  void aDatabaseWithoutTheTables_isAnErrorNamingIt_andMissingMessagesAreReported(String kind)
       throws Exception {
     String url = newDatabase(kind);
-    if (kind.equals("postgresql")) {
-      try (ProjectionReader reader = ProjectionReader.open(url)) {
-        assertThat(reader.history("chat-1", 0)).isEmpty();
-        assertThat(reader.approvals(true)).isEmpty();
-        assertThat(reader.checkpoint("chat-1", 1)).isEmpty();
-      }
-    } else {
-      try (ProjectionReader reader = ProjectionReader.open(url)) {
-        assertThat(reader.history("chat-1", 0)).isEmpty();
-        assertThat(reader.approvals(false)).isEmpty();
-      }
+    String shown = kind.equals("postgresql") ? url.substring(0, url.indexOf('?') < 0 ? url.length() : url.indexOf('?')) : url;
+    try (ProjectionReader reader = ProjectionReader.open(url)) {
+      // Never read as empty: a wrong URL must not look like a projection with nothing in it.
+      assertThatThrownBy(() -> reader.history("chat-1", 0))
+          .isInstanceOf(AgentClientException.class)
+          .hasMessageContaining(shown);
+      assertThatThrownBy(() -> reader.approvals(true)).isInstanceOf(AgentClientException.class);
+      assertThatThrownBy(() -> reader.checkpoint("chat-1", 1)).isInstanceOf(AgentClientException.class);
+    }
+    if (!kind.equals("postgresql")) {
       assertThat(dir.resolve("projection-" + DATABASES.get() + ".db")).doesNotExist();
     }
 

@@ -62,9 +62,18 @@ public final class AgentsProcesses implements AutoCloseable {
 
   /** Runs {@code agents ARGS} to completion; fails the test if it takes longer than {@code timeout}. */
   public Result run(Duration timeout, String... args) throws IOException, InterruptedException {
+    return run(timeout, null, args);
+  }
+
+  /** {@link #run(Duration, String...)} with {@code stdin} (null: none) as the command's standard input. */
+  public Result run(Duration timeout, byte[] stdin, String... args) throws IOException, InterruptedException {
     Path out = Files.createTempFile(workDir, "out", ".txt");
     Path err = Files.createTempFile(workDir, "err", ".txt");
-    Process process = command(args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    ProcessBuilder builder = command(args).redirectOutput(out.toFile()).redirectError(err.toFile());
+    if (stdin != null) {
+      builder.redirectInput(Files.write(Files.createTempFile(workDir, "in", ".txt"), stdin).toFile());
+    }
+    Process process = builder.start();
     if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError(

@@ -8,12 +8,14 @@ import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.ErrorResults;
 import io.durableagents.workflow.FinishReason;
+import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.MergePatch;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SendRules;
 import io.durableagents.workflow.SessionErrors;
 import io.durableagents.workflow.SessionSnapshot;
 import io.durableagents.workflow.SessionStart;
@@ -63,7 +65,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   /** Model-turn failure type for an unreachable store: waited out, never a failed run. */
   private static final String STORE_UNAVAILABLE = "store_unavailable";
   /** Bound of one send's text: well under Temporal's 2 MB payload limit. */
-  static final int MAX_INPUT_CHARS = 256 * 1024;
+  static final int MAX_INPUT_CHARS = Limits.INPUT_CHARS;
 
   private final SessionStart start;
   private final String sessionId;
@@ -129,6 +131,12 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public void run(SessionStart ignored) {
+    if (start.fork() == null && start.continued() == null && !receivedInput()) {
+      // Started by an update-with-start whose input the validator refused: Temporal creates the
+      // workflow before it validates the update. No session is left behind.
+      log.info("{} completes without a session: its first send was refused", sessionId);
+      return;
+    }
     showStatus();
     if (start.fork() != null) {
       startFork();
@@ -194,6 +202,15 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     RunResult result = currentRun.execute();
     currentRun = null;
     settle(result);
+  }
+
+  /**
+   * True when the workflow's first task brought an accepted send. The SDK runs the update handlers
+   * of that task in the same pass as the workflow method; yielding once lets them run first.
+   */
+  private boolean receivedInput() {
+    letOtherHandlersRun();
+    return updatesThisRun > 0 || !queuedInputs.isEmpty();
   }
 
   // ---- continue-as-new --------------------------------------------------------------------
@@ -265,23 +282,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       throw new IllegalArgumentException("send needs a request");
     }
     List<Message> inputs = newInputs(request);
-    int inputChars = 0;
-    for (Message message : inputs) {
-      inputChars += message.text() == null ? 0 : message.text().length();
-    }
-    if (inputChars > MAX_INPUT_CHARS) {
-      throw Rejection.failure(
-          SessionErrors.INVALID_INPUT,
-          "The input is " + inputChars + " characters, over the limit of " + MAX_INPUT_CHARS
-              + " per send; attach large content as an artifact instead.");
-    }
-    for (Message message : inputs) {
-      if (!Message.USER.equals(message.role())) {
-        throw Rejection.failure(
-            SessionErrors.INVALID_INPUT,
-            "Only user messages can be sent; got a '" + message.role() + "' message that does not"
-                + " belong to the stored conversation.");
-      }
+    String problem = SendRules.problem(inputs);
+    if (problem != null) {
+      throw Rejection.failure(SessionErrors.INVALID_INPUT, problem);
     }
     if (!inputs.isEmpty() && pendingApproval != null) {
       throw Rejection.failure(
@@ -377,17 +380,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   /** The new messages of a request: a re-sent stored history is recognised and dropped. */
   private List<Message> newInputs(SendRequest request) {
-    List<Message> inputs = new ArrayList<>();
-    List<Message> messages = request.messages();
-    if (transcript.isPrefixOf(messages)) {
-      messages = messages.subList(transcript.size(), messages.size());
-    }
-    inputs.addAll(messages);
-    if (request.trigger() != null) {
-      inputs.add(request.trigger().toMessage());
-    }
-    if (request.input() != null && !request.input().isEmpty()) {
-      inputs.add(Message.user(request.input()));
+    List<Message> inputs = SendRules.inputsOf(request);
+    if (transcript.isPrefixOf(request.messages())) {
+      // The request's messages come first: drop the stored conversation they start with.
+      return inputs.subList(transcript.size(), inputs.size());
     }
     return inputs;
   }

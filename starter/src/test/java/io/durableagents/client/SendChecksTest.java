@@ -1,0 +1,133 @@
+package io.durableagents.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.durableagents.workflow.Limits;
+import io.durableagents.workflow.TriggerEnvelope;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code AgentClient.send} refuses what the session would refuse before it sends anything: the
+ * client here points at a closed port, so any request that went out would fail as unreachable
+ * instead of with the refusal asserted.
+ */
+class SendChecksTest {
+  private WorkflowServiceStubs service;
+  private AgentClient agents;
+
+  @BeforeEach
+  void clientOfANowhereServer() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closedPort = socket.getLocalPort();
+    }
+    service =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + closedPort).build());
+    agents = AgentClient.newInstance(WorkflowClient.newInstance(service));
+  }
+
+  @AfterEach
+  void close() {
+    service.shutdownNow();
+  }
+
+  @Test
+  void tooManyCharacters_isRefusedBeforeSending() {
+    long start = System.nanoTime();
+
+    assertThatThrownBy(() -> agents.send("big-1", "a".repeat(Limits.INPUT_CHARS + 1)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "The input is " + (Limits.INPUT_CHARS + 1) + " characters, over the limit of "
+                + Limits.INPUT_CHARS + " per send; attach large content as an artifact instead.");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void tenMegabytes_isRefusedAtOnce() {
+    long start = System.nanoTime();
+
+    assertThatThrownBy(() -> agents.send("big-2", "x".repeat(10 * 1024 * 1024)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("over the limit of " + Limits.INPUT_CHARS);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void escapedControlCharacters_withinTheCharacterLimit_areRefusedByTheirSerializedSize() {
+    String controls = "\u0001".repeat(Limits.INPUT_CHARS); // six bytes each in JSON
+
+    assertThatThrownBy(() -> agents.send("big-3", controls))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("The request is ")
+        .hasMessageContaining("bytes serialized, over the limit of " + Limits.REQUEST_BYTES);
+  }
+
+  @Test
+  void anUnpairedSurrogate_isRefused() {
+    assertThatThrownBy(() -> agents.send("text-1", "ok \uD800 then"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("The input is not valid Unicode text: an unpaired surrogate at character 3.");
+    assertThatThrownBy(() -> agents.send("text-1", "\uDC00"))
+        .isInstanceOf(InvalidInputException.class);
+  }
+
+  @Test
+  void agentNames_overTheLimit_blank_orWithControlCharacters_areRefused() {
+    for (String agent : new String[] {"a".repeat(Limits.AGENT_NAME_CHARS + 1), "a".repeat(2 * 1024 * 1024), " ", "con\u001bcierge"}) {
+      assertThatThrownBy(() -> agents.send("agent-1", "hello", SendOptions.agent(agent)))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith("Invalid agent name: use 1-" + Limits.AGENT_NAME_CHARS + " characters");
+    }
+    assertThatCode(() -> AgentClient.requireSendable("agent-2", "hi", SendOptions.agent("a".repeat(Limits.AGENT_NAME_CHARS))))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aHugeTrigger_isRefused() {
+    TriggerEnvelope trigger =
+        new TriggerEnvelope(
+            "t-1", "webhook", "order.created", JsonNodeFactory.instance.textNode("p".repeat(Limits.INPUT_CHARS)),
+            null, null, 0L, List.of());
+
+    assertThatThrownBy(() -> agents.send("trigger-1", trigger, SendOptions.DEFAULT))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("over the limit of " + Limits.INPUT_CHARS);
+  }
+
+  @Test
+  void sessionIds_overTheLimit_orWithOddCharacters_areRefused() {
+    assertThatThrownBy(() -> agents.send("s".repeat(Limits.SESSION_ID_CHARS + 1), "hi"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("use 1-" + Limits.SESSION_ID_CHARS + " characters");
+    assertThatThrownBy(() -> agents.send("a\u001b[31m", "hi"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'a\\u001b[31m'");
+    assertThatThrownBy(() -> agents.send("../etc", "hi")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void theLimitsAreInclusive() {
+    assertThatCode(() -> AgentClient.requireSendable("edge-1", "a".repeat(Limits.INPUT_CHARS), SendOptions.DEFAULT))
+        .doesNotThrowAnyException();
+    assertThatCode(() -> AgentClient.requireSendable("s".repeat(Limits.SESSION_ID_CHARS), "hi", SendOptions.DEFAULT))
+        .doesNotThrowAnyException();
+    assertThatCode(() -> AgentClient.requireSendable("edge-2", "", SendOptions.DEFAULT)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> AgentClient.requireSendable("edge-3", "a".repeat(Limits.INPUT_CHARS + 1), SendOptions.DEFAULT))
+        .isInstanceOf(InvalidInputException.class);
+  }
+}
