@@ -8,6 +8,13 @@ import java.time.Duration;
  * run with {@code code}.
  */
 public class ModelException extends RuntimeException {
+  /**
+   * The code of a provider answer that is not usable (see {@link ModelResponse#problems()}), or
+   * that the provider could not read (a stream chunk that is not JSON, a negative token count):
+   * the run fails with it, not retried.
+   */
+  public static final String RESPONSE_INVALID = "model_response_invalid";
+
   private final String code;
   private final boolean retryable;
   private final Duration retryAfter;

@@ -67,6 +67,54 @@ class ScriptedModelProviderTest {
   }
 
   @Test
+  void toolCallsThatAreAnObject_areRefusedAtLoad_namingTheTurnAndField(@TempDir Path dir) throws Exception {
+    String script =
+        "{\"turns\": [{\"text\": \"ok\"}, {\"toolCalls\": {\"name\": \"add\", \"arguments\": {}}}]}";
+    assertThatThrownBy(() -> ScriptedModelProvider.fromJson(script))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Model script turns[1].toolCalls must be an array of {\"name\", \"arguments\"} objects, not an object.");
+    Path file = Files.writeString(dir.resolve("bad.json"), script);
+    assertThatThrownBy(() -> ModelProviders.fromSpec("scripted:" + file))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(file + ": Model script turns[1].toolCalls");
+  }
+
+  @Test
+  void everyMalformedShape_isRefusedAtLoad_namingTheTurnAndField() {
+    java.util.Map<String, String> refused = new java.util.LinkedHashMap<>();
+    refused.put("{'toolCalls': [{'arguments': {}}]}", "turns[0].toolCalls[0].name must be a non-empty string, not missing");
+    refused.put("{'toolCalls': [{'name': ' '}]}", "turns[0].toolCalls[0].name must be a non-empty string");
+    refused.put("{'toolCalls': [{'name': 7}]}", "turns[0].toolCalls[0].name must be a non-empty string, not a number (7)");
+    refused.put("{'toolCalls': ['add']}", "turns[0].toolCalls[0] must be an object");
+    refused.put("{'toolCalls': [{'name': 'a', 'arguments': [1]}]}", "turns[0].toolCalls[0].arguments must be a JSON object, not an array");
+    refused.put("{'toolCalls': [{'name': 'a', 'arguments': '{}'}]}", "turns[0].toolCalls[0].arguments must be a JSON object, not a string");
+    refused.put("{'toolCalls': [{'name': 'a', 'id': 'x'}]}", "turns[0].toolCalls[0]: unknown field \"id\"");
+    refused.put("{'toolCalls': 'add'}", "turns[0].toolCalls must be an array");
+    refused.put("{'usage': {'inputTokens': -5}}", "turns[0].usage.inputTokens must be a non-negative integer");
+    refused.put("{'usage': {'outputTokens': 'many'}}", "turns[0].usage.outputTokens must be a non-negative integer");
+    refused.put("{'usage': {'inputTokens': 1.5}}", "turns[0].usage.inputTokens must be a non-negative integer");
+    refused.put("{'usage': {'inputTokens': 99999999999999999999}}", "turns[0].usage.inputTokens must be a non-negative integer");
+    refused.put(
+        "{'usage': {'inputTokens': 9223372036854775807, 'outputTokens': 1}}",
+        "turns[0].usage: inputTokens + outputTokens overflow a 64-bit count");
+    refused.put("{'usage': [1, 2]}", "turns[0].usage must be an object");
+    refused.put("{'usage': {'tokens': 3}}", "turns[0].usage: unknown field \"tokens\"");
+    refused.put("{'delayMs': -1}", "turns[0].delayMs must be a non-negative integer");
+    refused.put("{'text': 42}", "turns[0].text must be a string, not a number (42)");
+    refused.put("{'error': {'code': 'x'}}", "turns[0].error must be a string, not an object");
+    refused.put("{'toolcalls': []}", "turns[0]: unknown field \"toolcalls\"");
+    refused.put("[]", "turns[0] must be an object, not an array");
+    for (var entry : refused.entrySet()) {
+      String script = ("{'turns': [" + entry.getKey() + "]}").replace('\'', '"');
+      assertThatThrownBy(() -> ScriptedModelProvider.fromJson(script))
+          .as(script)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("Model script " + entry.getValue());
+    }
+  }
+
+  @Test
   void malformedScripts_andUnknownSpecs_giveClearErrors(@TempDir Path dir) throws Exception {
     assertThatThrownBy(() -> ScriptedModelProvider.fromJson("{\"turn\": []}"))
         .hasMessageContaining("\"turns\" array");

@@ -88,12 +88,14 @@ public final class ModelActivitiesImpl implements ModelActivities {
     ActivityExecutionContext context = Activity.getExecutionContext();
     try {
       ModelResponse response =
-          registry
-              .provider(agent)
-              .generate(
-                  modelRequest,
-                  DeltaForwardingStream.forActivity(
-                      context, request.sessionId(), request.step(), deltaListeners));
+          ModelAnswers.checked(
+              registry
+                  .provider(agent)
+                  .generate(
+                      modelRequest,
+                      DeltaForwardingStream.forActivity(
+                          context, request.sessionId(), request.step(), deltaListeners)),
+              request.step());
       ModelTurnResult result =
           new ModelTurnResult(
               response.text(),

@@ -12,6 +12,7 @@ import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolContext;
 import io.durableagents.workflow.ErrorResults;
 import io.durableagents.workflow.StoredResults;
+import io.durableagents.workflow.activity.IdempotencyKeys;
 import io.durableagents.workflow.activity.ToolActivities;
 import io.durableagents.workflow.activity.ToolOutcome;
 import io.durableagents.workflow.activity.ToolRequest;
@@ -101,7 +102,8 @@ public final class ToolActivitiesImpl implements ToolActivities {
             request.run(),
             info.getAttempt(),
             request.trigger(),
-            new BusinessState(request.businessState()));
+            new BusinessState(request.businessState()),
+            idempotencyKey(request, info));
     Object value;
     ScheduledFuture<?> heartbeats = info.isLocal() ? null : heartbeatWhileRunning(Activity.getExecutionContext());
     try {
@@ -142,6 +144,17 @@ public final class ToolActivitiesImpl implements ToolActivities {
       return stored(tool, request, result, size, stateUpdates);
     }
     return new ToolOutcome(result == null ? JsonNodeFactory.instance.nullNode() : result, false, stateUpdates);
+  }
+
+  /**
+   * The request's key; for a request of older workflow code, which carries none, one derived from
+   * this activity's identity, stable across its attempts and unique across sessions.
+   */
+  private static String idempotencyKey(ToolRequest request, ActivityInfo info) {
+    if (request.idempotencyKey() != null && !request.idempotencyKey().isBlank()) {
+      return request.idempotencyKey();
+    }
+    return IdempotencyKeys.forActivity(info.getWorkflowId(), info.getRunId(), info.getActivityId());
   }
 
   /**

@@ -62,13 +62,15 @@ final class ChatCompletionsAccumulator {
         return;
       }
       throw ModelException.permanent(
-          "model_response_invalid", "The model server sent a stream chunk that is not JSON: " + e.getOriginalMessage());
+          ModelException.RESPONSE_INVALID,
+          "The model server sent a stream chunk that is not JSON: " + e.getOriginalMessage());
     }
     if (chunk == null || !chunk.isObject()) {
       if (lastAtEnd) {
         return;
       }
-      throw ModelException.permanent("model_response_invalid", "The model server sent a stream chunk that is not an object.");
+      throw ModelException.permanent(
+          ModelException.RESPONSE_INVALID, "The model server sent a stream chunk that is not an object.");
     }
     chunks++;
     if (chunk.hasNonNull("error")) {
@@ -80,8 +82,7 @@ final class ChatCompletionsAccumulator {
     }
     JsonNode usageNode = chunk.get("usage");
     if (usageNode != null && usageNode.isObject()) {
-      usage =
-          new Usage(usageNode.path("prompt_tokens").asLong(0), usageNode.path("completion_tokens").asLong(0));
+      usage = new Usage(tokens(usageNode, "prompt_tokens"), tokens(usageNode, "completion_tokens"));
     }
     for (JsonNode choice : chunk.path("choices")) {
       if (choice.path("index").asInt(0) != 0) {
@@ -124,9 +125,15 @@ final class ChatCompletionsAccumulator {
               + "); the partial answer is discarded.");
     }
     List<ToolCall> toolCalls = new ArrayList<>();
-    for (PartialCall call : calls.values()) {
-      toolCalls.add(
-          new ToolCall(call.id, call.name == null ? "" : call.name, arguments(call.arguments.toString())));
+    for (var entry : calls.entrySet()) {
+      PartialCall call = entry.getValue();
+      if (call.name == null) {
+        throw ModelException.permanent(
+            ModelException.RESPONSE_INVALID,
+            "The model server sent tool call " + entry.getKey()
+                + (call.id == null ? "" : " (id " + shorten(call.id) + ")") + " without a function name.");
+      }
+      toolCalls.add(new ToolCall(call.id, call.name, arguments(call.arguments.toString())));
     }
     return new ModelResponse(text.toString(), toolCalls, finishReason(finishReason, !toolCalls.isEmpty()), usage);
   }
@@ -178,6 +185,28 @@ final class ChatCompletionsAccumulator {
       // kept as text below
     }
     return TextNode.valueOf(raw);
+  }
+
+  /**
+   * A token count of the usage chunk: absent or null is 0; anything but a non-negative integer
+   * that fits a {@code long} is refused, so a server's bad count never reaches the session's totals.
+   */
+  private static long tokens(JsonNode usage, String field) {
+    JsonNode value = usage.get(field);
+    if (value == null || value.isNull()) {
+      return 0;
+    }
+    if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0) {
+      throw ModelException.permanent(
+          ModelException.RESPONSE_INVALID,
+          "The model server sent usage." + field + " = " + shorten(value.toString())
+              + ": not a token count (a non-negative integer).");
+    }
+    return value.longValue();
+  }
+
+  private static String shorten(String text) {
+    return text.length() <= 64 ? text : text.substring(0, 64) + "...";
   }
 
   static String finishReason(String openAi, boolean hasToolCalls) {

@@ -333,6 +333,52 @@ class OpenAiModelProviderTest {
     assertThat(response.text()).isEmpty();
   }
 
+  /** A plain "Hi" answer whose usage chunk carries {@code usage}. */
+  private static String answerWithUsage(String usage) {
+    return Wire.chunk("{\"role\":\"assistant\",\"content\":\"Hi\"}", "stop")
+        + "data: {\"id\":\"chatcmpl-U\",\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":"
+        + usage + "}\n\n"
+        + "data: [DONE]\n\n";
+  }
+
+  @Test
+  void negativeNonNumericOrOverflowingUsage_isAPermanentModelResponseInvalid_namingTheField() {
+    for (String usage :
+        List.of(
+            "{\"prompt_tokens\":-5,\"completion_tokens\":3}",
+            "{\"prompt_tokens\":\"12\",\"completion_tokens\":3}",
+            "{\"prompt_tokens\":10,\"completion_tokens\":1.5}",
+            "{\"prompt_tokens\":99999999999999999999999,\"completion_tokens\":3}")) {
+      server.reply(FakeChatCompletionsServer.stream(answerWithUsage(usage)));
+
+      ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+
+      assertThat(failure.code()).as(usage).isEqualTo(ModelException.RESPONSE_INVALID);
+      assertThat(failure.retryable()).as(usage).isFalse();
+      assertThat(failure.getMessage()).as(usage).containsPattern("usage\\.(prompt|completion)_tokens");
+    }
+    server.reply(FakeChatCompletionsServer.stream(answerWithUsage("{\"prompt_tokens\":null}")));
+    assertThat(provider().generate(hello(), new Recording()).usage()).isEqualTo(Usage.ZERO);
+  }
+
+  @Test
+  void aToolCallWithoutAName_isAPermanentModelResponseInvalid() {
+    server.reply(
+        FakeChatCompletionsServer.stream(
+            Wire.chunk(
+                    "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"index\":0,\"id\":\"call_N\","
+                        + "\"type\":\"function\",\"function\":{\"arguments\":\"{}\"}}]}",
+                    null)
+                + Wire.chunk("{}", "tool_calls")
+                + "data: [DONE]\n\n"));
+
+    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+
+    assertThat(failure.code()).isEqualTo(ModelException.RESPONSE_INVALID);
+    assertThat(failure.retryable()).isFalse();
+    assertThat(failure.getMessage()).contains("tool call 0 (id call_N) without a function name");
+  }
+
   @Test
   void reasoningDeltas_goToTheStreamBeforeTheText_andAreNotPartOfIt() {
     server.reply(

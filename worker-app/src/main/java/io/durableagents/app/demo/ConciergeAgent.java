@@ -18,13 +18,17 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The demo agent {@code concierge}: weather, restaurant search and table booking over
  * deterministic fake data. {@code book_table} waits for a human approval and is idempotent on the
- * tool call id, as every tool with side effects should be.
+ * call's {@link ToolContext#idempotencyKey()}, as every tool with side effects should be.
  */
 public final class ConciergeAgent {
   public static final String NAME = "concierge";
   private static final String SCRIPT = "concierge-script.json";
 
-  /** Bookings by tool call id: a retried call finds its booking instead of making another. */
+  /**
+   * The restaurant's bookings by idempotency key: a retried call finds its booking instead of
+   * making another, and the calls of two sessions (whose scripted call ids are the same) are two
+   * bookings.
+   */
   private static final Map<String, Map<String, Object>> BOOKINGS = new ConcurrentHashMap<>();
   private static final ObjectMapper STATE_JSON = new ObjectMapper();
 
@@ -136,8 +140,13 @@ public final class ConciergeAgent {
     return out;
   }
 
+  /** How many bookings the fake restaurant holds (in this process). */
+  public static int bookingCount() {
+    return BOOKINGS.size();
+  }
+
   /**
-   * Books once per call id, and notes the booking in the session's business state, where later
+   * Books once per idempotency key, and notes the booking in the session's business state, where later
    * tools (and a fork's patch) can see it: {@code {"bookings": {"BK-...": {...}}}}.
    */
   private static Map<String, Object> book(BookTableInput in, ToolContext ctx) {
@@ -151,10 +160,11 @@ public final class ConciergeAgent {
 
   private static Map<String, Object> bookOnce(BookTableInput in, ToolContext ctx) {
     return BOOKINGS.computeIfAbsent(
-        ctx.toolCallId(),
-        id -> {
+        ctx.idempotencyKey(),
+        key -> {
           Map<String, Object> booking = new LinkedHashMap<>();
-          booking.put("confirmation", "BK-" + Integer.toHexString(Math.abs((ctx.sessionId() + id).hashCode())).toUpperCase(Locale.ROOT));
+          // The key is a UUID: its first twelve hex digits make a reference as unique as a demo needs.
+          booking.put("confirmation", "BK-" + key.replace("-", "").substring(0, 12).toUpperCase(Locale.ROOT));
           booking.put("restaurant", in.restaurant());
           booking.put("people", in.people());
           booking.put("time", in.time());

@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.TriggerEnvelope;
 
 /**
- * One tool call to execute; {@code toolCallId} is the idempotency key for its side effects.
- * {@code trigger} is the envelope that started the run, when a trigger did. {@code businessState}
- * is the session's business state as the call starts (null when the session has none).
+ * One tool call to execute. {@code toolCallId} is the model's id of the call, unique only within
+ * the session's conversation; {@code idempotencyKey} is the key for the call's side effects,
+ * unique across sessions and forks (see {@link IdempotencyKeys}; absent in requests of older
+ * workflow code). {@code trigger} is the envelope that started the run, when a trigger did.
+ * {@code businessState} is the session's business state as the call starts (null when the
+ * session has none).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -21,10 +24,23 @@ public record ToolRequest(
     @JsonProperty("toolName") String toolName,
     @JsonProperty("arguments") JsonNode arguments,
     @JsonProperty("trigger") TriggerEnvelope trigger,
-    @JsonProperty("businessState") JsonNode businessState) {
+    @JsonProperty("businessState") JsonNode businessState,
+    @JsonProperty("idempotencyKey") String idempotencyKey) {
+
+  public ToolRequest(
+      String sessionId,
+      String agent,
+      int run,
+      String toolCallId,
+      String toolName,
+      JsonNode arguments,
+      TriggerEnvelope trigger,
+      JsonNode businessState) {
+    this(sessionId, agent, run, toolCallId, toolName, arguments, trigger, businessState, null);
+  }
 
   public ToolRequest(
       String sessionId, String agent, int run, String toolCallId, String toolName, JsonNode arguments) {
-    this(sessionId, agent, run, toolCallId, toolName, arguments, null, null);
+    this(sessionId, agent, run, toolCallId, toolName, arguments, null, null, null);
   }
 }

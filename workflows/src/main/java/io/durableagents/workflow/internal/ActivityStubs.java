@@ -42,7 +42,7 @@ final class ActivityStubs {
 
   /** Failure types a model activity raises for errors that no retry can fix. */
   static final String[] MODEL_NON_RETRYABLE = {
-    "UnknownAgent", "model_request_invalid", "incomplete_response", "model_error"
+    "UnknownAgent", "model_request_invalid", "incomplete_response", "model_error", "model_response_invalid"
   };
 
   private static final ActivityOptions AGENT_OPTIONS =

@@ -960,7 +960,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       ToolBatch(List<ToolCall> calls, List<CallCheck> checks) {
         this.calls = calls;
         this.checks = checks == null ? List.of() : checks;
-        this.runner = new ToolRunner(stubs, spec, sessionId, run, trigger);
+        // A batch carried over continue-as-new finds the calls before it recorded: the same
+        // position, so the same idempotency key, as before the hand-over.
+        this.runner = new ToolRunner(stubs, spec, sessionId, run, trigger, toolCalls.size());
         this.running = new Promise<?>[calls.size()];
         this.outcomes = new JsonNode[calls.size()];
         this.stateUpdates = new ArrayList<>();
@@ -993,7 +995,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           int index = i;
           applyStateUpdates();
           Promise<JsonNode> result =
-              runner.run(call, businessState).thenApply(outcome -> settleCall(index, outcome));
+              runner.run(call, index, businessState).thenApply(outcome -> settleCall(index, outcome));
           running[i] = result;
           inFlight.add(result);
         }
@@ -1134,7 +1136,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           return result;
         }
         applyStateUpdates();
-        ToolOutcome outcome = runner.run(call, businessState).get();
+        ToolOutcome outcome = runner.run(call, index, businessState).get();
         stateUpdates.set(index, outcome.stateUpdates());
         return outcome.result();
       }

@@ -6,6 +6,7 @@ import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.activity.AgentSpec;
 import io.durableagents.workflow.activity.CallCheck;
+import io.durableagents.workflow.activity.IdempotencyKeys;
 import io.durableagents.workflow.activity.ToolOutcome;
 import io.durableagents.workflow.activity.ToolRequest;
 import io.durableagents.workflow.activity.ToolSpec;
@@ -15,6 +16,7 @@ import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
 
 /** Turns one tool call into its result: known up front, or from the tool's activity. */
 final class ToolRunner {
@@ -23,13 +25,20 @@ final class ToolRunner {
   private final String sessionId;
   private final int run;
   private final TriggerEnvelope trigger;
+  /** The session's first workflow run id: the same across continue-as-new, new for a fork. */
+  private final String executionId;
+  /** How many tool calls of the run came before this batch. */
+  private final int callsBefore;
 
-  ToolRunner(ActivityStubs stubs, AgentSpec spec, String sessionId, int run, TriggerEnvelope trigger) {
+  ToolRunner(
+      ActivityStubs stubs, AgentSpec spec, String sessionId, int run, TriggerEnvelope trigger, int callsBefore) {
     this.stubs = stubs;
     this.spec = spec;
     this.sessionId = sessionId;
     this.run = run;
     this.trigger = trigger;
+    this.executionId = Workflow.getInfo().getFirstExecutionRunId();
+    this.callsBefore = callsBefore;
   }
 
   /**
@@ -44,14 +53,15 @@ final class ToolRunner {
   }
 
   /**
-   * Starts the call's activity, which sees {@code businessState}; failures become error results
-   * (with no state updates), never a failed run.
+   * Starts the activity of the batch's call {@code index}, which sees {@code businessState};
+   * failures become error results (with no state updates), never a failed run.
    */
-  Promise<ToolOutcome> run(ToolCall call, JsonNode businessState) {
+  Promise<ToolOutcome> run(ToolCall call, int index, JsonNode businessState) {
     ToolSpec tool = spec.tool(call.name());
     ToolRequest request =
         new ToolRequest(
-            sessionId, spec.name(), run, call.id(), call.name(), call.arguments(), trigger, businessState);
+            sessionId, spec.name(), run, call.id(), call.name(), call.arguments(), trigger, businessState,
+            IdempotencyKeys.forCall(sessionId, executionId, run, callsBefore + index, call.id()));
     return Async.function(stubs.tool(tool)::executeTool, request)
         .handle(
             (outcome, failure) -> {
