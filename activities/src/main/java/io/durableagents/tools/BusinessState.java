@@ -23,8 +23,9 @@ public final class BusinessState {
   /**
    * Bound of the serialized state after a call's updates. The state travels with every tool call
    * and every checkpoint save: keep it to what the tools need, and put bulk data in artifacts.
+   * The same bound as {@link io.durableagents.workflow.Limits#BUSINESS_STATE_BYTES}.
    */
-  public static final int MAX_BYTES = 64 * 1024;
+  public static final int MAX_BYTES = io.durableagents.workflow.Limits.BUSINESS_STATE_BYTES;
 
   private JsonNode current;
   private final List<JsonNode> updates = new ArrayList<>();

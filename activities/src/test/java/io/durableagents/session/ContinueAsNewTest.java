@@ -107,4 +107,42 @@ class ContinueAsNewTest extends SessionKitTest {
         .extracting(Message::text)
         .containsExactly("the request");
   }
+
+  /**
+   * A message that arrives in the workflow task in which the session must continue as new: the
+   * run starts and continues as new before its first model turn. Its input is saved first, or the
+   * next workflow run (which carries the transcript by reference) would never see it.
+   */
+  @Test
+  void aSendArrivingWhenTheSessionMustContinueAsNew_keepsItsInput() throws Exception {
+    int eventLimit = 200;
+    kit =
+        new SessionTestKit(
+            dir, Scripts.of("{'turns':[{'text':'first answer'},{'text':'second answer'}]}"), 10);
+    assertThat(kit.send("can-input", "first", null, eventLimit).text()).isEqualTo("first answer");
+
+    kit.worker.suspendPolling();
+    // Polls already waiting on the server still take a task each: feed them ignored decisions.
+    for (int i = 0; i < 6; i++) {
+      kit.session("can-input").decide(new Decision("no-such-approval", true, null, "absorb a poll"));
+      Thread.sleep(200);
+    }
+    // With no worker polling, these grow the history past the bound before any task sees it...
+    long events = kit.client.fetchHistory("can-input").getEvents().size();
+    for (long i = events; i <= eventLimit; i++) {
+      kit.session("can-input").decide(new Decision("no-such-approval", true, null, "grow the history"));
+    }
+    assertThat(closedRuns("can-input")).isZero();
+    // ...so the task that takes the second message must also continue as new.
+    CompletableFuture<RunResult> second = CompletableFuture.supplyAsync(() -> kit.send("can-input", "second"));
+    Thread.sleep(500);
+    kit.worker.resumePolling();
+
+    RunResult result = second.get(1, java.util.concurrent.TimeUnit.MINUTES);
+    assertThat(closedRuns("can-input")).isGreaterThanOrEqualTo(1);
+    assertThat(result.text()).isEqualTo("second answer");
+    assertThat(kit.store.readMessages("can-input", result.messageCount()))
+        .extracting(Message::text)
+        .containsExactly("first", "first answer", "second", "second answer");
+  }
 }

@@ -42,7 +42,16 @@ class ForkWorkflowTest extends SessionKitTest {
 
   @Test
   void forkAfterTheBatch_withAReplacedToolResult_rerunsFromThere_andTheSourceIsUnchanged() throws Exception {
-    kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
+    List<List<Message>> modelSaw = new java.util.concurrent.CopyOnWriteArrayList<>();
+    io.durableagents.model.ModelProvider scripted = Scripts.of(TWO_CALLS);
+    kit =
+        new SessionTestKit(
+            dir,
+            (request, stream) -> {
+              modelSaw.add(request.messages());
+              return scripted.generate(request, stream);
+            },
+            10);
     RunResult source = kit.send("src-1", "go");
     assertThat(source.text()).isEqualTo("answer");
     String before = snapshot("src-1");
@@ -56,11 +65,18 @@ class ForkWorkflowTest extends SessionKitTest {
                 null),
             "src-1.fork-1");
 
-    // Nothing was pending: the fork is settled at the entry, whose calls all have results.
+    // The entry's run was still going (its batch had results the model had not seen): the fork
+    // continues it with a model turn, which sees the patched result.
     assertThat(forked.run()).isEqualTo(1);
-    assertThat(forked.steps()).isZero();
+    assertThat(forked.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(forked.text()).isEqualTo("answer");
+    assertThat(forked.steps()).isEqualTo(2); // the entry's model turn plus the fork's
+    List<Message> seen = modelSaw.get(modelSaw.size() - 1);
+    assertThat(seen).extracting(Message::role).containsExactly("user", "assistant", "tool", "tool");
+    assertThat(seen.get(2).result().get("forecast").asText()).isEqualTo("rain");
     RunResult rerun = kit.send("src-1.fork-1", "continue");
     assertThat(rerun.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(rerun.text()).isEqualTo("more");
     List<Message> forkTranscript = kit.store.readMessages("src-1.fork-1", rerun.messageCount());
     assertThat(forkTranscript.get(2).result().get("forecast").asText()).isEqualTo("rain");
     assertThat(forkTranscript.get(2).toolCallId()).isEqualTo("call_0_0");
@@ -208,5 +224,68 @@ class ForkWorkflowTest extends SessionKitTest {
               assertThat(failure.getType()).isEqualTo("CHECKPOINT_NOT_FOUND");
               assertThat(failure.getOriginalMessage()).contains("kept steps: 1, 2, 3");
             });
+  }
+
+  @Test
+  void aForkRightAfterAToolBatch_continuesTheRun_evenWithNothingPatched() {
+    kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
+    kit.send("src-8", "go");
+
+    RunResult forked = fork("src-8", 2, ForkPatch.NONE, "src-8.fork-1");
+
+    assertThat(forked.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(forked.finishReason()).isEqualTo("stop");
+    assertThat(forked.text()).isEqualTo("answer");
+    assertThat(kit.store.readMessages("src-8.fork-1", forked.messageCount()))
+        .extracting(Message::role)
+        .containsExactly("user", "assistant", "tool", "tool", "assistant");
+    // No tool ran again: the batch's results were recorded.
+    assertThat(kit.effects.get("call_0_0").get()).isEqualTo(1);
+    // A settled entry stays settled: forking the answer runs nothing.
+    RunResult atTheAnswer = fork("src-8", 3, ForkPatch.NONE, "src-8.fork-2");
+    assertThat(atTheAnswer.steps()).isZero();
+    assertThat(atTheAnswer.messageCount()).isEqualTo(5);
+  }
+
+  @Test
+  void aForkWhoseAppendedInputIsOverTheLimit_failsWithInvalidPatch_beforeAnythingIsWritten() {
+    kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
+    kit.send("src-9", "go");
+
+    String input = "a".repeat(io.durableagents.workflow.Limits.INPUT_CHARS + 1);
+    kit.startFork("src-9", 3, new ForkPatch(null, null, null, input), "src-9.fork-1");
+
+    assertThatThrownBy(() -> kit.client.newUntypedWorkflowStub("src-9.fork-1").getResult(Void.class))
+        .isInstanceOf(WorkflowFailedException.class)
+        .satisfies(
+            e -> {
+              ApplicationFailure failure = (ApplicationFailure) e.getCause();
+              assertThat(failure.getType()).isEqualTo("INVALID_PATCH");
+              assertThat(failure.getOriginalMessage())
+                  .contains("appended input is " + input.length() + " characters, over the limit of 262144");
+            });
+    assertThat(kit.store.session("src-9.fork-1")).isEmpty();
+    assertThat(kit.storeCalls).doesNotContainKey("saveFork");
+  }
+
+  @Test
+  void aForkWithAToolResultForACallTheEntryDoesNotHave_failsWithInvalidPatch_andWritesNothing() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
+    kit.send("src-10", "go");
+
+    kit.startFork(
+        "src-10", 3,
+        new ForkPatch(null, null, List.of(new ForkPatch.ToolResultPatch("call_9_9", JSON.readTree("{}"))), null),
+        "src-10.fork-1");
+
+    assertThatThrownBy(() -> kit.client.newUntypedWorkflowStub("src-10.fork-1").getResult(Void.class))
+        .isInstanceOf(WorkflowFailedException.class)
+        .satisfies(
+            e -> {
+              ApplicationFailure failure = (ApplicationFailure) ((ActivityFailure) e.getCause()).getCause();
+              assertThat(failure.getType()).isEqualTo("INVALID_PATCH");
+              assertThat(failure.getOriginalMessage()).isEqualTo("The transcript has no tool call 'call_9_9' to patch.");
+            });
+    assertThat(kit.store.session("src-10.fork-1")).isEmpty();
   }
 }

@@ -82,7 +82,8 @@ class ReplayFreshHistoryTest {
         new SessionTestKit(
             dir,
             Scripts.of(
-                "{'turns':[{'toolCalls':[{'name':'echo','arguments':{'text':'a'}}]},{'text':'one'}]}"),
+                "{'turns':[{'toolCalls':[{'name':'echo','arguments':{'text':'a'}}]},{'text':'one'},"
+                    + "{'text':'two'}]}"),
             10)) {
       kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       assertThat(kit.send("golden-fork-source", "go").text()).isEqualTo("one");
@@ -94,9 +95,11 @@ class ReplayFreshHistoryTest {
                   List.of(new ForkPatch.ToolResultPatch("call_0_0", JSON.readTree("{\"echo\":\"b\"}"))),
                   null),
               "golden-fork");
+      // The fork starts after the batch and continues the run: its turn is the source's second
+      // one, again, this time on the patched result.
       assertThat(forked.status()).isEqualTo(RunStatus.FINISHED);
-      // The fork starts after the batch: its next turn is the source's second one, again.
-      assertThat(kit.send("golden-fork", "continue").text()).isEqualTo("one");
+      assertThat(forked.text()).isEqualTo("one");
+      assertThat(kit.send("golden-fork", "continue").text()).isEqualTo("two");
       replayAndKeep(kit, "golden-fork", "fork.json");
 
       TriggerEnvelope trigger =
@@ -178,6 +181,41 @@ class ReplayFreshHistoryTest {
           .isEqualTo(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
       WorkflowReplayer.replayWorkflowExecution(first, AgentSessionWorkflowImpl.class);
       Path out = Path.of("target", "histories", "continue-as-new.json");
+      Files.createDirectories(out.getParent());
+      Files.writeString(out, first.toJson(true));
+    }
+  }
+
+  /** A send taken in the task where the session must continue as new: its input is saved first. */
+  @Test
+  void aRunThatContinuesAsNewBeforeItsFirstTurn_replays() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(dir, Scripts.of("{'turns':[{'text':'first'},{'text':'second'}]}"), 10)) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
+      int eventLimit = 150;
+      assertThat(kit.send("golden-can-input", "one", null, eventLimit).text()).isEqualTo("first");
+      kit.worker.suspendPolling();
+      for (int i = 0; i < 6; i++) {
+        kit.session("golden-can-input").decide(new Decision("no-such-approval", true, null, "absorb a poll"));
+        Thread.sleep(200);
+      }
+      long events = kit.client.fetchHistory("golden-can-input").getEvents().size();
+      for (long i = events; i <= eventLimit; i++) {
+        kit.session("golden-can-input").decide(new Decision("no-such-approval", true, null, "grow"));
+      }
+      java.util.concurrent.CompletableFuture<RunResult> second =
+          java.util.concurrent.CompletableFuture.supplyAsync(() -> kit.send("golden-can-input", "two"));
+      Thread.sleep(500);
+      kit.worker.resumePolling();
+      assertThat(second.get(1, java.util.concurrent.TimeUnit.MINUTES).text()).isEqualTo("second");
+      String firstRunId =
+          kit.client.fetchHistory("golden-can-input").getEvents().get(0)
+              .getWorkflowExecutionStartedEventAttributes().getFirstExecutionRunId();
+      WorkflowExecutionHistory first = kit.client.fetchHistory("golden-can-input", firstRunId);
+      assertThat(first.getLastEvent().getEventType())
+          .isEqualTo(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
+      WorkflowReplayer.replayWorkflowExecution(first, AgentSessionWorkflowImpl.class);
+      Path out = Path.of("target", "histories", "continue-as-new-input.json");
       Files.createDirectories(out.getParent());
       Files.writeString(out, first.toJson(true));
     }

@@ -29,6 +29,15 @@ public final class Limits {
   public static final int BUSINESS_STATE_BYTES = 64 * 1024;
 
   /**
+   * Bytes of a trigger envelope, serialized as JSON: the envelope travels with each tool call of
+   * the run it starts, several of which may start in one workflow task.
+   */
+  public static final int TRIGGER_BYTES = 256 * 1024;
+
+  /** The largest per-run model-turn budget a client may ask for ({@code maxSteps} of a send). */
+  public static final int MAX_STEPS = 10_000;
+
+  /**
    * Bytes of one serialized client request (a send, a decision, a fork): well under Temporal's
    * 2 MB payload limit and 4 MB gRPC message limit, so the server never refuses what we accept.
    */

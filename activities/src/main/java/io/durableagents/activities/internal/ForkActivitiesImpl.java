@@ -5,7 +5,6 @@ import io.durableagents.agent.Agent;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.CheckpointEntry;
 import io.durableagents.store.SessionRecord;
-import io.durableagents.tools.BusinessState;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.Message;
@@ -64,6 +63,11 @@ public final class ForkActivitiesImpl implements ForkActivities {
     List<Message> entryMessages = entryTranscript(source.parentSessionId(), parent, entry.messageCount());
     List<Message> messages = new ArrayList<>(entryMessages);
     ForkPatch patch = source.patch() == null ? ForkPatch.NONE : source.patch();
+    // The checks the client made: a fork started another way is refused here, before any write.
+    String problem = patch.problem() != null ? patch.problem() : patch.problemWith(entryMessages);
+    if (problem != null) {
+      throw ApplicationFailure.newNonRetryableFailure(problem, INVALID_PATCH);
+    }
     if (!patch.messages().isEmpty()) {
       messages = new ArrayList<>(patch.messages());
     }
@@ -76,7 +80,8 @@ public final class ForkActivitiesImpl implements ForkActivities {
     for (ToolCall call : pending) {
       checks.add(CallChecks.check(agent, call));
     }
-    String status = pending.isEmpty() ? entry.status() : RunStatus.IN_PROGRESS;
+    boolean awaitsModel = pending.isEmpty() && !RunStatus.isSettled(entry.status()) && endsUnanswered(messages);
+    String status = pending.isEmpty() && !awaitsModel ? entry.status() : RunStatus.IN_PROGRESS;
     // The part the patch left alone is copied inside the store; only the rest is written anew.
     int copied = unchangedPrefix(entryMessages, messages);
     String transcriptHash =
@@ -122,7 +127,17 @@ public final class ForkActivitiesImpl implements ForkActivities {
         checks,
         transcriptHash,
         businessState,
-        searchAttributes.upserts());
+        searchAttributes.upserts(),
+        awaitsModel);
+  }
+
+  /** The transcript ends with what the model has not answered: tool results, or a user message. */
+  static boolean endsUnanswered(List<Message> messages) {
+    if (messages.isEmpty()) {
+      return false;
+    }
+    String role = messages.get(messages.size() - 1).role();
+    return Message.TOOL.equals(role) || Message.USER.equals(role);
   }
 
   /**
@@ -163,20 +178,11 @@ public final class ForkActivitiesImpl implements ForkActivities {
     if (patch == null) {
       return entryState;
     }
-    String problem = ForkPatch.businessStateProblem(patch);
+    String problem = new ForkPatch(null, patch, null, null).problem();
     if (problem != null) {
-      throw ApplicationFailure.newNonRetryableFailure(problem, "INVALID_PATCH");
+      throw ApplicationFailure.newNonRetryableFailure(problem, INVALID_PATCH);
     }
-    if (patch.isNull()) {
-      return null;
-    }
-    int bytes = PayloadSizes.jsonBytes(patch);
-    if (bytes > BusinessState.MAX_BYTES) {
-      throw ApplicationFailure.newNonRetryableFailure(
-          "The businessState patch is " + bytes + " bytes, over the limit of " + BusinessState.MAX_BYTES + ".",
-          "INVALID_PATCH");
-    }
-    return patch;
+    return patch.isNull() ? null : patch;
   }
 
   private static ApplicationFailure checkpointNotFound(ForkSource source, List<CheckpointEntry> kept) {
@@ -215,8 +221,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
         }
       }
     }
-    throw ApplicationFailure.newNonRetryableFailure(
-        "The transcript has no tool call '" + patch.toolCallId() + "' to patch.", "INVALID_PATCH");
+    throw ApplicationFailure.newNonRetryableFailure(ForkPatch.unknownCall(patch.toolCallId()), INVALID_PATCH);
   }
 
   /** Calls of the last tool-calling assistant message that have no result yet, in call order. */

@@ -14,6 +14,9 @@ import java.util.List;
  * first, through the normal tool path), the hash of the transcript, and the business state the fork
  * starts with (the entry's, or the patch's). {@code searchAttributes} is as in {@link AgentSpec}:
  * a fork that settles without a run learns from it whether to upsert its search attributes.
+ * {@code awaitsModel} is true when the entry's run was still going and its transcript ends with
+ * what the model has not answered yet (a tool batch's results, a user message): the fork then
+ * continues the run with a model turn. Absent in results of older workers: false.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -31,7 +34,8 @@ public record ForkState(
     @JsonProperty("checks") List<CallCheck> checks,
     @JsonProperty("transcriptHash") String transcriptHash,
     @JsonProperty("businessState") JsonNode businessState,
-    @JsonProperty("searchAttributes") boolean searchAttributes) {
+    @JsonProperty("searchAttributes") boolean searchAttributes,
+    @JsonProperty("awaitsModel") boolean awaitsModel) {
 
   public ForkState {
     pendingCalls = pendingCalls == null ? List.of() : List.copyOf(pendingCalls);

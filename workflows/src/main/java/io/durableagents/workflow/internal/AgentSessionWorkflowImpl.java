@@ -8,6 +8,7 @@ import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.ErrorResults;
 import io.durableagents.workflow.FinishReason;
+import io.durableagents.workflow.InputChecks;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.MergePatch;
 import io.durableagents.workflow.Message;
@@ -28,6 +29,7 @@ import io.durableagents.workflow.activity.AgentSpec;
 import io.durableagents.workflow.activity.ApprovalRecord;
 import io.durableagents.workflow.activity.CallCheck;
 import io.durableagents.workflow.activity.CheckpointSave;
+import io.durableagents.workflow.activity.ForkActivities;
 import io.durableagents.workflow.activity.ForkRequest;
 import io.durableagents.workflow.activity.ForkState;
 import io.durableagents.workflow.activity.ModelTurnRequest;
@@ -168,6 +170,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
    * no result and then the appended input.
    */
   private void startFork() {
+    String problem = InputChecks.forkProblem(start.fork());
+    if (problem != null) {
+      // Refused before anything is written: the fork fails at once, naming the limit.
+      throw ApplicationFailure.newNonRetryableFailure(problem, ForkActivities.INVALID_PATCH);
+    }
     ForkState fork =
         stubs
             .forks()
@@ -187,7 +194,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     String appendInput = start.fork().patch() == null ? null : start.fork().patch().appendInput();
     List<Message> inputs =
         appendInput == null || appendInput.isEmpty() ? List.of() : List.of(Message.user(appendInput));
-    if (fork.pendingCalls().isEmpty() && inputs.isEmpty()) {
+    if (fork.pendingCalls().isEmpty() && inputs.isEmpty() && !fork.awaitsModel()) {
       lastRun = fork.run();
       visibility.agentKnown(fork.agent(), fork.searchAttributes());
       settle(
@@ -280,6 +287,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   public void validateSend(SendRequest request) {
     if (request == null) {
       throw new IllegalArgumentException("send needs a request");
+    }
+    String triggerProblem = request.trigger() == null ? null : InputChecks.triggerProblem(request.trigger());
+    if (triggerProblem != null) {
+      throw Rejection.failure(SessionErrors.INVALID_INPUT, triggerProblem);
     }
     List<Message> inputs = newInputs(request);
     String problem = SendRules.problem(inputs);
@@ -392,6 +403,16 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public void decide(Decision decision) {
+    String problem = decision == null ? null : InputChecks.decisionProblem(decision);
+    if (problem != null) {
+      // A signal cannot be refused: a decision over a limit is dropped, never recorded, so the
+      // checkpoint it would land on stays within Temporal's payload limits.
+      ignoredDecisions++;
+      log.warn(
+          "decide on {}: dropped the decision for approval {}: {}",
+          sessionId, InputChecks.shown(decision.approvalId()), problem);
+      return;
+    }
     if (decision == null || !isPending(decision.approvalId()) || pendingDecision != null) {
       // Unknown, late, or a second decision for the pending approval: the first one stands.
       ignoredDecisions++;
@@ -411,6 +432,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   public void validateApprove(Decision decision) {
     if (decision == null || decision.approvalId() == null) {
       throw Rejection.failure(SessionErrors.UNKNOWN_APPROVAL, "A decision needs an approvalId.");
+    }
+    String problem = InputChecks.decisionProblem(decision);
+    if (problem != null) {
+      throw Rejection.failure(SessionErrors.INVALID_DECISION, problem, sessionId);
     }
     if (closedApprovals.contains(decision.approvalId())
         || (isPending(decision.approvalId()) && pendingDecision != null)) {
@@ -451,7 +476,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       log.info("cancel on {}: no run in progress; ignored", sessionId);
       return;
     }
-    currentRun.cancel(reason);
+    // The reason only reaches logs and the run's cancellation scope: shown, never kept whole.
+    currentRun.cancel(InputChecks.shown(reason));
   }
 
   @Override
@@ -516,6 +542,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     writes.startAlongside(() -> checkpoint(stepIndex, checkpointStatus, finishReason, approvals));
     transcript.markSaved();
     step = Math.max(step, stepIndex);
+  }
+
+  /** Whether a run saves its unsaved input before it continues as new (see {@link ChangeIds}). */
+  private static boolean savesInputBeforeContinuing() {
+    return Workflow.getVersion(ChangeIds.SAVE_INPUT_BEFORE_CONTINUING, Workflow.DEFAULT_VERSION, 1) >= 1;
   }
 
   /** Whether each run resolves its agent by a local activity (see {@link ChangeIds}). */
@@ -708,7 +739,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       visibility.agentKnown(spec.name(), spec.searchAttributes());
       showStatus();
       int maxSteps =
-          start.maxSteps() != null && start.maxSteps() > 0 ? start.maxSteps() : spec.maxSteps();
+          start.maxSteps() != null && start.maxSteps() > 0
+              ? Math.min(start.maxSteps(), Limits.MAX_STEPS)
+              : spec.maxSteps();
       armTimer();
       if (!resumeCalls.isEmpty()) {
         batch = new ToolBatch(resumeCalls, resumeChecks);
@@ -720,6 +753,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       while (true) {
         unlessCancelled();
         if (shouldContinueAsNew()) {
+          if (transcript.hasUnsaved() && savesInputBeforeContinuing()) {
+            // The snapshot carries the transcript by reference only: the run's input, not saved
+            // yet, is saved first, or the next workflow run would never see it.
+            save(step + 1, RunStatus.IN_PROGRESS, null);
+          }
           continueAsNew(() -> AgentSessionWorkflowImpl.this.snapshot(snapshot(List.of(), List.of(), null, 0)));
         }
         if (steps >= maxSteps) {

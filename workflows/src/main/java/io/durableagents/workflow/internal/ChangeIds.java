@@ -49,5 +49,12 @@ final class ChangeIds {
    */
   static final String TURNS_HOLD_SAVES_BRIEFLY = "turns-hold-saves-briefly";
 
+  /**
+   * A run that must continue as new before its first model turn saves its input first (an entry
+   * of its own): the snapshot carries the transcript by reference only, so before this change
+   * the input was lost.
+   */
+  static final String SAVE_INPUT_BEFORE_CONTINUING = "save-input-before-continuing";
+
   private ChangeIds() {}
 }
