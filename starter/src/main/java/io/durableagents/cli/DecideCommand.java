@@ -1,6 +1,8 @@
 package io.durableagents.cli;
 
+import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
+import io.durableagents.workflow.InputChecks;
 import io.durableagents.workflow.RunResult;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -43,6 +45,11 @@ abstract class DecideCommand implements Callable<Integer> {
   public Integer call() {
     SendCommand.requireValidSession(session);
     String by = decidedBy != null ? decidedBy : System.getProperty("user.name", "cli");
+    // Before connecting: a decision over a limit is never sent (exit 2).
+    String problem = InputChecks.decisionProblem(new Decision(approvalId, approved(), note, by));
+    if (problem != null) {
+      throw new CliException(ExitCodes.USAGE, problem, null);
+    }
     PrintWriter out = spec.commandLine().getOut();
     try (ConnectionOptions.Connection connected = connection.open()) {
       DecisionOutcome outcome = connected.agents().decide(session, approvalId, approved(), note, by);

@@ -20,9 +20,14 @@ import picocli.CommandLine.Spec;
     name = "fork",
     description = {
       "Start a new session from a kept history entry of SESSION, optionally patched.",
-      "The source session is not touched. Wait for the fork's run with: agents send FORK_ID \"\""
+      "The source session is not touched. The command returns once the fork is prepared (a worker",
+      "must be polling); a patch the entry cannot take creates nothing.",
+      "Wait for the fork's run with: agents send FORK_ID \"\""
     },
-    footer = {"", "Exit codes: 0 started, 1 error (id taken), 2 usage, 4 no such session or step."})
+    footer = {
+      "",
+      "Exit codes: 0 forked, 1 error (id taken), 2 usage or a patch refused, 4 no such session or step."
+    })
 public class ForkCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -67,7 +72,14 @@ public class ForkCommand implements Callable<Integer> {
     ForkPatch patch = new ForkPatch(null, parseBusinessState(), patches, appendInput);
     PrintWriter out = spec.commandLine().getOut();
     try (ConnectionOptions.Connection connected = connection.open()) {
-      ForkResult fork = connected.agents().fork(session, fromStep, patch, newId);
+      WaitHint hint =
+          WaitHint.after(SendCommand.WAIT_HINT_AFTER, "the fork", spec.commandLine().getErr(), connection);
+      ForkResult fork;
+      try {
+        fork = connected.agents().fork(session, fromStep, patch, newId);
+      } finally {
+        hint.cancel();
+      }
       if (json) {
         RunResultPrinter.printJson(fork, out);
       } else {

@@ -7,8 +7,6 @@ import io.durableagents.workflow.RunResult;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.Timer;
-import java.util.TimerTask;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -88,7 +86,7 @@ public class SendCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     RunResult result;
     try (ConnectionOptions.Connection connected = connection.open()) {
-      WaitHint hint = new WaitHint(spec.commandLine().getErr(), connection);
+      WaitHint hint = WaitHint.after(WAIT_HINT_AFTER, "the run", spec.commandLine().getErr(), connection);
       try {
         result = connected.agents().send(session, input, options);
       } finally {
@@ -112,30 +110,6 @@ public class SendCommand implements Callable<Integer> {
       SessionIds.requireValid(session);
     } catch (IllegalArgumentException e) {
       throw new CliException(ExitCodes.USAGE, e.getMessage(), e);
-    }
-  }
-
-  /** Prints one hint on stderr when the run takes long: most often no worker is polling. */
-  private static final class WaitHint {
-    private final Timer timer = new Timer("agents-wait-hint", true);
-
-    WaitHint(PrintWriter err, ConnectionOptions connection) {
-      timer.schedule(
-          new TimerTask() {
-            @Override
-            public void run() {
-              err.println(
-                  "Still waiting for the run... is a worker polling task queue '"
-                      + connection.taskQueue() + "' on " + connection.temporal()
-                      + "? (start one with './agents worker' or './agents dev')");
-              err.flush();
-            }
-          },
-          WAIT_HINT_AFTER.toMillis());
-    }
-
-    void cancel() {
-      timer.cancel();
     }
   }
 }

@@ -5,6 +5,7 @@ import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
+import io.durableagents.workflow.InputChecks;
 import io.durableagents.workflow.Trajectories;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.Limits;
@@ -221,16 +222,22 @@ public final class AgentClient {
 
   /**
    * Decides a pending approval and returns at once. The session refuses an unknown or already
-   * decided approval id ({@link ApprovalNotFoundException}).
+   * decided approval id ({@link ApprovalNotFoundException}); an approval id, note or {@code
+   * decidedBy} over its {@link Limits} is refused before anything is sent ({@link
+   * InvalidInputException}).
    */
   public DecisionOutcome decide(
       String sessionId, String approvalId, boolean approved, String note, String decidedBy) {
     SessionIds.requireValid(sessionId);
     Objects.requireNonNull(approvalId, "approvalId");
+    Decision decision = new Decision(approvalId, approved, note, decidedBy);
+    // Before sending: the session would refuse it, and Temporal refuses a request over its limits.
+    String problem = InputChecks.decisionProblem(decision);
+    if (problem != null) {
+      throw new InvalidInputException(problem);
+    }
     try {
-      return client
-          .newWorkflowStub(AgentSessionWorkflow.class, sessionId)
-          .approve(new Decision(approvalId, approved, note, decidedBy));
+      return client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).approve(decision);
     } catch (WorkflowNotFoundException e) {
       throw new SessionNotFoundException(sessionId);
     } catch (WorkflowUpdateException e) {
@@ -291,6 +298,7 @@ public final class AgentClient {
       case SessionErrors.NO_RUN:
         return new SessionNotFoundException(sessionId);
       case SessionErrors.INVALID_INPUT:
+      case SessionErrors.INVALID_DECISION:
         return new InvalidInputException(rejection.message(), e);
       default:
         return new AgentClientException(rejection.message(), e);
@@ -415,7 +423,8 @@ public final class AgentClient {
    * Starts a new session from a kept history entry of {@code sessionId}, with {@code patch}
    * applied (see {@link ForkPatch}); the source session and its history are not touched. The new
    * id is {@code newSessionId}, or {@code <sessionId>.fork-<n>} with the first free n. Needs the
-   * projection (to find the entry).
+   * projection (to find the entry) and a worker: it returns once the fork's transcript is prepared,
+   * so a fork is either made or not at all. The fork's run then goes on in the background.
    *
    * <pre>{@code
    * ForkResult fork = agents.fork("chat-42", 2,
@@ -425,50 +434,106 @@ public final class AgentClient {
    * }</pre>
    *
    * @throws CheckpointNotFoundException when the entry is not kept (the message lists the kept steps)
-   * @throws AgentClientException when {@code newSessionId} is taken
+   * @throws InvalidInputException when the patch cannot apply to the entry or breaks a limit;
+   *     nothing is created
+   * @throws AgentClientException when {@code newSessionId} is taken, or the worker refused the fork
    */
   public ForkResult fork(String sessionId, int fromStep, ForkPatch patch, String newSessionId) {
     SessionIds.requireValid(sessionId);
     ProjectionReader projection = requireProjection("fork");
     ForkPatch applied = patch == null ? ForkPatch.NONE : patch;
-    String stateProblem = ForkPatch.businessStateProblem(applied.businessState());
-    if (stateProblem != null) {
-      throw new IllegalArgumentException(stateProblem);
+    ForkSource source = new ForkSource(sessionId, fromStep, applied);
+    String problem = InputChecks.forkProblem(source);
+    if (problem != null) {
+      throw new InvalidInputException(problem);
     }
-    if (projection.checkpoint(sessionId, fromStep).isEmpty()) {
+    Checkpoint entry = projection.checkpoint(sessionId, fromStep).orElse(null);
+    if (entry == null) {
       java.util.List<Integer> kept = new java.util.ArrayList<>();
-      for (HistoryEntry entry : projection.history(sessionId, 0)) {
-        kept.add(entry.step());
+      for (HistoryEntry keptEntry : projection.history(sessionId, 0)) {
+        kept.add(keptEntry.step());
       }
       java.util.Collections.sort(kept);
       throw new CheckpointNotFoundException(sessionId, fromStep, kept);
     }
-    String agent = projection.session(sessionId).map(SessionRow::agent).orElse(null);
-    String forkId = newSessionId != null ? SessionIds.requireValid(newSessionId) : firstFreeForkId(sessionId);
-    if (newSessionId != null && sessionExists(forkId)) {
-      throw new AgentClientException("Session '" + forkId + "' already exists; choose another id.");
+    String patchProblem = applied.problemWith(entry.messages());
+    if (patchProblem != null) {
+      throw new InvalidInputException(patchProblem);
     }
+    String agent = projection.session(sessionId).map(SessionRow::agent).orElse(null);
+    if (newSessionId != null) {
+      SessionIds.requireValid(newSessionId);
+      if (projection.session(newSessionId).isPresent()) {
+        throw forkIdTaken(newSessionId, null);
+      }
+      try {
+        return startFork(newSessionId, agent, source);
+      } catch (io.temporal.client.WorkflowExecutionAlreadyStarted e) {
+        throw forkIdTaken(newSessionId, e);
+      }
+    }
+    // Two forks of one session at once may pick the same free id: the one that loses takes the next.
+    for (int attempt = 1; ; attempt++) {
+      String candidate = firstFreeForkId(sessionId);
+      try {
+        return startFork(candidate, agent, source);
+      } catch (io.temporal.client.WorkflowExecutionAlreadyStarted e) {
+        if (attempt == MAX_FORK_ID_ATTEMPTS) {
+          throw new AgentClientException(
+              "Could not find a free fork id for '" + sessionId + "' in " + attempt
+                  + " tries (many forks at once); pass one with newSessionId.", e);
+        }
+      }
+    }
+  }
+
+  private static final int MAX_FORK_ID_ATTEMPTS = 20;
+
+  private static AgentClientException forkIdTaken(String forkId, Exception cause) {
+    return new AgentClientException("Session '" + forkId + "' already exists; choose another id.", cause);
+  }
+
+  /**
+   * Creates the fork's workflow and waits until its transcript is prepared, in one call
+   * (update-with-start). An id in use by a running or completed session is refused by Temporal;
+   * the id of a fork that was refused (its workflow failed) may be used again.
+   */
+  private ForkResult startFork(String forkId, String agent, ForkSource source) {
     WorkflowOptions options =
         WorkflowOptions.newBuilder()
             .setWorkflowId(forkId)
             .setTaskQueue(this.options.taskQueue())
+            .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
             .setWorkflowIdReusePolicy(
-                io.temporal.api.enums.v1.WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
+                io.temporal.api.enums.v1.WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY)
             .setMemo(
                 java.util.Map.of(
-                    "parentSessionId", sessionId,
-                    "parentStep", fromStep,
-                    "patch", applied.summary()))
-            .setStaticSummary(staticSummary(agent) + " · fork of " + sessionId + " at step " + fromStep)
+                    "parentSessionId", source.parentSessionId(),
+                    "parentStep", source.parentStep(),
+                    "patch", source.patch().summary()))
+            .setStaticSummary(
+                staticSummary(agent) + " · fork of " + source.parentSessionId() + " at step " + source.parentStep())
             .build();
     AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, options);
+    UpdateOptions<SessionStatus> prepared =
+        UpdateOptions.newBuilder(SessionStatus.class)
+            .setUpdateName("forkPrepared")
+            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+            .build();
+    WithStartWorkflowOperation<Void> start =
+        new WithStartWorkflowOperation<>(stub::run, new SessionStart(forkId, agent, null, source));
     try {
-      WorkflowClient.start(
-          stub::run, new SessionStart(forkId, agent, null, new ForkSource(sessionId, fromStep, applied)));
-    } catch (io.temporal.client.WorkflowExecutionAlreadyStarted e) {
-      throw new AgentClientException("Session '" + forkId + "' already exists; choose another id.", e);
+      WorkflowClient.executeUpdateWithStart(stub::forkPrepared, prepared, start);
+    } catch (WorkflowUpdateException e) {
+      Rejection rejection = Rejection.from(e);
+      if (rejection != null && SessionErrors.FORK_REFUSED.equals(rejection.type())) {
+        throw new InvalidInputException(
+            "The fork of '" + source.parentSessionId() + "' at step " + source.parentStep()
+                + " was refused: " + rejection.message(), e);
+      }
+      throw new AgentClientException("The fork '" + forkId + "' failed: " + rootMessage(e), e);
     }
-    return new ForkResult(forkId, sessionId, fromStep, applied.summary());
+    return new ForkResult(forkId, source.parentSessionId(), source.parentStep(), source.patch().summary());
   }
 
   /**

@@ -14,7 +14,8 @@ import io.temporal.workflow.WorkflowMethod;
  * <p>Payloads are plain JSON, so any Temporal SDK can drive a session: start it with
  * {@link SessionStart}, send with update {@code send} ({@link SendRequest} in, {@link RunResult}
  * out), decide approvals with signal {@code decide} or update {@code approve} ({@link Decision}),
- * cancel the run in progress with signal {@code cancel}, read it with query {@code status}.
+ * cancel the run in progress with signal {@code cancel}, read it with query {@code status}. A fork
+ * is started with update {@code forkPrepared}, which tells its creator whether it could be made.
  */
 @WorkflowInterface
 public interface AgentSessionWorkflow {
@@ -59,6 +60,16 @@ public interface AgentSessionWorkflow {
    */
   @SignalMethod(name = "cancel")
   void cancel(String reason);
+
+  /**
+   * For the client that creates a fork, sent with its start (update-with-start): answers the
+   * session's status once the fork's transcript is prepared, or is refused with {@code
+   * ForkRefusedError} naming why the entry could not be forked (a patch that does not apply, an
+   * entry that is no longer kept); the fork's workflow then fails and leaves no session. On a
+   * session that is not a fork it answers at once.
+   */
+  @UpdateMethod(name = "forkPrepared")
+  SessionStatus forkPrepared();
 
   @QueryMethod(name = "status")
   SessionStatus status();

@@ -16,6 +16,10 @@ import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionNotFoundException;
+import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.ForkPatch;
+import io.durableagents.workflow.ForkSource;
+import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
@@ -40,6 +44,8 @@ import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.client.WithStartWorkflowOperation;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.nio.charset.StandardCharsets;
@@ -440,10 +446,118 @@ class HostileClientInputIT {
     assertThat(userTexts(session)).containsExactly("hello", "next");
   }
 
-  // ---- the worker -----------------------------------------------------------------------------
+  // ---- forks and decisions ----------------------------------------------------------------------
 
   @Test
   @Order(7)
+  void forks_areMadeWhole_orNotAtAll_andTheCommandSaysWhich() throws Exception {
+    String source = inputs.validSessionId("fork-src-");
+    send(source, "hello");
+    int step = projection.history(source, 1).get(0).step();
+    String defaultId = source + ".fork-1";
+
+    // Patches the entry cannot take: refused before anything is created, exit 2, naming the cause.
+    Result unknownCall =
+        agents.run(COMMAND_TIMEOUT, "fork", source, "--from-step", "" + step, "--tool-result", "call_9_9={}");
+    assertThat(unknownCall.exitCode()).as(unknownCall.err()).isEqualTo(2);
+    assertThat(unknownCall.err()).contains("The transcript has no tool call 'call_9_9' to patch.");
+    String bigState = "{\"blob\": \"" + "s".repeat(Limits.BUSINESS_STATE_BYTES) + "\"}";
+    Result tooLarge =
+        agents.run(COMMAND_TIMEOUT, "fork", source, "--from-step", "" + step, "--business-state", bigState);
+    assertThat(tooLarge.exitCode()).as(tooLarge.err()).isEqualTo(2);
+    assertThat(tooLarge.err()).contains("over the limit of " + Limits.BUSINESS_STATE_BYTES);
+    String longInput = "i".repeat(Limits.INPUT_CHARS + 1);
+    assertThatThrownBy(() -> client.fork(source, step, new ForkPatch(null, null, null, longInput), null))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("over the limit of " + Limits.INPUT_CHARS);
+    assertThatThrownBy(() -> temporal.newUntypedWorkflowStub(defaultId).describe())
+        .as("nothing was created")
+        .isInstanceOf(WorkflowNotFoundException.class);
+
+    // A fork started past the client (another SDK) that the worker refuses: its creator's update
+    // is refused with the reason, the workflow fails, and the id is free again.
+    String refusedId = source + ".raw";
+    AgentSessionWorkflow raw =
+        temporal.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(refusedId)
+                .setTaskQueue("agents")
+                .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+                .build());
+    ForkPatch unknownCallPatch =
+        new ForkPatch(null, null, List.of(new ForkPatch.ToolResultPatch("call_9_9", JSON.readTree("{}"))), null);
+    Future<SessionStatus> refusedFork =
+        calls.submit(
+            () -> WorkflowClient.executeUpdateWithStart(
+                raw::forkPrepared,
+                UpdateOptions.newBuilder(SessionStatus.class)
+                    .setUpdateName("forkPrepared")
+                    .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+                    .build(),
+                new WithStartWorkflowOperation<>(
+                    raw::run, new SessionStart(refusedId, null, null, new ForkSource(source, step, unknownCallPatch)))));
+    assertThatThrownBy(() -> refusedFork.get(30, TimeUnit.SECONDS))
+        .hasRootCauseInstanceOf(ApplicationFailure.class)
+        .rootCause()
+        .hasMessageContaining("ForkRefusedError: The transcript has no tool call 'call_9_9' to patch.");
+    assertThat(awaitClosed(refusedId)).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED);
+    assertThat(client.status(refusedId)).isEmpty();
+    assertThat(projection.session(refusedId)).isEmpty();
+    Result noSession = agents.run(COMMAND_TIMEOUT, "send", refusedId, "");
+    assertThat(noSession.exitCode()).as(noSession.err()).isEqualTo(4);
+
+    // The same id, forked properly: made whole, its transcript the source's.
+    Result made = agents.run(COMMAND_TIMEOUT, "fork", source, "--from-step", "" + step, "--as", refusedId);
+    assertThat(made.exitCode()).as(made.err()).isZero();
+    assertThat(made.out()).contains("Forked " + source + " at step " + step + " as " + refusedId);
+    assertThat(userTexts(refusedId)).containsExactly("hello");
+    assertThat(client.status(refusedId)).isPresent();
+    Result taken = agents.run(COMMAND_TIMEOUT, "fork", source, "--from-step", "" + step, "--as", refusedId);
+    assertThat(taken.exitCode()).as(taken.err()).isEqualTo(1);
+    assertThat(taken.err()).contains("Session '" + refusedId + "' already exists; choose another id.");
+
+    // Forks with default ids at once: each gets its own id, none is refused.
+    List<Future<io.durableagents.client.ForkResult>> forks = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      forks.add(calls.submit(() -> client.fork(source, step, null, null)));
+    }
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    for (Future<io.durableagents.client.ForkResult> fork : forks) {
+      ids.add(fork.get(60, TimeUnit.SECONDS).sessionId());
+    }
+    assertThat(ids).containsExactlyInAnyOrder(
+        source + ".fork-1", source + ".fork-2", source + ".fork-3", source + ".fork-4");
+    assertNextSendAnswered(source + ".fork-2");
+  }
+
+  @Test
+  @Order(8)
+  void decisionsOverALimit_areRefusedBeforeSending() throws Exception {
+    String session = inputs.validSessionId("decide-");
+    send(session, "hello");
+    SessionStatus before = status(session);
+    String note = "n".repeat(Limits.NOTE_CHARS + 1);
+    Result reject = agents.run(COMMAND_TIMEOUT, "reject", session, "a-1", "--note", note);
+    assertThat(reject.exitCode()).as(reject.err()).isEqualTo(2);
+    assertThat(reject.err()).contains("The note is " + note.length() + " characters, over the limit of " + Limits.NOTE_CHARS);
+    Result approve = agents.run(COMMAND_TIMEOUT, "approve", session, "a-1", "--by", "b".repeat(Limits.DECIDED_BY_CHARS + 1));
+    assertThat(approve.exitCode()).as(approve.err()).isEqualTo(2);
+    assertThat(approve.err()).contains("decidedBy is " + (Limits.DECIDED_BY_CHARS + 1) + " characters");
+    String hugeNote = "h".repeat(3 * 1024 * 1024);
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> client.decide(session, "a-1", false, hugeNote, "ops"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("over the limit of " + Limits.NOTE_CHARS);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    assertThat(status(session)).isEqualTo(before);
+    assertNextSendAnswered(session);
+  }
+
+  // ---- the worker -----------------------------------------------------------------------------
+
+  @Test
+  @Order(9)
   void theWorker_isAlive_andLoggedEachRefusalAsOneLine_withoutFailingAWorkflowTask() {
     assertThat(agents.process("worker").isAlive()).isTrue();
     List<String> lines = agents.backgroundOutput().lines().filter(line -> line.startsWith("[worker] ")).toList();

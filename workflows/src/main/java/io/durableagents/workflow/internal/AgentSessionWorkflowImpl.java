@@ -109,6 +109,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private boolean pauseSaved;
   /** True until a forked session's transcript is prepared: senders wait for it. */
   private boolean preparingFork;
+  /** Why this fork could not be prepared, once known: its creator's update is refused with it. */
+  private ApplicationFailure forkRefusal;
   private int ignoredDecisions;
   /** True while the session hands over to its next workflow run: waiting senders re-attach. */
   private boolean continuing;
@@ -173,18 +175,24 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     String problem = InputChecks.forkProblem(start.fork());
     if (problem != null) {
       // Refused before anything is written: the fork fails at once, naming the limit.
-      throw ApplicationFailure.newNonRetryableFailure(problem, ForkActivities.INVALID_PATCH);
+      throw refuseFork(problem, ApplicationFailure.newNonRetryableFailure(problem, ForkActivities.INVALID_PATCH));
     }
-    ForkState fork =
-        stubs
-            .forks()
-            .prepareFork(
-                new ForkRequest(
-                    sessionId,
-                    Workflow.getInfo().getFirstExecutionRunId(),
-                    start.agent(),
-                    start.fork(),
-                    Workflow.currentTimeMillis()));
+    ForkState fork;
+    try {
+      fork =
+          stubs
+              .forks()
+              .prepareFork(
+                  new ForkRequest(
+                      sessionId,
+                      Workflow.getInfo().getFirstExecutionRunId(),
+                      start.agent(),
+                      start.fork(),
+                      Workflow.currentTimeMillis()));
+    } catch (ActivityFailure e) {
+      String reason = e.getCause() instanceof ApplicationFailure cause ? cause.getOriginalMessage() : e.getMessage();
+      throw refuseFork(reason, e);
+    }
     transcript.restore(fork.messageCount(), fork.transcriptHash());
     agentName = fork.agent();
     step = fork.step();
@@ -209,6 +217,28 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     RunResult result = currentRun.execute();
     currentRun = null;
     settle(result);
+  }
+
+  /**
+   * A fork that cannot be made: its creator's {@code forkPrepared} update is refused with the
+   * reason, then the workflow fails with {@code failure}, leaving no session behind (it never had a
+   * run, and its id may be used again).
+   */
+  private RuntimeException refuseFork(String reason, TemporalFailure failure) {
+    forkRefusal =
+        ApplicationFailure.newNonRetryableFailure(SessionErrors.FORK_REFUSED + ": " + reason, SessionErrors.FORK_REFUSED);
+    letOtherHandlersRun();
+    Workflow.await(Workflow::isEveryHandlerFinished);
+    throw failure;
+  }
+
+  @Override
+  public SessionStatus forkPrepared() {
+    Workflow.await(() -> !preparingFork || forkRefusal != null);
+    if (forkRefusal != null) {
+      throw forkRefusal;
+    }
+    return status();
   }
 
   /**
