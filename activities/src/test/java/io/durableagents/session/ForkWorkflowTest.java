@@ -288,4 +288,62 @@ class ForkWorkflowTest extends SessionKitTest {
             });
     assertThat(kit.store.session("src-10.fork-1")).isEmpty();
   }
+
+  @Test
+  void forkPrepared_answersOnceTheTranscriptIsPrepared_orIsRefusedWithTheReason_andTheForkFails() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
+    kit.send("src-11", "go");
+
+    io.durableagents.workflow.SessionStatus prepared = forkPrepared("src-11", 2, ForkPatch.NONE, "src-11.fork-1");
+    assertThat(prepared.sessionId()).isEqualTo("src-11.fork-1");
+    assertThat(kit.store.session("src-11.fork-1")).isPresent();
+    assertThat(kit.attach("src-11.fork-1").status()).isEqualTo(RunStatus.FINISHED);
+
+    ForkPatch unknownCall =
+        new ForkPatch(null, null, List.of(new ForkPatch.ToolResultPatch("call_9_9", JSON.readTree("{}"))), null);
+    assertThatThrownBy(() -> forkPrepared("src-11", 3, unknownCall, "src-11.fork-2"))
+        .isInstanceOf(io.temporal.client.WorkflowUpdateException.class)
+        .satisfies(
+            e -> assertThat(io.durableagents.workflow.Rejection.from(e))
+                .isEqualTo(new io.durableagents.workflow.Rejection(
+                    "ForkRefusedError", "The transcript has no tool call 'call_9_9' to patch.", List.of())));
+    assertThatThrownBy(() -> kit.client.newUntypedWorkflowStub("src-11.fork-2").getResult(Void.class))
+        .isInstanceOf(WorkflowFailedException.class);
+    assertThat(kit.store.session("src-11.fork-2")).isEmpty();
+
+    String input = "a".repeat(io.durableagents.workflow.Limits.INPUT_CHARS + 1);
+    assertThatThrownBy(() -> forkPrepared("src-11", 3, new ForkPatch(null, null, null, input), "src-11.fork-3"))
+        .isInstanceOf(io.temporal.client.WorkflowUpdateException.class)
+        .satisfies(
+            e -> assertThat(io.durableagents.workflow.Rejection.from(e))
+                .isEqualTo(new io.durableagents.workflow.Rejection(
+                    "ForkRefusedError",
+                    "The appended input is " + input.length()
+                        + " characters, over the limit of 262144 per input; attach large content as an artifact instead.",
+                    List.of())));
+    assertThat(kit.storeCalls.get("saveFork").get()).isEqualTo(1);
+  }
+
+  /** Starts a fork as AgentClient does: update-with-start of forkPrepared. */
+  private io.durableagents.workflow.SessionStatus forkPrepared(String source, int step, ForkPatch patch, String forkId) {
+    io.durableagents.workflow.AgentSessionWorkflow stub =
+        kit.client.newWorkflowStub(
+            io.durableagents.workflow.AgentSessionWorkflow.class,
+            io.temporal.client.WorkflowOptions.newBuilder()
+                .setWorkflowId(forkId)
+                .setTaskQueue(SessionTestKit.TASK_QUEUE)
+                .setWorkflowIdConflictPolicy(
+                    io.temporal.api.enums.v1.WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+                .build());
+    return io.temporal.client.WorkflowClient.executeUpdateWithStart(
+        stub::forkPrepared,
+        io.temporal.client.UpdateOptions.newBuilder(io.durableagents.workflow.SessionStatus.class)
+            .setUpdateName("forkPrepared")
+            .setWaitForStage(io.temporal.client.WorkflowUpdateStage.COMPLETED)
+            .build(),
+        new io.temporal.client.WithStartWorkflowOperation<>(
+            stub::run,
+            new io.durableagents.workflow.SessionStart(
+                forkId, null, null, new io.durableagents.workflow.ForkSource(source, step, patch))));
+  }
 }

@@ -21,14 +21,19 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.client.WorkflowUpdateException;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * An update-with-start whose input the session refuses: Temporal starts the workflow before its
- * validator runs, so the workflow itself must not stay behind as an empty session.
+ * validator runs, so the workflow itself must not stay behind as an empty session. It waits a
+ * minute for a send first (the grace), because a send lost with a first workflow task that never
+ * completed is sent again by its client and must reach the same workflow.
  */
 class RefusedFirstSendTest extends SessionKitTest {
+  /** AgentSessionWorkflowImpl.FIRST_SEND_GRACE. */
+  private static final Duration GRACE = Duration.ofMinutes(1);
   private static final String ONE_ANSWER = "{'turns':[{'text':'one'},{'text':'two'}]}";
 
   @Test
@@ -39,8 +44,29 @@ class RefusedFirstSendTest extends SessionKitTest {
         .isInstanceOf(WorkflowUpdateException.class)
         .satisfies(e -> assertThat(Rejection.from(e).type()).isEqualTo(SessionErrors.INVALID_INPUT));
 
+    assertThat(statusOf("refused-1")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    kit.env.sleep(GRACE.minusSeconds(5));
+    assertThat(statusOf("refused-1")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    kit.env.sleep(Duration.ofSeconds(10));
     assertThat(statusOf("refused-1")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
     assertThat(kit.store.session("refused-1")).isEmpty();
+  }
+
+  @Test
+  void aSendWithinTheGrace_isTakenByTheSameWorkflow_soItKeepsItsFirstRunId() {
+    kit = new SessionTestKit(dir, Scripts.of(ONE_ANSWER), 10);
+    assertThatThrownBy(() -> kit.send("resent-1", "z".repeat(Limits.INPUT_CHARS + 1)))
+        .isInstanceOf(WorkflowUpdateException.class);
+    String firstRunId = kit.client.newUntypedWorkflowStub("resent-1").describe().getExecution().getRunId();
+    kit.env.sleep(GRACE.minusSeconds(10));
+
+    RunResult resent = kit.send("resent-1", "hello");
+
+    assertThat(resent.run()).isEqualTo(1);
+    assertThat(resent.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(kit.client.newUntypedWorkflowStub("resent-1").describe().getExecution().getRunId()).isEqualTo(firstRunId);
+    kit.env.sleep(GRACE.multipliedBy(2));
+    assertThat(statusOf("resent-1")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
   }
 
   @Test
@@ -53,6 +79,7 @@ class RefusedFirstSendTest extends SessionKitTest {
                 kit.client, SessionTestKit.TASK_QUEUE, forged, new SessionStart("refused-2", null, null)))
         .isInstanceOf(WorkflowUpdateException.class)
         .satisfies(e -> assertThat(Rejection.from(e).type()).isEqualTo(SessionErrors.INVALID_INPUT));
+    kit.env.sleep(GRACE.plusSeconds(5));
     assertThat(statusOf("refused-2")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
 
     RunResult next = kit.send("refused-2", "hello");
@@ -87,6 +114,7 @@ class RefusedFirstSendTest extends SessionKitTest {
 
     assertThatThrownBy(() -> rawSendWithStart("odd-start-2", json.readTree("{\"input\": {}}"), json.readTree("[\"no\"]")))
         .isInstanceOf(WorkflowUpdateException.class);
+    kit.env.sleep(GRACE.plusSeconds(5));
     assertThat(statusOf("odd-start-2")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
   }
 

@@ -11,13 +11,13 @@ import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SendRules;
 import io.durableagents.workflow.SessionErrors;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
 import io.temporal.api.common.v1.Payloads;
-import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WithStartWorkflowOperation;
@@ -306,14 +306,15 @@ public final class AgentClient {
   }
 
   /**
-   * Where the session is, or empty when there is no such session: no workflow, or one that closed
-   * without ever having a run (started by a send the session refused).
+   * Where the session is, or empty when there is no such session: no workflow, or one that never
+   * had a run and has none in progress (started by a send the session refused: it waits a minute
+   * for a resend, then completes).
    */
   public Optional<SessionStatus> status(String sessionId) {
     SessionIds.requireValid(sessionId);
     try {
       SessionStatus status = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).status();
-      if (status.run() == 0 && !isRunning(sessionId)) {
+      if (status.run() == 0 && RunStatus.IDLE.equals(status.status())) {
         return Optional.empty();
       }
       return Optional.of(status);
@@ -332,10 +333,6 @@ public final class AgentClient {
    * projection that cannot be read leaves the messages out and is reported to the listener, never
    * thrown (a caller that retries a failed send would add its input again).
    */
-  private boolean isRunning(String sessionId) {
-    return client.newUntypedWorkflowStub(sessionId).describe().getStatus()
-        == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
-  }
 
   private RunResult withMessages(RunResult result) {
     if (result == null || options.projection() == null) {

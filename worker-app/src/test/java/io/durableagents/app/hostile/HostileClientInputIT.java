@@ -97,6 +97,8 @@ class HostileClientInputIT {
   private static AgentClient client;
   private static HostileInputs inputs;
   private static ExecutorService calls;
+  /** Ids whose first send was refused, closed once their grace has passed. */
+  private static final List<String> REFUSED_FIRST_SENDS = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void startServerAndWorker() throws Exception {
@@ -268,7 +270,6 @@ class HostileClientInputIT {
       refusedIds.add(id);
     }
     for (String id : refusedIds) {
-      assertThat(awaitClosed(id)).as(id).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
       assertThat(client.status(id)).as(id).isEmpty();
       assertThatThrownBy(() -> client.send(id, "")).isInstanceOf(SessionNotFoundException.class);
     }
@@ -277,15 +278,14 @@ class HostileClientInputIT {
     assertThat(empty.exitCode()).as(empty.err()).isEqualTo(4);
     Result status = agents.run(COMMAND_TIMEOUT, "status", id);
     assertThat(status.exitCode()).as(status.err()).isEqualTo(4);
-    Result open = agents.run(COMMAND_TIMEOUT, "sessions", "--json");
-    assertThat(open.exitCode()).as(open.err()).isZero();
-    for (String refused : refusedIds) {
-      assertThat(open.out()).doesNotContain("\"" + refused + "\"");
-    }
 
+    // Within the grace, a valid send is taken by the workflow the refused one started.
+    String firstRunId = temporal.newUntypedWorkflowStub(id).describe().getExecution().getRunId();
     RunResult fresh = send(id, "hello");
     assertThat(fresh.run()).isEqualTo(1);
     assertThat(userTexts(id)).containsExactly("hello");
+    assertThat(temporal.newUntypedWorkflowStub(id).describe().getExecution().getRunId()).isEqualTo(firstRunId);
+    REFUSED_FIRST_SENDS.addAll(refusedIds.subList(1, refusedIds.size()));
 
     String oddStart = inputs.validSessionId("odd-start-");
     JsonNode answered = rawSendWithStart(oddStart, "{\"input\": \"hi\"}", "{\"sessionId\": [1], \"maxSteps\": {}}");
@@ -318,7 +318,11 @@ class HostileClientInputIT {
   }
 
   private static WorkflowExecutionStatus awaitClosed(String id) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    return awaitClosed(id, Duration.ofSeconds(10));
+  }
+
+  private static WorkflowExecutionStatus awaitClosed(String id, Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
     WorkflowExecutionStatus status;
     do {
       status = temporal.newUntypedWorkflowStub(id).describe().getStatus();
@@ -552,6 +556,23 @@ class HostileClientInputIT {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
     assertThat(status(session)).isEqualTo(before);
     assertNextSendAnswered(session);
+  }
+
+  @Test
+  @Order(10)
+  void refusedFirstSends_completeAfterTheirGrace_andNoSessionIsListed() throws Exception {
+    assertThat(REFUSED_FIRST_SENDS).isNotEmpty();
+    for (String id : REFUSED_FIRST_SENDS) {
+      assertThat(awaitClosed(id, Duration.ofSeconds(90)))
+          .as(id)
+          .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+      assertThat(client.status(id)).as(id).isEmpty();
+    }
+    Result open = agents.run(COMMAND_TIMEOUT, "sessions", "--json");
+    assertThat(open.exitCode()).as(open.err()).isZero();
+    for (String refused : REFUSED_FIRST_SENDS) {
+      assertThat(open.out()).doesNotContain("\"" + refused + "\"");
+    }
   }
 
   // ---- the worker -----------------------------------------------------------------------------

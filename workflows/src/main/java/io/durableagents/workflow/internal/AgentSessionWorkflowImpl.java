@@ -135,10 +135,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public void run(SessionStart ignored) {
-    if (start.fork() == null && start.continued() == null && !receivedInput()) {
-      // Started by an update-with-start whose input the validator refused: Temporal creates the
-      // workflow before it validates the update. No session is left behind.
-      log.info("{} completes without a session: its first send was refused", sessionId);
+    if (start.fork() == null && start.continued() == null && !receivedInput() && !awaitFirstSend()) {
+      log.info("{} completes without a session: no send reached it within {}", sessionId, FIRST_SEND_GRACE);
       return;
     }
     showStatus();
@@ -239,6 +237,24 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       throw forkRefusal;
     }
     return status();
+  }
+
+  /**
+   * How long a session started without its first send waits for one before it completes, leaving
+   * no session behind.
+   */
+  static final Duration FIRST_SEND_GRACE = Duration.ofMinutes(1);
+
+  /**
+   * A workflow started by an update-with-start whose send it did not get: the validator refused it
+   * (Temporal creates the workflow before it validates the update), or the send was lost with a
+   * first workflow task that never completed (its worker was killed before accepting it) and the
+   * client sends it again. Waits {@link #FIRST_SEND_GRACE} for a send, so a resent one is taken by
+   * this workflow: completing at once would have the resend start a new workflow, and its calls
+   * new idempotency keys, although their side effects may have happened under the old ones.
+   */
+  private boolean awaitFirstSend() {
+    return Workflow.await(FIRST_SEND_GRACE, () -> updatesThisRun > 0 || !queuedInputs.isEmpty());
   }
 
   /**
