@@ -1,22 +1,20 @@
 package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.store.CheckpointEntry;
 import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.store.SessionRecord;
 import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.ForkOutcome;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCallRecord;
 import io.durableagents.workflow.Trajectories;
-import io.temporal.client.WorkflowFailedException;
-import io.temporal.failure.ActivityFailure;
-import io.temporal.failure.ApplicationFailure;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -211,19 +209,15 @@ class ForkWorkflowTest extends SessionKitTest {
   }
 
   @Test
-  void forkFromAStepThatIsNotKept_failsWithCheckpointNotFoundListingTheKeptSteps() {
+  void forkFromAStepThatIsNotKept_isRefusedWithCheckpointNotFoundListingTheKeptSteps() {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-6", "go");
 
-    kit.startFork("src-6", 42, ForkPatch.NONE, "src-6.fork-1");
-    assertThatThrownBy(() -> kit.client.newUntypedWorkflowStub("src-6.fork-1").getResult(Void.class))
-        .isInstanceOf(WorkflowFailedException.class)
-        .satisfies(
-            e -> {
-              ApplicationFailure failure = (ApplicationFailure) ((ActivityFailure) e.getCause()).getCause();
-              assertThat(failure.getType()).isEqualTo("CHECKPOINT_NOT_FOUND");
-              assertThat(failure.getOriginalMessage()).contains("kept steps: 1, 2, 3");
-            });
+    ForkOutcome outcome = kit.forkPrepared("src-6", 42, ForkPatch.NONE, "src-6.fork-1");
+
+    assertThat(outcome.refusal())
+        .isEqualTo("Session 'src-6' has no kept history entry at step 42; kept steps: 1, 2, 3.");
+    assertThat(kit.store.session("src-6.fork-1")).isEmpty();
   }
 
   @Test
@@ -248,102 +242,52 @@ class ForkWorkflowTest extends SessionKitTest {
   }
 
   @Test
-  void aForkWhoseAppendedInputIsOverTheLimit_failsWithInvalidPatch_beforeAnythingIsWritten() {
+  void aForkWhoseAppendedInputIsOverTheLimit_isRefused_beforeAnythingIsWritten_andLeavesNoSession() {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-9", "go");
 
     String input = "a".repeat(io.durableagents.workflow.Limits.INPUT_CHARS + 1);
-    kit.startFork("src-9", 3, new ForkPatch(null, null, null, input), "src-9.fork-1");
+    ForkOutcome outcome = kit.forkPrepared("src-9", 3, new ForkPatch(null, null, null, input), "src-9.fork-1");
 
-    assertThatThrownBy(() -> kit.client.newUntypedWorkflowStub("src-9.fork-1").getResult(Void.class))
-        .isInstanceOf(WorkflowFailedException.class)
-        .satisfies(
-            e -> {
-              ApplicationFailure failure = (ApplicationFailure) e.getCause();
-              assertThat(failure.getType()).isEqualTo("INVALID_PATCH");
-              assertThat(failure.getOriginalMessage())
-                  .contains("appended input is " + input.length() + " characters, over the limit of 262144");
-            });
+    assertThat(outcome.status()).isNull();
+    assertThat(outcome.refusal())
+        .isEqualTo("The appended input is " + input.length()
+            + " characters, over the limit of 262144 per input; attach large content as an artifact instead.");
+    assertThat(closedStatus("src-9.fork-1")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
     assertThat(kit.store.session("src-9.fork-1")).isEmpty();
     assertThat(kit.storeCalls).doesNotContainKey("saveFork");
   }
 
   @Test
-  void aForkWithAToolResultForACallTheEntryDoesNotHave_failsWithInvalidPatch_andWritesNothing() throws Exception {
+  void aForkWithAToolResultForACallTheEntryDoesNotHave_isRefused_andWritesNothing() throws Exception {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-10", "go");
 
-    kit.startFork(
-        "src-10", 3,
-        new ForkPatch(null, null, List.of(new ForkPatch.ToolResultPatch("call_9_9", JSON.readTree("{}"))), null),
-        "src-10.fork-1");
+    ForkOutcome outcome =
+        kit.forkPrepared(
+            "src-10", 3,
+            new ForkPatch(null, null, List.of(new ForkPatch.ToolResultPatch("call_9_9", JSON.readTree("{}"))), null),
+            "src-10.fork-1");
 
-    assertThatThrownBy(() -> kit.client.newUntypedWorkflowStub("src-10.fork-1").getResult(Void.class))
-        .isInstanceOf(WorkflowFailedException.class)
-        .satisfies(
-            e -> {
-              ApplicationFailure failure = (ApplicationFailure) ((ActivityFailure) e.getCause()).getCause();
-              assertThat(failure.getType()).isEqualTo("INVALID_PATCH");
-              assertThat(failure.getOriginalMessage()).isEqualTo("The transcript has no tool call 'call_9_9' to patch.");
-            });
+    assertThat(outcome.refusal()).isEqualTo("The transcript has no tool call 'call_9_9' to patch.");
+    assertThat(closedStatus("src-10.fork-1")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
     assertThat(kit.store.session("src-10.fork-1")).isEmpty();
   }
 
   @Test
-  void forkPrepared_answersOnceTheTranscriptIsPrepared_orIsRefusedWithTheReason_andTheForkFails() throws Exception {
+  void forkPrepared_answersTheForksStatus_onceItsTranscriptIsPrepared() {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-11", "go");
 
-    io.durableagents.workflow.SessionStatus prepared = forkPrepared("src-11", 2, ForkPatch.NONE, "src-11.fork-1");
-    assertThat(prepared.sessionId()).isEqualTo("src-11.fork-1");
+    ForkOutcome outcome = kit.forkPrepared("src-11", 2, ForkPatch.NONE, "src-11.fork-1");
+
+    assertThat(outcome.isRefused()).isFalse();
+    assertThat(outcome.status().sessionId()).isEqualTo("src-11.fork-1");
     assertThat(kit.store.session("src-11.fork-1")).isPresent();
     assertThat(kit.attach("src-11.fork-1").status()).isEqualTo(RunStatus.FINISHED);
-
-    ForkPatch unknownCall =
-        new ForkPatch(null, null, List.of(new ForkPatch.ToolResultPatch("call_9_9", JSON.readTree("{}"))), null);
-    assertThatThrownBy(() -> forkPrepared("src-11", 3, unknownCall, "src-11.fork-2"))
-        .isInstanceOf(io.temporal.client.WorkflowUpdateException.class)
-        .satisfies(
-            e -> assertThat(io.durableagents.workflow.Rejection.from(e))
-                .isEqualTo(new io.durableagents.workflow.Rejection(
-                    "ForkRefusedError", "The transcript has no tool call 'call_9_9' to patch.", List.of())));
-    assertThatThrownBy(() -> kit.client.newUntypedWorkflowStub("src-11.fork-2").getResult(Void.class))
-        .isInstanceOf(WorkflowFailedException.class);
-    assertThat(kit.store.session("src-11.fork-2")).isEmpty();
-
-    String input = "a".repeat(io.durableagents.workflow.Limits.INPUT_CHARS + 1);
-    assertThatThrownBy(() -> forkPrepared("src-11", 3, new ForkPatch(null, null, null, input), "src-11.fork-3"))
-        .isInstanceOf(io.temporal.client.WorkflowUpdateException.class)
-        .satisfies(
-            e -> assertThat(io.durableagents.workflow.Rejection.from(e))
-                .isEqualTo(new io.durableagents.workflow.Rejection(
-                    "ForkRefusedError",
-                    "The appended input is " + input.length()
-                        + " characters, over the limit of 262144 per input; attach large content as an artifact instead.",
-                    List.of())));
-    assertThat(kit.storeCalls.get("saveFork").get()).isEqualTo(1);
   }
 
-  /** Starts a fork as AgentClient does: update-with-start of forkPrepared. */
-  private io.durableagents.workflow.SessionStatus forkPrepared(String source, int step, ForkPatch patch, String forkId) {
-    io.durableagents.workflow.AgentSessionWorkflow stub =
-        kit.client.newWorkflowStub(
-            io.durableagents.workflow.AgentSessionWorkflow.class,
-            io.temporal.client.WorkflowOptions.newBuilder()
-                .setWorkflowId(forkId)
-                .setTaskQueue(SessionTestKit.TASK_QUEUE)
-                .setWorkflowIdConflictPolicy(
-                    io.temporal.api.enums.v1.WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
-                .build());
-    return io.temporal.client.WorkflowClient.executeUpdateWithStart(
-        stub::forkPrepared,
-        io.temporal.client.UpdateOptions.newBuilder(io.durableagents.workflow.SessionStatus.class)
-            .setUpdateName("forkPrepared")
-            .setWaitForStage(io.temporal.client.WorkflowUpdateStage.COMPLETED)
-            .build(),
-        new io.temporal.client.WithStartWorkflowOperation<>(
-            stub::run,
-            new io.durableagents.workflow.SessionStart(
-                forkId, null, null, new io.durableagents.workflow.ForkSource(source, step, patch))));
+  private WorkflowExecutionStatus closedStatus(String id) {
+    return kit.client.newUntypedWorkflowStub(id).describe().getStatus();
   }
 }

@@ -346,6 +346,30 @@ final class SessionTestKit implements AutoCloseable {
     WorkflowClient.start(stub::run, new SessionStart(forkId, null, null, new ForkSource(source, step, patch)));
   }
 
+  /**
+   * Starts a fork as {@code AgentClient} does, in one call with its {@code forkPrepared} update,
+   * and returns the answer: the prepared fork's status, or why it was refused.
+   */
+  io.durableagents.workflow.ForkOutcome forkPrepared(String source, int step, ForkPatch patch, String forkId) {
+    AgentSessionWorkflow stub =
+        client.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(forkId)
+                .setTaskQueue(TASK_QUEUE)
+                .setWorkflowIdConflictPolicy(
+                    io.temporal.api.enums.v1.WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+                .build());
+    return WorkflowClient.executeUpdateWithStart(
+        stub::forkPrepared,
+        io.temporal.client.UpdateOptions.newBuilder(io.durableagents.workflow.ForkOutcome.class)
+            .setUpdateName("forkPrepared")
+            .setWaitForStage(io.temporal.client.WorkflowUpdateStage.COMPLETED)
+            .build(),
+        new io.temporal.client.WithStartWorkflowOperation<>(
+            stub::run, new SessionStart(forkId, null, null, new ForkSource(source, step, patch))));
+  }
+
   /** {@link #startFork}, then waits for the fork to settle or pause. */
   RunResult fork(String source, int step, ForkPatch patch, String forkId) {
     startFork(source, step, patch, forkId);

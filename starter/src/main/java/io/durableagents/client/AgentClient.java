@@ -3,6 +3,7 @@ package io.durableagents.client;
 import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
+import io.durableagents.workflow.ForkOutcome;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.InputChecks;
@@ -492,8 +493,8 @@ public final class AgentClient {
 
   /**
    * Creates the fork's workflow and waits until its transcript is prepared, in one call
-   * (update-with-start). An id in use by a running or completed session is refused by Temporal;
-   * the id of a fork that was refused (its workflow failed) may be used again.
+   * (update-with-start). An id in use by a running session is refused by Temporal; the id of a
+   * closed workflow (a refused fork or first send) may be used again.
    */
   private ForkResult startFork(String forkId, String agent, ForkSource source) {
     WorkflowOptions options =
@@ -501,8 +502,6 @@ public final class AgentClient {
             .setWorkflowId(forkId)
             .setTaskQueue(this.options.taskQueue())
             .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
-            .setWorkflowIdReusePolicy(
-                io.temporal.api.enums.v1.WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY)
             .setMemo(
                 java.util.Map.of(
                     "parentSessionId", source.parentSessionId(),
@@ -512,25 +511,43 @@ public final class AgentClient {
                 staticSummary(agent) + " · fork of " + source.parentSessionId() + " at step " + source.parentStep())
             .build();
     AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, options);
-    UpdateOptions<SessionStatus> prepared =
-        UpdateOptions.newBuilder(SessionStatus.class)
+    UpdateOptions<ForkOutcome> prepared =
+        UpdateOptions.newBuilder(ForkOutcome.class)
             .setUpdateName("forkPrepared")
             .setWaitForStage(WorkflowUpdateStage.COMPLETED)
             .build();
     WithStartWorkflowOperation<Void> start =
         new WithStartWorkflowOperation<>(stub::run, new SessionStart(forkId, agent, null, source));
+    ForkOutcome outcome;
     try {
-      WorkflowClient.executeUpdateWithStart(stub::forkPrepared, prepared, start);
-    } catch (WorkflowUpdateException e) {
-      Rejection rejection = Rejection.from(e);
-      if (rejection != null && SessionErrors.FORK_REFUSED.equals(rejection.type())) {
-        throw new InvalidInputException(
-            "The fork of '" + source.parentSessionId() + "' at step " + source.parentStep()
-                + " was refused: " + rejection.message(), e);
+      outcome = WorkflowClient.executeUpdateWithStart(stub::forkPrepared, prepared, start);
+    } catch (WorkflowServiceException e) {
+      if (isAlreadyRunning(e)) {
+        throw new io.temporal.client.WorkflowExecutionAlreadyStarted(
+            io.temporal.api.common.v1.WorkflowExecution.newBuilder().setWorkflowId(forkId).build(),
+            AgentSessionWorkflow.WORKFLOW_TYPE, e);
       }
-      throw new AgentClientException("The fork '" + forkId + "' failed: " + rootMessage(e), e);
+      throw new AgentClientException("Cannot fork '" + source.parentSessionId() + "': " + rootMessage(e), e);
+    }
+    if (outcome.isRefused()) {
+      throw new InvalidInputException(
+          "The fork of '" + source.parentSessionId() + "' at step " + source.parentStep() + " was refused: "
+              + outcome.refusal());
     }
     return new ForkResult(forkId, source.parentSessionId(), source.parentStep(), source.patch().summary());
+  }
+
+  /** Temporal refused a start because a workflow with the id is running (update-with-start says so as a status). */
+  private static boolean isAlreadyRunning(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof io.temporal.client.WorkflowExecutionAlreadyStarted) {
+        return true;
+      }
+      if (t instanceof StatusRuntimeException status && status.getStatus().getCode() == Status.Code.ALREADY_EXISTS) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -62,14 +62,14 @@ public interface AgentSessionWorkflow {
   void cancel(String reason);
 
   /**
-   * For the client that creates a fork, sent with its start (update-with-start): answers the
-   * session's status once the fork's transcript is prepared, or is refused with {@code
-   * ForkRefusedError} naming why the entry could not be forked (a patch that does not apply, an
-   * entry that is no longer kept); the fork's workflow then fails and leaves no session. On a
-   * session that is not a fork it answers at once.
+   * For the client that creates a fork, sent with its start (update-with-start): answers once the
+   * fork's transcript is prepared, with the fork's status, or with the reason it could not be made
+   * (a patch that does not apply to the entry, a limit, an entry no longer kept); a refused fork's
+   * workflow then completes and leaves no session. On a session that is not a fork it answers its
+   * status at once.
    */
   @UpdateMethod(name = "forkPrepared")
-  SessionStatus forkPrepared();
+  ForkOutcome forkPrepared();
 
   @QueryMethod(name = "status")
   SessionStatus status();

@@ -18,12 +18,6 @@ public final class SessionErrors {
   public static final String INVALID_DECISION = "InvalidDecisionError";
   /** A {@code send} of messages that are neither the stored conversation nor user messages. */
   public static final String INVALID_INPUT = "InvalidInputError";
-  /**
-   * A fork whose patch cannot apply to its entry, or whose entry is not kept: its {@code
-   * forkPrepared} update is refused with the reason, and the fork's workflow fails without leaving
-   * a session.
-   */
-  public static final String FORK_REFUSED = "ForkRefusedError";
   /** An empty {@code send} on a session that has had no run. */
   public static final String NO_RUN = "NoRunError";
 

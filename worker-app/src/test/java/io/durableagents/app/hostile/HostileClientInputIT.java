@@ -17,6 +17,7 @@ import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.ForkOutcome;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.SessionStart;
@@ -45,7 +46,6 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.client.WithStartWorkflowOperation;
-import io.temporal.failure.ApplicationFailure;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.nio.charset.StandardCharsets;
@@ -479,7 +479,7 @@ class HostileClientInputIT {
         .isInstanceOf(WorkflowNotFoundException.class);
 
     // A fork started past the client (another SDK) that the worker refuses: its creator's update
-    // is refused with the reason, the workflow fails, and the id is free again.
+    // answers the reason, the workflow completes without a session, and the id is free again.
     String refusedId = source + ".raw";
     AgentSessionWorkflow raw =
         temporal.newWorkflowStub(
@@ -491,21 +491,20 @@ class HostileClientInputIT {
                 .build());
     ForkPatch unknownCallPatch =
         new ForkPatch(null, null, List.of(new ForkPatch.ToolResultPatch("call_9_9", JSON.readTree("{}"))), null);
-    Future<SessionStatus> refusedFork =
+    ForkOutcome refused =
         calls.submit(
-            () -> WorkflowClient.executeUpdateWithStart(
-                raw::forkPrepared,
-                UpdateOptions.newBuilder(SessionStatus.class)
-                    .setUpdateName("forkPrepared")
-                    .setWaitForStage(WorkflowUpdateStage.COMPLETED)
-                    .build(),
-                new WithStartWorkflowOperation<>(
-                    raw::run, new SessionStart(refusedId, null, null, new ForkSource(source, step, unknownCallPatch)))));
-    assertThatThrownBy(() -> refusedFork.get(30, TimeUnit.SECONDS))
-        .hasRootCauseInstanceOf(ApplicationFailure.class)
-        .rootCause()
-        .hasMessageContaining("ForkRefusedError: The transcript has no tool call 'call_9_9' to patch.");
-    assertThat(awaitClosed(refusedId)).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED);
+                () -> WorkflowClient.executeUpdateWithStart(
+                    raw::forkPrepared,
+                    UpdateOptions.newBuilder(ForkOutcome.class)
+                        .setUpdateName("forkPrepared")
+                        .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+                        .build(),
+                    new WithStartWorkflowOperation<>(
+                        raw::run,
+                        new SessionStart(refusedId, null, null, new ForkSource(source, step, unknownCallPatch)))))
+            .get(30, TimeUnit.SECONDS);
+    assertThat(refused.refusal()).isEqualTo("The transcript has no tool call 'call_9_9' to patch.");
+    assertThat(awaitClosed(refusedId)).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
     assertThat(client.status(refusedId)).isEmpty();
     assertThat(projection.session(refusedId)).isEmpty();
     Result noSession = agents.run(COMMAND_TIMEOUT, "send", refusedId, "");

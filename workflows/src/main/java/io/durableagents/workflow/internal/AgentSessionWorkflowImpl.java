@@ -8,6 +8,7 @@ import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.ErrorResults;
 import io.durableagents.workflow.FinishReason;
+import io.durableagents.workflow.ForkOutcome;
 import io.durableagents.workflow.InputChecks;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.MergePatch;
@@ -109,8 +110,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private boolean pauseSaved;
   /** True until a forked session's transcript is prepared: senders wait for it. */
   private boolean preparingFork;
-  /** Why this fork could not be prepared, once known: its creator's update is refused with it. */
-  private ApplicationFailure forkRefusal;
+  /** Why this fork could not be made, once known: its creator's update answers it. */
+  private String forkRefusal;
   private int ignoredDecisions;
   /** True while the session hands over to its next workflow run: waiting senders re-attach. */
   private boolean continuing;
@@ -141,7 +142,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     }
     showStatus();
     if (start.fork() != null) {
-      startFork();
+      if (!startFork()) {
+        return;
+      }
     } else if (start.continued() != null && start.continued().run() != null) {
       currentRun = new AgentRun(start.continued().run());
       RunResult result = currentRun.execute();
@@ -167,13 +170,14 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   /**
    * A forked session: the worker copies the entry's patched transcript into the store, then the
    * fork continues the entry's run with its remaining budget, running first the calls that have
-   * no result and then the appended input.
+   * no result and then the appended input. False when the fork is refused: the workflow completes.
    */
-  private void startFork() {
+  private boolean startFork() {
     String problem = InputChecks.forkProblem(start.fork());
     if (problem != null) {
-      // Refused before anything is written: the fork fails at once, naming the limit.
-      throw refuseFork(problem, ApplicationFailure.newNonRetryableFailure(problem, ForkActivities.INVALID_PATCH));
+      // Refused before anything is written, naming the limit.
+      refuseFork(problem);
+      return false;
     }
     ForkState fork;
     try {
@@ -188,8 +192,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                       start.fork(),
                       Workflow.currentTimeMillis()));
     } catch (ActivityFailure e) {
-      String reason = e.getCause() instanceof ApplicationFailure cause ? cause.getOriginalMessage() : e.getMessage();
-      throw refuseFork(reason, e);
+      refuseFork(e.getCause() instanceof ApplicationFailure cause ? cause.getOriginalMessage() : e.getMessage());
+      return false;
     }
     transcript.restore(fork.messageCount(), fork.transcriptHash());
     agentName = fork.agent();
@@ -209,34 +213,31 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
               fork.finishReason(), fork.lastText(), null, 0, Usage.ZERO, List.of(), null, null,
               step, transcript.size(), null));
       preparingFork = false;
-      return;
+      return true;
     }
     currentRun = new AgentRun(inputs, fork.pendingCalls(), fork.checks(), fork.stepsUsedInRun());
     RunResult result = currentRun.execute();
     currentRun = null;
     settle(result);
+    return true;
   }
 
   /**
-   * A fork that cannot be made: its creator's {@code forkPrepared} update is refused with the
-   * reason, then the workflow fails with {@code failure}, leaving no session behind (it never had a
-   * run, and its id may be used again).
+   * A fork that cannot be made: its creator's {@code forkPrepared} update is answered with the
+   * reason, and the workflow completes without a session (it never had a run; its id may be used
+   * again). Nothing failed, so nothing is logged as a failure.
    */
-  private RuntimeException refuseFork(String reason, TemporalFailure failure) {
-    forkRefusal =
-        ApplicationFailure.newNonRetryableFailure(SessionErrors.FORK_REFUSED + ": " + reason, SessionErrors.FORK_REFUSED);
+  private void refuseFork(String reason) {
+    forkRefusal = reason;
+    log.info("{} is no fork: {}", sessionId, reason);
     letOtherHandlersRun();
     Workflow.await(Workflow::isEveryHandlerFinished);
-    throw failure;
   }
 
   @Override
-  public SessionStatus forkPrepared() {
+  public ForkOutcome forkPrepared() {
     Workflow.await(() -> !preparingFork || forkRefusal != null);
-    if (forkRefusal != null) {
-      throw forkRefusal;
-    }
-    return status();
+    return forkRefusal != null ? new ForkOutcome(forkRefusal, null) : new ForkOutcome(null, status());
   }
 
   /**
