@@ -4,7 +4,7 @@ package io.durableagents.workflow;
  * The sizes a client may send into a session, in one place. The client ({@code AgentClient}, the
  * CLI) checks them before anything is sent, and the workflow's update validators and signal
  * handlers check them again, so no caller (another SDK, a raw signal) can put state into a
- * session that its next workflow task could not process. README "Limits" lists them.
+ * session that its next workflow task could not process. docs/limits.md lists them.
  */
 public final class Limits {
   /** Characters of one input: a sent message, or the input a fork appends. */
