@@ -141,7 +141,7 @@ public final class AgentsPluginOptions {
     /**
      * Bounds how long a streaming model turn goes on after its run is cancelled (default 1 s):
      * an activity learns of a cancel from the answer to a heartbeat, and the SDK sends heartbeats
-     * at most every 80% of the heartbeat timeout (16 s for model turns) unless the worker's
+     * at most every 80% of the heartbeat timeout (8 s for model turns) unless the worker's
      * maximum heartbeat throttle interval is lower. The plugin lowers that maximum to this value
      * on the workers it registers on, which applies to every activity of those workers (one
      * heartbeat request a second at most per heartbeating activity); a lower value the worker
@@ -182,7 +182,7 @@ public final class AgentsPluginOptions {
 
     /**
      * Adds a listener of the text and reasoning deltas of every model turn the workers of this
-     * plugin execute (DESIGN §4.9). Listeners run on the model activity's thread, in the order
+     * plugin execute. Listeners run on the model activity's thread, in the order
      * added; see {@link DeltaListener} for what they may and may not do.
      */
     public Builder addDeltaListener(DeltaListener listener) {

@@ -22,7 +22,7 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Approvals in the middle of a tool batch (§4.4), with time skipping for the waits. */
+/** Approvals in the middle of a tool batch, with time skipping for the waits. */
 class ApprovalWorkflowTest extends SessionKitTest {
   private static final String GATED_MIDDLE =
       "{'turns':[{'text':'paying','toolCalls':["

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Per-run budgets (§4.7). The cacheless variants replay the whole history on every workflow task,
+ * Per-run budgets. The cacheless variants replay the whole history on every workflow task,
  * as a restarted worker does: the budget left is the one the history says, never a fresh one.
  */
 class BudgetTest {

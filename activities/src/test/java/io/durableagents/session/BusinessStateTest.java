@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Business state (§4.5): JSON the tools read and update with merge patches, kept in every
+ * Business state: JSON the tools read and update with merge patches, kept in every
  * checkpoint, carried across continue-as-new, and replaced by a fork's {@code businessState} patch.
  */
 class BusinessStateTest extends SessionKitTest {

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** Lossless continue-as-new (§4.10): long sessions keep everything across workflow runs. */
+/** Lossless continue-as-new: long sessions keep everything across workflow runs. */
 class ContinueAsNewTest extends SessionKitTest {
   private static String toolTurns(int turns, String last) {
     StringBuilder script = new StringBuilder("{\"turns\":[");

@@ -18,7 +18,7 @@ import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Fork from a kept history entry (§4.6): a new session, the source untouched. */
+/** Fork from a kept history entry: a new session, the source untouched. */
 class ForkWorkflowTest extends SessionKitTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   /** Step 1: the model turn with two calls; step 2: their results; step 3: the answer. */

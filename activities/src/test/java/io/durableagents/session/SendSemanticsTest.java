@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** What {@code send} does in each state of a session (§4.1), and what cancel does (§4.7). */
+/** What {@code send} does in each state of a session, and what cancel does. */
 class SendSemanticsTest extends SessionKitTest {
   /** A first turn whose tool is slow enough to send into the run while it works. */
   private static final String SLOW_BATCH =

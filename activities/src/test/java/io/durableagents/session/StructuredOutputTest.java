@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** An agent's output schema: the final text is parsed and validated (§4.9). */
+/** An agent's output schema: the final text is parsed and validated. */
 class StructuredOutputTest {
   private static final String SCHEMA =
       "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"},\"temperatureC\":{\"type\":\"integer\"}},"

@@ -20,7 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Runs started by a trigger envelope, with attachments read from the artifact store (§4.9). */
+/** Runs started by a trigger envelope, with attachments read from the artifact store. */
 class TriggerTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path dir;

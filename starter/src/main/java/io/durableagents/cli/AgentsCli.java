@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The top-level {@code agents} command (DESIGN §5.1) with the client commands {@code send} and
+ * The top-level {@code agents} command with the client commands {@code send} and
  * {@code status}; the worker app adds its own ({@code demo}, {@code dev}, {@code server},
  * {@code worker}). Errors become one line on stderr and an exit code from {@link ExitCodes}; a
  * stack trace only with {@code --verbose} or {@code AGENTS_DEBUG=1}.

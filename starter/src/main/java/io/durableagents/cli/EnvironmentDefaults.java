@@ -9,7 +9,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * Takes option defaults from environment variables of the same meaning (DESIGN §5.1): an option
+ * Takes option defaults from environment variables of the same meaning: an option
  * given on the command line wins, then the variable, then the option's built-in default. Reads
  * from a map so tests need not touch the process environment. The Temporal connection options
  * ({@code --temporal}, {@code --namespace}, ...) have no entry here: {@link ConnectionSettings}

@@ -2,7 +2,7 @@ package io.durableagents.cli;
 
 import io.durableagents.workflow.RunStatus;
 
-/** The exit codes of the {@code agents} CLI (DESIGN §5.1); scripts rely on them. */
+/** The exit codes of the {@code agents} CLI; scripts rely on them. */
 public final class ExitCodes {
   /** The command did what was asked. */
   public static final int OK = 0;

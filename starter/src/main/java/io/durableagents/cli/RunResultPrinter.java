@@ -16,7 +16,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 
 /**
- * Prints run results: with {@code --json} exactly one JSON document (the DESIGN §5.1 run result),
+ * Prints run results: with {@code --json} exactly one JSON document (the run result),
  * otherwise a short summary for people. Human output escapes control characters, so hostile
  * model or tool text cannot drive the terminal.
  */

@@ -375,7 +375,7 @@ public final class AgentClient {
   }
 
   /**
-   * The checkpoint history of a session from the projection (DESIGN §4.5), newest step first:
+   * The checkpoint history of a session from the projection, newest step first:
    * entries {@code {step, savedAt, status, checkpoint}}, each with its full checkpoint. An unknown
    * session gives an empty list. The store keeps the newest {@code historyLimit} steps of each
    * session (default 50).

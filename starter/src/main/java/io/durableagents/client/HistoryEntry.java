@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * One entry of a session's checkpoint history (DESIGN §4.5): one per save, after every model turn
+ * One entry of a session's checkpoint history: one per save, after every model turn
  * and every tool batch; saving a step again replaces its entry.
  *
  * @param step the checkpoint's {@code stepIndex}

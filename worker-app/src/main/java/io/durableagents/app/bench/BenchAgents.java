@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The agents the bench runs, all on scripted zero-latency models (DESIGN §5.2):
+ * The agents the bench runs, all on scripted zero-latency models:
  *
  * <ul>
  *   <li>{@code bench-step-1} / {@code bench-step-n}: N turns that each call the no-op tool, then an

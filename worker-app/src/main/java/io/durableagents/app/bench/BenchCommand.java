@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code agents bench [--quick] [--json] [--temporal HOST:PORT] [--projection JDBC_URL]}: the
- * benchmarks of DESIGN §6, measured in one run and reported as ratios against a minimal
+ * benchmarks (docs/benchmarks.md), measured in one run and reported as ratios against a minimal
  * hand-written Temporal workflow. Progress goes to stderr; the table (or with {@code --json} one
  * JSON object) to stdout.
  */

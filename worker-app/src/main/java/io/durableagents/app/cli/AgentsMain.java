@@ -5,7 +5,7 @@ import java.util.Map;
 import picocli.CommandLine;
 
 /**
- * The {@code agents} command (DESIGN §5.1): {@code demo}, {@code dev}, {@code server} and {@code
+ * The {@code agents} command: {@code demo}, {@code dev}, {@code server} and {@code
  * worker} from the worker app, plus the client commands of the starter. The {@code ./agents}
  * launcher at the repository root runs this class.
  *

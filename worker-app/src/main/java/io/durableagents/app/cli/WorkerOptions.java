@@ -33,7 +33,7 @@ public class WorkerOptions {
       names = "--model",
       paramLabel = "SPEC",
       description =
-          "Model the agents use: scripted:PATH, a §5.2 script file (env AGENTS_MODEL; default: the concierge demo script).")
+          "Model the agents use: scripted:PATH (a script file, see docs/models.md) or openai:MODEL (env AGENTS_MODEL; default: the concierge demo script).")
   String model;
 
   public ConnectionOptions connection() {

@@ -51,7 +51,7 @@ public final class ConciergeAgent {
         .build();
   }
 
-  /** The scripted conversation the demo plays (§5.2 format, shipped as a resource). */
+  /** The scripted conversation the demo plays (a scripted model file, shipped as a resource). */
   public static ScriptedModelProvider defaultScript() {
     return ScriptedModelProvider.fromJson(defaultScriptJson());
   }

@@ -28,7 +28,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The worker's server-sent events endpoint (DESIGN §4.9): {@code GET /sessions/{id}/events} on
+ * The worker's server-sent events endpoint: {@code GET /sessions/{id}/events} on
  * 127.0.0.1 streams the text and reasoning deltas of that session's model turns, as this worker
  * process executes them, as {@code text/event-stream}:
  *
