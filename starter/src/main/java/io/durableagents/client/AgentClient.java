@@ -432,9 +432,9 @@ public final class AgentClient {
    * }</pre>
    *
    * @throws CheckpointNotFoundException when the entry is not kept (the message lists the kept steps)
-   * @throws InvalidInputException when the patch cannot apply to the entry or breaks a limit;
-   *     nothing is created
-   * @throws AgentClientException when {@code newSessionId} is taken, or the worker refused the fork
+   * @throws InvalidInputException when the patch cannot apply to the entry or breaks a limit, or
+   *     the worker refused it; nothing is created
+   * @throws AgentClientException when {@code newSessionId} is taken
    */
   public ForkResult fork(String sessionId, int fromStep, ForkPatch patch, String newSessionId) {
     SessionIds.requireValid(sessionId);
@@ -462,41 +462,34 @@ public final class AgentClient {
     if (newSessionId != null) {
       SessionIds.requireValid(newSessionId);
       if (projection.session(newSessionId).isPresent()) {
-        throw forkIdTaken(newSessionId, null);
+        throw forkIdTaken(newSessionId);
       }
-      try {
-        return startFork(newSessionId, agent, source);
-      } catch (io.temporal.client.WorkflowExecutionAlreadyStarted e) {
-        throw forkIdTaken(newSessionId, e);
-      }
+      return startFork(newSessionId, agent, source).orElseThrow(() -> forkIdTaken(newSessionId));
     }
     // Two forks of one session at once may pick the same free id: the one that loses takes the next.
-    for (int attempt = 1; ; attempt++) {
-      String candidate = firstFreeForkId(sessionId);
-      try {
-        return startFork(candidate, agent, source);
-      } catch (io.temporal.client.WorkflowExecutionAlreadyStarted e) {
-        if (attempt == MAX_FORK_ID_ATTEMPTS) {
-          throw new AgentClientException(
-              "Could not find a free fork id for '" + sessionId + "' in " + attempt
-                  + " tries (many forks at once); pass one with newSessionId.", e);
-        }
+    for (int attempt = 1; attempt <= MAX_FORK_ID_ATTEMPTS; attempt++) {
+      Optional<ForkResult> fork = startFork(firstFreeForkId(sessionId), agent, source);
+      if (fork.isPresent()) {
+        return fork.get();
       }
     }
+    throw new AgentClientException(
+        "Could not find a free fork id for '" + sessionId + "' in " + MAX_FORK_ID_ATTEMPTS
+            + " tries (many forks at once); pass one with newSessionId.");
   }
 
   private static final int MAX_FORK_ID_ATTEMPTS = 20;
 
-  private static AgentClientException forkIdTaken(String forkId, Exception cause) {
-    return new AgentClientException("Session '" + forkId + "' already exists; choose another id.", cause);
+  private static AgentClientException forkIdTaken(String forkId) {
+    return new AgentClientException("Session '" + forkId + "' already exists; choose another id.");
   }
 
   /**
    * Creates the fork's workflow and waits until its transcript is prepared, in one call
    * (update-with-start). An id in use by a running session is refused by Temporal; the id of a
-   * closed workflow (a refused fork or first send) may be used again.
+   * closed workflow (a refused fork or first send) may be used again. Empty when the id is taken.
    */
-  private ForkResult startFork(String forkId, String agent, ForkSource source) {
+  private Optional<ForkResult> startFork(String forkId, String agent, ForkSource source) {
     WorkflowOptions options =
         WorkflowOptions.newBuilder()
             .setWorkflowId(forkId)
@@ -521,11 +514,11 @@ public final class AgentClient {
     ForkOutcome outcome;
     try {
       outcome = WorkflowClient.executeUpdateWithStart(stub::forkPrepared, prepared, start);
+    } catch (io.temporal.client.WorkflowExecutionAlreadyStarted e) {
+      return Optional.empty();
     } catch (WorkflowServiceException e) {
       if (isAlreadyRunning(e)) {
-        throw new io.temporal.client.WorkflowExecutionAlreadyStarted(
-            io.temporal.api.common.v1.WorkflowExecution.newBuilder().setWorkflowId(forkId).build(),
-            AgentSessionWorkflow.WORKFLOW_TYPE, e);
+        return Optional.empty();
       }
       throw new AgentClientException("Cannot fork '" + source.parentSessionId() + "': " + rootMessage(e), e);
     }
@@ -534,15 +527,13 @@ public final class AgentClient {
           "The fork of '" + source.parentSessionId() + "' at step " + source.parentStep() + " was refused: "
               + outcome.refusal());
     }
-    return new ForkResult(forkId, source.parentSessionId(), source.parentStep(), source.patch().summary());
+    return Optional.of(
+        new ForkResult(forkId, source.parentSessionId(), source.parentStep(), source.patch().summary()));
   }
 
-  /** Temporal refused a start because a workflow with the id is running (update-with-start says so as a status). */
+  /** Temporal refused a start because a workflow with the id is running: update-with-start says so as a status. */
   private static boolean isAlreadyRunning(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof io.temporal.client.WorkflowExecutionAlreadyStarted) {
-        return true;
-      }
       if (t instanceof StatusRuntimeException status && status.getStatus().getCode() == Status.Code.ALREADY_EXISTS) {
         return true;
       }
