@@ -37,9 +37,8 @@ import java.util.Optional;
  * the history: as the input of an {@code agents.SaveCheckpoint} activity (in its {@code
  * ActivityTaskScheduled} event), of an {@code agents.SaveCheckpoint} or {@code
  * agents.SaveCheckpoints} local activity (in its {@code LocalActivity} marker), or folded into the
- * input of an {@code agents.ModelTurn} (its {@code checkpoint} field, its {@code checkpoints}
- * list or its {@code afterHeld} list, written before the turn reads the transcript, or held and
- * written by a later turn or save).
+ * input of an {@code agents.ModelTurn} (the entries of its {@code saves}: written before the turn
+ * reads the transcript, or held and written by a later turn or save).
  * Applying those saves again, in history order, writes exactly the rows the live saves wrote
  * (every save is idempotent and keyed, and a save restated after later ones does not move a
  * session back). Approval notifications ({@code agents.NotifyApproval}) are re-applied from their

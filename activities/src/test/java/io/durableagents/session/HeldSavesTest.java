@@ -173,7 +173,7 @@ class HeldSavesTest extends SessionKitTest {
   private String turnKinds(String sessionId) {
     StringBuilder kinds = new StringBuilder();
     for (String input : ModelTurnInputs.of(kit.client.fetchHistory(sessionId).getEvents())) {
-      kinds.append(input.contains("\"heldSteps\"") ? 'R' : input.contains("\"holdSaves\":true") ? 'H' : 'W');
+      kinds.append(input.contains("\"kind\":\"writeHeld\"") ? 'R' : input.contains("\"kind\":\"hold\"") ? 'H' : 'W');
     }
     return kinds.toString();
   }

@@ -11,11 +11,16 @@ import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
+import io.durableagents.workflow.activity.ModelTurnRequest;
+import io.durableagents.workflow.activity.TurnSaves;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.testing.WorkflowReplayer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -50,6 +55,32 @@ class ReplayFreshHistoryTest {
       assertThat(second.run()).isEqualTo(2);
 
       replayAndKeep(kit, "golden-tool-loop", "tool-loop-" + mode.name().toLowerCase().replace('_', '-') + ".json");
+    }
+  }
+
+  @Test
+  void aLongToolLoop_holdsItsSaves_andHasTheWorkerWriteThem_replays() throws Exception {
+    String addTurn = "{'text':'adding','toolCalls':[{'name':'add','arguments':{'a':1,'b':1}}]},";
+    try (SessionTestKit kit =
+        new SessionTestKit(dir, Scripts.of("{'turns':[" + addTurn.repeat(6) + "{'text':'done'}]}"), 10)) {
+      assertThat(kit.send("golden-held", "add six times").text()).isEqualTo("done");
+
+      // The path this golden history stands for: turns held their entries, then one had the
+      // worker that held them write them.
+      WorkflowExecutionHistory history = kit.client.fetchHistory("golden-held");
+      List<Class<?>> kinds = new java.util.ArrayList<>();
+      for (HistoryEvent event : history.getEvents()) {
+        if (event.hasActivityTaskScheduledEventAttributes()
+            && event.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("agents.ModelTurn")) {
+          ModelTurnRequest request =
+              DefaultDataConverter.STANDARD_INSTANCE.fromPayloads(
+                  0, Optional.of(event.getActivityTaskScheduledEventAttributes().getInput()),
+                  ModelTurnRequest.class, ModelTurnRequest.class);
+          kinds.add(request.saves().getClass());
+        }
+      }
+      assertThat(kinds).contains(TurnSaves.Hold.class, TurnSaves.WriteHeld.class);
+      replayAndKeep(kit, "golden-held", "held-saves.json");
     }
   }
 

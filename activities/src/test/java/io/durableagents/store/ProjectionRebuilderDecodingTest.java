@@ -70,7 +70,7 @@ class ProjectionRebuilderDecodingTest {
     request.put("step", 2);
     request.put("storedMessages", 2);
     if (folded != null) {
-      request.put("checkpoint", folded);
+      request.put("saves", Map.of("kind", "write", "entries", List.of(folded)));
     }
     return request;
   }

@@ -219,7 +219,7 @@ class ProjectionRebuilderTest {
     return runs.stream()
         .flatMap(run -> run.getEvents().stream())
         .map(ModelTurnInputs::inputOf)
-        .filter(input -> input != null && input.contains("\"holdSaves\":true"))
+        .filter(input -> input != null && input.contains("\"kind\":\"hold\""))
         .count();
   }
 

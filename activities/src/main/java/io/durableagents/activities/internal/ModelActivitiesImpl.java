@@ -23,6 +23,7 @@ import io.durableagents.workflow.activity.CheckpointSave;
 import io.durableagents.workflow.activity.ModelActivities;
 import io.durableagents.workflow.activity.ModelTurnRequest;
 import io.durableagents.workflow.activity.ModelTurnResult;
+import io.durableagents.workflow.activity.TurnSaves;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
@@ -138,12 +139,18 @@ public final class ModelActivitiesImpl implements ModelActivities {
    * without limit) instead of spending the model's bounded retries; missing transcript rows are a
    * permanent {@code store_inconsistent}. A turn that holds its saves writes nothing and needs the
    * cache: without it, it fails with {@link ModelTurnRequest#HELD_SAVES_UNKNOWN}; so does a turn
-   * that writes the held saves on a worker that does not hold exactly those.
+   * that writes the held saves on a worker that does not hold exactly those. Once everything is
+   * written, a turn reads the store where the cache cannot continue the transcript.
    */
   private List<Message> transcript(ModelTurnRequest request) {
     try {
       List<CheckpointSave> saves = request.foldedSaves();
-      if (request.writesHeldSaves()) {
+      if (request.saves().holds()) {
+        return transcripts.storedTranscript(request, () -> {
+          throw heldSavesUnknown(request);
+        });
+      }
+      if (request.saves() instanceof TurnSaves.WriteHeld) {
         // The entries this worker held, then the new ones: one transaction, nothing restated.
         List<CheckpointSave> held = transcripts.heldSaves(request);
         if (held == null) {
@@ -151,12 +158,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
         }
         List<CheckpointSave> all = new ArrayList<>(held);
         all.addAll(saves);
-        store.saveCheckpoints(all);
-      }
-      if (request.holdsSaves()) {
-        return transcripts.storedTranscript(request, () -> {
-          throw heldSavesUnknown(request);
-        });
+        saves = all;
       }
       if (!saves.isEmpty()) {
         store.saveCheckpoints(saves);

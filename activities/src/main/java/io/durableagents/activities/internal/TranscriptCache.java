@@ -5,6 +5,7 @@ import io.durableagents.workflow.Message;
 import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.activity.CheckpointSave;
 import io.durableagents.workflow.activity.ModelTurnRequest;
+import io.durableagents.workflow.activity.TurnSaves;
 import io.durableagents.workflow.internal.MessageSize;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -116,11 +117,13 @@ public final class TranscriptCache {
    */
   List<CheckpointSave> heldSaves(ModelTurnRequest request) {
     Entry remembered = entry(request.sessionId());
-    if (!request.writesHeldSaves() || remembered == null || !remembered.executionId().equals(request.executionId())) {
+    if (!(request.saves() instanceof TurnSaves.WriteHeld writeHeld)
+        || remembered == null
+        || !remembered.executionId().equals(request.executionId())) {
       return null;
     }
     List<Integer> steps = remembered.held().stream().map(CheckpointSave::step).toList();
-    return steps.equals(request.heldSteps()) ? remembered.held() : null;
+    return steps.equals(writeHeld.heldSteps()) ? remembered.held() : null;
   }
 
   /**
@@ -128,7 +131,7 @@ public final class TranscriptCache {
    * same steps, as a retried attempt carries them again); any other turn writes them all.
    */
   private static List<CheckpointSave> heldAfter(Entry remembered, ModelTurnRequest request) {
-    if (!request.holdsSaves() || request.writesHeldSaves()) {
+    if (!request.saves().holds()) {
       return List.of();
     }
     List<CheckpointSave> carried = request.foldedSaves();

@@ -7,6 +7,7 @@ import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.activity.CheckpointSave;
 import io.durableagents.workflow.activity.ModelTurnRequest;
+import io.durableagents.workflow.activity.TurnSaves;
 import io.durableagents.workflow.internal.MessageSize;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,8 +34,8 @@ class TranscriptCacheTest {
     List<Message> all = new ArrayList<>(stored);
     all.addAll(fresh);
     return new ModelTurnRequest(
-        session, "agent", 1, 2, 1, stored.size(), fresh, null, saves, TranscriptHash.of(all), execution, null, null, null,
-        null);
+        session, "agent", 1, 2, 1, stored.size(), fresh, TranscriptHash.of(all), execution, null,
+        new TurnSaves.Write(saves));
   }
 
   private static CheckpointSave save(String session, int firstSeq, List<Message> messages) {
@@ -46,8 +47,8 @@ class TranscriptCacheTest {
   private static ModelTurnRequest holding(
       List<Message> stored, List<CheckpointSave> saves, List<Integer> heldSteps) {
     return new ModelTurnRequest(
-        "s", "agent", 1, 2, 1, stored.size(), List.of(), null, heldSteps == null ? saves : null,
-        TranscriptHash.of(stored), "exec", true, heldSteps, heldSteps == null ? null : saves, null);
+        "s", "agent", 1, 2, 1, stored.size(), List.of(), TranscriptHash.of(stored), "exec", null,
+        heldSteps == null ? new TurnSaves.Hold(saves) : new TurnSaves.WriteHeld(heldSteps, saves));
   }
 
   private static CheckpointSave save(int step, int firstSeq, List<Message> messages) {
@@ -115,8 +116,8 @@ class TranscriptCacheTest {
 
     assertThat(cache.heldSaves(holding(List.of(hello, answer), List.of(), null))).isNull();
     ModelTurnRequest otherExecution =
-        new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(), null, null,
-            TranscriptHash.of(List.of(hello, answer)), "exec-2", true, List.of(1), List.of(), null);
+        new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(),
+            TranscriptHash.of(List.of(hello, answer)), "exec-2", null, new TurnSaves.WriteHeld(List.of(1), List.of()));
     assertThat(cache.heldSaves(otherExecution)).isNull();
     assertThat(cache.heldSaves(holding(List.of(hello, answer), List.of(), List.of(1)))).containsExactly(step1);
   }
@@ -160,9 +161,9 @@ class TranscriptCacheTest {
     ModelTurnRequest request = turn("s", stored, List.of(), List.of());
     assertThat(cache.storedTranscript(request, store(tampered))).isEqualTo(tampered);
     assertThat(cache.sessions()).isZero();
-    // Requests of older workflow code carry no hash: always read, never remembered.
+    // A request without a hash (e.g. built by hand) is always read, never remembered.
     cache.storedTranscript(
-        new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(), null, null, null, null, null, null, null, null),
+        new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(), null, null, null, null),
         store(stored));
     assertThat(cache.sessions()).isZero();
     assertThat(storeReads).hasValue(2);

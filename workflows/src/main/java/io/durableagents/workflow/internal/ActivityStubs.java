@@ -45,16 +45,6 @@ final class ActivityStubs {
     "UnknownAgent", "model_request_invalid", "incomplete_response", "model_error", "model_response_invalid"
   };
 
-  private static final ActivityOptions AGENT_OPTIONS =
-      ActivityOptions.newBuilder()
-          .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setMaximumAttempts(5)
-                  .setDoNotRetry("UnknownAgent")
-                  .build())
-          .build();
-
   /**
    * Checkpoint saves retry without a limit (with backoff up to a minute): while the store is
    * down the run waits, and when it is back the save lands; nothing is lost.
@@ -77,14 +67,18 @@ final class ActivityStubs {
           .setRetryOptions(CHECKPOINT_OPTIONS.getRetryOptions())
           .build();
 
-  /** The same limits, run in the workflow's worker, where the agent registry is. */
+  /**
+   * Resolving the agent is a lookup in the registry of the workflow's own worker: a local activity
+   * needs no server round trip before the first model turn, and its marker records the definition
+   * the run keeps.
+   */
   private static final LocalActivityOptions LOCAL_AGENT_OPTIONS =
       LocalActivityOptions.newBuilder()
-          .setStartToCloseTimeout(AGENT_OPTIONS.getStartToCloseTimeout())
-          .setRetryOptions(AGENT_OPTIONS.getRetryOptions())
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder().setMaximumAttempts(5).setDoNotRetry("UnknownAgent").build())
           .build();
 
-  private final AgentActivities agents = Workflow.newActivityStub(AgentActivities.class, AGENT_OPTIONS);
   private final AgentActivities localAgents =
       Workflow.newLocalActivityStub(AgentActivities.class, LOCAL_AGENT_OPTIONS);
   private final CheckpointActivities localCheckpoints =
@@ -119,10 +113,6 @@ final class ActivityStubs {
   private ModelActivities model;
   private AgentSpec modelSpec;
   private int modelTurn;
-
-  AgentActivities agents() {
-    return agents;
-  }
 
   AgentActivities localAgents() {
     return localAgents;

@@ -36,6 +36,7 @@ import io.durableagents.workflow.activity.ForkState;
 import io.durableagents.workflow.activity.ModelTurnRequest;
 import io.durableagents.workflow.activity.ModelTurnResult;
 import io.durableagents.workflow.activity.ToolOutcome;
+import io.durableagents.workflow.activity.TurnSaves;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
@@ -119,7 +120,6 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private int updatesThisRun;
   /** How checkpoint entries reach the store: at once, with the next turn, held, or alongside. */
   private final CheckpointWrites writes = new CheckpointWrites(stubs);
-  private Integer resolveAgentVersion;
 
   @WorkflowInit
   public AgentSessionWorkflowImpl(SessionStart start) {
@@ -591,20 +591,6 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     step = Math.max(step, stepIndex);
   }
 
-  /** Whether a run saves its unsaved input before it continues as new (see {@link ChangeIds}). */
-  private static boolean savesInputBeforeContinuing() {
-    return Workflow.getVersion(ChangeIds.SAVE_INPUT_BEFORE_CONTINUING, Workflow.DEFAULT_VERSION, 1) >= 1;
-  }
-
-  /** Whether each run resolves its agent by a local activity (see {@link ChangeIds}). */
-  private boolean resolvesAgentLocally() {
-    if (resolveAgentVersion == null) {
-      resolveAgentVersion =
-          Workflow.getVersion(ChangeIds.RESOLVE_AGENT_LOCALLY, Workflow.DEFAULT_VERSION, 1);
-    }
-    return resolveAgentVersion >= 1;
-  }
-
   private CheckpointSave checkpoint(
       int stepIndex, String checkpointStatus, String finishReason, List<ApprovalRecord> approvals) {
     return new CheckpointSave(
@@ -775,10 +761,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
     private RunResult loop() {
       try {
-        spec =
-            resolvesAgentLocally()
-                ? stubs.localAgents().resolveAgent(agentName)
-                : stubs.agents().resolveAgent(agentName);
+        spec = stubs.localAgents().resolveAgent(agentName);
       } catch (ActivityFailure failure) {
         unlessCancelled();
         return fail(errorOf(failure, "agent_unavailable"));
@@ -800,7 +783,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       while (true) {
         unlessCancelled();
         if (shouldContinueAsNew()) {
-          if (transcript.hasUnsaved() && savesInputBeforeContinuing()) {
+          if (transcript.hasUnsaved()) {
             // The snapshot carries the transcript by reference only: the run's input, not saved
             // yet, is saved first, or the next workflow run would never see it.
             save(step + 1, RunStatus.IN_PROGRESS, null);
@@ -817,12 +800,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         interjections.clear();
         writes.awaitAlongside(); // the turn writes the deferred entries after it
         int turnStep = step + 1;
-        CheckpointWrites.TurnSaves saves = writes.nextTurn(spec, heldSavesMissed);
-        String executionId = Workflow.getInfo().getFirstExecutionRunId();
-        // A local turn runs in this process, whose code reads compact saves; a regular activity
-        // may reach a worker of the previous version, which needs every field.
-        CheckpointWrites.TurnSaves sent =
-            spec.localModel() ? saves.compactFor(sessionId, executionId, spec.name(), spec.fingerprint()) : saves;
+        TurnSaves saves = writes.nextTurn(spec, heldSavesMissed);
         ModelTurnResult turn;
         try {
           turn =
@@ -837,14 +815,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                           step,
                           transcript.stored(),
                           transcript.unsaved(),
-                          sent.single(),
-                          sent.several(),
                           transcript.chain(),
-                          executionId,
-                          sent.holdSaves(),
-                          sent.heldSteps(),
-                          sent.afterHeld(),
-                          spec.fingerprint()));
+                          Workflow.getInfo().getFirstExecutionRunId(),
+                          spec.fingerprint(),
+                          saves));
           writes.turnCompleted(saves);
         } catch (ActivityFailure failure) {
           unlessCancelled();
@@ -880,7 +854,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
             turn.finishReason() != null
                 ? turn.finishReason()
                 : calls.isEmpty() ? FinishReason.STOP : FinishReason.TOOL_CALLS;
-        if (!calls.isEmpty() && writes.oneSavePerStep()) {
+        if (!calls.isEmpty()) {
           // The batch's tools do not read the transcript: the entry can wait for the next turn.
           saveWithNextTurn(turnStep, RunStatus.IN_PROGRESS, turnReason);
         } else {
@@ -1212,7 +1186,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         // activity starts together with that save instead of after it: nothing it does reads it.
         List<ApprovalRecord> decisionRecord =
             List.of(approvalRecord(approval, run, pausedAt, state, decision, decidedAt));
-        if (result == null && !spec.tool(call.name()).local() && writes.decisionSavesAlongside()) {
+        if (result == null && !spec.tool(call.name()).local()) {
           startSaveAlongside(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);
         } else {
           save(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);

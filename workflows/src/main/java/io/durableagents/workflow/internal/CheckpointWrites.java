@@ -3,6 +3,7 @@ package io.durableagents.workflow.internal;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.activity.AgentSpec;
 import io.durableagents.workflow.activity.CheckpointSave;
+import io.durableagents.workflow.activity.TurnSaves;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
@@ -19,7 +20,7 @@ import java.util.function.Supplier;
  * restated by a save of another kind or after a miss), or written by an activity
  * started alongside an approved call. Part of the workflow's state: deterministic, and every
  * write runs in a detached scope, so a cancel never interrupts the write of a step that completed.
- * Which of these a history uses is decided by {@link ChangeIds}, asked where each change was made.
+ * {@code docs/architecture.md} draws this path.
  */
 final class CheckpointWrites {
   /** At most this many entries wait in {@link #held}: four steps of two entries. */
@@ -33,49 +34,6 @@ final class CheckpointWrites {
    * per step costs little and the projection stays current; where they are fast, writes are shared.
    */
   static final Duration MAX_HELD_AGE = Duration.ofSeconds(1);
-
-  /**
-   * The saves one model turn carries: the new ones to hold, or all of them to write; or, with
-   * {@code heldSteps}, the new ones to write after the held ones its worker remembers.
-   */
-  record TurnSaves(List<CheckpointSave> carried, boolean hold, long chars, List<Integer> heldSteps) {
-    /** The single carried save, for a request's {@code checkpoint} field. */
-    CheckpointSave single() {
-      return heldSteps == null && carried.size() == 1 ? carried.get(0) : null;
-    }
-
-    /** Two or more carried saves, for a request's {@code checkpoints} field. */
-    List<CheckpointSave> several() {
-      return heldSteps == null && carried.size() > 1 ? carried : null;
-    }
-
-    /** The carried saves of a turn that writes the held ones, for a request's {@code afterHeld}. */
-    List<CheckpointSave> afterHeld() {
-      return heldSteps == null ? null : carried;
-    }
-
-    /** A request's {@code holdSaves}: also set on a turn that writes the held saves (see there). */
-    boolean holdSaves() {
-      return hold || heldSteps != null;
-    }
-
-    /**
-     * These saves, each {@link CheckpointSave#compact() compact} when it shares the request's
-     * session, execution, agent and fingerprint (which the request then carries once).
-     */
-    TurnSaves compactFor(String sessionId, String executionId, String agent, String fingerprint) {
-      List<CheckpointSave> compact = new ArrayList<>(carried.size());
-      for (CheckpointSave save : carried) {
-        boolean shared =
-            Objects.equals(save.sessionId(), sessionId)
-                && Objects.equals(save.executionId(), executionId)
-                && Objects.equals(save.agent(), agent)
-                && Objects.equals(save.fingerprint(), fingerprint);
-        compact.add(shared ? save.compact() : save);
-      }
-      return new TurnSaves(compact, hold, chars, heldSteps);
-    }
-  }
 
   private final ActivityStubs stubs;
   /** Checkpoints the next model turn writes, in order (see {@link #deferToNextTurn}). */
@@ -96,11 +54,6 @@ final class CheckpointWrites {
   private boolean lastWriteByTurn;
   /** A save running as an activity alongside an approved call; every later write waits for it. */
   private Promise<Void> alongside;
-  private Integer checkpointVersion;
-  private Integer stepSaveVersion;
-  private Integer decisionSaveVersion;
-  private Integer localHoldVersion;
-  private Integer holdBrieflyVersion;
 
   CheckpointWrites(ActivityStubs stubs) {
     this.stubs = stubs;
@@ -126,13 +79,9 @@ final class CheckpointWrites {
   /**
    * Leaves the entry to the next model turn's activity, which writes it in one transaction with
    * the others before it reads the transcript: nothing depends on it before then. Any other write
-   * flushes it first. Writes it at once in histories that predate the change.
+   * flushes it first.
    */
   void deferToNextTurn(Supplier<CheckpointSave> entry) {
-    if (!cheapCheckpoints()) {
-      write(entry);
-      return;
-    }
     deferred.add(entry.get());
   }
 
@@ -173,28 +122,28 @@ final class CheckpointWrites {
   }
 
   /**
-   * What the next model turn of agent {@code spec} carries; {@code missedInRun}: a turn of this
-   * run found a worker without the transcript.
+   * What the next model turn of agent {@code spec} carries, its entries {@link
+   * CheckpointSave#compact() compact}; {@code missedInRun}: a turn of this run found a worker
+   * without the transcript.
    */
   TurnSaves nextTurn(AgentSpec spec, boolean missedInRun) {
-    long chars = charsToHold(spec, missedInRun);
-    if (chars >= 0) {
-      return new TurnSaves(List.copyOf(deferred), true, chars, null);
+    if (holdsNextTurn(missedInRun)) {
+      return new TurnSaves.Hold(compact(deferred, spec));
     }
-    if (!held.isEmpty() && !writeHeld && holdBrieflyVersion != null && holdBrieflyVersion >= 1) {
+    if (!held.isEmpty() && !writeHeld) {
       // The held entries are in the history already, and in the memory of the worker that ran
       // the turns that held them: that worker writes them without the workflow restating them.
-      return new TurnSaves(List.copyOf(deferred), false, -1, held.stream().map(CheckpointSave::step).toList());
+      return new TurnSaves.WriteHeld(held.stream().map(CheckpointSave::step).toList(), compact(deferred, spec));
     }
     List<CheckpointSave> carried = new ArrayList<>(held);
     carried.addAll(deferred);
-    return new TurnSaves(carried, false, -1, null);
+    return new TurnSaves.Write(compact(carried, spec));
   }
 
   /** The turn that carried {@code turn} completed: what it held waits, what it wrote is done. */
   void turnCompleted(TurnSaves turn) {
-    if (turn.hold()) {
-      heldChars += turn.chars();
+    if (turn.holds()) {
+      heldChars += chars(deferred);
       held.addAll(deferred);
     } else {
       held.clear();
@@ -211,69 +160,41 @@ final class CheckpointWrites {
   }
 
   /**
-   * Whether the save after a tool-calling model turn also waits for the next model turn (see
-   * {@link ChangeIds#ONE_SAVE_PER_STEP}).
+   * Whether the next model turn leaves the deferred entries unwritten: only while the oldest
+   * unwritten entry is younger than {@link #MAX_HELD_AGE}, while the store was last written by a
+   * model turn (another save leaves a gap in the remembered transcript), not after a turn of the
+   * run ({@code missedInRun}) found a worker without it (where turns land on several workers,
+   * holding would miss again), and while what is held stays within {@link #MAX_HELD_SAVES} entries
+   * and {@link #MAX_HELD_CHARS} characters, so that the transaction that writes them stays small.
    */
-  boolean oneSavePerStep() {
-    if (!cheapCheckpoints()) {
+  private boolean holdsNextTurn(boolean missedInRun) {
+    if (deferred.isEmpty()
+        || writeHeld
+        || missedInRun
+        || !lastWriteByTurn
+        || oldestUnwritten() < Workflow.currentTimeMillis() - MAX_HELD_AGE.toMillis()) {
       return false;
     }
-    if (stepSaveVersion == null) {
-      stepSaveVersion = Workflow.getVersion(ChangeIds.ONE_SAVE_PER_STEP, Workflow.DEFAULT_VERSION, 1);
-    }
-    return stepSaveVersion >= 1;
-  }
-
-  /** Whether an approved call starts together with its decision's save (see {@link ChangeIds}). */
-  boolean decisionSavesAlongside() {
-    if (decisionSaveVersion == null) {
-      decisionSaveVersion =
-          Workflow.getVersion(ChangeIds.DECISION_SAVE_ALONGSIDE, Workflow.DEFAULT_VERSION, 1);
-    }
-    return decisionSaveVersion >= 1;
+    return held.size() + deferred.size() <= MAX_HELD_SAVES && heldChars + chars(deferred) <= MAX_HELD_CHARS;
   }
 
   /**
-   * The characters of the deferred entries when the next model turn leaves them unwritten, else
-   * -1. A turn holds only while what is held stays within {@link #MAX_HELD_SAVES} entries and
-   * {@link #MAX_HELD_CHARS} characters, so that the transaction that writes them stays small; since
-   * {@link ChangeIds#TURNS_HOLD_SAVES_BRIEFLY}, also only while the oldest unwritten entry is
-   * younger than {@link #MAX_HELD_AGE}, while the store was last written by a model turn (another
-   * save leaves a gap in the remembered transcript), and not after a turn of the run
-   * ({@code missedInRun}) found a worker without it: where turns land on several workers, holding
-   * would miss again.
+   * {@code saves}, each {@link CheckpointSave#compact() compact} when it shares the session,
+   * execution, agent and fingerprint of the turn's request (which carries them once).
    */
-  private long charsToHold(AgentSpec spec, boolean missedInRun) {
-    if (deferred.isEmpty() || writeHeld) {
-      return -1;
+  private static List<CheckpointSave> compact(List<CheckpointSave> saves, AgentSpec spec) {
+    String sessionId = Workflow.getInfo().getWorkflowId();
+    String executionId = Workflow.getInfo().getFirstExecutionRunId();
+    List<CheckpointSave> compact = new ArrayList<>(saves.size());
+    for (CheckpointSave save : saves) {
+      boolean shared =
+          Objects.equals(save.sessionId(), sessionId)
+              && Objects.equals(save.executionId(), executionId)
+              && Objects.equals(save.agent(), spec.name())
+              && Objects.equals(save.fingerprint(), spec.fingerprint());
+      compact.add(shared ? save.compact() : save);
     }
-    if (spec.localModel()) {
-      // Asked exactly where it was before the brief holding, so older histories replay.
-      if (localHoldVersion == null) {
-        localHoldVersion = Workflow.getVersion(ChangeIds.LOCAL_TURNS_HOLD_SAVES, Workflow.DEFAULT_VERSION, 1);
-      }
-      if (localHoldVersion < 1) {
-        return -1;
-      }
-    }
-    if (holdBrieflyVersion == null) {
-      holdBrieflyVersion =
-          Workflow.getVersion(ChangeIds.TURNS_HOLD_SAVES_BRIEFLY, Workflow.DEFAULT_VERSION, 1);
-    }
-    if (holdBrieflyVersion < 1) {
-      if (!spec.localModel()) {
-        return -1;
-      }
-    } else if (missedInRun
-        || !lastWriteByTurn
-        || oldestUnwritten() < Workflow.currentTimeMillis() - MAX_HELD_AGE.toMillis()) {
-      return -1;
-    }
-    if (held.size() + deferred.size() > MAX_HELD_SAVES) {
-      return -1;
-    }
-    long chars = chars(deferred);
-    return heldChars + chars <= MAX_HELD_CHARS ? chars : -1;
+    return compact;
   }
 
   /** When the oldest entry not yet written was made (workflow time). */
@@ -310,22 +231,6 @@ final class CheckpointWrites {
 
   private void persist(CheckpointSave save) {
     lastWriteByTurn = false;
-    Workflow.newDetachedCancellationScope(
-            () -> {
-              if (cheapCheckpoints()) {
-                stubs.localCheckpoints().saveCheckpoint(save);
-              } else {
-                stubs.checkpoints().saveCheckpoint(save);
-              }
-            })
-        .run();
-  }
-
-  /** Whether this history saves checkpoints the cheap way (see {@link ChangeIds}). */
-  private boolean cheapCheckpoints() {
-    if (checkpointVersion == null) {
-      checkpointVersion = Workflow.getVersion(ChangeIds.CHEAP_CHECKPOINTS, Workflow.DEFAULT_VERSION, 1);
-    }
-    return checkpointVersion >= 1;
+    Workflow.newDetachedCancellationScope(() -> stubs.localCheckpoints().saveCheckpoint(save)).run();
   }
 }

@@ -18,7 +18,7 @@ class ModelTurnRequestTest {
 
   private ModelTurnRequest carrying(List<CheckpointSave> saves, String fingerprint) {
     return new ModelTurnRequest(
-        "s-1", "helper", 2, 5, 4, 5, List.of(), null, saves, "hash", "exec-1", null, null, null, fingerprint);
+        "s-1", "helper", 2, 5, 4, 5, List.of(), "hash", "exec-1", fingerprint, new TurnSaves.Write(saves));
   }
 
   @Test
@@ -31,6 +31,26 @@ class ModelTurnRequestTest {
 
     List<CheckpointSave> folded = JSON.readValue(json, ModelTurnRequest.class).foldedSaves();
     assertThat(folded).containsExactly(full, full);
+  }
+
+  @Test
+  void eachKindOfSaves_comesBackAsItWasSent() throws Exception {
+    for (TurnSaves saves :
+        List.of(
+            new TurnSaves.Write(List.of(full.compact())),
+            new TurnSaves.Hold(List.of(full.compact())),
+            new TurnSaves.WriteHeld(List.of(1, 2), List.of(full.compact())))) {
+      ModelTurnRequest request =
+          new ModelTurnRequest("s-1", "helper", 2, 5, 4, 5, List.of(), "hash", "exec-1", "sha256:f", saves);
+
+      ModelTurnRequest read = JSON.readValue(JSON.writeValueAsString(request), ModelTurnRequest.class);
+
+      assertThat(read.saves()).isEqualTo(saves);
+      assertThat(read.saves().holds()).isEqualTo(saves instanceof TurnSaves.Hold);
+      assertThat(read.foldedSaves()).containsExactly(full);
+    }
+    assertThat(new ModelTurnRequest("s-1", "helper", 2, 5, 4, 5, List.of(), null, null, null, null).saves())
+        .isEqualTo(TurnSaves.none());
   }
 
   @Test

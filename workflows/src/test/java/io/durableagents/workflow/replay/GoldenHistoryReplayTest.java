@@ -26,8 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Replays every committed golden history with the current workflow code: a change that alters
- * the command order of a shipped behaviour without {@code Workflow.getVersion} fails here.
- * Golden histories are never edited, only added.
+ * the command order of a released behaviour without {@code Workflow.getVersion} fails here. The
+ * files and the scenario of each are listed in {@code histories/README.md}; from the 0.1.0
+ * baseline on they are only added, never edited.
  */
 class GoldenHistoryReplayTest {
 
