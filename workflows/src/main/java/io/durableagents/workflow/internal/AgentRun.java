@@ -1,0 +1,403 @@
+package io.durableagents.workflow.internal;
+
+import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.ErrorInfo;
+import io.durableagents.workflow.FinishReason;
+import io.durableagents.workflow.Limits;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.SessionSnapshot;
+import io.durableagents.workflow.ToolCall;
+import io.durableagents.workflow.TriggerEnvelope;
+import io.durableagents.workflow.activity.AgentSpec;
+import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.activity.CallCheck;
+import io.durableagents.workflow.activity.ModelTurnRequest;
+import io.durableagents.workflow.activity.ModelTurnResult;
+import io.durableagents.workflow.activity.TurnSaves;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+
+/**
+ * One run: the loop of model turns and tool batches that one message triggers, from resolving
+ * the agent to a settled {@link RunResult}. After each model turn and each tool batch a checkpoint
+ * entry is saved; budgets (steps, tokens, wall clock) end the loop; a cancel settles it.
+ */
+final class AgentRun {
+  private static final Logger log = Workflow.getLogger(AgentRun.class);
+
+  private final Session session;
+  private final SessionState state;
+  private final List<Message> inputs;
+  private final Message startInput;
+  private final List<ToolCall> resumeCalls;
+  private final List<CallCheck> resumeChecks;
+  private final RunProgress progress;
+  /** A wait point carried over continue-as-new: its call is the first of {@code resumeCalls}. */
+  private Approval resumedApproval;
+  private int resumedPausedAt;
+  /** The envelope that started this run, if a trigger did: handed to its tools. */
+  private TriggerEnvelope trigger;
+  private Duration storeBackoff = Duration.ZERO;
+  /** Set when a turn of this run found a worker without the transcript it held saves on. */
+  private boolean heldSavesMissed;
+  private boolean cancelRequested;
+  private CancellationScope scope;
+  private RunTimer timer;
+  private ToolBatch batch;
+
+  /** A run of new input. */
+  AgentRun(Session session, List<Message> inputs) {
+    this(session, inputs, List.of(), List.of(), 0);
+  }
+
+  /**
+   * A run that first resolves calls recorded without a result (a fork), then takes its inputs.
+   * {@code stepsUsed} model turns of its budget are already spent.
+   */
+  AgentRun(Session session, List<Message> inputs, List<ToolCall> resumeCalls, List<CallCheck> resumeChecks, int stepsUsed) {
+    this.session = session;
+    this.state = session.state;
+    this.progress = new RunProgress(state.nextRun(), stepsUsed);
+    this.inputs = inputs;
+    this.startInput = inputs.isEmpty() ? null : inputs.get(0);
+    this.resumeCalls = resumeCalls;
+    this.resumeChecks = resumeChecks;
+  }
+
+  /** The run in progress when the session continued as new, picked up where it stood. */
+  AgentRun(Session session, SessionSnapshot.RunSnapshot snapshot) {
+    this.session = session;
+    this.state = session.state;
+    this.progress =
+        new RunProgress(snapshot.run(), snapshot.steps(), snapshot.usage(), snapshot.toolCalls(), snapshot.lastText());
+    this.inputs = List.of();
+    this.startInput = snapshot.startInput();
+    this.resumeCalls = snapshot.resumeCalls();
+    this.resumeChecks = snapshot.resumeChecks();
+    this.resumedApproval = snapshot.approval();
+    this.resumedPausedAt = snapshot.pausedAt();
+    this.trigger = snapshot.trigger();
+  }
+
+  int number() {
+    return progress.run();
+  }
+
+  Message startInput() {
+    return startInput;
+  }
+
+  RunProgress progress() {
+    return progress;
+  }
+
+  TriggerEnvelope trigger() {
+    return trigger;
+  }
+
+  boolean cancelRequested() {
+    return cancelRequested;
+  }
+
+  RunTimer timer() {
+    return timer;
+  }
+
+  /** The first trigger envelope that reaches the run is the one its tools get. */
+  void adoptTrigger(TriggerEnvelope envelope) {
+    if (trigger == null) {
+      trigger = envelope;
+    }
+  }
+
+  /**
+   * The approval carried over continue-as-new for {@code call}, with the step it was saved at;
+   * taken once, null for any other call.
+   */
+  Approval takeResumedApproval(ToolCall call) {
+    if (resumedApproval == null || !resumedApproval.toolCallId().equals(call.id())) {
+      return null;
+    }
+    Approval approval = resumedApproval;
+    resumedApproval = null;
+    return approval;
+  }
+
+  int resumedPausedAt() {
+    return resumedPausedAt;
+  }
+
+  void cancel(String reason) {
+    log.info("cancel on {} run {}: {}", session.id(), number(), reason);
+    cancelRequested = true;
+    if (scope != null) {
+      scope.cancel(reason);
+    }
+  }
+
+  /** Where the run stands, for a sender answered at a continue-as-new boundary. */
+  RunResult progressResult() {
+    return result(RunStatus.IN_PROGRESS, null, null);
+  }
+
+  RunResult pausedResult() {
+    return progress.pausedResult(
+        session.id(), RunStatus.AWAITING_APPROVAL, FinishReason.AWAITING_APPROVAL, session.approvals.pending(),
+        state.step(), state.transcript().size());
+  }
+
+  /**
+   * The run's state at a continue-as-new boundary: the calls of its current turn without a result
+   * ({@code pendingCalls}, the first of which may wait on {@code approval}, saved at {@code
+   * pausedAt}).
+   */
+  SessionSnapshot.RunSnapshot snapshot(
+      List<ToolCall> pendingCalls, List<CallCheck> pendingChecks, Approval approval, int pausedAt) {
+    return new SessionSnapshot.RunSnapshot(
+        number(), progress.steps(), progress.usage(), progress.toolCallsCopy(), progress.lastText(), startInput,
+        session.inbox.interjectionsCopy(), pendingCalls, pendingChecks, approval, pausedAt, trigger);
+  }
+
+  RunResult execute() {
+    state.runStarted(number());
+    session.show();
+    if (resumeCalls.isEmpty()) {
+      inputs.forEach(state.transcript()::add);
+    }
+    RunResult[] outcome = new RunResult[1];
+    scope = Workflow.newCancellationScope(() -> outcome[0] = loop());
+    try {
+      scope.run();
+    } catch (CanceledFailure e) {
+      // the run was cancelled; settled below
+    } catch (ActivityFailure e) {
+      if (!cancelRequested) {
+        throw e;
+      }
+    }
+    scope = null;
+    return outcome[0] != null ? outcome[0] : cancelled();
+  }
+
+  private RunResult loop() {
+    AgentSpec spec;
+    try {
+      spec = session.stubs.localAgents().resolveAgent(state.agentName());
+    } catch (ActivityFailure failure) {
+      unlessCancelled();
+      return fail(Failures.errorOf(failure, "agent_unavailable"));
+    }
+    state.agentResolved(spec);
+    session.show();
+    int maxSteps =
+        session.start.maxSteps() != null && session.start.maxSteps() > 0
+            ? Math.min(session.start.maxSteps(), Limits.MAX_STEPS)
+            : spec.maxSteps();
+    timer = new RunTimer(spec.runTimeoutMs(), () -> cancel("run timeout of " + spec.runTimeoutMs() + " ms"));
+    timer.arm();
+    if (!resumeCalls.isEmpty()) {
+      runBatch(spec, resumeCalls, resumeChecks);
+      inputs.forEach(state.transcript()::add);
+      session.checkpoints.save(state.step() + 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS);
+    }
+    while (true) {
+      unlessCancelled();
+      if (session.handover.due()) {
+        if (state.transcript().hasUnsaved()) {
+          // The snapshot carries the transcript by reference only: the run's input, not saved
+          // yet, is saved first, or the next workflow run would never see it.
+          session.checkpoints.save(state.step() + 1, RunStatus.IN_PROGRESS, null);
+        }
+        session.continueAsNew(() -> snapshot(List.of(), List.of(), null, 0));
+      }
+      if (progress.steps() >= maxSteps) {
+        return finishOnBudget(FinishReason.MAX_STEPS);
+      }
+      if (spec.maxTokens() > 0 && progress.usage().total() >= spec.maxTokens()) {
+        return finishOnBudget(FinishReason.MAX_TOKENS);
+      }
+      session.inbox.moveInterjectionsTo(state.transcript());
+      int turnStep = state.step() + 1;
+      TurnSaves saves = session.checkpoints.nextTurn(spec, heldSavesMissed);
+      ModelTurnResult turn;
+      try {
+        turn = session.stubs.model(spec, turnStep).modelTurn(request(spec, turnStep, saves));
+        session.checkpoints.turnCompleted(saves);
+      } catch (ActivityFailure failure) {
+        unlessCancelled();
+        RunResult failed = turnFailed(Failures.errorOf(failure, "model_error"), turnStep);
+        if (failed != null) {
+          return failed;
+        }
+        continue;
+      }
+      storeBackoff = Duration.ZERO;
+      List<ToolCall> calls = recordTurn(turn, turnStep);
+      if (calls.isEmpty()) {
+        if (!session.inbox.hasInterjections()) {
+          return answered(turn);
+        }
+        continue;
+      }
+      runBatch(spec, calls, turn.checks());
+      session.checkpoints.saveWithNextTurn(state.step() + 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS);
+    }
+  }
+
+  private ModelTurnRequest request(AgentSpec spec, int turnStep, TurnSaves saves) {
+    return new ModelTurnRequest(
+        session.id(),
+        spec.name(),
+        number(),
+        turnStep,
+        state.step(),
+        state.transcript().stored(),
+        state.transcript().unsaved(),
+        state.transcript().chain(),
+        Workflow.getInfo().getFirstExecutionRunId(),
+        spec.fingerprint(),
+        saves);
+  }
+
+  /**
+   * A model turn failed with {@code error}: null when it is sent again (the held saves' worker
+   * was gone, or the store is down and is waited out like a checkpoint save), else the failed
+   * run's result.
+   */
+  private RunResult turnFailed(ErrorInfo error, int turnStep) {
+    if (ModelTurnRequest.HELD_SAVES_UNKNOWN.equals(error.code())) {
+      // Another worker, or one that forgot the transcript: the turn writes what is held.
+      session.checkpoints.turnMissedTranscript();
+      heldSavesMissed = true;
+      return null;
+    }
+    if (Failures.STORE_UNAVAILABLE.equals(error.code())) {
+      storeBackoff = storeBackoff.isZero() ? Duration.ofSeconds(1) : storeBackoff.multipliedBy(2);
+      if (storeBackoff.compareTo(Duration.ofMinutes(1)) > 0) {
+        storeBackoff = Duration.ofMinutes(1);
+      }
+      log.warn("{}: store unavailable for the model turn; retrying in {}", session.id(), storeBackoff);
+      Workflow.sleep(storeBackoff);
+      return null;
+    }
+    session.checkpoints.save(turnStep, RunStatus.FAILED, FinishReason.ERROR);
+    return fail(error);
+  }
+
+  /**
+   * Records a model turn's answer in the run and the transcript and saves its entry: with the
+   * next turn when it asks for tools (the batch's tools do not read the transcript), else now.
+   * Answers its calls, each with an id.
+   */
+  private List<ToolCall> recordTurn(ModelTurnResult turn, int turnStep) {
+    progress.turnTaken(turn.usage(), turn.text());
+    state.usageAdded(turn.usage());
+    List<ToolCall> calls = withIds(turn.toolCalls(), turnStep);
+    state.transcript().add(Message.assistant(turn.text(), calls));
+    boolean answered = calls.isEmpty() && !session.inbox.hasInterjections();
+    String reason =
+        turn.finishReason() != null
+            ? turn.finishReason()
+            : calls.isEmpty() ? FinishReason.STOP : FinishReason.TOOL_CALLS;
+    if (!calls.isEmpty()) {
+      session.checkpoints.saveWithNextTurn(turnStep, RunStatus.IN_PROGRESS, reason);
+    } else {
+      String entryStatus =
+          !answered ? RunStatus.IN_PROGRESS : turn.outputError() != null ? RunStatus.FAILED : RunStatus.FINISHED;
+      session.checkpoints.save(turnStep, entryStatus, reason);
+    }
+    return calls;
+  }
+
+  /** The model answered without calls and no input is waiting: the run's final result. */
+  private RunResult answered(ModelTurnResult turn) {
+    timer.disarm();
+    if (turn.outputError() != null) {
+      return result(RunStatus.FAILED, FinishReason.ERROR, new ErrorInfo("invalid_output", turn.outputError()));
+    }
+    progress.outputGiven(turn.output());
+    return result(RunStatus.FINISHED, FinishReason.STOP, null);
+  }
+
+  private void runBatch(AgentSpec spec, List<ToolCall> calls, List<CallCheck> checks) {
+    batch = new ToolBatch(session, this, spec, calls, checks);
+    batch.execute();
+    batch = null;
+  }
+
+  private void unlessCancelled() {
+    if (cancelRequested) {
+      throw new CanceledFailure("run " + number() + " of " + session.id() + " was cancelled");
+    }
+  }
+
+  /** A budget is used up: the last entry is saved again, now settled. */
+  private RunResult finishOnBudget(String reason) {
+    timer.disarm();
+    session.inbox.moveInterjectionsTo(state.transcript());
+    session.checkpoints.save(Math.max(state.step(), 1), RunStatus.FINISHED, reason);
+    return result(RunStatus.FINISHED, reason, null);
+  }
+
+  private RunResult fail(ErrorInfo error) {
+    if (timer != null) {
+      timer.disarm();
+    }
+    if (state.transcript().hasUnsaved() || state.step() == 0) {
+      session.checkpoints.save(state.step() + 1, RunStatus.FAILED, FinishReason.ERROR);
+    }
+    return result(RunStatus.FAILED, FinishReason.ERROR, error);
+  }
+
+  /**
+   * Settles a cancelled run: calls of the turn without a result get {@code cancelled}, a
+   * pending approval is closed, and one entry records the state.
+   */
+  private RunResult cancelled() {
+    if (timer != null) {
+      timer.forget();
+    }
+    List<ApprovalRecord> approvals = new ArrayList<>();
+    ApprovalRecord closed = session.approvals.cancelled(number(), state.step());
+    if (closed != null) {
+      approvals.add(closed);
+    }
+    if (batch != null) {
+      batch.fillCancelled();
+      batch = null;
+    }
+    session.inbox.moveInterjectionsTo(state.transcript());
+    if (timer != null && timer.timedOut()) {
+      session.checkpoints.save(state.step() + 1, RunStatus.FAILED, FinishReason.TIMEOUT, approvals);
+      return result(
+          RunStatus.FAILED,
+          FinishReason.TIMEOUT,
+          new ErrorInfo("run_timeout", "The run exceeded its timeout of " + timer.timeoutMs() + " ms."));
+    }
+    session.checkpoints.save(state.step() + 1, RunStatus.CANCELLED, FinishReason.CANCELLED, approvals);
+    return result(RunStatus.CANCELLED, FinishReason.CANCELLED, null);
+  }
+
+  private RunResult result(String status, String finishReason, ErrorInfo error) {
+    return progress.result(session.id(), status, finishReason, error, state.step(), state.transcript().size());
+  }
+
+  /** Gives every call an id: the provider's, or one derived from the step and position. */
+  private static List<ToolCall> withIds(List<ToolCall> calls, int turnStep) {
+    List<ToolCall> named = new ArrayList<>(calls.size());
+    for (int i = 0; i < calls.size(); i++) {
+      ToolCall call = calls.get(i);
+      String id = call.id() != null && !call.id().isBlank() ? call.id() : "call_" + turnStep + "_" + i;
+      named.add(new ToolCall(id, call.name(), call.arguments()));
+    }
+    return named;
+  }
+}

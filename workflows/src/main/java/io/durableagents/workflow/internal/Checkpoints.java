@@ -1,0 +1,106 @@
+package io.durableagents.workflow.internal;
+
+import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.activity.AgentSpec;
+import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.activity.CheckpointSave;
+import io.durableagents.workflow.activity.TurnSaves;
+import io.temporal.workflow.Workflow;
+import java.util.List;
+
+/**
+ * Makes the session's checkpoint entries: each carries the messages added since the previous one
+ * and the session's state at that step. {@link CheckpointWrites} decides how each reaches the
+ * store; the methods here name the three ways a caller asks for.
+ */
+final class Checkpoints {
+  private final SessionState state;
+  private final CheckpointWrites writes;
+
+  Checkpoints(SessionState state, ActivityStubs stubs) {
+    this.state = state;
+    this.writes = new CheckpointWrites(stubs);
+  }
+
+  /** Saves an entry (after any that wait, in one transaction with them). */
+  void save(int step, String status, String finishReason, List<ApprovalRecord> approvals) {
+    writes.write(() -> entry(step, status, finishReason, approvals));
+    saved(step);
+  }
+
+  void save(int step, String status, String finishReason) {
+    save(step, status, finishReason, List.of());
+  }
+
+  /** Saves an entry as part of the next model turn's activity: nothing reads it before then. */
+  void saveWithNextTurn(int step, String status, String finishReason) {
+    writes.deferToNextTurn(() -> entry(step, status, finishReason, List.of()));
+    saved(step);
+  }
+
+  /** Saves an entry by an activity started together with the next call's, without waiting. */
+  void saveAlongsideNextCall(int step, String status, String finishReason, List<ApprovalRecord> approvals) {
+    writes.startAlongside(() -> entry(step, status, finishReason, approvals));
+    saved(step);
+  }
+
+  /** Writes every entry still waiting (before continue-as-new). */
+  void flush() {
+    writes.flush();
+  }
+
+  /** The saves the next model turn carries, once a save running alongside a call is done. */
+  TurnSaves nextTurn(AgentSpec spec, boolean missedInRun) {
+    writes.awaitAlongside();
+    return writes.nextTurn(spec, missedInRun);
+  }
+
+  void turnCompleted(TurnSaves saves) {
+    writes.turnCompleted(saves);
+  }
+
+  /** The turn found a worker without the transcript its held saves continue: the next one writes. */
+  void turnMissedTranscript() {
+    writes.turnMissedTranscript();
+  }
+
+  private void saved(int step) {
+    state.transcript().markSaved();
+    state.stepSaved(step);
+  }
+
+  private CheckpointSave entry(int step, String status, String finishReason, List<ApprovalRecord> approvals) {
+    AgentSpec spec = state.spec();
+    return new CheckpointSave(
+        state.sessionId(),
+        Workflow.getInfo().getFirstExecutionRunId(),
+        state.shownAgent(),
+        state.activeRun(),
+        step,
+        status,
+        finishReason,
+        state.transcript().stored(),
+        state.transcript().unsaved(),
+        state.totalUsage(),
+        spec == null ? null : spec.fingerprint(),
+        Workflow.currentTimeMillis(),
+        approvals,
+        state.businessState(),
+        null);
+  }
+
+  /** The approval row of an entry: asked, decided, expired or cancelled at {@code decidedAt}. */
+  static ApprovalRecord approvalRecord(
+      Approval approval, int run, int atStep, String approvalState, Decision decision, long decidedAt) {
+    return new ApprovalRecord(
+        approval,
+        run,
+        atStep,
+        approvalState,
+        decidedAt,
+        decision == null ? null : decision.decidedBy(),
+        decision == null ? null : decision.note(),
+        0);
+  }
+}

@@ -1,0 +1,32 @@
+package io.durableagents.workflow.internal;
+
+import io.durableagents.workflow.ErrorInfo;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.TemporalFailure;
+import io.temporal.failure.TimeoutFailure;
+
+/** How an activity's failure becomes the {@link ErrorInfo} of a run. */
+final class Failures {
+  /** Model-turn failure type for an unreachable store: waited out, never a failed run. */
+  static final String STORE_UNAVAILABLE = "store_unavailable";
+
+  private Failures() {}
+
+  /** The failure's type and message; {@code fallbackCode} where it has no type. */
+  static ErrorInfo errorOf(ActivityFailure failure, String fallbackCode) {
+    Throwable cause = failure.getCause();
+    if (cause instanceof ApplicationFailure application) {
+      String type = application.getType();
+      String code = type == null || type.isBlank() ? fallbackCode : type;
+      return new ErrorInfo(code, application.getOriginalMessage());
+    }
+    if (cause instanceof TimeoutFailure timeout) {
+      return new ErrorInfo(fallbackCode, "timed out: " + timeout.getTimeoutType());
+    }
+    if (cause instanceof TemporalFailure temporal) {
+      return new ErrorInfo(fallbackCode, temporal.getOriginalMessage());
+    }
+    return new ErrorInfo(fallbackCode, String.valueOf(failure.getMessage()));
+  }
+}

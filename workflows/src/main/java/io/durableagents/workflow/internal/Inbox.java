@@ -1,0 +1,98 @@
+package io.durableagents.workflow.internal;
+
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.SendRequest;
+import io.durableagents.workflow.SendRules;
+import io.durableagents.workflow.TriggerEnvelope;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Input that has arrived and not reached the transcript yet: messages queued for the next run
+ * (with the trigger envelope that sent them) and messages interjected into the active run, which
+ * are placed after its current tool batch's results. A send repeated by a retrying client is
+ * recognised and kept once.
+ */
+final class Inbox {
+  private final List<Message> queued = new ArrayList<>();
+  /** The trigger envelope of the queued inputs, for the tools of the run they start. */
+  private TriggerEnvelope queuedTrigger;
+  private final List<Message> interjections = new ArrayList<>();
+
+  /** The new messages of a request: a re-sent stored conversation is recognised and dropped. */
+  static List<Message> newInputs(SendRequest request, Transcript transcript) {
+    List<Message> inputs = SendRules.inputsOf(request);
+    if (transcript.isPrefixOf(request.messages())) {
+      // The request's messages come first: drop the stored conversation they start with.
+      return inputs.subList(transcript.size(), inputs.size());
+    }
+    return inputs;
+  }
+
+  boolean hasQueued() {
+    return !queued.isEmpty();
+  }
+
+  /** Queues inputs for the next run; one already queued is a retry and kept once. */
+  void queue(List<Message> inputs) {
+    for (Message input : inputs) {
+      if (!queued.contains(input)) {
+        queued.add(input);
+      }
+    }
+  }
+
+  void queueTrigger(TriggerEnvelope trigger) {
+    queuedTrigger = trigger;
+  }
+
+  /** The queued inputs, for the run they start; the queue is empty afterwards. */
+  List<Message> takeQueued() {
+    List<Message> inputs = new ArrayList<>(queued);
+    queued.clear();
+    return inputs;
+  }
+
+  /** The trigger envelope of the inputs just taken, if a trigger sent them. */
+  TriggerEnvelope takeTrigger() {
+    TriggerEnvelope trigger = queuedTrigger;
+    queuedTrigger = null;
+    return trigger;
+  }
+
+  /**
+   * Adds an input to the active run unless it repeats the run's {@code startInput} or an
+   * interjection already kept; answers whether it was added.
+   */
+  boolean interject(Message input, Message startInput) {
+    if (input.equals(startInput) || interjections.contains(input)) {
+      return false;
+    }
+    interjections.add(input);
+    return true;
+  }
+
+  boolean hasInterjections() {
+    return !interjections.isEmpty();
+  }
+
+  /** Appends the interjections to the transcript, in arrival order. */
+  void moveInterjectionsTo(Transcript transcript) {
+    interjections.forEach(transcript::add);
+    interjections.clear();
+  }
+
+  List<Message> queuedCopy() {
+    return new ArrayList<>(queued);
+  }
+
+  List<Message> interjectionsCopy() {
+    return new ArrayList<>(interjections);
+  }
+
+  /** What continue-as-new carried over. */
+  void restore(List<Message> queuedInputs, List<Message> runInterjections) {
+    queued.addAll(queuedInputs);
+    interjections.addAll(runInterjections);
+  }
+}

@@ -1,0 +1,111 @@
+package io.durableagents.workflow.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.ErrorInfo;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.ToolCall;
+import io.durableagents.workflow.ToolCallRecord;
+import io.durableagents.workflow.Usage;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one run has done so far: its model turns, usage, last text, structured output and tool
+ * calls. Builds the run's {@link RunResult}; the tool calls in it are bounded by {@link
+ * RunResult#MAX_TOOL_CALL_CHARS} (the transcript has them all).
+ */
+final class RunProgress {
+  private final int run;
+  private final List<ToolCallRecord> toolCalls = new ArrayList<>();
+  /** Characters of arguments and results in {@code toolCalls}. */
+  private long toolCallChars;
+  /** Set once a call did not fit: it and every later call of the run are listed omitted. */
+  private boolean omittingToolCalls;
+  private int steps;
+  private Usage usage = Usage.ZERO;
+  private String lastText;
+  private JsonNode output;
+
+  /** A run with {@code stepsUsed} model turns of its budget already spent (a fork's). */
+  RunProgress(int run, int stepsUsed) {
+    this.run = run;
+    this.steps = stepsUsed;
+  }
+
+  /** A run carried over continue-as-new, as it stood. */
+  RunProgress(int run, int steps, Usage usage, List<ToolCallRecord> toolCalls, String lastText) {
+    this(run, steps);
+    this.usage = usage == null ? Usage.ZERO : usage;
+    toolCalls.forEach(this::keep);
+    this.lastText = lastText;
+  }
+
+  int run() {
+    return run;
+  }
+
+  int steps() {
+    return steps;
+  }
+
+  Usage usage() {
+    return usage;
+  }
+
+  String lastText() {
+    return lastText;
+  }
+
+  List<ToolCallRecord> toolCallsCopy() {
+    return new ArrayList<>(toolCalls);
+  }
+
+  /** A position for the run's next tool call: the calls before it are recorded. */
+  int recordedCalls() {
+    return toolCalls.size();
+  }
+
+  /** A model turn answered {@code text} for {@code turnUsage}. */
+  void turnTaken(Usage turnUsage, String text) {
+    steps++;
+    usage = usage.plus(turnUsage);
+    lastText = text;
+  }
+
+  void outputGiven(JsonNode parsed) {
+    output = parsed;
+  }
+
+  /** Adds a call to the result: whole while the run's calls fit, omitted from the first that does not. */
+  void callRecorded(ToolCall call, JsonNode result) {
+    long chars = MessageSize.chars(call.arguments()) + MessageSize.chars(result);
+    if (!omittingToolCalls && toolCallChars + chars <= RunResult.MAX_TOOL_CALL_CHARS) {
+      keep(new ToolCallRecord(call.id(), call.name(), call.arguments(), result));
+    } else {
+      keep(ToolCallRecord.omitted(call.id(), call.name()));
+    }
+  }
+
+  private void keep(ToolCallRecord record) {
+    toolCalls.add(record);
+    omittingToolCalls |= record.isOmitted();
+    toolCallChars += MessageSize.chars(record.arguments()) + MessageSize.chars(record.result());
+  }
+
+  /** The run's result in {@code status}, at the session's {@code step} and transcript size. */
+  RunResult result(
+      String sessionId, String status, String finishReason, ErrorInfo error, int step, int messageCount) {
+    return new RunResult(
+        sessionId, run, status, finishReason, lastText, output, steps, usage, toolCalls, null, error, step,
+        messageCount, null);
+  }
+
+  /** The result of a run paused for {@code approval}: no output yet. */
+  RunResult pausedResult(
+      String sessionId, String status, String finishReason, Approval approval, int step, int messageCount) {
+    return new RunResult(
+        sessionId, run, status, finishReason, lastText, null, steps, usage, toolCalls, approval, null, step,
+        messageCount, null);
+  }
+}

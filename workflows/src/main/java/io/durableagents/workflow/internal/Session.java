@@ -1,0 +1,131 @@
+package io.durableagents.workflow.internal;
+
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.SessionSnapshot;
+import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.SessionStatus;
+import io.temporal.workflow.Workflow;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The parts of one session workflow, wired once: its state, inbox, approval gate, run results,
+ * checkpoints and hand-over. The workflow's handlers and its runs share them through this object;
+ * each part keeps its own fields.
+ */
+final class Session {
+  final SessionStart start;
+  final ActivityStubs stubs = new ActivityStubs();
+  final SessionState state;
+  final Inbox inbox = new Inbox();
+  final ApprovalGate approvals;
+  final RunResults results = new RunResults();
+  final Checkpoints checkpoints;
+  final Handover handover;
+  /** The run in progress, if any. */
+  private AgentRun currentRun;
+  /** Why this fork could not be made, once known: its creator's update answers it. */
+  private String forkRefusal;
+
+  Session(SessionStart start) {
+    this.start = start;
+    String sessionId = Workflow.getInfo().getWorkflowId();
+    this.state =
+        new SessionState(
+            sessionId,
+            start.agent(),
+            start.fork() == null ? null : start.fork().parentSessionId(),
+            start.fork() != null);
+    this.approvals = new ApprovalGate(sessionId);
+    this.checkpoints = new Checkpoints(state, stubs);
+    this.handover = new Handover(start, sessionId);
+  }
+
+  String id() {
+    return state.sessionId();
+  }
+
+  String forkRefusal() {
+    return forkRefusal;
+  }
+
+  void refuseFork(String reason) {
+    forkRefusal = reason;
+  }
+
+  AgentRun currentRun() {
+    return currentRun;
+  }
+
+  /** Runs {@code run} to its end and settles it. */
+  void execute(AgentRun run) {
+    currentRun = run;
+    RunResult result = run.execute();
+    currentRun = null;
+    settle(result);
+  }
+
+  /** Records a run's result: the session is idle again, and waiting senders get it. */
+  void settle(RunResult result) {
+    results.settled(result);
+    state.runSettled(result.status());
+    show();
+  }
+
+  /** Shows where the session is in Temporal's tools. */
+  void show() {
+    state.show(approvals.pending());
+  }
+
+  /**
+   * Continues as new with the session's state and that of the run in progress ({@code run}
+   * answers null when there is none). Both are taken once every handler has finished, so they
+   * hold what the handlers recorded.
+   */
+  void continueAsNew(Supplier<SessionSnapshot.RunSnapshot> run) {
+    handover.continueAsNew(checkpoints, () -> snapshot(run.get()), state.agentName());
+  }
+
+  private SessionSnapshot snapshot(SessionSnapshot.RunSnapshot run) {
+    return new SessionSnapshot(
+        state.status(),
+        state.step(),
+        state.transcript().stored(),
+        state.transcript().chain(),
+        state.totalUsage(),
+        state.lastRun(),
+        results.last(),
+        approvals.closedIds(),
+        inbox.queuedCopy(),
+        run,
+        state.businessState());
+  }
+
+  /** Takes over the state a previous workflow run of the session handed over. */
+  void restore(SessionSnapshot snapshot) {
+    state.restored(
+        snapshot.status(), snapshot.step(), snapshot.totalUsage(), snapshot.lastRun(), snapshot.businessState());
+    state.transcript().restore(snapshot.storedMessages(), snapshot.transcriptHash());
+    results.restore(snapshot.lastResult());
+    SessionSnapshot.RunSnapshot run = snapshot.run();
+    approvals.restore(snapshot.closedApprovals(), run == null ? null : run.approval());
+    inbox.restore(snapshot.queuedInputs(), run == null ? List.of() : run.interjections());
+    if (run != null) {
+      state.activeRunRestored(run.run());
+    }
+  }
+
+  SessionStatus status() {
+    return new SessionStatus(
+        id(),
+        state.shownAgent(),
+        state.status(),
+        state.lastRun(),
+        state.step(),
+        state.transcript().size(),
+        state.totalUsage(),
+        results.last(),
+        approvals.pending(),
+        state.businessState());
+  }
+}

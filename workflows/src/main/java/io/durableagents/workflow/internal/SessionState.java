@@ -1,0 +1,174 @@
+package io.durableagents.workflow.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.MergePatch;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.Usage;
+import io.durableagents.workflow.activity.AgentSpec;
+
+/**
+ * Where a session stands between and during runs: its agent, status, run and step counters,
+ * usage, business state and transcript. Changed only through the transitions below, each named
+ * after what happened.
+ */
+final class SessionState {
+  private final String sessionId;
+  private final Transcript transcript = new Transcript();
+  private final SessionVisibility visibility;
+
+  /** The session's agent: as started, or the source's for a fork (null: the worker's default). */
+  private String agentName;
+  /** The agent definition of the current or last run, as resolved when it started. */
+  private AgentSpec spec;
+  private String status = RunStatus.IDLE;
+  private int lastRun;
+  private int activeRun;
+  private int step;
+  private Usage totalUsage = Usage.ZERO;
+  /**
+   * The JSON the session's tools read and update (null until one does): merge patches from tool
+   * results are applied in call order as the results are recorded.
+   */
+  private JsonNode businessState;
+  /** True until a forked session's transcript is prepared: senders wait for it. */
+  private boolean preparingFork;
+
+  SessionState(String sessionId, String agentName, String parentSessionId, boolean fork) {
+    this.sessionId = sessionId;
+    this.agentName = agentName;
+    this.preparingFork = fork;
+    this.visibility = new SessionVisibility(parentSessionId);
+  }
+
+  String sessionId() {
+    return sessionId;
+  }
+
+  Transcript transcript() {
+    return transcript;
+  }
+
+  String agentName() {
+    return agentName;
+  }
+
+  /** The agent's name as the session shows it: the resolved one once a run has resolved it. */
+  String shownAgent() {
+    return spec == null ? agentName : spec.name();
+  }
+
+  AgentSpec spec() {
+    return spec;
+  }
+
+  String status() {
+    return status;
+  }
+
+  int lastRun() {
+    return lastRun;
+  }
+
+  int activeRun() {
+    return activeRun;
+  }
+
+  int step() {
+    return step;
+  }
+
+  Usage totalUsage() {
+    return totalUsage;
+  }
+
+  JsonNode businessState() {
+    return businessState;
+  }
+
+  boolean preparingFork() {
+    return preparingFork;
+  }
+
+  /** Numbers a new run: the one after the last. */
+  int nextRun() {
+    return ++lastRun;
+  }
+
+  /** Run {@code run} starts (or resumes after continue-as-new): the session is in progress. */
+  void runStarted(int run) {
+    activeRun = run;
+    preparingFork = false;
+    status = RunStatus.IN_PROGRESS;
+  }
+
+  /** The run's agent is resolved; the definition is kept for the rest of the run. */
+  void agentResolved(AgentSpec resolved) {
+    spec = resolved;
+    visibility.agentKnown(resolved.name(), resolved.searchAttributes());
+  }
+
+  void statusChanged(String newStatus) {
+    status = newStatus;
+  }
+
+  /** A run settled with {@code runStatus}: no run is active any more. */
+  void runSettled(String runStatus) {
+    status = runStatus;
+    activeRun = 0;
+  }
+
+  /** An entry for {@code entryStep} is saved: the session's step is at least that. */
+  void stepSaved(int entryStep) {
+    step = Math.max(step, entryStep);
+  }
+
+  void usageAdded(Usage usage) {
+    totalUsage = totalUsage.plus(usage);
+  }
+
+  void businessStatePatched(JsonNode patch) {
+    businessState = MergePatch.apply(businessState, patch);
+  }
+
+  /** A fork's preparation copied its source's entry: the session continues from there. */
+  void forkPrepared(String agent, int forkStep, Usage usage, JsonNode state, int runsBefore) {
+    agentName = agent;
+    step = forkStep;
+    totalUsage = usage;
+    businessState = state;
+    lastRun = runsBefore;
+  }
+
+  /** A fork that asked for nothing new: its run is the source's, settled as it was. */
+  void forkSettledAsSource(int run, String agent, boolean searchAttributes) {
+    lastRun = run;
+    visibility.agentKnown(agent, searchAttributes);
+  }
+
+  /** The fork's transcript is prepared: senders may go on. */
+  void forkReady() {
+    preparingFork = false;
+  }
+
+  /** The state carried over continue-as-new. */
+  void restored(String restoredStatus, int restoredStep, Usage usage, int restoredLastRun, JsonNode state) {
+    status = restoredStatus;
+    step = restoredStep;
+    totalUsage = usage == null ? Usage.ZERO : usage;
+    lastRun = restoredLastRun;
+    businessState = state;
+  }
+
+  void activeRunRestored(int run) {
+    activeRun = run;
+  }
+
+  /**
+   * Shows where the session is in Temporal's tools (see {@link SessionVisibility}). A run carried
+   * over continue-as-new while it waits for a decision is still waiting.
+   */
+  void show(Approval pendingApproval) {
+    visibility.show(lastRun, pendingApproval != null ? RunStatus.AWAITING_APPROVAL : status, pendingApproval);
+  }
+}

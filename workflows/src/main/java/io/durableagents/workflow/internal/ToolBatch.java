@@ -1,0 +1,232 @@
+package io.durableagents.workflow.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.ErrorResults;
+import io.durableagents.workflow.FinishReason;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.ToolCall;
+import io.durableagents.workflow.activity.AgentSpec;
+import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.activity.CallCheck;
+import io.durableagents.workflow.activity.ToolOutcome;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The tool calls of one assistant turn. Every call gets exactly one result, recorded in call
+ * order. Runnable calls run as activities, up to {@code toolConcurrency} at a time; a gated call
+ * is a barrier: the calls before it finish, the run pauses for the decision, and the calls after
+ * it start only once it has its result.
+ */
+final class ToolBatch {
+  private final Session session;
+  private final SessionState state;
+  private final AgentRun run;
+  private final AgentSpec spec;
+  private final List<ToolCall> calls;
+  private final List<CallCheck> checks;
+  private final ToolRunner runner;
+  private final JsonNode[] outcomes;
+  /** Each call's business-state updates, applied in call order once the calls before have results. */
+  private final List<List<JsonNode>> stateUpdates;
+  private int recorded;
+  private int stateApplied;
+
+  ToolBatch(Session session, AgentRun run, AgentSpec spec, List<ToolCall> calls, List<CallCheck> checks) {
+    this.session = session;
+    this.state = session.state;
+    this.run = run;
+    this.spec = spec;
+    this.calls = calls;
+    this.checks = checks == null ? List.of() : checks;
+    // A batch carried over continue-as-new finds the calls before it recorded: the same
+    // position, so the same idempotency key, as before the hand-over.
+    this.runner =
+        new ToolRunner(session.stubs, spec, session.id(), run.number(), run.trigger(), run.progress().recordedCalls());
+    this.outcomes = new JsonNode[calls.size()];
+    this.stateUpdates = new ArrayList<>();
+    for (int i = 0; i < calls.size(); i++) {
+      stateUpdates.add(List.of());
+    }
+  }
+
+  void execute() {
+    List<Promise<JsonNode>> inFlight = new ArrayList<>();
+    int concurrency = Math.max(1, spec.toolConcurrency());
+    for (int i = 0; i < calls.size(); i++) {
+      ToolCall call = calls.get(i);
+      JsonNode known = runner.knownResult(call, check(i));
+      if (known != null) {
+        outcomes[i] = known;
+        continue;
+      }
+      if (check(i).needsApproval()) {
+        awaitAll(inFlight);
+        recordPrefix(i);
+        outcomes[i] = decideAndRun(i);
+        recordPrefix(i + 1);
+        continue;
+      }
+      while (inFlight.size() >= concurrency) {
+        Promise.anyOf(inFlight).get();
+        inFlight.removeIf(Promise::isCompleted);
+      }
+      int index = i;
+      applyStateUpdates();
+      inFlight.add(runner.run(call, index, state.businessState()).thenApply(outcome -> settleCall(index, outcome)));
+    }
+    awaitAll(inFlight);
+    recordPrefix(calls.size());
+  }
+
+  /** After a cancel: every call without a result gets {@code {"error": "cancelled"}}. */
+  void fillCancelled() {
+    for (int i = recorded; i < calls.size(); i++) {
+      if (outcomes[i] == null) {
+        outcomes[i] = ErrorResults.of(ErrorResults.CANCELLED, null);
+      }
+    }
+    recordPrefix(calls.size());
+  }
+
+  /** The recorded check of call {@code index}; runnable when none was recorded. */
+  private CallCheck check(int index) {
+    return index < checks.size() ? checks.get(index) : CallCheck.RUNNABLE;
+  }
+
+  private static void awaitAll(List<Promise<JsonNode>> inFlight) {
+    for (Promise<JsonNode> promise : inFlight) {
+      promise.get();
+    }
+    inFlight.clear();
+  }
+
+  private JsonNode settleCall(int index, ToolOutcome outcome) {
+    outcomes[index] = outcome.result();
+    stateUpdates.set(index, outcome.stateUpdates());
+    applyStateUpdates();
+    return outcome.result();
+  }
+
+  /**
+   * Applies the state updates of the calls that have results, in call order, up to the first
+   * call still without one: a call sees the updates of every call before it that has finished.
+   */
+  private void applyStateUpdates() {
+    for (; stateApplied < calls.size() && outcomes[stateApplied] != null; stateApplied++) {
+      stateUpdates.get(stateApplied).forEach(state::businessStatePatched);
+    }
+  }
+
+  /** Appends the results of calls {@code [recorded, upTo)} to the transcript, in order. */
+  private void recordPrefix(int upTo) {
+    applyStateUpdates();
+    for (; recorded < upTo; recorded++) {
+      ToolCall call = calls.get(recorded);
+      state.transcript().add(Message.toolResult(call, outcomes[recorded]));
+      run.progress().callRecorded(call, outcomes[recorded]);
+    }
+  }
+
+  /**
+   * Pauses for a decision on call {@code index}, then runs it or records why it did not run.
+   * A wait carried over continue-as-new keeps its approval id and expiry.
+   */
+  private JsonNode decideAndRun(int index) {
+    ToolCall call = calls.get(index);
+    long now = Workflow.currentTimeMillis();
+    Approval approval = run.takeResumedApproval(call);
+    int pausedAt;
+    if (approval != null) {
+      pausedAt = run.resumedPausedAt();
+    } else {
+      approval =
+          new Approval(
+              Workflow.randomUUID().toString(),
+              call.id(),
+              call.name(),
+              call.arguments(),
+              now,
+              now + spec.approvalTimeoutMs());
+      session.approvals.opened(approval);
+      pausedAt = state.step() + 1;
+      session.checkpoints.save(
+          pausedAt,
+          RunStatus.AWAITING_APPROVAL,
+          FinishReason.AWAITING_APPROVAL,
+          List.of(Checkpoints.approvalRecord(approval, run.number(), pausedAt, ApprovalRecord.PENDING, null, 0)));
+      if (spec.notifier()) {
+        session.stubs.notifyLater(session.id(), spec.name(), approval);
+      }
+    }
+    Decision decision = awaitDecision(index, approval, pausedAt, now);
+    long decidedAt = Workflow.currentTimeMillis();
+    String approvalState =
+        decision == null
+            ? ApprovalRecord.EXPIRED
+            : decision.approved() ? ApprovalRecord.APPROVED : ApprovalRecord.REJECTED;
+    JsonNode refused = null;
+    if (decision == null) {
+      refused = ErrorResults.of(ErrorResults.APPROVAL_EXPIRED, null);
+    } else if (!decision.approved()) {
+      refused = ErrorResults.rejected(decision.note());
+    }
+    if (refused != null) {
+      outcomes[index] = refused;
+      recordPrefix(index + 1);
+    }
+    // The decision lands on the entry that asked for it. An approved call that runs as an
+    // activity starts together with that save instead of after it: nothing it does reads it.
+    List<ApprovalRecord> decisionRecord =
+        List.of(Checkpoints.approvalRecord(approval, run.number(), pausedAt, approvalState, decision, decidedAt));
+    if (refused == null && !spec.tool(call.name()).local()) {
+      session.checkpoints.saveAlongsideNextCall(
+          pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);
+    } else {
+      session.checkpoints.save(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);
+    }
+    if (refused != null) {
+      return refused;
+    }
+    applyStateUpdates();
+    ToolOutcome outcome = runner.run(call, index, state.businessState()).get();
+    stateUpdates.set(index, outcome.stateUpdates());
+    return outcome.result();
+  }
+
+  /**
+   * Waits, with the run's timer disarmed, for the decision on {@code approval} (saved at {@code
+   * pausedAt}) until it expires; hands the wait over as it stands when the workflow run grows
+   * long. Answers the decision, or null when the approval expired.
+   */
+  private Decision awaitDecision(int index, Approval approval, int pausedAt, long now) {
+    session.approvals.pauseSaved(approval);
+    state.statusChanged(RunStatus.AWAITING_APPROVAL);
+    session.show();
+    run.timer().disarm();
+    boolean stopped =
+        session.approvals.awaitDecision(
+            Duration.ofMillis(Math.max(0, approval.expiresAt() - now)), session.handover::due);
+    if (stopped && !session.approvals.hasDecision()) {
+      // Still waiting, but this workflow run is long: hand the wait over as it stands.
+      session.continueAsNew(
+          () ->
+              run.snapshot(
+                  calls.subList(index, calls.size()),
+                  checks.subList(Math.min(index, checks.size()), checks.size()),
+                  approval,
+                  pausedAt));
+    }
+    Decision decision = session.approvals.close();
+    state.statusChanged(RunStatus.IN_PROGRESS);
+    session.show();
+    run.timer().arm();
+    return decision;
+  }
+}
