@@ -45,8 +45,9 @@ import java.util.stream.Stream;
  * }
  * }</pre>
  *
- * <p>The test server skips time when every workflow waits on a timer (approval timeouts expire at
- * once unless a test holds the clock); {@link Builder#timeSkipping(boolean)} turns that off.
+ * <p>The test server skips time as Temporal's test environment does: {@code
+ * workflowEnvironment().sleep(Duration.ofHours(2))} lets an approval expire at once. {@link
+ * Builder#timeSkipping(boolean)} puts it on the wall clock instead.
  */
 public final class AgentTestEnvironment implements AutoCloseable {
   /** The task queue of the worker, unless {@link Builder#taskQueue} names another. */
@@ -252,7 +253,7 @@ public final class AgentTestEnvironment implements AutoCloseable {
       return this;
     }
 
-    /** Whether the test server skips time while every workflow waits (default true). */
+    /** Whether the test server skips time, as Temporal's test environment does (default true). */
     public Builder timeSkipping(boolean timeSkipping) {
       this.timeSkipping = timeSkipping;
       return this;
