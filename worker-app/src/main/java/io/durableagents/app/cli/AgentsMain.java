@@ -1,13 +1,17 @@
 package io.durableagents.app.cli;
 
 import io.durableagents.cli.AgentsCli;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import picocli.CommandLine;
 
 /**
- * The {@code agents} command: {@code demo}, {@code dev}, {@code server} and {@code
- * worker} from the worker app, plus the client commands of the starter. The {@code ./agents}
- * launcher at the repository root runs this class.
+ * The {@code agents} command: {@code demo}, {@code dev}, {@code server}, {@code worker} and {@code
+ * projection} from the worker app, the {@link AgentsSubcommand}s of other jars on the classpath
+ * ({@code bench}), plus the client commands of the starter. The {@code ./agents} launcher at the
+ * repository root runs this class, with the bench module's jar on the classpath.
  *
  * <pre>{@code
  * java -cp "worker-app/target/durable-agents-worker-app.jar:worker-app/target/lib/*" \
@@ -24,13 +28,13 @@ public final class AgentsMain {
 
   /** The full {@code agents} command line, taking option defaults from {@code env}. */
   public static CommandLine commandLine(Map<String, String> env) {
-    return AgentsCli.commandLine(
-        env,
-        new DemoCommand(),
-        new DevCommand(),
-        new ServerCommand(),
-        new WorkerCommand(),
-        new io.durableagents.app.bench.BenchCommand(),
-        new ProjectionCommand());
+    List<Object> commands = new ArrayList<>();
+    commands.add(new DemoCommand());
+    commands.add(new DevCommand());
+    commands.add(new ServerCommand());
+    commands.add(new WorkerCommand());
+    ServiceLoader.load(AgentsSubcommand.class).forEach(commands::add);
+    commands.add(new ProjectionCommand());
+    return AgentsCli.commandLine(env, commands.toArray());
   }
 }

@@ -1,5 +1,6 @@
 package io.durableagents.app.bench;
 
+import io.durableagents.app.cli.AgentsSubcommand;
 import io.durableagents.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Spec;
             + " TEMPORAL_ADDRESS / AGENTS_PROJECTION_URL, so it never fills a shared deployment"
             + " by accident. A full run takes a few minutes; --quick well under two.",
     footer = "")
-public class BenchCommand implements Callable<Integer> {
+public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
   @Spec CommandSpec spec;
 
   @Option(names = "--quick", description = "Fewer rounds, sessions and samples (under two minutes).")
