@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.internal.SchemaValidator;
+import io.temporal.common.RetryOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -45,6 +46,8 @@ public final class Agent {
   private final Execution modelExecution;
   private final JsonNode outputSchema;
   private final SchemaValidator outputValidator;
+  private final String taskQueue;
+  private final RetryOptions retryOptions;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -70,6 +73,18 @@ public final class Agent {
     this.modelExecution = builder.modelExecution;
     this.outputSchema = builder.outputSchema;
     this.outputValidator = outputSchema == null ? null : new SchemaValidator(outputSchema);
+    this.taskQueue = builder.taskQueue;
+    this.retryOptions = builder.retryOptions;
+  }
+
+  /** The task queue its model turns run on; null for the session workflow's. */
+  public String taskQueue() {
+    return taskQueue;
+  }
+
+  /** The retry options of its model turns; null for the default policy of {@link #modelMaxAttempts()}. */
+  public RetryOptions retryOptions() {
+    return retryOptions;
   }
 
   /** The JSON schema the final answer must satisfy, or null for free text. */
@@ -195,6 +210,8 @@ public final class Agent {
     private Duration runTimeout;
     private Execution modelExecution = Execution.ACTIVITY;
     private JsonNode outputSchema;
+    private String taskQueue;
+    private RetryOptions retryOptions;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -241,8 +258,29 @@ public final class Agent {
       return this;
     }
 
+    /** Attempts of one model turn, including the first (default 4; backoff 1 s to 30 s). */
     public Builder modelMaxAttempts(int modelMaxAttempts) {
       this.modelMaxAttempts = modelMaxAttempts;
+      return this;
+    }
+
+    /**
+     * Runs the model turns on another task queue, e.g. workers allowed to reach the provider;
+     * those workers need the plugin with this agent too. Null (default): the session workflow's
+     * queue. Local model turns run on the workflow's worker and have no queue of their own.
+     */
+    public Builder taskQueue(String taskQueue) {
+      this.taskQueue = taskQueue;
+      return this;
+    }
+
+    /**
+     * Retry options of the model turns, replacing the default policy of {@link
+     * #modelMaxAttempts(int)} attempts. Failures no retry can fix (an invalid request or
+     * response) are never retried, whatever these say.
+     */
+    public Builder retryOptions(RetryOptions retryOptions) {
+      this.retryOptions = retryOptions;
       return this;
     }
 
@@ -315,6 +353,13 @@ public final class Agent {
       }
       if (modelTimeout.isZero() || modelTimeout.isNegative()) {
         throw new IllegalArgumentException("Agent '" + name + "': modelTimeout must be positive.");
+      }
+      if (taskQueue != null && (taskQueue.isBlank() || modelExecution == Execution.LOCAL_ACTIVITY)) {
+        throw new IllegalArgumentException(
+            "Agent '" + name + "': "
+                + (taskQueue.isBlank()
+                    ? "taskQueue must not be blank."
+                    : "local model turns run on the session workflow's worker and cannot have a taskQueue."));
       }
       return new Agent(this);
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Execution;
 import io.durableagents.tools.internal.RecordSchemas;
 import io.durableagents.tools.internal.SchemaValidator;
+import io.temporal.common.RetryOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -34,6 +35,8 @@ public final class Tool {
   private final SchemaValidator validator;
   private final ApprovalPolicy approvalPolicy;
   private final Execution execution;
+  private final String taskQueue;
+  private final RetryOptions retryOptions;
 
   private Tool(Builder builder) {
     this.name = builder.name;
@@ -45,6 +48,18 @@ public final class Tool {
     this.validator = new SchemaValidator(inputSchema);
     this.approvalPolicy = builder.approvalPolicy;
     this.execution = builder.execution;
+    this.taskQueue = builder.taskQueue;
+    this.retryOptions = builder.retryOptions;
+  }
+
+  /** The task queue its calls run on; null for the session workflow's. */
+  public String taskQueue() {
+    return taskQueue;
+  }
+
+  /** The retry options of its calls; null for the default policy of {@link #maxAttempts()}. */
+  public RetryOptions retryOptions() {
+    return retryOptions;
   }
 
   /** Whether calls run as regular activities (default) or local activities. */
@@ -101,6 +116,8 @@ public final class Tool {
     private int maxAttempts = 3;
     private ApprovalPolicy approvalPolicy = ApprovalPolicy.NEVER;
     private Execution execution = Execution.ACTIVITY;
+    private String taskQueue;
+    private RetryOptions retryOptions;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -166,8 +183,28 @@ public final class Tool {
       return this;
     }
 
+    /** Attempts for transient failures, including the first (default 3; backoff 500 ms to 30 s). */
     public Builder maxAttempts(int maxAttempts) {
       this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    /**
+     * Runs the calls on another task queue, e.g. workers near a GPU or inside a network zone;
+     * those workers need the plugin with this agent too. Null (default): the session workflow's
+     * queue. A local tool runs on the workflow's worker and has no queue of its own.
+     */
+    public Builder taskQueue(String taskQueue) {
+      this.taskQueue = taskQueue;
+      return this;
+    }
+
+    /**
+     * Retry options of the calls, replacing the default policy of {@link #maxAttempts(int)}
+     * attempts. Null (default): that policy.
+     */
+    public Builder retryOptions(RetryOptions retryOptions) {
+      this.retryOptions = retryOptions;
       return this;
     }
 
@@ -187,6 +224,13 @@ public final class Tool {
       }
       if (maxAttempts < 1) {
         throw new IllegalArgumentException("Tool '" + name + "': maxAttempts must be at least 1.");
+      }
+      if (taskQueue != null && (taskQueue.isBlank() || execution == Execution.LOCAL_ACTIVITY)) {
+        throw new IllegalArgumentException(
+            "Tool '" + name + "': "
+                + (taskQueue.isBlank()
+                    ? "taskQueue must not be blank."
+                    : "a local tool runs on the session workflow's worker and cannot have a taskQueue."));
       }
       return new Tool(this);
     }

@@ -8,6 +8,7 @@ import io.durableagents.agent.Execution;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.activity.AgentSpec;
+import io.durableagents.workflow.activity.RetrySpec;
 import io.durableagents.workflow.activity.ToolSpec;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +69,9 @@ public final class AgentRegistry {
               tool.name(),
               tool.timeout().toMillis(),
               tool.maxAttempts(),
-              tool.execution() == Execution.LOCAL_ACTIVITY));
+              tool.execution() == Execution.LOCAL_ACTIVITY,
+              tool.taskQueue(),
+              RetrySpec.of(tool.retryOptions())));
     }
     return new AgentSpec(
         agent.name(),
@@ -84,7 +87,9 @@ public final class AgentRegistry {
         agent.maxTokens(),
         agent.runTimeout() == null ? 0 : agent.runTimeout().toMillis(),
         agent.modelExecution() == Execution.LOCAL_ACTIVITY,
-        false);
+        false,
+        agent.taskQueue(),
+        RetrySpec.of(agent.retryOptions()));
   }
 
   /** Hash of what changes an agent's behaviour: model, instructions and tools. */

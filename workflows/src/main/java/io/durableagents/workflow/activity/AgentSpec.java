@@ -10,7 +10,9 @@ import java.util.List;
  * never depends on worker configuration read at replay time. {@code searchAttributes} says
  * whether the resolving worker found the session search attributes registered (see {@link
  * io.durableagents.workflow.SessionSearchAttributes}); results recorded before it existed read
- * false, so their sessions replay without upserts.
+ * false, so their sessions replay without upserts. {@code modelTaskQueue} and {@code modelRetry}:
+ * where model turns run and how they are retried, when the agent sets them (null: the workflow's
+ * queue and the default policy of {@code modelMaxAttempts}).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -28,7 +30,9 @@ public record AgentSpec(
     @JsonProperty("maxTokens") long maxTokens,
     @JsonProperty("runTimeoutMs") long runTimeoutMs,
     @JsonProperty("localModel") boolean localModel,
-    @JsonProperty("searchAttributes") boolean searchAttributes) {
+    @JsonProperty("searchAttributes") boolean searchAttributes,
+    @JsonProperty("modelTaskQueue") String modelTaskQueue,
+    @JsonProperty("modelRetry") RetrySpec modelRetry) {
 
   /** Default wait for a decision before a gated call gets {@code approval_expired}. */
   public static final long DEFAULT_APPROVAL_TIMEOUT_MS = 7L * 24 * 3600 * 1000;
@@ -42,7 +46,7 @@ public record AgentSpec(
   public AgentSpec withSearchAttributes(boolean registered) {
     return new AgentSpec(
         name, model, fingerprint, maxSteps, toolConcurrency, modelTimeoutMs, modelMaxAttempts, tools,
-        approvalTimeoutMs, notifier, maxTokens, runTimeoutMs, localModel, registered);
+        approvalTimeoutMs, notifier, maxTokens, runTimeoutMs, localModel, registered, modelTaskQueue, modelRetry);
   }
 
   /** The tool of that name, or null when the agent has none. */

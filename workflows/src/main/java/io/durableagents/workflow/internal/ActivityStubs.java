@@ -109,7 +109,7 @@ final class ActivityStubs {
 
   private final ApprovalActivities approvals =
       Workflow.newActivityStub(ApprovalActivities.class, NOTIFY_OPTIONS);
-  private final Map<String, ToolActivities> toolStubs = new HashMap<>();
+  private final Map<ToolSpec, ToolActivities> toolStubs = new HashMap<>();
   private ModelActivities model;
   private AgentSpec modelSpec;
   private int modelTurn;
@@ -139,12 +139,14 @@ final class ActivityStubs {
   ModelActivities model(AgentSpec spec, int turn) {
     if (model == null || !spec.equals(modelSpec) || turn != modelTurn) {
       RetryOptions retry =
-          RetryOptions.newBuilder()
-              .setInitialInterval(Duration.ofSeconds(1))
-              .setMaximumInterval(Duration.ofSeconds(30))
-              .setMaximumAttempts(spec.modelMaxAttempts())
-              .setDoNotRetry(MODEL_NON_RETRYABLE)
-              .build();
+          spec.modelRetry() != null
+              ? spec.modelRetry().toOptions(MODEL_NON_RETRYABLE)
+              : RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setMaximumInterval(Duration.ofSeconds(30))
+                  .setMaximumAttempts(spec.modelMaxAttempts())
+                  .setDoNotRetry(MODEL_NON_RETRYABLE)
+                  .build();
       if (spec.localModel()) {
         model =
             Workflow.newLocalActivityStub(
@@ -160,6 +162,7 @@ final class ActivityStubs {
                 ModelActivities.class,
                 ActivityOptions.newBuilder()
                     .setSummary(modelSummary(turn))
+                    .setTaskQueue(spec.modelTaskQueue())
                     .setStartToCloseTimeout(Duration.ofMillis(spec.modelTimeoutMs()))
                     .setHeartbeatTimeout(MODEL_HEARTBEAT_TIMEOUT)
                     .setRetryOptions(retry)
@@ -181,16 +184,19 @@ final class ActivityStubs {
     return "tool " + toolName;
   }
 
+  /** The stub of {@code tool}'s calls: its queue, timeout and retry options. */
   ToolActivities tool(ToolSpec tool) {
     return toolStubs.computeIfAbsent(
-        tool.name() + "#" + tool.startToCloseTimeoutMs() + "#" + tool.maxAttempts() + "#" + tool.local(),
+        tool,
         key -> {
           RetryOptions retry =
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofMillis(500))
-                  .setMaximumInterval(Duration.ofSeconds(30))
-                  .setMaximumAttempts(tool.maxAttempts())
-                  .build();
+              tool.retry() != null
+                  ? tool.retry().toOptions()
+                  : RetryOptions.newBuilder()
+                      .setInitialInterval(Duration.ofMillis(500))
+                      .setMaximumInterval(Duration.ofSeconds(30))
+                      .setMaximumAttempts(tool.maxAttempts())
+                      .build();
           if (tool.local()) {
             return Workflow.newLocalActivityStub(
                 ToolActivities.class,
@@ -204,6 +210,7 @@ final class ActivityStubs {
               ToolActivities.class,
               ActivityOptions.newBuilder()
                   .setSummary(toolSummary(tool.name()))
+                  .setTaskQueue(tool.taskQueue())
                   .setStartToCloseTimeout(Duration.ofMillis(tool.startToCloseTimeoutMs()))
                   .setHeartbeatTimeout(TOOL_HEARTBEAT_TIMEOUT)
                   .setRetryOptions(retry)
