@@ -45,7 +45,7 @@ import java.util.Optional;
  * <pre>{@code
  * WorkflowClient temporal = WorkflowClient.newInstance(WorkflowServiceStubs.newLocalServiceStubs());
  * AgentClient agents = AgentClient.newInstance(temporal, AgentClientOptions.newBuilder()
- *     .projection(ProjectionReader.open("jdbc:sqlite:.agents/projection.db"))
+ *     .setProjection(ProjectionReader.open("jdbc:sqlite:.agents/projection.db"))
  *     .build());
  * RunResult first = agents.send("chat-42", "Book a table for 2 tonight");
  * RunResult next = agents.send("chat-42", "Make it 3 people");   // same conversation
@@ -70,7 +70,7 @@ public final class AgentClient {
 
   /** {@link #send(String, String, SendOptions)} with default options. */
   public RunResult send(String sessionId, String input) {
-    return send(sessionId, input, SendOptions.DEFAULT);
+    return send(sessionId, input, SendOptions.getDefaultInstance());
   }
 
   /**
@@ -83,7 +83,7 @@ public final class AgentClient {
    * SendRules}) and {@link Limits}: a refused first send would still create the workflow. Once the
    * session took the input, nothing makes this method fail that a retry could fix without adding
    * the input again: when the projection cannot be read, the result comes without {@code messages}
-   * and {@link AgentClientOptions#projectionFailureListener()} hears why.
+   * and {@link AgentClientOptions#getProjectionFailureListener()} hears why.
    *
    * @throws IllegalArgumentException for an invalid session id
    * @throws InvalidInputException for input the session would refuse; nothing was sent
@@ -193,7 +193,7 @@ public final class AgentClient {
   }
 
   private static SessionStart sessionStart(String sessionId, SendOptions sendOptions) {
-    return new SessionStart(sessionId, sendOptions.agent(), sendOptions.maxSteps());
+    return new SessionStart(sessionId, sendOptions.getAgent(), sendOptions.getMaxSteps());
   }
 
   private RunResult sendWithStart(String sessionId, SendRequest request, SendOptions sendOptions) {
@@ -202,9 +202,9 @@ public final class AgentClient {
     WorkflowOptions workflowOptions =
         WorkflowOptions.newBuilder()
             .setWorkflowId(sessionId)
-            .setTaskQueue(options.taskQueue())
+            .setTaskQueue(options.getTaskQueue())
             .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
-            .setStaticSummary(staticSummary(sendOptions.agent()))
+            .setStaticSummary(staticSummary(sendOptions.getAgent()))
             .build();
     AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, workflowOptions);
     UpdateOptions<RunResult> updateOptions =
@@ -336,13 +336,13 @@ public final class AgentClient {
    */
 
   private RunResult withMessages(RunResult result) {
-    if (result == null || options.projection() == null) {
+    if (result == null || options.getProjection() == null) {
       return result;
     }
     try {
-      return result.withMessages(options.projection().messages(result.sessionId(), result.messageCount()));
+      return result.withMessages(options.getProjection().messages(result.sessionId(), result.messageCount()));
     } catch (AgentClientException e) {
-      options.projectionFailureListener().accept(e);
+      options.getProjectionFailureListener().accept(e);
       return result;
     }
   }
@@ -408,11 +408,11 @@ public final class AgentClient {
   }
 
   private ProjectionReader projectionFor(String what) {
-    ProjectionReader projection = options.projection();
+    ProjectionReader projection = options.getProjection();
     if (projection == null) {
       throw new IllegalStateException(
           what + " is read from the projection: build the client with"
-              + " AgentClientOptions.newBuilder().projection(ProjectionReader.open(jdbcUrl))");
+              + " AgentClientOptions.newBuilder().setProjection(ProjectionReader.open(jdbcUrl))");
     }
     return projection;
   }
@@ -493,7 +493,7 @@ public final class AgentClient {
     WorkflowOptions options =
         WorkflowOptions.newBuilder()
             .setWorkflowId(forkId)
-            .setTaskQueue(this.options.taskQueue())
+            .setTaskQueue(this.options.getTaskQueue())
             .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
             .setMemo(
                 java.util.Map.of(
@@ -563,11 +563,11 @@ public final class AgentClient {
   }
 
   private ProjectionReader requireProjection(String what) {
-    if (options.projection() == null) {
+    if (options.getProjection() == null) {
       throw new AgentClientException(
-          what + " reads the projection: build the AgentClient with AgentClientOptions.projection(...).");
+          what + " reads the projection: build the AgentClient with AgentClientOptions.setProjection(...).");
     }
-    return options.projection();
+    return options.getProjection();
   }
 
   private String firstFreeForkId(String sessionId) {
@@ -584,7 +584,7 @@ public final class AgentClient {
 
   /** A workflow with that id exists (in any state), or the projection has rows for it. */
   private boolean sessionExists(String sessionId) {
-    if (options.projection() != null && options.projection().session(sessionId).isPresent()) {
+    if (options.getProjection() != null && options.getProjection().session(sessionId).isPresent()) {
       return true;
     }
     try {

@@ -89,11 +89,12 @@ class SendChecksTest {
   @Test
   void agentNames_overTheLimit_blank_orWithControlCharacters_areRefused() {
     for (String agent : new String[] {"a".repeat(Limits.AGENT_NAME_CHARS + 1), "a".repeat(2 * 1024 * 1024), " ", "con\u001bcierge"}) {
-      assertThatThrownBy(() -> agents.send("agent-1", "hello", SendOptions.agent(agent)))
+      assertThatThrownBy(() -> agents.send("agent-1", "hello", SendOptions.newBuilder().setAgent(agent).build()))
           .isInstanceOf(InvalidInputException.class)
           .hasMessageStartingWith("Invalid agent name: use 1-" + Limits.AGENT_NAME_CHARS + " characters");
     }
-    assertThatCode(() -> AgentClient.requireSendable("agent-2", "hi", SendOptions.agent("a".repeat(Limits.AGENT_NAME_CHARS))))
+    assertThatCode(() -> AgentClient.requireSendable("agent-2", "hi",
+        SendOptions.newBuilder().setAgent("a".repeat(Limits.AGENT_NAME_CHARS)).build()))
         .doesNotThrowAnyException();
   }
 
@@ -104,7 +105,7 @@ class SendChecksTest {
             "t-1", "webhook", "order.created", JsonNodeFactory.instance.textNode("p".repeat(Limits.INPUT_CHARS)),
             null, null, 0L, List.of());
 
-    assertThatThrownBy(() -> agents.send("trigger-1", trigger, SendOptions.DEFAULT))
+    assertThatThrownBy(() -> agents.send("trigger-1", trigger, SendOptions.getDefaultInstance()))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("over the limit of " + Limits.INPUT_CHARS);
   }
@@ -122,12 +123,13 @@ class SendChecksTest {
 
   @Test
   void theLimitsAreInclusive() {
-    assertThatCode(() -> AgentClient.requireSendable("edge-1", "a".repeat(Limits.INPUT_CHARS), SendOptions.DEFAULT))
+    SendOptions defaults = SendOptions.getDefaultInstance();
+    assertThatCode(() -> AgentClient.requireSendable("edge-1", "a".repeat(Limits.INPUT_CHARS), defaults))
         .doesNotThrowAnyException();
-    assertThatCode(() -> AgentClient.requireSendable("s".repeat(Limits.SESSION_ID_CHARS), "hi", SendOptions.DEFAULT))
+    assertThatCode(() -> AgentClient.requireSendable("s".repeat(Limits.SESSION_ID_CHARS), "hi", defaults))
         .doesNotThrowAnyException();
-    assertThatCode(() -> AgentClient.requireSendable("edge-2", "", SendOptions.DEFAULT)).doesNotThrowAnyException();
-    assertThatThrownBy(() -> AgentClient.requireSendable("edge-3", "a".repeat(Limits.INPUT_CHARS + 1), SendOptions.DEFAULT))
+    assertThatCode(() -> AgentClient.requireSendable("edge-2", "", defaults)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> AgentClient.requireSendable("edge-3", "a".repeat(Limits.INPUT_CHARS + 1), defaults))
         .isInstanceOf(InvalidInputException.class);
   }
 }

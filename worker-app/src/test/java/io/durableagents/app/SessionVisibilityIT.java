@@ -74,9 +74,9 @@ class SessionVisibilityIT {
         AgentsProcesses processes = new AgentsProcesses(dir)) {
       String address = server.address();
       AgentClient agents =
-          AgentClient.newInstance(worker.client(), AgentClientOptions.newBuilder().projection(reader).build());
+          AgentClient.newInstance(worker.client(), AgentClientOptions.newBuilder().setProjection(reader).build());
 
-      RunResult paused = agents.send("book-1", "book a table", SendOptions.agent("concierge"));
+      RunResult paused = agents.send("book-1", "book a table", SendOptions.newBuilder().setAgent("concierge").build());
       assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
 
       JsonNode listed =

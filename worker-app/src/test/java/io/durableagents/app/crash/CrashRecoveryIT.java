@@ -186,8 +186,8 @@ class CrashRecoveryIT {
         AgentClient.newInstance(
             temporal,
             AgentClientOptions.newBuilder()
-                .taskQueue(CrashTestWorker.TASK_QUEUE)
-                .projection(projection)
+                .setTaskQueue(CrashTestWorker.TASK_QUEUE)
+                .setProjection(projection)
                 .build());
 
     killerThread = new Thread(killer, "killer");

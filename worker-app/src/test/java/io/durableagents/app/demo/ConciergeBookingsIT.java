@@ -31,7 +31,7 @@ class ConciergeBookingsIT {
     try (TemporalDevServer server = RealTemporal.start(dir);
         AgentWorker worker = AgentWorker.start(config.withTemporalAddress(server.address()))) {
       AgentClient agents =
-          AgentClient.newInstance(worker.client(), AgentClientOptions.newBuilder().taskQueue(TASK_QUEUE).build());
+          AgentClient.newInstance(worker.client(), AgentClientOptions.newBuilder().setTaskQueue(TASK_QUEUE).build());
       int before = ConciergeAgent.bookingCount();
 
       ToolCallRecord first = book(agents, "dinner-ann");

@@ -112,7 +112,7 @@ class HostileClientInputIT {
         WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder().setTarget(server.address()).build());
     temporal = WorkflowClient.newInstance(service);
     projection = ProjectionReader.open("jdbc:sqlite:" + dir.resolve(".agents").resolve("projection.db"));
-    client = AgentClient.newInstance(temporal, AgentClientOptions.newBuilder().projection(projection).build());
+    client = AgentClient.newInstance(temporal, AgentClientOptions.newBuilder().setProjection(projection).build());
     calls = Executors.newCachedThreadPool();
   }
 
