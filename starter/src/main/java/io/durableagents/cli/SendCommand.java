@@ -88,7 +88,11 @@ public class SendCommand implements Callable<Integer> {
     try (ConnectionOptions.Connection connected = connection.open()) {
       WaitHint hint = WaitHint.after(WAIT_HINT_AFTER, "the run", spec.commandLine().getErr(), connection);
       try {
-        result = connected.agents().send(session, input, options);
+        // An empty message sends nothing: it waits for the run in progress.
+        result =
+            input.isEmpty()
+                ? connected.agents().awaitRun(session)
+                : connected.agents().send(session, input, options);
       } finally {
         hint.cancel();
       }

@@ -48,6 +48,10 @@ import java.util.Optional;
  *     .setProjection(ProjectionReader.open("jdbc:sqlite:.agents/projection.db"))
  *     .build());
  * RunResult first = agents.send("chat-42", "Book a table for 2 tonight");
+ * if (RunStatus.AWAITING_APPROVAL.equals(first.status())) {
+ *   agents.approve("chat-42", first.approval().approvalId());
+ *   first = agents.awaitRun("chat-42");                         // the run goes on
+ * }
  * RunResult next = agents.send("chat-42", "Make it 3 people");   // same conversation
  * }</pre>
  */
@@ -76,8 +80,8 @@ public final class AgentClient {
   /**
    * Sends input to a session and returns the result of the run it belongs to, once that run
    * settles. An unknown session is started (update-with-start); a finished one continues the
-   * conversation with this input as the next user turn. Empty input starts nothing: it waits for
-   * the run in progress, or returns the last run's result.
+   * conversation with this input as the next user turn. To wait for a run without sending
+   * anything, use {@link #awaitRun}.
    *
    * <p>The input is checked before anything is sent, with the session's own rules ({@link
    * SendRules}) and {@link Limits}: a refused first send would still create the workflow. Once the
@@ -85,37 +89,18 @@ public final class AgentClient {
    * the input again: when the projection cannot be read, the result comes without {@code messages}
    * and {@link AgentClientOptions#getProjectionFailureListener()} hears why.
    *
-   * @throws IllegalArgumentException for an invalid session id
+   * @throws IllegalArgumentException for an invalid session id or empty input
    * @throws InvalidInputException for input the session would refuse; nothing was sent
-   * @throws SessionNotFoundException for empty input on a session that does not exist
-   * @throws AgentClientException when the session refuses the input
+   * @throws AgentClientException when the session or Temporal refuses the input
    */
   public RunResult send(String sessionId, String input, SendOptions sendOptions) {
-    SessionIds.requireValid(sessionId);
-    Objects.requireNonNull(sendOptions, "sendOptions");
-    SendRequest request = new SendRequest(input == null ? "" : input);
-    RunResult result;
-    try {
-      if (request.isEmpty()) {
-        result = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(request);
-      } else {
-        result = sendWithStart(sessionId, request, sendOptions);
-      }
-    } catch (WorkflowNotFoundException e) {
-      throw new SessionNotFoundException(sessionId);
-    } catch (WorkflowUpdateException e) {
-      throw refusal(sessionId, e);
-    } catch (WorkflowServiceException e) {
-      if (isNotFound(e)) {
-        throw new SessionNotFoundException(sessionId);
-      }
-      throw new AgentClientException("Temporal refused send to '" + sessionId + "': " + rootMessage(e), e);
-    }
-    if (result != null && result.isContinued()) {
-      // The session continued as new while we waited: attach to its next workflow run.
-      return send(sessionId, "", sendOptions);
-    }
-    return withMessages(result);
+    SendRequest request = textRequest(sessionId, input);
+    return sendWithStart(sessionId, request, sendOptions);
+  }
+
+  /** {@link #sendTrigger(String, TriggerEnvelope, SendOptions)} with default options. */
+  public RunResult sendTrigger(String sessionId, TriggerEnvelope trigger) {
+    return sendTrigger(sessionId, trigger, SendOptions.getDefaultInstance());
   }
 
   /**
@@ -123,34 +108,66 @@ public final class AgentClient {
    * email): the model sees a JSON block of its source, trigger and payload plus its attachments;
    * tools see the whole envelope. Otherwise like {@link #send(String, String, SendOptions)}.
    */
-  public RunResult send(String sessionId, TriggerEnvelope trigger, SendOptions sendOptions) {
+  public RunResult sendTrigger(String sessionId, TriggerEnvelope trigger, SendOptions sendOptions) {
     SessionIds.requireValid(sessionId);
     Objects.requireNonNull(trigger, "trigger");
-    Objects.requireNonNull(sendOptions, "sendOptions");
+    return sendWithStart(sessionId, SendRequest.ofTrigger(trigger), sendOptions);
+  }
+
+  /**
+   * Waits for the run in progress to settle and returns its result, or returns the last run's
+   * result when none is in progress; sends nothing. For a run that goes on without a new message:
+   * after {@link #approve} or {@link #reject}, a {@link #fork}, or a send made elsewhere.
+   *
+   * @throws IllegalArgumentException for an invalid session id
+   * @throws SessionNotFoundException when there is no such session, or it never had a run
+   * @throws AgentClientException when Temporal refuses the request
+   */
+  public RunResult awaitRun(String sessionId) {
+    SessionIds.requireValid(sessionId);
     RunResult result;
-    try {
-      result = sendWithStart(sessionId, SendRequest.ofTrigger(trigger), sendOptions);
-    } catch (WorkflowUpdateException e) {
-      throw refusal(sessionId, e);
-    } catch (WorkflowServiceException e) {
-      throw new AgentClientException("Temporal refused send to '" + sessionId + "': " + rootMessage(e), e);
-    }
-    if (result != null && result.isContinued()) {
-      return send(sessionId, "", sendOptions);
-    }
+    do {
+      try {
+        // Empty input starts nothing: the session answers with the run in progress, once it settles.
+        result = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(ATTACH);
+      } catch (RuntimeException e) {
+        throw failure(sessionId, e, "Cannot wait for the run of '" + sessionId + "'", true);
+      }
+      // The session continued as new while we waited: attach to its next workflow run.
+    } while (result != null && result.isContinued());
     return withMessages(result);
+  }
+
+  /** The input of the {@code send} update that starts nothing and answers the run's result. */
+  private static final SendRequest ATTACH = new SendRequest("");
+
+  /**
+   * A send's request of {@code input}. Empty input is refused here: on the wire it means "wait for
+   * the run", which {@link #awaitRun} says by name.
+   */
+  private static SendRequest textRequest(String sessionId, String input) {
+    SessionIds.requireValid(sessionId);
+    Objects.requireNonNull(input, "input");
+    SendRequest request = new SendRequest(input);
+    if (request.isEmpty()) {
+      throw new IllegalArgumentException(
+          "send needs input; awaitRun(\"" + sessionId + "\") waits for the run without sending any.");
+    }
+    return request;
   }
 
   /**
    * Checks, with the default data converter, what {@link #send(String, String, SendOptions)}
    * checks before it sends anything: for callers that want to refuse input before they connect
-   * (the CLI). Empty input passes (it starts nothing).
+   * (the CLI). Empty input passes: it has nothing to check (send refuses it; {@link #awaitRun}
+   * waits without input).
    *
    * @throws IllegalArgumentException for an invalid session id
    * @throws InvalidInputException for input the session would refuse
    */
   public static void requireSendable(String sessionId, String input, SendOptions sendOptions) {
     SessionIds.requireValid(sessionId);
+    Objects.requireNonNull(sendOptions, "sendOptions");
     SendRequest request = new SendRequest(input == null ? "" : input);
     if (!request.isEmpty()) {
       requireSendable(request, sessionStart(sessionId, sendOptions), DefaultDataConverter.STANDARD_INSTANCE);
@@ -196,9 +213,32 @@ public final class AgentClient {
     return new SessionStart(sessionId, sendOptions.getAgent(), sendOptions.getMaxSteps());
   }
 
+  /** Update-with-start of {@code send}, waiting for the run to settle; follows continue-as-new. */
   private RunResult sendWithStart(String sessionId, SendRequest request, SendOptions sendOptions) {
+    Objects.requireNonNull(sendOptions, "sendOptions");
     SessionStart sessionStart = sessionStart(sessionId, sendOptions);
     requireSendable(request, sessionStart, client.getOptions().getDataConverter());
+    AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
+    UpdateOptions<RunResult> updateOptions =
+        UpdateOptions.newBuilder(RunResult.class)
+            .setUpdateName("send")
+            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+            .build();
+    WithStartWorkflowOperation<Void> start = new WithStartWorkflowOperation<>(stub::run, sessionStart);
+    RunResult result;
+    try {
+      result = WorkflowClient.executeUpdateWithStart(stub::send, request, updateOptions, start);
+    } catch (RuntimeException e) {
+      throw failure(sessionId, e, "Temporal refused send to '" + sessionId + "'", false);
+    }
+    if (result != null && result.isContinued()) {
+      // The session continued as new while we waited: attach to its next workflow run.
+      return awaitRun(sessionId);
+    }
+    return withMessages(result);
+  }
+
+  private AgentSessionWorkflow sessionStub(String sessionId, SendOptions sendOptions) {
     WorkflowOptions workflowOptions =
         WorkflowOptions.newBuilder()
             .setWorkflowId(sessionId)
@@ -206,14 +246,7 @@ public final class AgentClient {
             .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
             .setStaticSummary(staticSummary(sendOptions.getAgent()))
             .build();
-    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, workflowOptions);
-    UpdateOptions<RunResult> updateOptions =
-        UpdateOptions.newBuilder(RunResult.class)
-            .setUpdateName("send")
-            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
-            .build();
-    WithStartWorkflowOperation<Void> start = new WithStartWorkflowOperation<>(stub::run, sessionStart);
-    return WorkflowClient.executeUpdateWithStart(stub::send, request, updateOptions, start);
+    return client.newWorkflowStub(AgentSessionWorkflow.class, workflowOptions);
   }
 
   /** What Temporal's UI shows of a session from its start: its agent, never its input. */
@@ -221,44 +254,67 @@ public final class AgentClient {
     return agent == null ? "agent session (the worker's default agent)" : "agent " + agent;
   }
 
+  /** {@link #approve(String, String, DecisionOptions)} without a note or a name. */
+  public DecisionOutcome approve(String sessionId, String approvalId) {
+    return approve(sessionId, approvalId, DecisionOptions.getDefaultInstance());
+  }
+
   /**
-   * Decides a pending approval and returns at once. The session refuses an unknown or already
-   * decided approval id ({@link ApprovalNotFoundException}); an approval id, note or {@code
-   * decidedBy} over its {@link Limits} is refused before anything is sent ({@link
-   * InvalidInputException}).
+   * Approves a pending approval and returns at once: the gated call runs, and the run goes on
+   * ({@link #awaitRun} waits for it). The session refuses an unknown or already decided approval
+   * id ({@link ApprovalNotFoundException}); an approval id, note or {@code decidedBy} over its
+   * {@link Limits} is refused before anything is sent ({@link InvalidInputException}).
+   *
+   * @throws SessionNotFoundException when there is no such session
    */
-  public DecisionOutcome decide(
-      String sessionId, String approvalId, boolean approved, String note, String decidedBy) {
+  public DecisionOutcome approve(String sessionId, String approvalId, DecisionOptions decisionOptions) {
+    return decide(sessionId, decision(sessionId, approvalId, true, decisionOptions));
+  }
+
+  /** {@link #reject(String, String, DecisionOptions)} without a note or a name. */
+  public DecisionOutcome reject(String sessionId, String approvalId) {
+    return reject(sessionId, approvalId, DecisionOptions.getDefaultInstance());
+  }
+
+  /** {@link #reject(String, String, DecisionOptions)} with a note (null: none), by nobody named. */
+  public DecisionOutcome reject(String sessionId, String approvalId, String note) {
+    return reject(sessionId, approvalId, DecisionOptions.newBuilder().setNote(note).build());
+  }
+
+  /**
+   * Rejects a pending approval and returns at once: the gated call never runs, its result is a
+   * rejection carrying the note, and the run goes on ({@link #awaitRun} waits for it). Refusals as
+   * for {@link #approve(String, String, DecisionOptions)}.
+   */
+  public DecisionOutcome reject(String sessionId, String approvalId, DecisionOptions decisionOptions) {
+    return decide(sessionId, decision(sessionId, approvalId, false, decisionOptions));
+  }
+
+  /**
+   * The decision, checked before it is sent: the session would refuse it, and Temporal refuses a
+   * request over its limits.
+   */
+  private static Decision decision(
+      String sessionId, String approvalId, boolean approved, DecisionOptions decisionOptions) {
     SessionIds.requireValid(sessionId);
     Objects.requireNonNull(approvalId, "approvalId");
-    Decision decision = new Decision(approvalId, approved, note, decidedBy);
-    // Before sending: the session would refuse it, and Temporal refuses a request over its limits.
+    Objects.requireNonNull(decisionOptions, "decisionOptions");
+    Decision decision =
+        new Decision(approvalId, approved, decisionOptions.getNote(), decisionOptions.getDecidedBy());
     String problem = InputChecks.decisionProblem(decision);
     if (problem != null) {
       throw new InvalidInputException(problem);
     }
-    try {
-      return client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).approve(decision);
-    } catch (WorkflowNotFoundException e) {
-      throw new SessionNotFoundException(sessionId);
-    } catch (WorkflowUpdateException e) {
-      throw refusal(sessionId, e);
-    } catch (WorkflowServiceException e) {
-      if (isNotFound(e)) {
-        throw new SessionNotFoundException(sessionId);
-      }
-      throw new AgentClientException("Temporal refused the decision: " + rootMessage(e), e);
-    }
+    return decision;
   }
 
-  /**
-   * Decides a pending approval, then waits for the run to settle again: the result is
-   * {@code finished} (or failed, cancelled), or {@code awaiting-approval} for the next gated call.
-   */
-  public RunResult resumeAfterApproval(
-      String sessionId, String approvalId, boolean approved, String note, String decidedBy) {
-    decide(sessionId, approvalId, approved, note, decidedBy);
-    return send(sessionId, "");
+  /** Sends a checked decision with update {@code approve}, which answers once it is taken. */
+  private DecisionOutcome decide(String sessionId, Decision decision) {
+    try {
+      return client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).approve(decision);
+    } catch (RuntimeException e) {
+      throw failure(sessionId, e, "Temporal refused the decision", true);
+    }
   }
 
   /**
@@ -278,6 +334,28 @@ public final class AgentClient {
       }
       throw new AgentClientException("Cannot cancel '" + sessionId + "': " + rootMessage(e), e);
     }
+  }
+
+  /**
+   * The client's exception for a failure of a request to {@code sessionId}: the session's refusal,
+   * a session that does not exist (when {@code sessionMustExist}: the request does not create it),
+   * or Temporal's refusal, described as {@code refused}. Others are returned as they are.
+   */
+  private static RuntimeException failure(
+      String sessionId, RuntimeException e, String refused, boolean sessionMustExist) {
+    if (e instanceof WorkflowUpdateException update) {
+      return refusal(sessionId, update);
+    }
+    boolean fromTemporal =
+        e instanceof WorkflowNotFoundException || e instanceof WorkflowServiceException
+            || e instanceof StatusRuntimeException;
+    if (!fromTemporal) {
+      return e;
+    }
+    if (sessionMustExist && isNotFound(e)) {
+      return new SessionNotFoundException(sessionId);
+    }
+    return new AgentClientException(refused + ": " + rootMessage(e), e);
   }
 
   /** Maps a refusal by the session workflow to the client's exceptions. */
@@ -398,7 +476,7 @@ public final class AgentClient {
 
   /**
    * Approvals from the projection, oldest request first, for back-office inboxes: every session's,
-   * or only those that wait for a decision. Decide them with {@link #decide}.
+   * or only those that wait for a decision. Decide them with {@link #approve} or {@link #reject}.
    *
    * @throws IllegalStateException if the client was built without a {@link ProjectionReader}
    * @throws AgentClientException if the projection cannot be read
@@ -426,9 +504,8 @@ public final class AgentClient {
    *
    * <pre>{@code
    * ForkResult fork = agents.fork("chat-42", 2,
-   *     new ForkPatch(null, null, List.of(new ForkPatch.ToolResultPatch("call_0_0", rain)), null),
-   *     null);
-   * RunResult rerun = agents.send(fork.sessionId(), "");   // waits for the fork's run
+   *     ForkPatch.newBuilder().addToolResult("call_0_0", rain).build(), null);
+   * RunResult rerun = agents.awaitRun(fork.sessionId());   // waits for the fork's run
    * }</pre>
    *
    * @throws CheckpointNotFoundException when the entry is not kept (the message lists the kept steps)

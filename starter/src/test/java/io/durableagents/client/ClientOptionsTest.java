@@ -91,4 +91,23 @@ class ClientOptionsTest {
     assertThat(options).hasToString("SendOptions{agent='concierge', maxSteps=12}");
     assertThat(defaults).hasToString("SendOptions{agent=null, maxSteps=null}");
   }
+
+  @Test
+  void decisionOptions_defaults_andToBuilderRoundTrip() {
+    DecisionOptions defaults = DecisionOptions.getDefaultInstance();
+    assertThat(defaults.getNote()).isNull();
+    assertThat(defaults.getDecidedBy()).isNull();
+    assertThat(DecisionOptions.newBuilder().build()).isEqualTo(defaults).hasSameHashCodeAs(defaults);
+
+    DecisionOptions options = DecisionOptions.newBuilder().setNote("over budget").setDecidedBy("alice").build();
+
+    assertThat(options.getNote()).isEqualTo("over budget");
+    assertThat(options.getDecidedBy()).isEqualTo("alice");
+    assertThat(options.toBuilder().build()).isEqualTo(options).hasSameHashCodeAs(options);
+    assertThat(DecisionOptions.newBuilder(options).build()).isEqualTo(options);
+    assertThat(options.toBuilder().setDecidedBy("bob").build())
+        .isEqualTo(DecisionOptions.newBuilder().setNote("over budget").setDecidedBy("bob").build())
+        .isNotEqualTo(options);
+    assertThat(options).hasToString("DecisionOptions{note='over budget', decidedBy='alice'}");
+  }
 }

@@ -105,7 +105,7 @@ class SendChecksTest {
             "t-1", "webhook", "order.created", JsonNodeFactory.instance.textNode("p".repeat(Limits.INPUT_CHARS)),
             null, null, 0L, List.of());
 
-    assertThatThrownBy(() -> agents.send("trigger-1", trigger, SendOptions.getDefaultInstance()))
+    assertThatThrownBy(() -> agents.sendTrigger("trigger-1", trigger))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("over the limit of " + Limits.INPUT_CHARS);
   }
@@ -119,6 +119,37 @@ class SendChecksTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'a\\u001b[31m'");
     assertThatThrownBy(() -> agents.send("../etc", "hi")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void emptyInput_isNoSend_awaitRunSaysWaitByName() {
+    assertThatThrownBy(() -> agents.send("empty-1", ""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("send needs input; awaitRun(\"empty-1\") waits for the run without sending any.");
+    // One overload per input type: a null input compiles, and is refused as such.
+    assertThatThrownBy(() -> agents.send("empty-1", null, SendOptions.getDefaultInstance()))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("input");
+  }
+
+  @Test
+  void decisionsOverTheirLimits_areRefusedBeforeSending_byEveryVariant() {
+    String hugeNote = "n".repeat(Limits.NOTE_CHARS + 1);
+    DecisionOptions longName = DecisionOptions.newBuilder().setDecidedBy("b".repeat(Limits.DECIDED_BY_CHARS + 1)).build();
+    String longId = "a".repeat(Limits.APPROVAL_ID_CHARS + 1);
+    long start = System.nanoTime();
+
+    assertThatThrownBy(() -> agents.reject("d-1", "a-1", hugeNote))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("The note is " + hugeNote.length() + " characters, over the limit of " + Limits.NOTE_CHARS + ".");
+    assertThatThrownBy(() -> agents.approve("d-1", "a-1", longName))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("decidedBy is " + (Limits.DECIDED_BY_CHARS + 1) + " characters");
+    assertThatThrownBy(() -> agents.approve("d-1", longId))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("The approval id is " + longId.length() + " characters");
+    assertThatThrownBy(() -> agents.approve("d-1", null)).isInstanceOf(NullPointerException.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.durableagents.app.testing.AgentsProcesses;
 import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
+import io.durableagents.client.DecisionOptions;
 import io.durableagents.client.ForkResult;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SendOptions;
@@ -101,8 +102,10 @@ class SessionVisibilityIT {
       assertThat(session.describe().getStaticSummary()).isEqualTo("agent concierge");
       assertThat(currentDetails(session)).isEqualTo("run 1 · awaiting-approval · tool book_table");
 
-      RunResult finished =
-          agents.resumeAfterApproval("book-1", paused.approval().approvalId(), true, "ok", "ops");
+      agents.approve(
+          "book-1", paused.approval().approvalId(),
+          DecisionOptions.newBuilder().setNote("ok").setDecidedBy("ops").build());
+      RunResult finished = agents.awaitRun("book-1");
       assertThat(finished.status()).isEqualTo(RunStatus.FINISHED);
 
       SearchAttributes settled =
@@ -172,8 +175,9 @@ class SessionVisibilityIT {
         for (String sessionId : List.of("plain-1", "plain-2")) {
           RunResult paused = agents.send(sessionId, "book");
           assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
-          RunResult finished =
-              agents.resumeAfterApproval(sessionId, paused.approval().approvalId(), true, null, "ops");
+          agents.approve(
+              sessionId, paused.approval().approvalId(), DecisionOptions.newBuilder().setDecidedBy("ops").build());
+          RunResult finished = agents.awaitRun(sessionId);
           assertThat(finished.status()).isEqualTo(RunStatus.FINISHED);
         }
       } finally {

@@ -533,7 +533,7 @@ final class Bench implements AutoCloseable {
     }
     long startedAt = await(toolStarted);
     clock.forget(id);
-    RunResult done = agentsClient.send(id, "");
+    RunResult done = agentsClient.awaitRun(id);
     require(RunStatus.FINISHED.equals(done.status()), id, done);
     return (startedAt - t0) / 1e6;
   }

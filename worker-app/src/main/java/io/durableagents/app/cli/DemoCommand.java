@@ -170,7 +170,7 @@ public class DemoCommand implements Callable<Integer> {
       out.flush();
       int shown = current.messages() == null ? 0 : current.messages().size();
       long started = System.nanoTime();
-      current = agents.send(SESSION, "");
+      current = agents.awaitRun(SESSION);
       printRun(out, current, shown, System.nanoTime() - started);
     }
     return current;
