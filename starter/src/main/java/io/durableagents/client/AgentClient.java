@@ -29,6 +29,7 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowUpdateException;
+import io.temporal.client.WorkflowUpdateHandle;
 import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.common.converter.DataConverter;
 import io.temporal.common.converter.DataConverterException;
@@ -38,6 +39,14 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Starts and continues agent sessions. Thread-safe; share one per process.
@@ -54,14 +63,28 @@ import java.util.Optional;
  * }
  * RunResult next = agents.send("chat-42", "Make it 3 people");   // same conversation
  * }</pre>
+ *
+ * <p>{@code send}, {@code sendTrigger}, {@code awaitRun}, {@code approve} and {@code reject} have
+ * {@code ...Async} twins answering a {@link CompletableFuture}, for servers that must not hold a
+ * thread per conversation. The wait for a result ({@link WorkflowUpdateHandle#getResultAsync()})
+ * holds no thread, however long the run takes; but the SDK only starts an update blocking (until
+ * the workflow accepts it, usually milliseconds), so that start runs on daemon threads the client
+ * owns, which end when idle. Checks made before anything is sent (the session id, the input's
+ * rules and limits) throw at once, as in the blocking methods; everything else completes the
+ * future exceptionally with the exception the blocking method would throw, and a session that
+ * continues as new is followed there too. Cancelling a future stops nothing in the session:
+ * {@link #cancel} does.
  */
 public final class AgentClient {
   private final WorkflowClient client;
   private final AgentClientOptions options;
+  /** Starts updates for the async methods: the SDK offers no non-blocking way to start one. */
+  private final ExecutorService asyncStarts;
 
   private AgentClient(WorkflowClient client, AgentClientOptions options) {
     this.client = Objects.requireNonNull(client, "client");
     this.options = Objects.requireNonNull(options, "options");
+    this.asyncStarts = newAsyncStarts();
   }
 
   public static AgentClient newInstance(WorkflowClient client, AgentClientOptions options) {
@@ -70,6 +93,21 @@ public final class AgentClient {
 
   public static AgentClient newInstance(WorkflowClient client) {
     return new AgentClient(client, AgentClientOptions.getDefaultInstance());
+  }
+
+  /**
+   * Threads created on demand and dropped after a minute idle; daemons, since a client has no
+   * close and must not keep the JVM alive. Unbounded, because each one only waits for Temporal to
+   * accept an update, as the caller's own thread would in the blocking method.
+   */
+  private static ExecutorService newAsyncStarts() {
+    AtomicInteger threads = new AtomicInteger();
+    return Executors.newCachedThreadPool(
+        task -> {
+          Thread thread = new Thread(task, "agent-client-async-" + threads.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
   }
 
   /** {@link #send(String, String, SendOptions)} with default options. */
@@ -98,6 +136,23 @@ public final class AgentClient {
     return sendWithStart(sessionId, request, sendOptions);
   }
 
+  /** {@link #sendAsync(String, String, SendOptions)} with default options. */
+  public CompletableFuture<RunResult> sendAsync(String sessionId, String input) {
+    return sendAsync(sessionId, input, SendOptions.getDefaultInstance());
+  }
+
+  /**
+   * {@link #send(String, String, SendOptions)} without holding the caller's thread: the future
+   * completes once the run settles (see the class comment for what runs where).
+   *
+   * @throws IllegalArgumentException for an invalid session id or empty input
+   * @throws InvalidInputException for input the session would refuse; nothing was sent
+   */
+  public CompletableFuture<RunResult> sendAsync(String sessionId, String input, SendOptions sendOptions) {
+    SendRequest request = textRequest(sessionId, input);
+    return sendWithStartAsync(sessionId, request, sendOptions);
+  }
+
   /** {@link #sendTrigger(String, TriggerEnvelope, SendOptions)} with default options. */
   public RunResult sendTrigger(String sessionId, TriggerEnvelope trigger) {
     return sendTrigger(sessionId, trigger, SendOptions.getDefaultInstance());
@@ -112,6 +167,19 @@ public final class AgentClient {
     SessionIds.requireValid(sessionId);
     Objects.requireNonNull(trigger, "trigger");
     return sendWithStart(sessionId, SendRequest.ofTrigger(trigger), sendOptions);
+  }
+
+  /** {@link #sendTriggerAsync(String, TriggerEnvelope, SendOptions)} with default options. */
+  public CompletableFuture<RunResult> sendTriggerAsync(String sessionId, TriggerEnvelope trigger) {
+    return sendTriggerAsync(sessionId, trigger, SendOptions.getDefaultInstance());
+  }
+
+  /** {@link #sendTrigger(String, TriggerEnvelope, SendOptions)} without holding the caller's thread. */
+  public CompletableFuture<RunResult> sendTriggerAsync(
+      String sessionId, TriggerEnvelope trigger, SendOptions sendOptions) {
+    SessionIds.requireValid(sessionId);
+    Objects.requireNonNull(trigger, "trigger");
+    return sendWithStartAsync(sessionId, SendRequest.ofTrigger(trigger), sendOptions);
   }
 
   /**
@@ -136,6 +204,26 @@ public final class AgentClient {
       // The session continued as new while we waited: attach to its next workflow run.
     } while (result != null && result.isContinued());
     return withMessages(result);
+  }
+
+  /**
+   * {@link #awaitRun} without holding the caller's thread. To bound the wait, use {@link
+   * CompletableFuture#orTimeout} or {@code get(timeout, unit)}: the run itself goes on.
+   *
+   * @throws IllegalArgumentException for an invalid session id
+   */
+  public CompletableFuture<RunResult> awaitRunAsync(String sessionId) {
+    SessionIds.requireValid(sessionId);
+    return normalized(awaitRunAsyncOnce(sessionId));
+  }
+
+  private CompletableFuture<RunResult> awaitRunAsyncOnce(String sessionId) {
+    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
+    CompletableFuture<RunResult> answer =
+        updateAsync(
+            () -> WorkflowClient.startUpdate(stub::send, ATTACH, accepted(RunResult.class, "send")),
+            e -> failure(sessionId, e, "Cannot wait for the run of '" + sessionId + "'", true));
+    return settledAsync(sessionId, answer);
   }
 
   /** The input of the {@code send} update that starts nothing and answers the run's result. */
@@ -238,6 +326,21 @@ public final class AgentClient {
     return withMessages(result);
   }
 
+  /** {@link #sendWithStart}, started on the client's threads and awaited without one. */
+  private CompletableFuture<RunResult> sendWithStartAsync(
+      String sessionId, SendRequest request, SendOptions sendOptions) {
+    Objects.requireNonNull(sendOptions, "sendOptions");
+    SessionStart sessionStart = sessionStart(sessionId, sendOptions);
+    requireSendable(request, sessionStart, client.getOptions().getDataConverter());
+    AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
+    WithStartWorkflowOperation<Void> start = new WithStartWorkflowOperation<>(stub::run, sessionStart);
+    CompletableFuture<RunResult> answer =
+        updateAsync(
+            () -> WorkflowClient.startUpdateWithStart(stub::send, request, accepted(RunResult.class, "send"), start),
+            e -> failure(sessionId, e, "Temporal refused send to '" + sessionId + "'", false));
+    return normalized(settledAsync(sessionId, answer));
+  }
+
   private AgentSessionWorkflow sessionStub(String sessionId, SendOptions sendOptions) {
     WorkflowOptions workflowOptions =
         WorkflowOptions.newBuilder()
@@ -247,6 +350,76 @@ public final class AgentClient {
             .setStaticSummary(staticSummary(sendOptions.getAgent()))
             .build();
     return client.newWorkflowStub(AgentSessionWorkflow.class, workflowOptions);
+  }
+
+  /** Options of an update started for an async method: it returns once the workflow accepted it. */
+  private static <R> UpdateOptions<R> accepted(Class<R> resultClass, String updateName) {
+    return UpdateOptions.newBuilder(resultClass)
+        .setUpdateName(updateName)
+        .setWaitForStage(WorkflowUpdateStage.ACCEPTED)
+        .build();
+  }
+
+  /**
+   * Starts an update on the client's threads (the SDK starts one only blocking) and waits for its
+   * result without a thread; a failure of either becomes the client's exception by {@code errors}.
+   */
+  private <R> CompletableFuture<R> updateAsync(
+      Supplier<WorkflowUpdateHandle<R>> start, Function<RuntimeException, RuntimeException> errors) {
+    CompletableFuture<R> mapped = new CompletableFuture<>();
+    CompletableFuture.supplyAsync(start, asyncStarts)
+        .thenCompose(WorkflowUpdateHandle::getResultAsync)
+        .whenComplete(
+            (value, failure) -> {
+              if (failure == null) {
+                mapped.complete(value);
+                return;
+              }
+              Throwable cause = unwrap(failure);
+              mapped.completeExceptionally(cause instanceof RuntimeException e ? errors.apply(e) : cause);
+            });
+    return mapped;
+  }
+
+  /** Follows a {@code continued} answer to the session's next workflow run, then adds the messages. */
+  private CompletableFuture<RunResult> settledAsync(String sessionId, CompletableFuture<RunResult> answer) {
+    return answer.thenCompose(
+        result -> {
+          if (result != null && result.isContinued()) {
+            return awaitRunAsyncOnce(sessionId);
+          }
+          if (result == null || options.getProjection() == null) {
+            return CompletableFuture.completedFuture(result);
+          }
+          // A database read: on the client's threads, not on the one that delivered the answer.
+          return CompletableFuture.supplyAsync(() -> withMessages(result), asyncStarts);
+        });
+  }
+
+  /**
+   * {@code future}, completed with the cause itself rather than a {@link CompletionException}
+   * around it, as a stage composed from others would be: callers see the blocking method's
+   * exception in {@code exceptionally} and {@code handle}.
+   */
+  private static <T> CompletableFuture<T> normalized(CompletableFuture<T> future) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    future.whenComplete(
+        (value, failure) -> {
+          if (failure == null) {
+            result.complete(value);
+          } else {
+            result.completeExceptionally(unwrap(failure));
+          }
+        });
+    return result;
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    Throwable cause = failure;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
   }
 
   /** What Temporal's UI shows of a session from its start: its agent, never its input. */
@@ -290,6 +463,41 @@ public final class AgentClient {
     return decide(sessionId, decision(sessionId, approvalId, false, decisionOptions));
   }
 
+  /** {@link #approveAsync(String, String, DecisionOptions)} without a note or a name. */
+  public CompletableFuture<DecisionOutcome> approveAsync(String sessionId, String approvalId) {
+    return approveAsync(sessionId, approvalId, DecisionOptions.getDefaultInstance());
+  }
+
+  /**
+   * {@link #approve(String, String, DecisionOptions)} without holding the caller's thread.
+   *
+   * @throws InvalidInputException for a decision over its limits; nothing was sent
+   */
+  public CompletableFuture<DecisionOutcome> approveAsync(
+      String sessionId, String approvalId, DecisionOptions decisionOptions) {
+    return decideAsync(sessionId, decision(sessionId, approvalId, true, decisionOptions));
+  }
+
+  /** {@link #rejectAsync(String, String, DecisionOptions)} without a note or a name. */
+  public CompletableFuture<DecisionOutcome> rejectAsync(String sessionId, String approvalId) {
+    return rejectAsync(sessionId, approvalId, DecisionOptions.getDefaultInstance());
+  }
+
+  /** {@link #rejectAsync(String, String, DecisionOptions)} with a note (null: none). */
+  public CompletableFuture<DecisionOutcome> rejectAsync(String sessionId, String approvalId, String note) {
+    return rejectAsync(sessionId, approvalId, DecisionOptions.newBuilder().setNote(note).build());
+  }
+
+  /**
+   * {@link #reject(String, String, DecisionOptions)} without holding the caller's thread.
+   *
+   * @throws InvalidInputException for a decision over its limits; nothing was sent
+   */
+  public CompletableFuture<DecisionOutcome> rejectAsync(
+      String sessionId, String approvalId, DecisionOptions decisionOptions) {
+    return decideAsync(sessionId, decision(sessionId, approvalId, false, decisionOptions));
+  }
+
   /**
    * The decision, checked before it is sent: the session would refuse it, and Temporal refuses a
    * request over its limits.
@@ -315,6 +523,13 @@ public final class AgentClient {
     } catch (RuntimeException e) {
       throw failure(sessionId, e, "Temporal refused the decision", true);
     }
+  }
+
+  private CompletableFuture<DecisionOutcome> decideAsync(String sessionId, Decision decision) {
+    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
+    return updateAsync(
+        () -> WorkflowClient.startUpdate(stub::approve, decision, accepted(DecisionOutcome.class, "approve")),
+        e -> failure(sessionId, e, "Temporal refused the decision", true));
   }
 
   /**

@@ -10,24 +10,33 @@ import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.tools.Tool;
+import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.ToolCallRecord;
+import io.temporal.api.workflowservice.v1.ListClosedWorkflowExecutionsRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code AgentClient}'s approve, reject and awaitRun against real sessions: the
+ * {@code AgentClient}'s approve, reject, awaitRun and async methods against real sessions: the
  * plugin with a scripted model and a SQLite store, on Temporal's in-process test server.
  */
 class AgentClientSessionTest {
@@ -39,6 +48,13 @@ class AgentClientSessionTest {
           + "{\"name\":\"pay\",\"arguments\":{\"amount\":500}},"
           + "{\"name\":\"echo\",\"arguments\":{\"text\":\"after\"}}]},"
           + "{\"text\":\"all done\"}]}";
+  /** Four slow turns: long enough for a session bounded to 25 events to continue as new. */
+  private static final String SLOW =
+      "{\"turns\":[{\"toolCalls\":[{\"name\":\"slow\",\"arguments\":{\"ms\":300}}]},"
+          + "{\"toolCalls\":[{\"name\":\"slow\",\"arguments\":{\"ms\":300}}]},"
+          + "{\"toolCalls\":[{\"name\":\"slow\",\"arguments\":{\"ms\":300}}]},"
+          + "{\"toolCalls\":[{\"name\":\"slow\",\"arguments\":{\"ms\":1500}}]},{\"text\":\"end\"}]}";
+
   @TempDir Path dir;
 
   private TestWorkflowEnvironment env;
@@ -194,10 +210,119 @@ class AgentClientSessionTest {
   }
 
   @Test
-  void awaitRun_andDecisions_onAnUnknownSession_areSessionNotFound() {
+  void awaitRun_andDecisions_onAnUnknownSession_areSessionNotFound() throws Exception {
     start(GATED);
 
     assertThatThrownBy(() -> agents.awaitRun("nobody-1")).isInstanceOf(SessionNotFoundException.class);
     assertThatThrownBy(() -> agents.approve("nobody-1", "a-1")).isInstanceOf(SessionNotFoundException.class);
+    assertThat(failureOf(agents.awaitRunAsync("nobody-1"))).isInstanceOf(SessionNotFoundException.class);
+    assertThat(failureOf(agents.rejectAsync("nobody-1", "a-1", "no"))).isInstanceOf(SessionNotFoundException.class);
+  }
+
+  @Test
+  void theAsyncMethods_answerWhatTheBlockingOnesDo() throws Exception {
+    start(GATED);
+
+    CompletableFuture<RunResult> sending = agents.sendAsync("async-1", "pay the bill");
+    RunResult paused = sending.get(1, TimeUnit.MINUTES);
+    assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(paused.messages()).hasSize(paused.messageCount());
+    assertThat(effects).containsOnlyKeys("call_0_0");
+
+    // A paused run has settled: waiting for it answers the pause.
+    RunResult stillPaused = agents.awaitRunAsync("async-1").get(1, TimeUnit.MINUTES);
+    assertThat(stillPaused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(stillPaused.approval()).isEqualTo(paused.approval());
+
+    DecisionOutcome outcome =
+        agents.approveAsync("async-1", paused.approval().approvalId()).get(1, TimeUnit.MINUTES);
+    RunResult done = agents.awaitRunAsync("async-1").get(1, TimeUnit.MINUTES);
+
+    assertThat(outcome.outcome()).isEqualTo(DecisionOutcome.APPROVED);
+    assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(done.text()).isEqualTo("all done");
+    assertThat(done.messages()).hasSize(done.messageCount());
+    assertThat(done).isEqualTo(agents.awaitRun("async-1"));
+  }
+
+  @Test
+  void rejectAsync_andItsRefusal_completeTheFuture() throws Exception {
+    start(GATED);
+    RunResult paused = paused("async-rej-1");
+    String approvalId = paused.approval().approvalId();
+
+    DecisionOptions decision = DecisionOptions.newBuilder().setNote("no").setDecidedBy("bob").build();
+    DecisionOutcome outcome = agents.rejectAsync("async-rej-1", approvalId, decision).get(1, TimeUnit.MINUTES);
+    Throwable again = failureOf(agents.rejectAsync("async-rej-1", approvalId));
+
+    assertThat(outcome.outcome()).isEqualTo(DecisionOutcome.REJECTED);
+    assertThat(again)
+        .isInstanceOfSatisfying(ApprovalNotFoundException.class, e -> assertThat(e.alreadyDecided()).isTrue());
+    RunResult done = agents.awaitRunAsync("async-rej-1").get(1, TimeUnit.MINUTES);
+    assertThat(done.toolCalls().get(1).result().get("note").asText()).isEqualTo("no");
+    assertThat(effects).doesNotContainKey("call_0_1");
+  }
+
+  @Test
+  void sendAsync_andAwaitRunAsync_followTheSessionAcrossContinueAsNew() throws Exception {
+    start(SLOW);
+    // A session whose workflow runs are bounded to 25 events: the run below spans several.
+    WorkflowClient client = env.getWorkflowClient();
+    AgentSessionWorkflow session =
+        client.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder().setWorkflowId("can-1").setTaskQueue(TASK_QUEUE).build());
+    WorkflowClient.start(session::run, new SessionStart("can-1", null, null, null, null, 25));
+
+    CompletableFuture<RunResult> sending = agents.sendAsync("can-1", "go");
+    assertThat(sending).isNotDone();
+    for (int i = 0; i < 300 && !effects.containsKey("call_0_0"); i++) {
+      Thread.sleep(20);
+    }
+    CompletableFuture<RunResult> waiting = agents.awaitRunAsync("can-1");
+    RunResult sent = sending.get(2, TimeUnit.MINUTES);
+    RunResult awaited = waiting.get(2, TimeUnit.MINUTES);
+
+    assertThat(closedRuns("can-1")).as("workflow runs closed by continue-as-new").isGreaterThanOrEqualTo(1);
+    for (RunResult result : new RunResult[] {sent, awaited}) {
+      assertThat(result.isContinued()).isFalse();
+      assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+      assertThat(result.text()).isEqualTo("end");
+      assertThat(result.toolCalls()).hasSize(4);
+      assertThat(result.messages()).hasSize(result.messageCount());
+    }
+    assertThat(awaited).isEqualTo(sent);
+    effects.values().forEach(count -> assertThat(count.get()).isEqualTo(1));
+  }
+
+  @Test
+  void aFailedFuture_carriesTheClientsException_itself() throws Exception {
+    start(GATED);
+    AtomicReference<Throwable> seen = new AtomicReference<>();
+
+    agents.awaitRunAsync("nobody-2").exceptionally(e -> {
+      seen.set(e);
+      return null;
+    }).get(1, TimeUnit.MINUTES);
+
+    assertThat(seen.get()).isInstanceOf(SessionNotFoundException.class);
+  }
+
+  /** What the future failed with, as {@code get} reports it. */
+  private static Throwable failureOf(CompletableFuture<?> future) throws Exception {
+    try {
+      future.get(1, TimeUnit.MINUTES);
+    } catch (ExecutionException e) {
+      return e.getCause();
+    }
+    throw new AssertionError("the future did not fail");
+  }
+
+  private long closedRuns(String sessionId) {
+    return env.getWorkflowServiceStubs().blockingStub()
+        .listClosedWorkflowExecutions(ListClosedWorkflowExecutionsRequest.newBuilder().setNamespace("default").build())
+        .getExecutionsList().stream()
+        .filter(e -> e.getExecution().getWorkflowId().equals(sessionId))
+        .count();
   }
 }

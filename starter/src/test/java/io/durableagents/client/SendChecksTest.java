@@ -126,6 +126,7 @@ class SendChecksTest {
     assertThatThrownBy(() -> agents.send("empty-1", ""))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("send needs input; awaitRun(\"empty-1\") waits for the run without sending any.");
+    assertThatThrownBy(() -> agents.sendAsync("empty-1", "")).isInstanceOf(IllegalArgumentException.class);
     // One overload per input type: a null input compiles, and is refused as such.
     assertThatThrownBy(() -> agents.send("empty-1", null, SendOptions.getDefaultInstance()))
         .isInstanceOf(NullPointerException.class)
@@ -133,18 +134,35 @@ class SendChecksTest {
   }
 
   @Test
+  void theAsyncSends_refuseInputBeforeSending_inTheCallersThread() {
+    long start = System.nanoTime();
+
+    assertThatThrownBy(() -> agents.sendAsync("big-4", "a".repeat(Limits.INPUT_CHARS + 1)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("over the limit of " + Limits.INPUT_CHARS);
+    assertThatThrownBy(() -> agents.sendAsync("agent-3", "hi", SendOptions.newBuilder().setAgent(" ").build()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Invalid agent name");
+    assertThatThrownBy(() -> agents.awaitRunAsync("../etc")).isInstanceOf(IllegalArgumentException.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+  }
+
+  @Test
   void decisionsOverTheirLimits_areRefusedBeforeSending_byEveryVariant() {
     String hugeNote = "n".repeat(Limits.NOTE_CHARS + 1);
-    DecisionOptions longName = DecisionOptions.newBuilder().setDecidedBy("b".repeat(Limits.DECIDED_BY_CHARS + 1)).build();
+    DecisionOptions longName =
+        DecisionOptions.newBuilder().setDecidedBy("b".repeat(Limits.DECIDED_BY_CHARS + 1)).build();
     String longId = "a".repeat(Limits.APPROVAL_ID_CHARS + 1);
     long start = System.nanoTime();
 
     assertThatThrownBy(() -> agents.reject("d-1", "a-1", hugeNote))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("The note is " + hugeNote.length() + " characters, over the limit of " + Limits.NOTE_CHARS + ".");
+    assertThatThrownBy(() -> agents.rejectAsync("d-1", "a-1", hugeNote)).isInstanceOf(InvalidInputException.class);
     assertThatThrownBy(() -> agents.approve("d-1", "a-1", longName))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("decidedBy is " + (Limits.DECIDED_BY_CHARS + 1) + " characters");
+    assertThatThrownBy(() -> agents.approveAsync("d-1", "a-1", longName)).isInstanceOf(InvalidInputException.class);
     assertThatThrownBy(() -> agents.approve("d-1", longId))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("The approval id is " + longId.length() + " characters");
