@@ -161,10 +161,10 @@ public class ConnectionOptions {
     ProjectionReader reader = null;
     try {
       WorkflowClient workflowClient = WorkflowClient.newInstance(service, temporalSettings.clientOptions());
-      AgentClientOptions.Builder options = AgentClientOptions.newBuilder().taskQueue(taskQueue);
+      AgentClientOptions.Builder options = AgentClientOptions.newBuilder().setTaskQueue(taskQueue);
       if (withProjection) {
         reader = ProjectionReader.open(projection);
-        options.projection(reader).projectionFailureListener(this::warnMessagesLeftOut);
+        options.setProjection(reader).setProjectionFailureListener(this::warnMessagesLeftOut);
       }
       AgentClient agents = AgentClient.newInstance(workflowClient, options.build());
       return new Connection(service, workflowClient, agents, reader);

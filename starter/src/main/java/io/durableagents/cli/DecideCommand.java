@@ -1,5 +1,6 @@
 package io.durableagents.cli;
 
+import io.durableagents.client.DecisionOptions;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.InputChecks;
@@ -52,7 +53,11 @@ abstract class DecideCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     try (ConnectionOptions.Connection connected = connection.open()) {
-      DecisionOutcome outcome = connected.agents().decide(session, approvalId, approved(), note, by);
+      DecisionOptions decision = DecisionOptions.newBuilder().setNote(note).setDecidedBy(by).build();
+      DecisionOutcome outcome =
+          approved()
+              ? connected.agents().approve(session, approvalId, decision)
+              : connected.agents().reject(session, approvalId, decision);
       if (noWait) {
         if (json) {
           RunResultPrinter.printJson(outcome, out);
@@ -62,7 +67,7 @@ abstract class DecideCommand implements Callable<Integer> {
         }
         return ExitCodes.OK;
       }
-      RunResult result = connected.agents().send(session, "");
+      RunResult result = connected.agents().awaitRun(session);
       RunResultPrinter.print(result, json, out);
       return ExitCodes.forStatus(result.status());
     }

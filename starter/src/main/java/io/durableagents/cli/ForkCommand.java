@@ -69,7 +69,12 @@ public class ForkCommand implements Callable<Integer> {
     for (String toolResult : toolResults) {
       patches.add(parseToolResult(toolResult));
     }
-    ForkPatch patch = new ForkPatch(null, parseBusinessState(), patches, appendInput);
+    ForkPatch patch =
+        ForkPatch.newBuilder()
+            .setBusinessState(parseBusinessState())
+            .setToolResults(patches)
+            .setAppendInput(appendInput)
+            .build();
     PrintWriter out = spec.commandLine().getOut();
     try (ConnectionOptions.Connection connected = connection.open()) {
       WaitHint hint =

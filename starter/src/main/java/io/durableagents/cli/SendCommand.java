@@ -80,7 +80,7 @@ public class SendCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--max-steps must be at least 1, got " + maxSteps);
     }
     String input = MessageInput.resolve(text, inputFile, stdin);
-    SendOptions options = new SendOptions(agent, maxSteps);
+    SendOptions options = SendOptions.newBuilder().setAgent(agent).setMaxSteps(maxSteps).build();
     // Before connecting: a message the session would refuse is never sent (exit 2).
     AgentClient.requireSendable(session, input, options);
     PrintWriter out = spec.commandLine().getOut();
@@ -88,7 +88,11 @@ public class SendCommand implements Callable<Integer> {
     try (ConnectionOptions.Connection connected = connection.open()) {
       WaitHint hint = WaitHint.after(WAIT_HINT_AFTER, "the run", spec.commandLine().getErr(), connection);
       try {
-        result = connected.agents().send(session, input, options);
+        // An empty message sends nothing: it waits for the run in progress.
+        result =
+            input.isEmpty()
+                ? connected.agents().awaitRun(session)
+                : connected.agents().send(session, input, options);
       } finally {
         hint.cancel();
       }

@@ -29,6 +29,7 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowUpdateException;
+import io.temporal.client.WorkflowUpdateHandle;
 import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.common.converter.DataConverter;
 import io.temporal.common.converter.DataConverterException;
@@ -38,6 +39,14 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Starts and continues agent sessions. Thread-safe; share one per process.
@@ -45,19 +54,37 @@ import java.util.Optional;
  * <pre>{@code
  * WorkflowClient temporal = WorkflowClient.newInstance(WorkflowServiceStubs.newLocalServiceStubs());
  * AgentClient agents = AgentClient.newInstance(temporal, AgentClientOptions.newBuilder()
- *     .projection(ProjectionReader.open("jdbc:sqlite:.agents/projection.db"))
+ *     .setProjection(ProjectionReader.open("jdbc:sqlite:.agents/projection.db"))
  *     .build());
  * RunResult first = agents.send("chat-42", "Book a table for 2 tonight");
+ * if (RunStatus.AWAITING_APPROVAL.equals(first.status())) {
+ *   agents.approve("chat-42", first.approval().approvalId());
+ *   first = agents.awaitRun("chat-42");                         // the run goes on
+ * }
  * RunResult next = agents.send("chat-42", "Make it 3 people");   // same conversation
  * }</pre>
+ *
+ * <p>{@code send}, {@code sendTrigger}, {@code awaitRun}, {@code approve} and {@code reject} have
+ * {@code ...Async} twins answering a {@link CompletableFuture}, for servers that must not hold a
+ * thread per conversation. The wait for a result ({@link WorkflowUpdateHandle#getResultAsync()})
+ * holds no thread, however long the run takes; but the SDK only starts an update blocking (until
+ * the workflow accepts it, usually milliseconds), so that start runs on daemon threads the client
+ * owns, which end when idle. Checks made before anything is sent (the session id, the input's
+ * rules and limits) throw at once, as in the blocking methods; everything else completes the
+ * future exceptionally with the exception the blocking method would throw, and a session that
+ * continues as new is followed there too. Cancelling a future stops nothing in the session:
+ * {@link #cancel} does.
  */
 public final class AgentClient {
   private final WorkflowClient client;
   private final AgentClientOptions options;
+  /** Starts updates for the async methods: the SDK offers no non-blocking way to start one. */
+  private final ExecutorService asyncStarts;
 
   private AgentClient(WorkflowClient client, AgentClientOptions options) {
     this.client = Objects.requireNonNull(client, "client");
     this.options = Objects.requireNonNull(options, "options");
+    this.asyncStarts = newAsyncStarts();
   }
 
   public static AgentClient newInstance(WorkflowClient client, AgentClientOptions options) {
@@ -68,54 +95,67 @@ public final class AgentClient {
     return new AgentClient(client, AgentClientOptions.getDefaultInstance());
   }
 
+  /**
+   * Threads created on demand and dropped after a minute idle; daemons, since a client has no
+   * close and must not keep the JVM alive. Unbounded, because each one only waits for Temporal to
+   * accept an update, as the caller's own thread would in the blocking method.
+   */
+  private static ExecutorService newAsyncStarts() {
+    AtomicInteger threads = new AtomicInteger();
+    return Executors.newCachedThreadPool(
+        task -> {
+          Thread thread = new Thread(task, "agent-client-async-" + threads.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+
   /** {@link #send(String, String, SendOptions)} with default options. */
   public RunResult send(String sessionId, String input) {
-    return send(sessionId, input, SendOptions.DEFAULT);
+    return send(sessionId, input, SendOptions.getDefaultInstance());
   }
 
   /**
    * Sends input to a session and returns the result of the run it belongs to, once that run
    * settles. An unknown session is started (update-with-start); a finished one continues the
-   * conversation with this input as the next user turn. Empty input starts nothing: it waits for
-   * the run in progress, or returns the last run's result.
+   * conversation with this input as the next user turn. To wait for a run without sending
+   * anything, use {@link #awaitRun}.
    *
    * <p>The input is checked before anything is sent, with the session's own rules ({@link
    * SendRules}) and {@link Limits}: a refused first send would still create the workflow. Once the
    * session took the input, nothing makes this method fail that a retry could fix without adding
    * the input again: when the projection cannot be read, the result comes without {@code messages}
-   * and {@link AgentClientOptions#projectionFailureListener()} hears why.
+   * and {@link AgentClientOptions#getProjectionFailureListener()} hears why.
    *
-   * @throws IllegalArgumentException for an invalid session id
+   * @throws IllegalArgumentException for an invalid session id or empty input
    * @throws InvalidInputException for input the session would refuse; nothing was sent
-   * @throws SessionNotFoundException for empty input on a session that does not exist
-   * @throws AgentClientException when the session refuses the input
+   * @throws AgentClientException when the session or Temporal refuses the input
    */
   public RunResult send(String sessionId, String input, SendOptions sendOptions) {
-    SessionIds.requireValid(sessionId);
-    Objects.requireNonNull(sendOptions, "sendOptions");
-    SendRequest request = new SendRequest(input == null ? "" : input);
-    RunResult result;
-    try {
-      if (request.isEmpty()) {
-        result = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(request);
-      } else {
-        result = sendWithStart(sessionId, request, sendOptions);
-      }
-    } catch (WorkflowNotFoundException e) {
-      throw new SessionNotFoundException(sessionId);
-    } catch (WorkflowUpdateException e) {
-      throw refusal(sessionId, e);
-    } catch (WorkflowServiceException e) {
-      if (isNotFound(e)) {
-        throw new SessionNotFoundException(sessionId);
-      }
-      throw new AgentClientException("Temporal refused send to '" + sessionId + "': " + rootMessage(e), e);
-    }
-    if (result != null && result.isContinued()) {
-      // The session continued as new while we waited: attach to its next workflow run.
-      return send(sessionId, "", sendOptions);
-    }
-    return withMessages(result);
+    SendRequest request = textRequest(sessionId, input);
+    return sendWithStart(sessionId, request, sendOptions);
+  }
+
+  /** {@link #sendAsync(String, String, SendOptions)} with default options. */
+  public CompletableFuture<RunResult> sendAsync(String sessionId, String input) {
+    return sendAsync(sessionId, input, SendOptions.getDefaultInstance());
+  }
+
+  /**
+   * {@link #send(String, String, SendOptions)} without holding the caller's thread: the future
+   * completes once the run settles (see the class comment for what runs where).
+   *
+   * @throws IllegalArgumentException for an invalid session id or empty input
+   * @throws InvalidInputException for input the session would refuse; nothing was sent
+   */
+  public CompletableFuture<RunResult> sendAsync(String sessionId, String input, SendOptions sendOptions) {
+    SendRequest request = textRequest(sessionId, input);
+    return sendWithStartAsync(sessionId, request, sendOptions);
+  }
+
+  /** {@link #sendTrigger(String, TriggerEnvelope, SendOptions)} with default options. */
+  public RunResult sendTrigger(String sessionId, TriggerEnvelope trigger) {
+    return sendTrigger(sessionId, trigger, SendOptions.getDefaultInstance());
   }
 
   /**
@@ -123,34 +163,99 @@ public final class AgentClient {
    * email): the model sees a JSON block of its source, trigger and payload plus its attachments;
    * tools see the whole envelope. Otherwise like {@link #send(String, String, SendOptions)}.
    */
-  public RunResult send(String sessionId, TriggerEnvelope trigger, SendOptions sendOptions) {
+  public RunResult sendTrigger(String sessionId, TriggerEnvelope trigger, SendOptions sendOptions) {
     SessionIds.requireValid(sessionId);
     Objects.requireNonNull(trigger, "trigger");
-    Objects.requireNonNull(sendOptions, "sendOptions");
+    return sendWithStart(sessionId, SendRequest.ofTrigger(trigger), sendOptions);
+  }
+
+  /** {@link #sendTriggerAsync(String, TriggerEnvelope, SendOptions)} with default options. */
+  public CompletableFuture<RunResult> sendTriggerAsync(String sessionId, TriggerEnvelope trigger) {
+    return sendTriggerAsync(sessionId, trigger, SendOptions.getDefaultInstance());
+  }
+
+  /** {@link #sendTrigger(String, TriggerEnvelope, SendOptions)} without holding the caller's thread. */
+  public CompletableFuture<RunResult> sendTriggerAsync(
+      String sessionId, TriggerEnvelope trigger, SendOptions sendOptions) {
+    SessionIds.requireValid(sessionId);
+    Objects.requireNonNull(trigger, "trigger");
+    return sendWithStartAsync(sessionId, SendRequest.ofTrigger(trigger), sendOptions);
+  }
+
+  /**
+   * Waits for the run in progress to settle and returns its result, or returns the last run's
+   * result when none is in progress; sends nothing. For a run that goes on without a new message:
+   * after {@link #approve} or {@link #reject}, a {@link #fork}, or a send made elsewhere.
+   *
+   * @throws IllegalArgumentException for an invalid session id
+   * @throws SessionNotFoundException when there is no such session, or it never had a run
+   * @throws AgentClientException when Temporal refuses the request
+   */
+  public RunResult awaitRun(String sessionId) {
+    SessionIds.requireValid(sessionId);
     RunResult result;
-    try {
-      result = sendWithStart(sessionId, SendRequest.ofTrigger(trigger), sendOptions);
-    } catch (WorkflowUpdateException e) {
-      throw refusal(sessionId, e);
-    } catch (WorkflowServiceException e) {
-      throw new AgentClientException("Temporal refused send to '" + sessionId + "': " + rootMessage(e), e);
-    }
-    if (result != null && result.isContinued()) {
-      return send(sessionId, "", sendOptions);
-    }
+    do {
+      try {
+        // Empty input starts nothing: the session answers with the run in progress, once it settles.
+        result = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(ATTACH);
+      } catch (RuntimeException e) {
+        throw failure(sessionId, e, "Cannot wait for the run of '" + sessionId + "'", true);
+      }
+      // The session continued as new while we waited: attach to its next workflow run.
+    } while (result != null && result.isContinued());
     return withMessages(result);
+  }
+
+  /**
+   * {@link #awaitRun} without holding the caller's thread. To bound the wait, use {@link
+   * CompletableFuture#orTimeout} or {@code get(timeout, unit)}: the run itself goes on.
+   *
+   * @throws IllegalArgumentException for an invalid session id
+   */
+  public CompletableFuture<RunResult> awaitRunAsync(String sessionId) {
+    SessionIds.requireValid(sessionId);
+    return normalized(awaitRunAsyncOnce(sessionId));
+  }
+
+  private CompletableFuture<RunResult> awaitRunAsyncOnce(String sessionId) {
+    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
+    CompletableFuture<RunResult> answer =
+        updateAsync(
+            () -> WorkflowClient.startUpdate(stub::send, ATTACH, accepted(RunResult.class, "send")),
+            e -> failure(sessionId, e, "Cannot wait for the run of '" + sessionId + "'", true));
+    return settledAsync(sessionId, answer);
+  }
+
+  /** The input of the {@code send} update that starts nothing and answers the run's result. */
+  private static final SendRequest ATTACH = new SendRequest("");
+
+  /**
+   * A send's request of {@code input}. Empty input is refused here: on the wire it means "wait for
+   * the run", which {@link #awaitRun} says by name.
+   */
+  private static SendRequest textRequest(String sessionId, String input) {
+    SessionIds.requireValid(sessionId);
+    Objects.requireNonNull(input, "input");
+    SendRequest request = new SendRequest(input);
+    if (request.isEmpty()) {
+      throw new IllegalArgumentException(
+          "send needs input; awaitRun(\"" + sessionId + "\") waits for the run without sending any.");
+    }
+    return request;
   }
 
   /**
    * Checks, with the default data converter, what {@link #send(String, String, SendOptions)}
    * checks before it sends anything: for callers that want to refuse input before they connect
-   * (the CLI). Empty input passes (it starts nothing).
+   * (the CLI). Empty input passes: it has nothing to check (send refuses it; {@link #awaitRun}
+   * waits without input).
    *
    * @throws IllegalArgumentException for an invalid session id
    * @throws InvalidInputException for input the session would refuse
    */
   public static void requireSendable(String sessionId, String input, SendOptions sendOptions) {
     SessionIds.requireValid(sessionId);
+    Objects.requireNonNull(sendOptions, "sendOptions");
     SendRequest request = new SendRequest(input == null ? "" : input);
     if (!request.isEmpty()) {
       requireSendable(request, sessionStart(sessionId, sendOptions), DefaultDataConverter.STANDARD_INSTANCE);
@@ -193,27 +298,128 @@ public final class AgentClient {
   }
 
   private static SessionStart sessionStart(String sessionId, SendOptions sendOptions) {
-    return new SessionStart(sessionId, sendOptions.agent(), sendOptions.maxSteps());
+    return new SessionStart(sessionId, sendOptions.getAgent(), sendOptions.getMaxSteps());
   }
 
+  /** Update-with-start of {@code send}, waiting for the run to settle; follows continue-as-new. */
   private RunResult sendWithStart(String sessionId, SendRequest request, SendOptions sendOptions) {
+    Objects.requireNonNull(sendOptions, "sendOptions");
     SessionStart sessionStart = sessionStart(sessionId, sendOptions);
     requireSendable(request, sessionStart, client.getOptions().getDataConverter());
-    WorkflowOptions workflowOptions =
-        WorkflowOptions.newBuilder()
-            .setWorkflowId(sessionId)
-            .setTaskQueue(options.taskQueue())
-            .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
-            .setStaticSummary(staticSummary(sendOptions.agent()))
-            .build();
-    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, workflowOptions);
+    AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
     UpdateOptions<RunResult> updateOptions =
         UpdateOptions.newBuilder(RunResult.class)
             .setUpdateName("send")
             .setWaitForStage(WorkflowUpdateStage.COMPLETED)
             .build();
     WithStartWorkflowOperation<Void> start = new WithStartWorkflowOperation<>(stub::run, sessionStart);
-    return WorkflowClient.executeUpdateWithStart(stub::send, request, updateOptions, start);
+    RunResult result;
+    try {
+      result = WorkflowClient.executeUpdateWithStart(stub::send, request, updateOptions, start);
+    } catch (RuntimeException e) {
+      throw failure(sessionId, e, "Temporal refused send to '" + sessionId + "'", false);
+    }
+    if (result != null && result.isContinued()) {
+      // The session continued as new while we waited: attach to its next workflow run.
+      return awaitRun(sessionId);
+    }
+    return withMessages(result);
+  }
+
+  /** {@link #sendWithStart}, started on the client's threads and awaited without one. */
+  private CompletableFuture<RunResult> sendWithStartAsync(
+      String sessionId, SendRequest request, SendOptions sendOptions) {
+    Objects.requireNonNull(sendOptions, "sendOptions");
+    SessionStart sessionStart = sessionStart(sessionId, sendOptions);
+    requireSendable(request, sessionStart, client.getOptions().getDataConverter());
+    AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
+    WithStartWorkflowOperation<Void> start = new WithStartWorkflowOperation<>(stub::run, sessionStart);
+    CompletableFuture<RunResult> answer =
+        updateAsync(
+            () -> WorkflowClient.startUpdateWithStart(stub::send, request, accepted(RunResult.class, "send"), start),
+            e -> failure(sessionId, e, "Temporal refused send to '" + sessionId + "'", false));
+    return normalized(settledAsync(sessionId, answer));
+  }
+
+  private AgentSessionWorkflow sessionStub(String sessionId, SendOptions sendOptions) {
+    WorkflowOptions workflowOptions =
+        WorkflowOptions.newBuilder()
+            .setWorkflowId(sessionId)
+            .setTaskQueue(options.getTaskQueue())
+            .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+            .setStaticSummary(staticSummary(sendOptions.getAgent()))
+            .build();
+    return client.newWorkflowStub(AgentSessionWorkflow.class, workflowOptions);
+  }
+
+  /** Options of an update started for an async method: it returns once the workflow accepted it. */
+  private static <R> UpdateOptions<R> accepted(Class<R> resultClass, String updateName) {
+    return UpdateOptions.newBuilder(resultClass)
+        .setUpdateName(updateName)
+        .setWaitForStage(WorkflowUpdateStage.ACCEPTED)
+        .build();
+  }
+
+  /**
+   * Starts an update on the client's threads (the SDK starts one only blocking) and waits for its
+   * result without a thread; a failure of either becomes the client's exception by {@code errors}.
+   */
+  private <R> CompletableFuture<R> updateAsync(
+      Supplier<WorkflowUpdateHandle<R>> start, Function<RuntimeException, RuntimeException> errors) {
+    CompletableFuture<R> mapped = new CompletableFuture<>();
+    CompletableFuture.supplyAsync(start, asyncStarts)
+        .thenCompose(WorkflowUpdateHandle::getResultAsync)
+        .whenComplete(
+            (value, failure) -> {
+              if (failure == null) {
+                mapped.complete(value);
+                return;
+              }
+              Throwable cause = unwrap(failure);
+              mapped.completeExceptionally(cause instanceof RuntimeException e ? errors.apply(e) : cause);
+            });
+    return mapped;
+  }
+
+  /** Follows a {@code continued} answer to the session's next workflow run, then adds the messages. */
+  private CompletableFuture<RunResult> settledAsync(String sessionId, CompletableFuture<RunResult> answer) {
+    return answer.thenCompose(
+        result -> {
+          if (result != null && result.isContinued()) {
+            return awaitRunAsyncOnce(sessionId);
+          }
+          if (result == null || options.getProjection() == null) {
+            return CompletableFuture.completedFuture(result);
+          }
+          // A database read: on the client's threads, not on the one that delivered the answer.
+          return CompletableFuture.supplyAsync(() -> withMessages(result), asyncStarts);
+        });
+  }
+
+  /**
+   * {@code future}, completed with the cause itself rather than a {@link CompletionException}
+   * around it, as a stage composed from others would be: callers see the blocking method's
+   * exception in {@code exceptionally} and {@code handle}.
+   */
+  private static <T> CompletableFuture<T> normalized(CompletableFuture<T> future) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    future.whenComplete(
+        (value, failure) -> {
+          if (failure == null) {
+            result.complete(value);
+          } else {
+            result.completeExceptionally(unwrap(failure));
+          }
+        });
+    return result;
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    Throwable cause = failure;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
   }
 
   /** What Temporal's UI shows of a session from its start: its agent, never its input. */
@@ -221,44 +427,109 @@ public final class AgentClient {
     return agent == null ? "agent session (the worker's default agent)" : "agent " + agent;
   }
 
+  /** {@link #approve(String, String, DecisionOptions)} without a note or a name. */
+  public DecisionOutcome approve(String sessionId, String approvalId) {
+    return approve(sessionId, approvalId, DecisionOptions.getDefaultInstance());
+  }
+
   /**
-   * Decides a pending approval and returns at once. The session refuses an unknown or already
-   * decided approval id ({@link ApprovalNotFoundException}); an approval id, note or {@code
-   * decidedBy} over its {@link Limits} is refused before anything is sent ({@link
-   * InvalidInputException}).
+   * Approves a pending approval and returns at once: the gated call runs, and the run goes on
+   * ({@link #awaitRun} waits for it). The session refuses an unknown or already decided approval
+   * id ({@link ApprovalNotFoundException}); an approval id, note or {@code decidedBy} over its
+   * {@link Limits} is refused before anything is sent ({@link InvalidInputException}).
+   *
+   * @throws SessionNotFoundException when there is no such session
    */
-  public DecisionOutcome decide(
-      String sessionId, String approvalId, boolean approved, String note, String decidedBy) {
+  public DecisionOutcome approve(String sessionId, String approvalId, DecisionOptions decisionOptions) {
+    return decide(sessionId, decision(sessionId, approvalId, true, decisionOptions));
+  }
+
+  /** {@link #reject(String, String, DecisionOptions)} without a note or a name. */
+  public DecisionOutcome reject(String sessionId, String approvalId) {
+    return reject(sessionId, approvalId, DecisionOptions.getDefaultInstance());
+  }
+
+  /** {@link #reject(String, String, DecisionOptions)} with a note (null: none), by nobody named. */
+  public DecisionOutcome reject(String sessionId, String approvalId, String note) {
+    return reject(sessionId, approvalId, DecisionOptions.newBuilder().setNote(note).build());
+  }
+
+  /**
+   * Rejects a pending approval and returns at once: the gated call never runs, its result is a
+   * rejection carrying the note, and the run goes on ({@link #awaitRun} waits for it). Refusals as
+   * for {@link #approve(String, String, DecisionOptions)}.
+   */
+  public DecisionOutcome reject(String sessionId, String approvalId, DecisionOptions decisionOptions) {
+    return decide(sessionId, decision(sessionId, approvalId, false, decisionOptions));
+  }
+
+  /** {@link #approveAsync(String, String, DecisionOptions)} without a note or a name. */
+  public CompletableFuture<DecisionOutcome> approveAsync(String sessionId, String approvalId) {
+    return approveAsync(sessionId, approvalId, DecisionOptions.getDefaultInstance());
+  }
+
+  /**
+   * {@link #approve(String, String, DecisionOptions)} without holding the caller's thread.
+   *
+   * @throws InvalidInputException for a decision over its limits; nothing was sent
+   */
+  public CompletableFuture<DecisionOutcome> approveAsync(
+      String sessionId, String approvalId, DecisionOptions decisionOptions) {
+    return decideAsync(sessionId, decision(sessionId, approvalId, true, decisionOptions));
+  }
+
+  /** {@link #rejectAsync(String, String, DecisionOptions)} without a note or a name. */
+  public CompletableFuture<DecisionOutcome> rejectAsync(String sessionId, String approvalId) {
+    return rejectAsync(sessionId, approvalId, DecisionOptions.getDefaultInstance());
+  }
+
+  /** {@link #rejectAsync(String, String, DecisionOptions)} with a note (null: none). */
+  public CompletableFuture<DecisionOutcome> rejectAsync(String sessionId, String approvalId, String note) {
+    return rejectAsync(sessionId, approvalId, DecisionOptions.newBuilder().setNote(note).build());
+  }
+
+  /**
+   * {@link #reject(String, String, DecisionOptions)} without holding the caller's thread.
+   *
+   * @throws InvalidInputException for a decision over its limits; nothing was sent
+   */
+  public CompletableFuture<DecisionOutcome> rejectAsync(
+      String sessionId, String approvalId, DecisionOptions decisionOptions) {
+    return decideAsync(sessionId, decision(sessionId, approvalId, false, decisionOptions));
+  }
+
+  /**
+   * The decision, checked before it is sent: the session would refuse it, and Temporal refuses a
+   * request over its limits.
+   */
+  private static Decision decision(
+      String sessionId, String approvalId, boolean approved, DecisionOptions decisionOptions) {
     SessionIds.requireValid(sessionId);
     Objects.requireNonNull(approvalId, "approvalId");
-    Decision decision = new Decision(approvalId, approved, note, decidedBy);
-    // Before sending: the session would refuse it, and Temporal refuses a request over its limits.
+    Objects.requireNonNull(decisionOptions, "decisionOptions");
+    Decision decision =
+        new Decision(approvalId, approved, decisionOptions.getNote(), decisionOptions.getDecidedBy());
     String problem = InputChecks.decisionProblem(decision);
     if (problem != null) {
       throw new InvalidInputException(problem);
     }
+    return decision;
+  }
+
+  /** Sends a checked decision with update {@code approve}, which answers once it is taken. */
+  private DecisionOutcome decide(String sessionId, Decision decision) {
     try {
       return client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).approve(decision);
-    } catch (WorkflowNotFoundException e) {
-      throw new SessionNotFoundException(sessionId);
-    } catch (WorkflowUpdateException e) {
-      throw refusal(sessionId, e);
-    } catch (WorkflowServiceException e) {
-      if (isNotFound(e)) {
-        throw new SessionNotFoundException(sessionId);
-      }
-      throw new AgentClientException("Temporal refused the decision: " + rootMessage(e), e);
+    } catch (RuntimeException e) {
+      throw failure(sessionId, e, "Temporal refused the decision", true);
     }
   }
 
-  /**
-   * Decides a pending approval, then waits for the run to settle again: the result is
-   * {@code finished} (or failed, cancelled), or {@code awaiting-approval} for the next gated call.
-   */
-  public RunResult resumeAfterApproval(
-      String sessionId, String approvalId, boolean approved, String note, String decidedBy) {
-    decide(sessionId, approvalId, approved, note, decidedBy);
-    return send(sessionId, "");
+  private CompletableFuture<DecisionOutcome> decideAsync(String sessionId, Decision decision) {
+    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
+    return updateAsync(
+        () -> WorkflowClient.startUpdate(stub::approve, decision, accepted(DecisionOutcome.class, "approve")),
+        e -> failure(sessionId, e, "Temporal refused the decision", true));
   }
 
   /**
@@ -278,6 +549,28 @@ public final class AgentClient {
       }
       throw new AgentClientException("Cannot cancel '" + sessionId + "': " + rootMessage(e), e);
     }
+  }
+
+  /**
+   * The client's exception for a failure of a request to {@code sessionId}: the session's refusal,
+   * a session that does not exist (when {@code sessionMustExist}: the request does not create it),
+   * or Temporal's refusal, described as {@code refused}. Others are returned as they are.
+   */
+  private static RuntimeException failure(
+      String sessionId, RuntimeException e, String refused, boolean sessionMustExist) {
+    if (e instanceof WorkflowUpdateException update) {
+      return refusal(sessionId, update);
+    }
+    boolean fromTemporal =
+        e instanceof WorkflowNotFoundException || e instanceof WorkflowServiceException
+            || e instanceof StatusRuntimeException;
+    if (!fromTemporal) {
+      return e;
+    }
+    if (sessionMustExist && isNotFound(e)) {
+      return new SessionNotFoundException(sessionId);
+    }
+    return new AgentClientException(refused + ": " + rootMessage(e), e);
   }
 
   /** Maps a refusal by the session workflow to the client's exceptions. */
@@ -336,13 +629,13 @@ public final class AgentClient {
    */
 
   private RunResult withMessages(RunResult result) {
-    if (result == null || options.projection() == null) {
+    if (result == null || options.getProjection() == null) {
       return result;
     }
     try {
-      return result.withMessages(options.projection().messages(result.sessionId(), result.messageCount()));
+      return result.withMessages(options.getProjection().messages(result.sessionId(), result.messageCount()));
     } catch (AgentClientException e) {
-      options.projectionFailureListener().accept(e);
+      options.getProjectionFailureListener().accept(e);
       return result;
     }
   }
@@ -398,7 +691,7 @@ public final class AgentClient {
 
   /**
    * Approvals from the projection, oldest request first, for back-office inboxes: every session's,
-   * or only those that wait for a decision. Decide them with {@link #decide}.
+   * or only those that wait for a decision. Decide them with {@link #approve} or {@link #reject}.
    *
    * @throws IllegalStateException if the client was built without a {@link ProjectionReader}
    * @throws AgentClientException if the projection cannot be read
@@ -408,11 +701,11 @@ public final class AgentClient {
   }
 
   private ProjectionReader projectionFor(String what) {
-    ProjectionReader projection = options.projection();
+    ProjectionReader projection = options.getProjection();
     if (projection == null) {
       throw new IllegalStateException(
           what + " is read from the projection: build the client with"
-              + " AgentClientOptions.newBuilder().projection(ProjectionReader.open(jdbcUrl))");
+              + " AgentClientOptions.newBuilder().setProjection(ProjectionReader.open(jdbcUrl))");
     }
     return projection;
   }
@@ -426,9 +719,8 @@ public final class AgentClient {
    *
    * <pre>{@code
    * ForkResult fork = agents.fork("chat-42", 2,
-   *     new ForkPatch(null, null, List.of(new ForkPatch.ToolResultPatch("call_0_0", rain)), null),
-   *     null);
-   * RunResult rerun = agents.send(fork.sessionId(), "");   // waits for the fork's run
+   *     ForkPatch.newBuilder().addToolResult("call_0_0", rain).build(), null);
+   * RunResult rerun = agents.awaitRun(fork.sessionId());   // waits for the fork's run
    * }</pre>
    *
    * @throws CheckpointNotFoundException when the entry is not kept (the message lists the kept steps)
@@ -493,7 +785,7 @@ public final class AgentClient {
     WorkflowOptions options =
         WorkflowOptions.newBuilder()
             .setWorkflowId(forkId)
-            .setTaskQueue(this.options.taskQueue())
+            .setTaskQueue(this.options.getTaskQueue())
             .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
             .setMemo(
                 java.util.Map.of(
@@ -563,11 +855,11 @@ public final class AgentClient {
   }
 
   private ProjectionReader requireProjection(String what) {
-    if (options.projection() == null) {
+    if (options.getProjection() == null) {
       throw new AgentClientException(
-          what + " reads the projection: build the AgentClient with AgentClientOptions.projection(...).");
+          what + " reads the projection: build the AgentClient with AgentClientOptions.setProjection(...).");
     }
-    return options.projection();
+    return options.getProjection();
   }
 
   private String firstFreeForkId(String sessionId) {
@@ -584,7 +876,7 @@ public final class AgentClient {
 
   /** A workflow with that id exists (in any state), or the projection has rows for it. */
   private boolean sessionExists(String sessionId) {
-    if (options.projection() != null && options.projection().session(sessionId).isPresent()) {
+    if (options.getProjection() != null && options.getProjection().session(sessionId).isPresent()) {
       return true;
     }
     try {

@@ -7,39 +7,71 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Options of {@link AgentClient}: the task queue the agent workers poll and, optionally, the
- * projection the client reads transcripts from. Build with {@link #newBuilder()}.
+ * projection the client reads transcripts from. Built like Temporal's own options:
+ *
+ * <pre>{@code
+ * AgentClientOptions options = AgentClientOptions.newBuilder()
+ *     .setTaskQueue("agents")
+ *     .setProjection(ProjectionReader.open("jdbc:sqlite:.agents/projection.db"))
+ *     .build();
+ * }</pre>
  */
 public final class AgentClientOptions {
   public static final String DEFAULT_TASK_QUEUE = "agents";
   private static final Logger log = LoggerFactory.getLogger(AgentClient.class);
   /** Logs the failure as a warning, the result goes on without messages. */
   private static final Consumer<AgentClientException> LOG_PROJECTION_FAILURE =
-      e -> log.warn("The run's messages are left out: {}", e.getMessage());
+      new Consumer<>() {
+        @Override
+        public void accept(AgentClientException e) {
+          log.warn("The run's messages are left out: {}", e.getMessage());
+        }
+
+        @Override
+        public String toString() {
+          return "log a warning";
+        }
+      };
+
+  private static final AgentClientOptions DEFAULT_INSTANCE = newBuilder().build();
 
   private final String taskQueue;
   private final ProjectionReader projection;
   private final Consumer<AgentClientException> projectionFailureListener;
 
-  private AgentClientOptions(Builder builder) {
-    this.taskQueue = builder.taskQueue;
-    this.projection = builder.projection;
-    this.projectionFailureListener = builder.projectionFailureListener;
+  private AgentClientOptions(
+      String taskQueue, ProjectionReader projection, Consumer<AgentClientException> projectionFailureListener) {
+    this.taskQueue = taskQueue;
+    this.projection = projection;
+    this.projectionFailureListener = projectionFailureListener;
   }
 
   public static Builder newBuilder() {
     return new Builder();
   }
 
-  public static AgentClientOptions getDefaultInstance() {
-    return newBuilder().build();
+  /** A builder that starts from {@code options}, to change some of them. */
+  public static Builder newBuilder(AgentClientOptions options) {
+    return new Builder(options);
   }
 
-  public String taskQueue() {
+  /** The options of a client of the default task queue that reads no projection. */
+  public static AgentClientOptions getDefaultInstance() {
+    return DEFAULT_INSTANCE;
+  }
+
+  /** {@link #newBuilder(AgentClientOptions)} of these options. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** The task queue the agent workers poll; sessions the client starts run there. */
+  public String getTaskQueue() {
     return taskQueue;
   }
 
   /** The reader that fills {@code RunResult.messages}; null leaves them out. */
-  public ProjectionReader projection() {
+  public ProjectionReader getProjection() {
     return projection;
   }
 
@@ -48,38 +80,92 @@ public final class AgentClientOptions {
    * session took a send's input; the result is returned without them. Default: a warning in the
    * log.
    */
-  public Consumer<AgentClientException> projectionFailureListener() {
+  public Consumer<AgentClientException> getProjectionFailureListener() {
     return projectionFailureListener;
   }
 
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof AgentClientOptions)) {
+      return false;
+    }
+    AgentClientOptions that = (AgentClientOptions) o;
+    return taskQueue.equals(that.taskQueue)
+        && Objects.equals(projection, that.projection)
+        && projectionFailureListener.equals(that.projectionFailureListener);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(taskQueue, projection, projectionFailureListener);
+  }
+
+  @Override
+  public String toString() {
+    return "AgentClientOptions{taskQueue='" + taskQueue + "', projection=" + projection
+        + ", projectionFailureListener=" + projectionFailureListener + "}";
+  }
+
   public static final class Builder {
-    private String taskQueue = DEFAULT_TASK_QUEUE;
+    private String taskQueue;
     private ProjectionReader projection;
-    private Consumer<AgentClientException> projectionFailureListener = LOG_PROJECTION_FAILURE;
+    private Consumer<AgentClientException> projectionFailureListener;
 
     private Builder() {}
 
-    public Builder taskQueue(String taskQueue) {
-      this.taskQueue = Objects.requireNonNull(taskQueue, "taskQueue");
+    private Builder(AgentClientOptions options) {
+      Objects.requireNonNull(options, "options");
+      taskQueue = options.taskQueue;
+      projection = options.projection;
+      projectionFailureListener = options.projectionFailureListener;
+    }
+
+    /**
+     * The task queue the agent workers poll, where the sessions the client starts (and forks)
+     * run. Default (null): {@value AgentClientOptions#DEFAULT_TASK_QUEUE}, the workers' default.
+     */
+    public Builder setTaskQueue(String taskQueue) {
+      this.taskQueue = taskQueue;
       return this;
     }
 
-    public Builder projection(ProjectionReader projection) {
-      this.projection = Objects.requireNonNull(projection, "projection");
+    /**
+     * The projection the client reads transcripts from: it fills {@code RunResult.messages}, and
+     * {@code history}, {@code approvals}, {@code fork} and {@code compare} need it. Default (null):
+     * none; results come without messages.
+     */
+    public Builder setProjection(ProjectionReader projection) {
+      this.projection = projection;
       return this;
     }
 
-    /** See {@link AgentClientOptions#projectionFailureListener()}. */
-    public Builder projectionFailureListener(Consumer<AgentClientException> listener) {
-      this.projectionFailureListener = Objects.requireNonNull(listener, "listener");
+    /**
+     * Hears why a run's messages could not be read from the projection after the session took the
+     * input; the call still returns its result (without them), since a retry would send the
+     * input again. Default (null): a warning in the log.
+     */
+    public Builder setProjectionFailureListener(Consumer<AgentClientException> listener) {
+      this.projectionFailureListener = listener;
       return this;
     }
 
+    /**
+     * The options, with the defaults for what was not set.
+     *
+     * @throws IllegalArgumentException for a blank task queue
+     */
     public AgentClientOptions build() {
-      if (taskQueue.isBlank()) {
+      String queue = taskQueue == null ? DEFAULT_TASK_QUEUE : taskQueue;
+      if (queue.isBlank()) {
         throw new IllegalArgumentException("taskQueue must not be blank");
       }
-      return new AgentClientOptions(this);
+      return new AgentClientOptions(
+          queue,
+          projection,
+          projectionFailureListener == null ? LOG_PROJECTION_FAILURE : projectionFailureListener);
     }
   }
 }

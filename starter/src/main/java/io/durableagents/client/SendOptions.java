@@ -1,14 +1,112 @@
 package io.durableagents.client;
 
-/**
- * Options of {@link AgentClient#send}: which agent a new session runs (null: the worker's
- * default) and a per-run step budget overriding the agent's (null: the agent's). Both apply only
- * when the send creates the session.
- */
-public record SendOptions(String agent, Integer maxSteps) {
-  public static final SendOptions DEFAULT = new SendOptions(null, null);
+import java.util.Objects;
 
-  public static SendOptions agent(String agent) {
-    return new SendOptions(agent, null);
+/**
+ * Options of {@link AgentClient#send}: which agent a new session runs and a per-run step budget
+ * overriding the agent's. Both apply only when the send creates the session; sends to a session
+ * that exists keep the agent and budget it was started with.
+ *
+ * <pre>{@code
+ * RunResult result = agents.send("chat-42", "hello",
+ *     SendOptions.newBuilder().setAgent("concierge").build());
+ * }</pre>
+ */
+public final class SendOptions {
+  private static final SendOptions DEFAULT_INSTANCE = newBuilder().build();
+
+  private final String agent;
+  private final Integer maxSteps;
+
+  private SendOptions(String agent, Integer maxSteps) {
+    this.agent = agent;
+    this.maxSteps = maxSteps;
+  }
+
+  public static Builder newBuilder() {
+    return new Builder();
+  }
+
+  /** A builder that starts from {@code options}, to change some of them. */
+  public static Builder newBuilder(SendOptions options) {
+    return new Builder(options);
+  }
+
+  /** The options of a send that starts the worker's default agent with its own budget. */
+  public static SendOptions getDefaultInstance() {
+    return DEFAULT_INSTANCE;
+  }
+
+  /** {@link #newBuilder(SendOptions)} of these options. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** The agent a new session runs, or null for the worker's default agent. */
+  public String getAgent() {
+    return agent;
+  }
+
+  /** The model-turn budget of each run of a new session, or null for the agent's own. */
+  public Integer getMaxSteps() {
+    return maxSteps;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof SendOptions)) {
+      return false;
+    }
+    SendOptions that = (SendOptions) o;
+    return Objects.equals(agent, that.agent) && Objects.equals(maxSteps, that.maxSteps);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(agent, maxSteps);
+  }
+
+  @Override
+  public String toString() {
+    return "SendOptions{agent=" + (agent == null ? null : "'" + agent + "'") + ", maxSteps=" + maxSteps + "}";
+  }
+
+  public static final class Builder {
+    private String agent;
+    private Integer maxSteps;
+
+    private Builder() {}
+
+    private Builder(SendOptions options) {
+      Objects.requireNonNull(options, "options");
+      agent = options.agent;
+      maxSteps = options.maxSteps;
+    }
+
+    /**
+     * The agent a session started by this send runs (a name registered on the workers); checked
+     * before sending, since a refused first send would still create the workflow. Default (null):
+     * the worker's default agent.
+     */
+    public Builder setAgent(String agent) {
+      this.agent = agent;
+      return this;
+    }
+
+    /**
+     * Overrides the agent's model-turn budget for every run of a session started by this send
+     * (positive values only; others leave the agent's). Default (null): the agent's budget.
+     */
+    public Builder setMaxSteps(Integer maxSteps) {
+      this.maxSteps = maxSteps;
+      return this;
+    }
+
+    public SendOptions build() {
+      return new SendOptions(agent, maxSteps);
+    }
   }
 }

@@ -89,11 +89,12 @@ class SendChecksTest {
   @Test
   void agentNames_overTheLimit_blank_orWithControlCharacters_areRefused() {
     for (String agent : new String[] {"a".repeat(Limits.AGENT_NAME_CHARS + 1), "a".repeat(2 * 1024 * 1024), " ", "con\u001bcierge"}) {
-      assertThatThrownBy(() -> agents.send("agent-1", "hello", SendOptions.agent(agent)))
+      assertThatThrownBy(() -> agents.send("agent-1", "hello", SendOptions.newBuilder().setAgent(agent).build()))
           .isInstanceOf(InvalidInputException.class)
           .hasMessageStartingWith("Invalid agent name: use 1-" + Limits.AGENT_NAME_CHARS + " characters");
     }
-    assertThatCode(() -> AgentClient.requireSendable("agent-2", "hi", SendOptions.agent("a".repeat(Limits.AGENT_NAME_CHARS))))
+    assertThatCode(() -> AgentClient.requireSendable("agent-2", "hi",
+        SendOptions.newBuilder().setAgent("a".repeat(Limits.AGENT_NAME_CHARS)).build()))
         .doesNotThrowAnyException();
   }
 
@@ -104,7 +105,7 @@ class SendChecksTest {
             "t-1", "webhook", "order.created", JsonNodeFactory.instance.textNode("p".repeat(Limits.INPUT_CHARS)),
             null, null, 0L, List.of());
 
-    assertThatThrownBy(() -> agents.send("trigger-1", trigger, SendOptions.DEFAULT))
+    assertThatThrownBy(() -> agents.sendTrigger("trigger-1", trigger))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("over the limit of " + Limits.INPUT_CHARS);
   }
@@ -121,13 +122,63 @@ class SendChecksTest {
   }
 
   @Test
+  void emptyInput_isNoSend_awaitRunSaysWaitByName() {
+    assertThatThrownBy(() -> agents.send("empty-1", ""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("send needs input; awaitRun(\"empty-1\") waits for the run without sending any.");
+    assertThatThrownBy(() -> agents.sendAsync("empty-1", "")).isInstanceOf(IllegalArgumentException.class);
+    // One overload per input type: a null input compiles, and is refused as such.
+    assertThatThrownBy(() -> agents.send("empty-1", null, SendOptions.getDefaultInstance()))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("input");
+  }
+
+  @Test
+  void theAsyncSends_refuseInputBeforeSending_inTheCallersThread() {
+    long start = System.nanoTime();
+
+    assertThatThrownBy(() -> agents.sendAsync("big-4", "a".repeat(Limits.INPUT_CHARS + 1)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("over the limit of " + Limits.INPUT_CHARS);
+    assertThatThrownBy(() -> agents.sendAsync("agent-3", "hi", SendOptions.newBuilder().setAgent(" ").build()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Invalid agent name");
+    assertThatThrownBy(() -> agents.awaitRunAsync("../etc")).isInstanceOf(IllegalArgumentException.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void decisionsOverTheirLimits_areRefusedBeforeSending_byEveryVariant() {
+    String hugeNote = "n".repeat(Limits.NOTE_CHARS + 1);
+    DecisionOptions longName =
+        DecisionOptions.newBuilder().setDecidedBy("b".repeat(Limits.DECIDED_BY_CHARS + 1)).build();
+    String longId = "a".repeat(Limits.APPROVAL_ID_CHARS + 1);
+    long start = System.nanoTime();
+
+    assertThatThrownBy(() -> agents.reject("d-1", "a-1", hugeNote))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("The note is " + hugeNote.length() + " characters, over the limit of " + Limits.NOTE_CHARS + ".");
+    assertThatThrownBy(() -> agents.rejectAsync("d-1", "a-1", hugeNote)).isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> agents.approve("d-1", "a-1", longName))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("decidedBy is " + (Limits.DECIDED_BY_CHARS + 1) + " characters");
+    assertThatThrownBy(() -> agents.approveAsync("d-1", "a-1", longName)).isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> agents.approve("d-1", longId))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("The approval id is " + longId.length() + " characters");
+    assertThatThrownBy(() -> agents.approve("d-1", null)).isInstanceOf(NullPointerException.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+  }
+
+  @Test
   void theLimitsAreInclusive() {
-    assertThatCode(() -> AgentClient.requireSendable("edge-1", "a".repeat(Limits.INPUT_CHARS), SendOptions.DEFAULT))
+    SendOptions defaults = SendOptions.getDefaultInstance();
+    assertThatCode(() -> AgentClient.requireSendable("edge-1", "a".repeat(Limits.INPUT_CHARS), defaults))
         .doesNotThrowAnyException();
-    assertThatCode(() -> AgentClient.requireSendable("s".repeat(Limits.SESSION_ID_CHARS), "hi", SendOptions.DEFAULT))
+    assertThatCode(() -> AgentClient.requireSendable("s".repeat(Limits.SESSION_ID_CHARS), "hi", defaults))
         .doesNotThrowAnyException();
-    assertThatCode(() -> AgentClient.requireSendable("edge-2", "", SendOptions.DEFAULT)).doesNotThrowAnyException();
-    assertThatThrownBy(() -> AgentClient.requireSendable("edge-3", "a".repeat(Limits.INPUT_CHARS + 1), SendOptions.DEFAULT))
+    assertThatCode(() -> AgentClient.requireSendable("edge-2", "", defaults)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> AgentClient.requireSendable("edge-3", "a".repeat(Limits.INPUT_CHARS + 1), defaults))
         .isInstanceOf(InvalidInputException.class);
   }
 }

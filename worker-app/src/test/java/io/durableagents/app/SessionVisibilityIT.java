@@ -8,6 +8,7 @@ import io.durableagents.app.testing.AgentsProcesses;
 import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
+import io.durableagents.client.DecisionOptions;
 import io.durableagents.client.ForkResult;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SendOptions;
@@ -74,9 +75,9 @@ class SessionVisibilityIT {
         AgentsProcesses processes = new AgentsProcesses(dir)) {
       String address = server.address();
       AgentClient agents =
-          AgentClient.newInstance(worker.client(), AgentClientOptions.newBuilder().projection(reader).build());
+          AgentClient.newInstance(worker.client(), AgentClientOptions.newBuilder().setProjection(reader).build());
 
-      RunResult paused = agents.send("book-1", "book a table", SendOptions.agent("concierge"));
+      RunResult paused = agents.send("book-1", "book a table", SendOptions.newBuilder().setAgent("concierge").build());
       assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
 
       JsonNode listed =
@@ -101,8 +102,10 @@ class SessionVisibilityIT {
       assertThat(session.describe().getStaticSummary()).isEqualTo("agent concierge");
       assertThat(currentDetails(session)).isEqualTo("run 1 · awaiting-approval · tool book_table");
 
-      RunResult finished =
-          agents.resumeAfterApproval("book-1", paused.approval().approvalId(), true, "ok", "ops");
+      agents.approve(
+          "book-1", paused.approval().approvalId(),
+          DecisionOptions.newBuilder().setNote("ok").setDecidedBy("ops").build());
+      RunResult finished = agents.awaitRun("book-1");
       assertThat(finished.status()).isEqualTo(RunStatus.FINISHED);
 
       SearchAttributes settled =
@@ -172,8 +175,9 @@ class SessionVisibilityIT {
         for (String sessionId : List.of("plain-1", "plain-2")) {
           RunResult paused = agents.send(sessionId, "book");
           assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
-          RunResult finished =
-              agents.resumeAfterApproval(sessionId, paused.approval().approvalId(), true, null, "ops");
+          agents.approve(
+              sessionId, paused.approval().approvalId(), DecisionOptions.newBuilder().setDecidedBy("ops").build());
+          RunResult finished = agents.awaitRun(sessionId);
           assertThat(finished.status()).isEqualTo(RunStatus.FINISHED);
         }
       } finally {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -14,6 +15,13 @@ import java.util.Set;
  * rewrites the transcript; {@code businessState} replaces it; each {@code toolResults} entry
  * replaces that call's result in place (same position, id and tool name) or records it when the
  * call has none; {@code appendInput} is a user message sent after any calls still pending.
+ *
+ * <pre>{@code
+ * ForkPatch patch = ForkPatch.newBuilder()
+ *     .addToolResult("call_0_0", rain)
+ *     .setAppendInput("And now?")
+ *     .build();
+ * }</pre>
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -24,6 +32,21 @@ public record ForkPatch(
     @JsonProperty("appendInput") String appendInput) {
 
   public static final ForkPatch NONE = new ForkPatch(null, null, null, null);
+
+  /** A builder of a patch that changes nothing until told what to change. */
+  public static Builder newBuilder() {
+    return new Builder();
+  }
+
+  /** A builder that starts from {@code patch}, to change one part of it. */
+  public static Builder newBuilder(ForkPatch patch) {
+    return new Builder(patch);
+  }
+
+  /** {@link #newBuilder(ForkPatch)} of this patch. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
 
   public ForkPatch {
     // JSON nulls in the lists are dropped rather than failing to decode (a raw start would wedge).
@@ -133,4 +156,79 @@ public record ForkPatch(
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record ToolResultPatch(
       @JsonProperty("toolCallId") String toolCallId, @JsonProperty("result") JsonNode result) {}
+
+  /**
+   * Builds a {@link ForkPatch} by name instead of by position; every part is optional and an empty
+   * builder builds {@link #NONE}.
+   */
+  public static final class Builder {
+    private final List<Message> messages = new ArrayList<>();
+    private JsonNode businessState;
+    private final List<ToolResultPatch> toolResults = new ArrayList<>();
+    private String appendInput;
+
+    private Builder() {}
+
+    private Builder(ForkPatch patch) {
+      Objects.requireNonNull(patch, "patch");
+      messages.addAll(patch.messages());
+      businessState = patch.businessState();
+      toolResults.addAll(patch.toolResults());
+      appendInput = patch.appendInput();
+    }
+
+    /**
+     * Replaces the entry's whole transcript (the calls of the tool results then refer to it).
+     * Default: the entry's transcript is kept.
+     */
+    public Builder setMessages(List<Message> messages) {
+      this.messages.clear();
+      if (messages != null) {
+        this.messages.addAll(messages);
+      }
+      return this;
+    }
+
+    /**
+     * Replaces the tools' business state with a JSON object; JSON null ({@link
+     * com.fasterxml.jackson.databind.node.NullNode}) clears it. Default (null): the entry's state is
+     * kept.
+     */
+    public Builder setBusinessState(JsonNode businessState) {
+      this.businessState = businessState;
+      return this;
+    }
+
+    /** Replaces all tool results set so far. Default: no call's result is changed. */
+    public Builder setToolResults(List<ToolResultPatch> toolResults) {
+      this.toolResults.clear();
+      if (toolResults != null) {
+        this.toolResults.addAll(toolResults);
+      }
+      return this;
+    }
+
+    /**
+     * Replaces (or records) the result of call {@code toolCallId}, as if the tool had answered
+     * {@code result} (JSON null is written as null).
+     */
+    public Builder addToolResult(String toolCallId, JsonNode result) {
+      toolResults.add(new ToolResultPatch(toolCallId, result));
+      return this;
+    }
+
+    /**
+     * A user message sent after any calls still pending, so the fork goes on with new input.
+     * Default (null): none.
+     */
+    public Builder setAppendInput(String appendInput) {
+      this.appendInput = appendInput;
+      return this;
+    }
+
+    public ForkPatch build() {
+      // The record copies the lists (dropping nulls), so the builder can go on.
+      return new ForkPatch(messages, businessState, toolResults, appendInput);
+    }
+  }
 }

@@ -375,7 +375,8 @@ final class Bench implements AutoCloseable {
   private String stepSession(String queue, StepMode mode, boolean plugin, int steps, boolean concurrent) {
     if (plugin) {
       String id = nextId(mode == StepMode.LOCAL ? "step-local" : "step");
-      RunResult result = agents(queue).send(id, "go", SendOptions.agent(mode.agent(concurrent)));
+      RunResult result =
+          agents(queue).send(id, "go", SendOptions.newBuilder().setAgent(mode.agent(concurrent)).build());
       require(
           RunStatus.FINISHED.equals(result.status()) && result.steps() == steps + 1
               && result.toolCalls().size() == steps,
@@ -517,7 +518,7 @@ final class Bench implements AutoCloseable {
   private double approvalSample(boolean bySignal) {
     String id = nextId(bySignal ? "approve-signal" : "approve-update");
     AgentClient agentsClient = agents(mainQueue);
-    RunResult paused = agentsClient.send(id, "go", SendOptions.agent(BenchAgents.APPROVAL));
+    RunResult paused = agentsClient.send(id, "go", SendOptions.newBuilder().setAgent(BenchAgents.APPROVAL).build());
     require(RunStatus.AWAITING_APPROVAL.equals(paused.status()) && paused.approval() != null, id, paused);
     Approval approval = paused.approval();
     CompletableFuture<Long> toolStarted = clock.expect(id);
@@ -532,7 +533,7 @@ final class Bench implements AutoCloseable {
     }
     long startedAt = await(toolStarted);
     clock.forget(id);
-    RunResult done = agentsClient.send(id, "");
+    RunResult done = agentsClient.awaitRun(id);
     require(RunStatus.FINISHED.equals(done.status()), id, done);
     return (startedAt - t0) / 1e6;
   }
@@ -575,7 +576,8 @@ final class Bench implements AutoCloseable {
 
   private RunResult measureHistory(BenchReport report, String longId) {
     int turns = config.historyTurns();
-    RunResult result = agents(longQueue).send(longId, "go", SendOptions.agent(BenchAgents.LONG));
+    RunResult result =
+        agents(longQueue).send(longId, "go", SendOptions.newBuilder().setAgent(BenchAgents.LONG).build());
     require(
         RunStatus.FINISHED.equals(result.status()) && result.steps() == turns + 1
             && result.toolCalls().size() == turns,
@@ -675,7 +677,8 @@ final class Bench implements AutoCloseable {
 
   private void measureForks(BenchReport report, String longId, RunResult longRun) {
     String shortId = nextId("short");
-    RunResult shortRun = agents(mainQueue).send(shortId, "go", SendOptions.agent(BenchAgents.SHORT));
+    RunResult shortRun = agents(mainQueue).send(shortId, "go",
+        SendOptions.newBuilder().setAgent(BenchAgents.SHORT).build());
     require(
         RunStatus.FINISHED.equals(shortRun.status()) && shortRun.steps() == config.shortTurns() + 1,
         shortId, shortRun);
@@ -779,7 +782,8 @@ final class Bench implements AutoCloseable {
           pool.submit(
               () -> {
                 String id = nextId("wait");
-                RunResult paused = waitClient.send(id, "go", SendOptions.agent(BenchAgents.APPROVAL));
+                RunResult paused = waitClient.send(id, "go",
+                    SendOptions.newBuilder().setAgent(BenchAgents.APPROVAL).build());
                 require(RunStatus.AWAITING_APPROVAL.equals(paused.status()), id, paused);
               }));
     }
@@ -838,7 +842,7 @@ final class Bench implements AutoCloseable {
   }
 
   private AgentClient agents(String queue) {
-    return AgentClient.newInstance(client, AgentClientOptions.newBuilder().taskQueue(queue).build());
+    return AgentClient.newInstance(client, AgentClientOptions.newBuilder().setTaskQueue(queue).build());
   }
 
   private static WorkflowOptions options(String id, String queue) {

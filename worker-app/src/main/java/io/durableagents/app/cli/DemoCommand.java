@@ -90,8 +90,8 @@ public class DemoCommand implements Callable<Integer> {
             AgentClient.newInstance(
                 worker.client(),
                 AgentClientOptions.newBuilder()
-                    .taskQueue(WorkerConfig.DEFAULT_TASK_QUEUE)
-                    .projection(projection)
+                    .setTaskQueue(WorkerConfig.DEFAULT_TASK_QUEUE)
+                    .setProjection(projection)
                     .build());
         return play(worker.client(), agents, out);
       }
@@ -101,7 +101,8 @@ public class DemoCommand implements Callable<Integer> {
   private int play(WorkflowClient workflows, AgentClient agents, PrintWriter out) {
     heading(out, "Run 1 · new session '" + SESSION + "'");
     long started = System.nanoTime();
-    RunResult first = agents.send(SESSION, FIRST_MESSAGE, SendOptions.agent(ConciergeAgent.NAME));
+    RunResult first = agents.send(SESSION, FIRST_MESSAGE,
+        SendOptions.newBuilder().setAgent(ConciergeAgent.NAME).build());
     printRun(out, first, 0, System.nanoTime() - started);
     first = approvePauses(workflows, agents, first, out);
     if (!RunStatus.FINISHED.equals(first.status())) {
@@ -169,7 +170,7 @@ public class DemoCommand implements Callable<Integer> {
       out.flush();
       int shown = current.messages() == null ? 0 : current.messages().size();
       long started = System.nanoTime();
-      current = agents.send(SESSION, "");
+      current = agents.awaitRun(SESSION);
       printRun(out, current, shown, System.nanoTime() - started);
     }
     return current;

@@ -10,6 +10,7 @@ import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.ApprovalNotFoundException;
+import io.durableagents.client.DecisionOptions;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionRow;
@@ -186,8 +187,8 @@ class CrashRecoveryIT {
         AgentClient.newInstance(
             temporal,
             AgentClientOptions.newBuilder()
-                .taskQueue(CrashTestWorker.TASK_QUEUE)
-                .projection(projection)
+                .setTaskQueue(CrashTestWorker.TASK_QUEUE)
+                .setProjection(projection)
                 .build());
 
     killerThread = new Thread(killer, "killer");
@@ -329,22 +330,24 @@ class CrashRecoveryIT {
       throws InterruptedException {
     boolean killAfterDecision = ThreadLocalRandom.current().nextDouble() < KILL_AFTER_DECISION;
     boolean decided = false;
+    DecisionOptions decision =
+        DecisionOptions.newBuilder().setNote("approved by the crash test").setDecidedBy("crash-it").build();
     while (true) {
       checkDeadline(session);
       String step = decided ? "attach after " : killAfterDecision ? "decide+kill " : "resume ";
       note(session, step + approvalId);
       try {
         if (!decided && killAfterDecision) {
-          agents.decide(session, approvalId, true, "approved by the crash test", "crash-it");
+          agents.approve(session, approvalId, decision);
           decided = true;
           killRequests.incrementAndGet();
           killer.requestKill();
         }
         if (!decided) {
-          return agents.resumeAfterApproval(
-              session, approvalId, true, "approved by the crash test", "crash-it");
+          agents.approve(session, approvalId, decision);
+          return agents.awaitRun(session);
         }
-        return agents.send(session, "");
+        return agents.awaitRun(session);
       } catch (ApprovalNotFoundException e) {
         if (!e.alreadyDecided()) {
           throw new AssertionError(

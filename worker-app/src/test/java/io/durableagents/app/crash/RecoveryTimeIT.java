@@ -127,7 +127,7 @@ class RecoveryTimeIT {
       ChildJvm first = startWorker(name + "-worker-1", caseDir, workerArgs, workers);
       AgentClient agents =
           AgentClient.newInstance(
-              temporal, AgentClientOptions.newBuilder().taskQueue("recovery-" + name).build());
+              temporal, AgentClientOptions.newBuilder().setTaskQueue("recovery-" + name).build());
       CompletableFuture<Finished> run = CompletableFuture.supplyAsync(() -> drive(agents, session));
 
       awaitKillPoint(mode, point, session, toolLedger, modelLedger, run);

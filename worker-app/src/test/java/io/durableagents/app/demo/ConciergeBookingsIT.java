@@ -8,6 +8,7 @@ import io.durableagents.app.WorkerConfig;
 import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
+import io.durableagents.client.DecisionOptions;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCallRecord;
@@ -31,7 +32,7 @@ class ConciergeBookingsIT {
     try (TemporalDevServer server = RealTemporal.start(dir);
         AgentWorker worker = AgentWorker.start(config.withTemporalAddress(server.address()))) {
       AgentClient agents =
-          AgentClient.newInstance(worker.client(), AgentClientOptions.newBuilder().taskQueue(TASK_QUEUE).build());
+          AgentClient.newInstance(worker.client(), AgentClientOptions.newBuilder().setTaskQueue(TASK_QUEUE).build());
       int before = ConciergeAgent.bookingCount();
 
       ToolCallRecord first = book(agents, "dinner-ann");
@@ -55,8 +56,9 @@ class ConciergeBookingsIT {
     RunResult paused = agents.send(sessionId, "Find me a table for two in Paris tonight.");
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     assertThat(paused.approval().toolName()).isEqualTo("book_table");
-    RunResult done =
-        agents.resumeAfterApproval(sessionId, paused.approval().approvalId(), true, null, "host");
+    agents.approve(
+        sessionId, paused.approval().approvalId(), DecisionOptions.newBuilder().setDecidedBy("host").build());
+    RunResult done = agents.awaitRun(sessionId);
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     return done.toolCalls().stream().filter(c -> c.name().equals("book_table")).findFirst().orElseThrow();
   }

@@ -13,6 +13,7 @@ import io.durableagents.app.testing.AgentsProcesses.Result;
 import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
+import io.durableagents.client.DecisionOptions;
 import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionNotFoundException;
@@ -112,7 +113,7 @@ class HostileClientInputIT {
         WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder().setTarget(server.address()).build());
     temporal = WorkflowClient.newInstance(service);
     projection = ProjectionReader.open("jdbc:sqlite:" + dir.resolve(".agents").resolve("projection.db"));
-    client = AgentClient.newInstance(temporal, AgentClientOptions.newBuilder().projection(projection).build());
+    client = AgentClient.newInstance(temporal, AgentClientOptions.newBuilder().setProjection(projection).build());
     calls = Executors.newCachedThreadPool();
   }
 
@@ -271,7 +272,7 @@ class HostileClientInputIT {
     }
     for (String id : refusedIds) {
       assertThat(client.status(id)).as(id).isEmpty();
-      assertThatThrownBy(() -> client.send(id, "")).isInstanceOf(SessionNotFoundException.class);
+      assertThatThrownBy(() -> client.awaitRun(id)).isInstanceOf(SessionNotFoundException.class);
     }
     String id = refusedIds.get(0);
     Result empty = agents.run(COMMAND_TIMEOUT, "send", id, "");
@@ -549,7 +550,8 @@ class HostileClientInputIT {
     assertThat(approve.err()).contains("decidedBy is " + (Limits.DECIDED_BY_CHARS + 1) + " characters");
     String hugeNote = "h".repeat(3 * 1024 * 1024);
     long start = System.nanoTime();
-    assertThatThrownBy(() -> client.decide(session, "a-1", false, hugeNote, "ops"))
+    assertThatThrownBy(() -> client.reject(session, "a-1",
+            DecisionOptions.newBuilder().setNote(hugeNote).setDecidedBy("ops").build()))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("over the limit of " + Limits.NOTE_CHARS);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));

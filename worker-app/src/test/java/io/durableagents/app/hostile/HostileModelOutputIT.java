@@ -118,7 +118,7 @@ class HostileModelOutputIT {
       try {
         AgentClient agents =
             AgentClient.newInstance(
-                WorkflowClient.newInstance(service), AgentClientOptions.newBuilder().taskQueue(TASK_QUEUE).build());
+                WorkflowClient.newInstance(service), AgentClientOptions.newBuilder().setTaskQueue(TASK_QUEUE).build());
 
         for (String input : List.of("no-name", "negative-usage", "huge-usage", "duplicate-ids")) {
           int requestsBefore = model.requests.get();

@@ -34,7 +34,7 @@ class AgentWorkerEventsIT {
           SseClient.connect("http://127.0.0.1:" + worker.httpPort() + "/sessions/events-1/events")) {
         AgentClient agents =
             AgentClient.newInstance(
-                worker.client(), AgentClientOptions.newBuilder().taskQueue("agents-events").build());
+                worker.client(), AgentClientOptions.newBuilder().setTaskQueue("agents-events").build());
 
         RunResult result = agents.send("events-1", "hello");
 

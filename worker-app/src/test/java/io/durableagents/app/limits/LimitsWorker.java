@@ -54,7 +54,7 @@ final class LimitsWorker implements AutoCloseable {
     this.worker = worker;
     this.agents =
         AgentClient.newInstance(
-            client, AgentClientOptions.newBuilder().taskQueue(taskQueue).projection(projection).build());
+            client, AgentClientOptions.newBuilder().setTaskQueue(taskQueue).setProjection(projection).build());
   }
 
   /**

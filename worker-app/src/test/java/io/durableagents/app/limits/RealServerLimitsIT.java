@@ -143,7 +143,8 @@ class RealServerLimitsIT {
           .isInstanceOf(WorkflowServiceException.class)
           .hasRootCauseMessage("INVALID_ARGUMENT: Blob data size exceeds limit.");
 
-      RunResult first = worker.agents.send(session, "export everything", SendOptions.agent("exporter"));
+      RunResult first = worker.agents.send(session, "export everything",
+          SendOptions.newBuilder().setAgent("exporter").build());
 
       assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
       assertThat(first.text()).isEqualTo("3000 rows exported");
@@ -213,7 +214,8 @@ class RealServerLimitsIT {
                 server.address(), dir, "limits-long", agent, ScriptedModelProvider.fromJson(script.toString()))
             .start()) {
       long t0 = System.nanoTime();
-      RunResult result = worker.agents.send("long-1", "research", SendOptions.agent("researcher"));
+      RunResult result = worker.agents.send("long-1", "research",
+          SendOptions.newBuilder().setAgent("researcher").build());
       double seconds = (System.nanoTime() - t0) / 1e9;
 
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);

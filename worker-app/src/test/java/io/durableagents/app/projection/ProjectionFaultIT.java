@@ -112,12 +112,13 @@ class ProjectionFaultIT {
         WorkerFactory factory = startWorker(client, store);
         AgentClient agents =
             AgentClient.newInstance(
-                client, AgentClientOptions.newBuilder().taskQueue(TASK_QUEUE).projection(reader).build());
+                client, AgentClientOptions.newBuilder().setTaskQueue(TASK_QUEUE).setProjection(reader).build());
         ExecutorService pool = Executors.newFixedThreadPool(SESSIONS);
         try {
           Map<String, Future<RunResult>> runs = new LinkedHashMap<>();
           for (String id : ids) {
-            runs.put(id, pool.submit(() -> agents.send(id, "run the errands", SendOptions.agent(AGENT))));
+            runs.put(id, pool.submit(() -> agents.send(id, "run the errands",
+                SendOptions.newBuilder().setAgent(AGENT).build())));
           }
 
           // Every session has saved a checkpoint and none has finished: now the database goes.

@@ -109,7 +109,7 @@ class SharedPostgresWorkersIT {
         WorkflowClient client = WorkflowClient.newInstance(service);
         AgentClient agents =
             AgentClient.newInstance(
-                client, AgentClientOptions.newBuilder().taskQueue(TASK_QUEUE).projection(reader).build());
+                client, AgentClientOptions.newBuilder().setTaskQueue(TASK_QUEUE).setProjection(reader).build());
 
         long sending = System.nanoTime();
         List<String> ids = new ArrayList<>();

@@ -1,0 +1,113 @@
+package io.durableagents.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The client's options follow Temporal's options idiom: defaults for what is not set, copies that
+ * round-trip through {@code toBuilder}, value equality.
+ */
+class ClientOptionsTest {
+  @TempDir Path dir;
+
+  @Test
+  void agentClientOptions_defaults() {
+    AgentClientOptions defaults = AgentClientOptions.getDefaultInstance();
+
+    assertThat(defaults.getTaskQueue()).isEqualTo(AgentClientOptions.DEFAULT_TASK_QUEUE).isEqualTo("agents");
+    assertThat(defaults.getProjection()).isNull();
+    assertThat(defaults.getProjectionFailureListener()).isNotNull();
+    assertThat(AgentClientOptions.newBuilder().build()).isEqualTo(defaults).hasSameHashCodeAs(defaults);
+    assertThat(defaults.toString()).contains("taskQueue='agents'", "projection=null", "log a warning");
+  }
+
+  @Test
+  void agentClientOptions_toBuilder_roundTripsEveryOption_andChangesOnlyWhatIsSet() {
+    ProjectionReader projection = ProjectionReader.open("jdbc:sqlite:" + dir.resolve("projection.db"));
+    List<AgentClientException> heard = new ArrayList<>();
+    Consumer<AgentClientException> listener = heard::add;
+    AgentClientOptions options =
+        AgentClientOptions.newBuilder()
+            .setTaskQueue("agents-eu")
+            .setProjection(projection)
+            .setProjectionFailureListener(listener)
+            .build();
+
+    assertThat(options.getTaskQueue()).isEqualTo("agents-eu");
+    assertThat(options.getProjection()).isSameAs(projection);
+    assertThat(options.getProjectionFailureListener()).isSameAs(listener);
+    assertThat(options.toBuilder().build()).isEqualTo(options).hasSameHashCodeAs(options);
+    assertThat(AgentClientOptions.newBuilder(options).build()).isEqualTo(options);
+
+    AgentClientOptions moved = options.toBuilder().setTaskQueue("agents-us").build();
+    assertThat(moved.getTaskQueue()).isEqualTo("agents-us");
+    assertThat(moved.getProjection()).isSameAs(projection);
+    assertThat(moved.getProjectionFailureListener()).isSameAs(listener);
+    assertThat(moved).isNotEqualTo(options);
+    assertThat(options.getTaskQueue()).isEqualTo("agents-eu");
+  }
+
+  @Test
+  void agentClientOptions_null_meansTheDefault_andABlankQueueIsRefused() {
+    AgentClientOptions options =
+        AgentClientOptions.newBuilder()
+            .setTaskQueue("agents-eu")
+            .setProjection(ProjectionReader.open("jdbc:sqlite:" + dir.resolve("projection.db")))
+            .setProjectionFailureListener(e -> {})
+            .build();
+
+    AgentClientOptions reset =
+        options.toBuilder().setTaskQueue(null).setProjection(null).setProjectionFailureListener(null).build();
+
+    assertThat(reset).isEqualTo(AgentClientOptions.getDefaultInstance());
+    assertThatThrownBy(() -> AgentClientOptions.newBuilder().setTaskQueue(" ").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("taskQueue must not be blank");
+  }
+
+  @Test
+  void sendOptions_defaults_andToBuilderRoundTrip() {
+    SendOptions defaults = SendOptions.getDefaultInstance();
+    assertThat(defaults.getAgent()).isNull();
+    assertThat(defaults.getMaxSteps()).isNull();
+    assertThat(SendOptions.newBuilder().build()).isEqualTo(defaults).hasSameHashCodeAs(defaults);
+
+    SendOptions options = SendOptions.newBuilder().setAgent("concierge").setMaxSteps(12).build();
+
+    assertThat(options.getAgent()).isEqualTo("concierge");
+    assertThat(options.getMaxSteps()).isEqualTo(12);
+    assertThat(options.toBuilder().build()).isEqualTo(options).hasSameHashCodeAs(options);
+    assertThat(SendOptions.newBuilder(options).build()).isEqualTo(options);
+    assertThat(options.toBuilder().setMaxSteps(null).build())
+        .isEqualTo(SendOptions.newBuilder().setAgent("concierge").build())
+        .isNotEqualTo(options);
+    assertThat(options).hasToString("SendOptions{agent='concierge', maxSteps=12}");
+    assertThat(defaults).hasToString("SendOptions{agent=null, maxSteps=null}");
+  }
+
+  @Test
+  void decisionOptions_defaults_andToBuilderRoundTrip() {
+    DecisionOptions defaults = DecisionOptions.getDefaultInstance();
+    assertThat(defaults.getNote()).isNull();
+    assertThat(defaults.getDecidedBy()).isNull();
+    assertThat(DecisionOptions.newBuilder().build()).isEqualTo(defaults).hasSameHashCodeAs(defaults);
+
+    DecisionOptions options = DecisionOptions.newBuilder().setNote("over budget").setDecidedBy("alice").build();
+
+    assertThat(options.getNote()).isEqualTo("over budget");
+    assertThat(options.getDecidedBy()).isEqualTo("alice");
+    assertThat(options.toBuilder().build()).isEqualTo(options).hasSameHashCodeAs(options);
+    assertThat(DecisionOptions.newBuilder(options).build()).isEqualTo(options);
+    assertThat(options.toBuilder().setDecidedBy("bob").build())
+        .isEqualTo(DecisionOptions.newBuilder().setNote("over budget").setDecidedBy("bob").build())
+        .isNotEqualTo(options);
+    assertThat(options).hasToString("DecisionOptions{note='over budget', decidedBy='alice'}");
+  }
+}
