@@ -63,7 +63,8 @@ public final class ProjectionQueries {
   private List<Message> messages(
       Connection connection, String sessionId, int from, int to, boolean contiguous)
       throws SQLException {
-    List<Message> result = new ArrayList<>(to == Integer.MAX_VALUE ? 16 : Math.max(0, to - from));
+    // Sized for the usual transcript, not for a caller's bound (Integer.MAX_VALUE for all of them).
+    List<Message> result = new ArrayList<>(Math.min(Math.max(0, to - from), 1024));
     try (PreparedStatement select = connection.prepareStatement(ReadSql.MESSAGES)) {
       select.setString(1, sessionId);
       select.setInt(2, from);
