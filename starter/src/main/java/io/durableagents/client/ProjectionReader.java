@@ -210,7 +210,6 @@ public final class ProjectionReader implements AutoCloseable {
         row.businessState(),
         row.usage(),
         row.fingerprint(),
-        null,
         row.savedAt());
   }
 
