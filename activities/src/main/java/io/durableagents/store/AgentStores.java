@@ -2,8 +2,8 @@ package io.durableagents.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.store.internal.Migrations;
-import io.durableagents.store.internal.StoreUrls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,10 +14,6 @@ import javax.sql.DataSource;
 public final class AgentStores {
   static final int SQLITE_POOL_SIZE = 4;
   static final int POSTGRESQL_POOL_SIZE = 10;
-  static final int SQLITE_BUSY_TIMEOUT_MILLIS = 10_000;
-
-  private static final String SQLITE_DRIVER = "org.sqlite.JDBC";
-  private static final String POSTGRESQL_DRIVER = "org.postgresql.Driver";
 
   private AgentStores() {}
 
@@ -50,25 +46,27 @@ public final class AgentStores {
    */
   public static AgentStore open(String jdbcUrl, StoreOptions options) {
     Objects.requireNonNull(options, "options");
-    StoreUrls.Kind kind = StoreUrls.kind(jdbcUrl);
-    String url = jdbcUrl.strip();
+    ProjectionUrl parsed = ProjectionUrl.parse(jdbcUrl, "store");
+    String url = parsed.url();
+    ProjectionUrl.Kind kind = parsed.kind();
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
     switch (kind) {
       case SQLITE -> {
-        createParentDirectory(StoreUrls.sqliteFile(url));
-        requireDriver(SQLITE_DRIVER, "the SQLite JDBC driver (org.xerial:sqlite-jdbc)");
-        config.setDriverClassName(SQLITE_DRIVER);
+        createParentDirectory(sqliteFile(parsed));
+        requireDriver(kind, "the SQLite JDBC driver (org.xerial:sqlite-jdbc)");
+        config.setDriverClassName(kind.driverClassName());
         config.setPoolName("durable-agents-store-sqlite");
         config.setMaximumPoolSize(SQLITE_POOL_SIZE);
         config.setMinimumIdle(1);
         config.addDataSourceProperty("journal_mode", "WAL");
-        config.addDataSourceProperty("busy_timeout", String.valueOf(SQLITE_BUSY_TIMEOUT_MILLIS));
+        config.addDataSourceProperty(
+            "busy_timeout", String.valueOf(ProjectionUrl.SQLITE_BUSY_TIMEOUT_MILLIS));
         config.addDataSourceProperty("foreign_keys", "true");
       }
       case POSTGRESQL -> {
-        requireDriver(POSTGRESQL_DRIVER, "the PostgreSQL JDBC driver (org.postgresql:postgresql)");
-        config.setDriverClassName(POSTGRESQL_DRIVER);
+        requireDriver(kind, "the PostgreSQL JDBC driver (org.postgresql:postgresql)");
+        config.setDriverClassName(kind.driverClassName());
         config.setPoolName("durable-agents-store-postgresql");
         config.setMaximumPoolSize(POSTGRESQL_POOL_SIZE);
       }
@@ -79,7 +77,7 @@ public final class AgentStores {
       pool = new HikariDataSource(config);
     } catch (RuntimeException e) {
       throw new StoreException(
-          "cannot connect to the store at " + StoreUrls.describe(url) + ": " + rootMessage(e), e);
+          "cannot connect to the store at " + parsed.describe() + ": " + rootMessage(e), e);
     }
     try {
       migrate(pool, url);
@@ -87,7 +85,7 @@ public final class AgentStores {
       pool.close();
       throw e;
     }
-    return new JdbcAgentStore(pool, true, options, kind == StoreUrls.Kind.SQLITE);
+    return new JdbcAgentStore(pool, true, options, kind == ProjectionUrl.Kind.SQLITE);
   }
 
   /**
@@ -113,9 +111,28 @@ public final class AgentStores {
       Migrations.migrate(dataSource);
     } catch (RuntimeException e) {
       throw new StoreException(
-          "cannot migrate the store schema at " + StoreUrls.describe(what) + ": " + rootMessage(e),
+          "cannot migrate the store schema at " + ProjectionUrl.describe(what) + ": "
+              + rootMessage(e),
           e);
     }
+  }
+
+  /**
+   * The database file of a SQLite store. In-memory and classpath-resource databases are refused:
+   * every pooled connection would see a database of its own, or none could write.
+   */
+  private static Path sqliteFile(ProjectionUrl url) {
+    if (url.sqliteInMemory()) {
+      throw new IllegalArgumentException(
+          "the SQLite store needs a database file, got '"
+              + url.url()
+              + "': an in-memory database is not shared between connections and dies with them");
+    }
+    if (url.sqliteResource()) {
+      throw new IllegalArgumentException(
+          "the SQLite store needs a writable database file, got the resource '" + url.url() + "'");
+    }
+    return url.sqliteFile();
   }
 
   private static void createParentDirectory(Path file) {
@@ -130,9 +147,9 @@ public final class AgentStores {
     }
   }
 
-  private static void requireDriver(String className, String description) {
+  private static void requireDriver(ProjectionUrl.Kind kind, String description) {
     try {
-      Class.forName(className, false, AgentStores.class.getClassLoader());
+      Class.forName(kind.driverClassName(), false, AgentStores.class.getClassLoader());
     } catch (ClassNotFoundException e) {
       throw new StoreException(
           description + " is not on the classpath: add it to the application to use this store URL",

@@ -1,6 +1,11 @@
 package io.durableagents.store;
 
-import io.durableagents.store.internal.ApprovalRows;
+import io.durableagents.projection.ProjectionException;
+import io.durableagents.projection.ProjectionQueries;
+import io.durableagents.projection.ProjectionUrl;
+import io.durableagents.projection.StoredApproval;
+import io.durableagents.projection.StoredEntry;
+import io.durableagents.projection.StoredSession;
 import io.durableagents.store.internal.GroupCommit;
 import io.durableagents.store.internal.MessageCodec;
 import io.durableagents.store.internal.Sql;
@@ -53,8 +58,8 @@ public final class JdbcAgentStore implements AgentStore {
   private final int historyLimit;
   /** SQLite's writing transactions, one at a time and committed in groups; null on PostgreSQL. */
   private final GroupCommit groupCommit;
-  /** Whether message bodies are read as the database's UTF-8 bytes (SQLite) instead of Strings. */
-  private final boolean bodiesAsBytes;
+  /** The reads, shared with the client's reader; on SQLite they decode bodies from its bytes. */
+  private final ProjectionQueries queries;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
@@ -90,7 +95,8 @@ public final class JdbcAgentStore implements AgentStore {
     this.ownsDataSource = ownsDataSource;
     this.historyLimit = Objects.requireNonNull(options, "options").historyLimit();
     this.groupCommit = sqlite ? new GroupCommit(dataSource) : null;
-    this.bodiesAsBytes = sqlite;
+    this.queries =
+        sqlite ? ProjectionQueries.of(ProjectionUrl.Kind.SQLITE) : ProjectionQueries.portable();
   }
 
   @Override
@@ -324,28 +330,11 @@ public final class JdbcAgentStore implements AgentStore {
         "read the messages of session " + sessionId,
         false,
         connection -> {
-          List<Message> result = new ArrayList<>(to - from);
-          try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_MESSAGES)) {
-            select.setString(1, sessionId);
-            select.setInt(2, from);
-            select.setInt(3, to);
-            try (ResultSet rows = select.executeQuery()) {
-              while (rows.next()) {
-                int seq = rows.getInt(1);
-                if (seq != from + result.size()) {
-                  throw missing(sessionId, from, result.size(), to);
-                }
-                result.add(
-                    bodiesAsBytes
-                        ? MessageCodec.decode(sessionId, seq, rows.getBytes(2))
-                        : MessageCodec.decode(sessionId, seq, rows.getString(2)));
-              }
-            }
-          }
+          List<Message> result = queries.contiguousMessages(connection, sessionId, from, to);
           if (from + result.size() != to) {
             throw missing(sessionId, from, result.size(), to);
           }
-          return List.copyOf(result);
+          return result;
         });
   }
 
@@ -355,34 +344,7 @@ public final class JdbcAgentStore implements AgentStore {
     return run(
         "read session " + sessionId,
         false,
-        connection -> {
-          try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_SESSION)) {
-            select.setString(1, sessionId);
-            try (ResultSet row = select.executeQuery()) {
-              if (!row.next()) {
-                return Optional.empty();
-              }
-              int parentStep = row.getInt("parent_step");
-              Integer lineageStep = row.wasNull() ? null : parentStep;
-              return Optional.of(
-                  new SessionRecord(
-                      row.getString("session_id"),
-                      row.getString("execution_id"),
-                      row.getString("agent"),
-                      row.getString("status"),
-                      row.getInt("current_run"),
-                      row.getInt("last_step"),
-                      row.getInt("message_count"),
-                      new Usage(row.getLong("input_tokens"), row.getLong("output_tokens")),
-                      row.getString("fingerprint"),
-                      row.getLong("created_at"),
-                      row.getLong("updated_at"),
-                      row.getString("parent_session_id"),
-                      lineageStep,
-                      row.getString("fork_patch")));
-            }
-          }
-        });
+        connection -> queries.session(connection, sessionId).map(JdbcAgentStore::sessionRecord));
   }
 
   @Override
@@ -391,33 +353,43 @@ public final class JdbcAgentStore implements AgentStore {
     return run(
         "read the checkpoint history of session " + sessionId,
         false,
-        connection -> {
-          String sql = limit > 0 ? Sql.SELECT_HISTORY_LIMIT : Sql.SELECT_HISTORY_ALL;
-          List<CheckpointEntry> result = new ArrayList<>();
-          try (PreparedStatement select = connection.prepareStatement(sql)) {
-            select.setString(1, sessionId);
-            if (limit > 0) {
-              select.setInt(2, limit);
-            }
-            try (ResultSet row = select.executeQuery()) {
-              while (row.next()) {
-                result.add(
-                    new CheckpointEntry(
-                        row.getInt("step"),
-                        row.getInt("run"),
-                        row.getLong("saved_at"),
-                        row.getString("status"),
-                        row.getString("finish_reason"),
-                        row.getInt("message_count"),
-                        new Usage(row.getLong("input_tokens"), row.getLong("output_tokens")),
-                        row.getString("fingerprint"),
-                        MessageCodec.readJson(row.getString("business_state")),
-                        row.getString("transcript_hash")));
-              }
-            }
-          }
-          return List.copyOf(result);
-        });
+        connection ->
+            queries.history(connection, sessionId, limit).stream()
+                .map(JdbcAgentStore::checkpointEntry)
+                .toList());
+  }
+
+  /** The read model's row as the store's API type, which code outside the store names. */
+  private static SessionRecord sessionRecord(StoredSession row) {
+    return new SessionRecord(
+        row.sessionId(),
+        row.executionId(),
+        row.agent(),
+        row.status(),
+        row.currentRun(),
+        row.lastStep(),
+        row.messageCount(),
+        row.usage(),
+        row.fingerprint(),
+        row.createdAt(),
+        row.updatedAt(),
+        row.parentSessionId(),
+        row.parentStep(),
+        row.forkPatch());
+  }
+
+  private static CheckpointEntry checkpointEntry(StoredEntry row) {
+    return new CheckpointEntry(
+        row.step(),
+        row.run(),
+        row.savedAt(),
+        row.status(),
+        row.finishReason(),
+        row.messageCount(),
+        row.usage(),
+        row.fingerprint(),
+        row.businessState(),
+        row.transcriptHash());
   }
 
   @Override
@@ -693,27 +665,10 @@ public final class JdbcAgentStore implements AgentStore {
     return run(
         "list approvals",
         false,
-        connection -> {
-          String sql =
-              sessionId != null
-                  ? Sql.SELECT_APPROVALS_OF_SESSION
-                  : pendingOnly ? Sql.SELECT_APPROVALS_PENDING : Sql.SELECT_APPROVALS_ALL;
-          List<ApprovalRecord> result = new ArrayList<>();
-          try (PreparedStatement select = connection.prepareStatement(sql)) {
-            if (sessionId != null) {
-              select.setString(1, sessionId);
-            }
-            try (ResultSet row = select.executeQuery()) {
-              while (row.next()) {
-                ApprovalRecord record = ApprovalRows.read(row);
-                if (!pendingOnly || ApprovalRecord.PENDING.equals(record.status())) {
-                  result.add(record);
-                }
-              }
-            }
-          }
-          return List.copyOf(result);
-        });
+        connection ->
+            queries.approvals(connection, sessionId, pendingOnly).stream()
+                .map(StoredApproval::record)
+                .toList());
   }
 
   /** Runs {@code sql} with {@code parameters} (strings, integers or longs); the update count. */
@@ -764,6 +719,9 @@ public final class JdbcAgentStore implements AgentStore {
     for (int attempt = 1; ; attempt++) {
       try {
         return attempt(transactional, work);
+      } catch (ProjectionException e) {
+        // A row the read model cannot map: the store's error, with the same message and cause.
+        throw new StoreException(e.getMessage(), e.getCause());
       } catch (SQLException e) {
         if (attempt < MAX_ATTEMPTS && TransientErrors.isTransient(e)) {
           backoff(what, attempt, e);

@@ -20,7 +20,6 @@ import java.util.List;
  * @param businessState the JSON state the tools keep, or null
  * @param usage token totals of the session at that step
  * @param fingerprint the agent definition's fingerprint, or null
- * @param runConfig the resolved configuration of a dynamic agent, or null
  * @param savedAt epoch milliseconds (UTC) of the save
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -35,7 +34,6 @@ public record Checkpoint(
     @JsonProperty("businessState") JsonNode businessState,
     @JsonProperty("usage") Usage usage,
     @JsonProperty("fingerprint") String fingerprint,
-    @JsonProperty("runConfig") JsonNode runConfig,
     @JsonProperty("savedAt") long savedAt) {
 
   public Checkpoint {

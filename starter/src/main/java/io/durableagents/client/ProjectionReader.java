@@ -1,25 +1,18 @@
 package io.durableagents.client;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.projection.ProjectionException;
+import io.durableagents.projection.ProjectionQueries;
+import io.durableagents.projection.ProjectionUrl;
+import io.durableagents.projection.StoredApproval;
+import io.durableagents.projection.StoredEntry;
+import io.durableagents.projection.StoredSession;
 import io.durableagents.workflow.Message;
-import io.durableagents.workflow.Usage;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
+import io.durableagents.workflow.activity.ApprovalRecord;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.Properties;
-import org.sqlite.SQLiteConfig;
 
 /**
  * Reads the projection the worker's store writes (sessions, transcripts, checkpoint history and
@@ -27,52 +20,20 @@ import org.sqlite.SQLiteConfig;
  * missing or a directory, and a database without the projection's tables, are errors naming the
  * URL, never an empty projection: a wrong URL must not read as "nothing there" (the worker creates
  * the database and its tables when it starts). Each read takes a connection of its own; there is
- * no pool.
+ * no pool. The queries, rows and URL parsing are the store's own read model
+ * ({@code durable-agents-projection}), so the two cannot drift apart.
  *
  * <p>Supports {@code jdbc:sqlite:PATH} and {@code jdbc:postgresql://HOST[:PORT]/DATABASE} (the
  * latter needs the PostgreSQL JDBC driver on the classpath). Thread-safe.
  */
 public final class ProjectionReader implements AutoCloseable {
-  private static final String SQLITE_PREFIX = "jdbc:sqlite:";
-  private static final String POSTGRESQL_PREFIX = "jdbc:postgresql:";
-  private static final String POSTGRESQL_DRIVER = "org.postgresql.Driver";
-  private static final int BUSY_TIMEOUT_MILLIS = 10_000;
-  private static final String EXPECTED =
-      "expected jdbc:sqlite:PATH (a database file) or jdbc:postgresql://HOST[:PORT]/DATABASE";
-
-  private static final String SELECT_ALL_MESSAGES =
-      "SELECT seq, body FROM agent_messages WHERE session_id = ? ORDER BY seq";
-  private static final String SELECT_FIRST_MESSAGES =
-      "SELECT seq, body FROM agent_messages WHERE session_id = ? AND seq < ? ORDER BY seq";
-  /** Every column: a projection that predates a column (fork_patch) still reads. */
-  private static final String SELECT_SESSION = "SELECT * FROM agent_sessions WHERE session_id = ?";
-  private static final String SELECT_HISTORY =
-      "SELECT step, run, status, finish_reason, message_count, input_tokens, output_tokens,"
-          + " business_state, fingerprint, run_config, saved_at FROM agent_checkpoints"
-          + " WHERE session_id = ? ORDER BY step DESC";
-  private static final String SELECT_HISTORY_LIMIT = SELECT_HISTORY + " LIMIT ?";
-  private static final String SELECT_CHECKPOINT =
-      "SELECT step, run, status, finish_reason, message_count, input_tokens, output_tokens,"
-          + " business_state, fingerprint, run_config, saved_at FROM agent_checkpoints"
-          + " WHERE session_id = ? AND step = ?";
-  private static final String SELECT_APPROVALS =
-      "SELECT approval_id, session_id, run, step, tool_call_id, tool_name, input, status,"
-          + " requested_at, expires_at, decided_at, decided_by, note, notified_at"
-          + " FROM agent_approvals";
-  private static final String ORDER_APPROVALS = " ORDER BY requested_at, approval_id";
-
-  private static final ObjectMapper JSON =
-      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-
-  private final String url;
-  private final Path sqliteFile;
-  private final Properties properties;
+  private final ProjectionUrl url;
+  private final ProjectionQueries queries;
   private volatile boolean closed;
 
-  private ProjectionReader(String url, Path sqliteFile, Properties properties) {
+  private ProjectionReader(ProjectionUrl url) {
     this.url = url;
-    this.sqliteFile = sqliteFile;
-    this.properties = properties;
+    this.queries = ProjectionQueries.of(url.kind());
   }
 
   /**
@@ -82,31 +43,28 @@ public final class ProjectionReader implements AutoCloseable {
    * @throws AgentClientException if the URL needs a JDBC driver that is not on the classpath
    */
   public static ProjectionReader open(String jdbcUrl) {
-    if (jdbcUrl == null || jdbcUrl.isBlank()) {
-      throw new IllegalArgumentException("the projection URL is empty: " + EXPECTED);
-    }
-    String url = jdbcUrl.strip();
-    String lower = url.toLowerCase(Locale.ROOT);
-    if (lower.startsWith(SQLITE_PREFIX)) {
-      SQLiteConfig config = new SQLiteConfig();
-      config.setReadOnly(true);
-      config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
-      return new ProjectionReader(url, sqliteFile(url), config.toProperties());
-    }
-    if (lower.startsWith(POSTGRESQL_PREFIX)) {
-      try {
-        Class.forName(POSTGRESQL_DRIVER, true, ProjectionReader.class.getClassLoader());
-      } catch (ClassNotFoundException e) {
-        throw new AgentClientException(
-            "the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the classpath:"
-                + " add it to read the projection at "
-                + describe(url),
-            e);
+    ProjectionUrl url = ProjectionUrl.parse(jdbcUrl, "projection");
+    switch (url.kind()) {
+      case SQLITE -> {
+        if (url.sqliteInMemory() || url.sqliteResource()) {
+          throw new IllegalArgumentException(
+              "the projection needs a SQLite database file, got '" + url.url() + "'");
+        }
       }
-      return new ProjectionReader(url, null, new Properties());
+      case POSTGRESQL -> {
+        try {
+          ClassLoader loader = ProjectionReader.class.getClassLoader();
+          Class.forName(url.kind().driverClassName(), true, loader);
+        } catch (ClassNotFoundException e) {
+          throw new AgentClientException(
+              "the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the classpath:"
+                  + " add it to read the projection at "
+                  + url.describe(),
+              e);
+        }
+      }
     }
-    throw new IllegalArgumentException(
-        "unsupported projection URL '" + describe(url) + "': " + EXPECTED);
+    return new ProjectionReader(url);
   }
 
   /**
@@ -120,24 +78,10 @@ public final class ProjectionReader implements AutoCloseable {
     if (count == 0) {
       return List.of();
     }
+    int to = count < 0 ? Integer.MAX_VALUE : count;
     return read(
         "the messages of session " + sessionId,
-        connection -> {
-          List<Message> result = new ArrayList<>(count > 0 ? count : 16);
-          try (PreparedStatement select =
-              connection.prepareStatement(count < 0 ? SELECT_ALL_MESSAGES : SELECT_FIRST_MESSAGES)) {
-            select.setString(1, sessionId);
-            if (count > 0) {
-              select.setInt(2, count);
-            }
-            try (ResultSet rows = select.executeQuery()) {
-              while (rows.next()) {
-                result.add(decode(sessionId, rows.getInt(1), rows.getString(2)));
-              }
-            }
-          }
-          return List.copyOf(result);
-        });
+        connection -> queries.messages(connection, sessionId, 0, to));
   }
 
   /**
@@ -149,32 +93,7 @@ public final class ProjectionReader implements AutoCloseable {
     requireSessionId(sessionId);
     return read(
         "session " + sessionId,
-        connection -> {
-          try (PreparedStatement select = connection.prepareStatement(SELECT_SESSION)) {
-            select.setString(1, sessionId);
-            try (ResultSet row = select.executeQuery()) {
-              if (!row.next()) {
-                return Optional.empty();
-              }
-              int parentStep = row.getInt("parent_step");
-              Integer lineageStep = row.wasNull() ? null : parentStep;
-              return Optional.of(
-                  new SessionRow(
-                      row.getString("session_id"),
-                      row.getString("agent"),
-                      row.getString("status"),
-                      row.getInt("current_run"),
-                      row.getInt("last_step"),
-                      row.getInt("message_count"),
-                      row.getLong("input_tokens"),
-                      row.getLong("output_tokens"),
-                      row.getLong("updated_at"),
-                      row.getString("parent_session_id"),
-                      lineageStep,
-                      optionalString(row, "fork_patch")));
-            }
-          }
-        });
+        connection -> queries.session(connection, sessionId).map(ProjectionReader::sessionRow));
   }
 
   /**
@@ -192,24 +111,12 @@ public final class ProjectionReader implements AutoCloseable {
         "the history of session " + sessionId,
         true,
         connection -> {
-          List<EntryRow> rows = new ArrayList<>();
-          try (PreparedStatement select =
-              connection.prepareStatement(limit > 0 ? SELECT_HISTORY_LIMIT : SELECT_HISTORY)) {
-            select.setString(1, sessionId);
-            if (limit > 0) {
-              select.setInt(2, limit);
-            }
-            try (ResultSet row = select.executeQuery()) {
-              while (row.next()) {
-                rows.add(EntryRow.read(row));
-              }
-            }
-          }
-          int needed = rows.stream().mapToInt(EntryRow::messageCount).max().orElse(0);
+          List<StoredEntry> rows = queries.history(connection, sessionId, limit);
+          int needed = rows.stream().mapToInt(StoredEntry::messageCount).max().orElse(0);
           List<Message> transcript = contiguousMessages(connection, sessionId, needed);
           List<HistoryEntry> entries = new ArrayList<>(rows.size());
-          for (EntryRow row : rows) {
-            Checkpoint checkpoint = row.checkpoint(sessionId, transcript);
+          for (StoredEntry row : rows) {
+            Checkpoint checkpoint = checkpoint(sessionId, row, transcript);
             entries.add(new HistoryEntry(row.step(), row.savedAt(), row.status(), checkpoint));
           }
           return List.copyOf(entries);
@@ -228,19 +135,13 @@ public final class ProjectionReader implements AutoCloseable {
         "checkpoint " + step + " of session " + sessionId,
         true,
         connection -> {
-          EntryRow entry;
-          try (PreparedStatement select = connection.prepareStatement(SELECT_CHECKPOINT)) {
-            select.setString(1, sessionId);
-            select.setInt(2, step);
-            try (ResultSet row = select.executeQuery()) {
-              if (!row.next()) {
-                return Optional.empty();
-              }
-              entry = EntryRow.read(row);
-            }
+          Optional<StoredEntry> entry = queries.entry(connection, sessionId, step);
+          if (entry.isEmpty()) {
+            return Optional.empty();
           }
-          List<Message> transcript = contiguousMessages(connection, sessionId, entry.messageCount());
-          return Optional.of(entry.checkpoint(sessionId, transcript));
+          int needed = entry.get().messageCount();
+          List<Message> transcript = contiguousMessages(connection, sessionId, needed);
+          return Optional.of(checkpoint(sessionId, entry.get(), transcript));
         });
   }
 
@@ -259,63 +160,18 @@ public final class ProjectionReader implements AutoCloseable {
     if (sessionId != null) {
       requireSessionId(sessionId);
     }
-    StringBuilder sql = new StringBuilder(SELECT_APPROVALS);
-    if (sessionId != null) {
-      sql.append(" WHERE session_id = ?");
-    }
-    if (pendingOnly) {
-      sql.append(sessionId != null ? " AND" : " WHERE").append(" status = 'pending'");
-    }
-    sql.append(ORDER_APPROVALS);
     return read(
         "approvals",
-        connection -> {
-          List<ApprovalRow> result = new ArrayList<>();
-          try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
-            if (sessionId != null) {
-              select.setString(1, sessionId);
-            }
-            try (ResultSet row = select.executeQuery()) {
-              while (row.next()) {
-                result.add(
-                    new ApprovalRow(
-                        row.getString("session_id"),
-                        row.getString("approval_id"),
-                        row.getInt("run"),
-                        row.getInt("step"),
-                        row.getString("tool_call_id"),
-                        row.getString("tool_name"),
-                        json(row.getString("input")),
-                        row.getString("status"),
-                        row.getLong("requested_at"),
-                        row.getLong("expires_at"),
-                        row.getLong("decided_at"),
-                        row.getString("decided_by"),
-                        row.getString("note"),
-                        row.getLong("notified_at")));
-              }
-            }
-          }
-          return List.copyOf(result);
-        });
+        connection ->
+            queries.approvals(connection, sessionId, pendingOnly).stream()
+                .map(ProjectionReader::approvalRow)
+                .toList());
   }
 
   /** The first {@code count} messages, which must all be there, seq 0 up without a gap. */
-  private static List<Message> contiguousMessages(Connection connection, String sessionId, int count)
+  private List<Message> contiguousMessages(Connection connection, String sessionId, int count)
       throws SQLException {
-    List<Message> result = new ArrayList<>(count);
-    if (count == 0) {
-      return result;
-    }
-    try (PreparedStatement select = connection.prepareStatement(SELECT_FIRST_MESSAGES)) {
-      select.setString(1, sessionId);
-      select.setInt(2, count);
-      try (ResultSet rows = select.executeQuery()) {
-        while (rows.next() && rows.getInt(1) == result.size()) {
-          result.add(decode(sessionId, rows.getInt(1), rows.getString(2)));
-        }
-      }
-    }
+    List<Message> result = queries.contiguousMessages(connection, sessionId, 0, count);
     if (result.size() < count) {
       throw new AgentClientException(
           "the projection lacks messages of session " + sessionId + ": its history needs the first "
@@ -325,59 +181,55 @@ public final class ProjectionReader implements AutoCloseable {
     return result;
   }
 
-  /** A row of {@code agent_checkpoints}. */
-  private record EntryRow(
-      int step,
-      int run,
-      String status,
-      String finishReason,
-      int messageCount,
-      Usage usage,
-      JsonNode businessState,
-      String fingerprint,
-      JsonNode runConfig,
-      long savedAt) {
-
-    static EntryRow read(ResultSet row) throws SQLException {
-      return new EntryRow(
-          row.getInt("step"),
-          row.getInt("run"),
-          row.getString("status"),
-          row.getString("finish_reason"),
-          row.getInt("message_count"),
-          new Usage(row.getLong("input_tokens"), row.getLong("output_tokens")),
-          json(row.getString("business_state")),
-          row.getString("fingerprint"),
-          json(row.getString("run_config")),
-          row.getLong("saved_at"));
-    }
-
-    Checkpoint checkpoint(String sessionId, List<Message> transcript) {
-      return new Checkpoint(
-          sessionId,
-          step,
-          run,
-          status,
-          finishReason,
-          transcript.subList(0, messageCount),
-          businessState,
-          usage,
-          fingerprint,
-          runConfig,
-          savedAt);
-    }
+  private static SessionRow sessionRow(StoredSession row) {
+    return new SessionRow(
+        row.sessionId(),
+        row.agent(),
+        row.status(),
+        row.currentRun(),
+        row.lastStep(),
+        row.messageCount(),
+        row.usage().inputTokens(),
+        row.usage().outputTokens(),
+        row.updatedAt(),
+        row.parentSessionId(),
+        row.parentStep(),
+        row.forkPatch());
   }
 
-  /** A JSON column: null stays null, text that is not JSON reads as a JSON string. */
-  private static JsonNode json(String text) {
-    if (text == null) {
-      return null;
-    }
-    try {
-      return JSON.readTree(text);
-    } catch (JsonProcessingException e) {
-      return JSON.getNodeFactory().textNode(text);
-    }
+  /** The entry's full checkpoint: its transcript is the first {@code messageCount} messages. */
+  private static Checkpoint checkpoint(
+      String sessionId, StoredEntry row, List<Message> transcript) {
+    return new Checkpoint(
+        sessionId,
+        row.step(),
+        row.run(),
+        row.status(),
+        row.finishReason(),
+        transcript.subList(0, row.messageCount()),
+        row.businessState(),
+        row.usage(),
+        row.fingerprint(),
+        row.savedAt());
+  }
+
+  private static ApprovalRow approvalRow(StoredApproval row) {
+    ApprovalRecord record = row.record();
+    return new ApprovalRow(
+        row.sessionId(),
+        record.approval().approvalId(),
+        record.run(),
+        record.step(),
+        record.approval().toolCallId(),
+        record.approval().toolName(),
+        record.approval().input(),
+        record.status(),
+        record.approval().requestedAt(),
+        record.approval().expiresAt(),
+        record.decidedAt(),
+        record.decidedBy(),
+        record.note(),
+        record.notifiedAt());
   }
 
   /** Nothing stays open between reads; after closing, reads fail. */
@@ -391,7 +243,7 @@ public final class ProjectionReader implements AutoCloseable {
   }
 
   /**
-   * Runs {@code query} on a connection of its own; with {@code snapshot}, in one read-only
+   * Runs {@code query} on a read-only connection of its own; with {@code snapshot}, in one
    * transaction whose statements all see the same state of the database (several statements that
    * must agree, such as history entries and the messages they refer to).
    */
@@ -399,21 +251,11 @@ public final class ProjectionReader implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("the projection reader is closed");
     }
-    if (sqliteFile != null && !Files.isRegularFile(sqliteFile)) {
-      throw new AgentClientException(
-          Files.isDirectory(sqliteFile)
-              ? "the projection " + describe(url) + " names a directory, not a SQLite database file"
-              : "no projection database at " + sqliteFile + " (" + describe(url) + "): the worker"
-                  + " creates it when it starts; point the client at the worker's projection");
-    }
-    try (Connection connection = DriverManager.getConnection(url, properties)) {
-      if (sqliteFile == null) {
-        connection.setReadOnly(true);
-      }
+    try (Connection connection = url.openReadOnly()) {
       if (!snapshot) {
         return query.run(connection);
       }
-      if (sqliteFile == null) {
+      if (url.kind() == ProjectionUrl.Kind.POSTGRESQL) {
         // PostgreSQL's default (read committed) takes a snapshot per statement.
         connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
       }
@@ -423,81 +265,22 @@ public final class ProjectionReader implements AutoCloseable {
       } finally {
         connection.rollback();
       }
+    } catch (ProjectionException e) {
+      // The reader's error, with the read model's message and cause.
+      throw new AgentClientException(e.getMessage(), e.getCause());
     } catch (SQLException e) {
-      if (isMissingTable(e)) {
+      if (ProjectionQueries.isMissingTable(e)) {
         throw new AgentClientException(
-            "the database at " + describe(url) + " holds no projection (" + e.getMessage()
+            "the database at " + url.describe() + " holds no projection (" + e.getMessage()
                 + "): the worker creates its tables when it starts; point the client at the"
                 + " worker's projection",
             e);
       }
       throw new AgentClientException(
-          "cannot read " + what + " from the projection at " + describe(url) + ": "
+          "cannot read " + what + " from the projection at " + url.describe() + ": "
               + e.getMessage(),
           e);
     }
-  }
-
-  private static boolean isMissingTable(SQLException e) {
-    if ("42P01".equals(e.getSQLState())) {
-      return true;
-    }
-    String message = e.getMessage();
-    return message != null && message.toLowerCase(Locale.ROOT).contains("no such table");
-  }
-
-  private static Message decode(String sessionId, int seq, String body) {
-    try {
-      Message message = JSON.readValue(body, Message.class);
-      if (message == null) {
-        throw new AgentClientException(
-            "message " + seq + " of session " + sessionId + " is stored as JSON null");
-      }
-      return message;
-    } catch (JsonProcessingException e) {
-      throw new AgentClientException(
-          "message " + seq + " of session " + sessionId + " is not a valid message JSON", e);
-    }
-  }
-
-  private static Path sqliteFile(String url) {
-    String rest = url.substring(SQLITE_PREFIX.length());
-    int query = rest.indexOf('?');
-    String parameters = query < 0 ? "" : rest.substring(query + 1);
-    String file = query < 0 ? rest : rest.substring(0, query);
-    if (file.startsWith("file:")) {
-      file = file.substring("file:".length());
-      if (file.startsWith("///")) {
-        file = file.substring(2);
-      }
-    }
-    if (file.isBlank()
-        || file.equals(":memory:")
-        || file.startsWith(":resource:")
-        || parameters.toLowerCase(Locale.ROOT).contains("mode=memory")) {
-      throw new IllegalArgumentException(
-          "the projection needs a SQLite database file, got '" + url + "'");
-    }
-    try {
-      return Path.of(file);
-    } catch (InvalidPathException e) {
-      throw new IllegalArgumentException("invalid SQLite database path in '" + url + "'", e);
-    }
-  }
-
-  /** The URL without what may be secret: the user info and the query. */
-  private static String describe(String url) {
-    String result = url;
-    int query = result.indexOf('?');
-    if (query >= 0) {
-      result = result.substring(0, query) + "?...";
-    }
-    int scheme = result.indexOf("//");
-    int at = result.indexOf('@');
-    if (scheme >= 0 && at > scheme) {
-      result = result.substring(0, scheme + 2) + "***@" + result.substring(at + 1);
-    }
-    return result;
   }
 
   private static void requireSessionId(String sessionId) {
@@ -509,16 +292,5 @@ public final class ProjectionReader implements AutoCloseable {
   @FunctionalInterface
   private interface Query<T> {
     T run(Connection connection) throws SQLException;
-  }
-
-  /** A column added by a later migration: null when the projection's schema is older. */
-  private static String optionalString(ResultSet row, String column) throws SQLException {
-    java.sql.ResultSetMetaData meta = row.getMetaData();
-    for (int i = 1; i <= meta.getColumnCount(); i++) {
-      if (meta.getColumnName(i).equalsIgnoreCase(column)) {
-        return row.getString(i);
-      }
-    }
-    return null;
   }
 }

@@ -1,7 +1,9 @@
 package io.durableagents.store.internal;
 
 /**
- * The store's SQL. Every statement is valid on SQLite (>= 3.24, for the upserts) and PostgreSQL.
+ * The store's writing SQL and what its writes read first. Every statement is valid on SQLite (>=
+ * 3.24, for the upserts) and PostgreSQL. The reads of the projection are the read model's ({@link
+ * io.durableagents.projection.ProjectionQueries}), shared with the client's reader.
  */
 public final class Sql {
   private Sql() {}
@@ -44,20 +46,6 @@ public final class Sql {
   public static final String MARK_NOTIFIED =
       "UPDATE agent_approvals SET notified_at = ?"
           + " WHERE session_id = ? AND approval_id = ? AND notified_at IS NULL";
-
-  private static final String SELECT_APPROVALS =
-      "SELECT approval_id, session_id, run, step, tool_call_id, tool_name, input, status,"
-          + " requested_at, expires_at, decided_at, decided_by, note, notified_at"
-          + " FROM agent_approvals";
-
-  public static final String SELECT_APPROVALS_ALL =
-      SELECT_APPROVALS + " ORDER BY requested_at, approval_id";
-
-  public static final String SELECT_APPROVALS_PENDING =
-      SELECT_APPROVALS + " WHERE status = 'pending' ORDER BY requested_at, approval_id";
-
-  public static final String SELECT_APPROVALS_OF_SESSION =
-      SELECT_APPROVALS + " WHERE session_id = ? ORDER BY requested_at, approval_id";
 
   public static final String DELETE_SESSION = "DELETE FROM agent_sessions WHERE session_id = ?";
 
@@ -160,27 +148,8 @@ public final class Sql {
           + " AND NOT EXISTS ("
           + "SELECT 1 FROM agent_checkpoints c WHERE c.session_id = agent_messages.session_id)";
 
-  public static final String SELECT_MESSAGES =
-      "SELECT seq, body FROM agent_messages WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq";
-
-  public static final String SELECT_SESSION =
-      "SELECT session_id, execution_id, agent, status, current_run, last_step, message_count,"
-          + " input_tokens, output_tokens, fingerprint, created_at, updated_at,"
-          + " parent_session_id, parent_step, fork_patch"
-          + " FROM agent_sessions WHERE session_id = ?";
-
   /** The lineage of a forked session, on the row of the fork's own execution only. */
   public static final String SET_LINEAGE =
       "UPDATE agent_sessions SET parent_session_id = ?, parent_step = ?, fork_patch = ?"
           + " WHERE session_id = ? AND execution_id = ?";
-
-  private static final String SELECT_HISTORY =
-      "SELECT step, run, saved_at, status, finish_reason, message_count, input_tokens,"
-          + " output_tokens, fingerprint, business_state, transcript_hash FROM agent_checkpoints"
-          + " WHERE session_id = ?"
-          + " ORDER BY step DESC";
-
-  public static final String SELECT_HISTORY_ALL = SELECT_HISTORY;
-
-  public static final String SELECT_HISTORY_LIMIT = SELECT_HISTORY + " LIMIT ?";
 }

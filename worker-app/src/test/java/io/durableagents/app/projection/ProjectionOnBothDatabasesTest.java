@@ -96,7 +96,7 @@ class ProjectionOnBothDatabasesTest {
       Checkpoint newest = history.get(0).checkpoint();
       assertThat(newest)
           .isEqualTo(new Checkpoint("chat-1", 3, 1, RunStatus.FINISHED, FinishReason.STOP,
-              transcript, BUSINESS_STATE, new Usage(30, 12), "fp-1", null, 3_000L));
+              transcript, BUSINESS_STATE, new Usage(30, 12), "fp-1", 3_000L));
       assertThat(history.get(1).checkpoint().businessState()).isNull();
       assertThat(history.get(1).checkpoint().messages()).isEqualTo(transcript.subList(0, 3));
       assertThat(history.get(2).checkpoint().messages()).isEqualTo(transcript.subList(0, 2));

@@ -1,0 +1,29 @@
+package io.durableagents.projection;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflow.Usage;
+
+/**
+ * The row of one checkpoint history entry in {@code agent_checkpoints}; its transcript is the
+ * session's first {@code messageCount} messages.
+ *
+ * @param savedAt epoch milliseconds (UTC) of the save (workflow time)
+ * @param status the session's status after the step
+ * @param finishReason why the step ended, or null
+ * @param usage token totals of the session at the step
+ * @param fingerprint the agent definition's fingerprint, or null
+ * @param businessState the tools' business state at the step, or null when there is none
+ * @param transcriptHash the hash chain of the entry's transcript, or null when the save did not
+ *     carry one (older workflow code, or a projection from before the column)
+ */
+public record StoredEntry(
+    int step,
+    int run,
+    long savedAt,
+    String status,
+    String finishReason,
+    int messageCount,
+    Usage usage,
+    String fingerprint,
+    JsonNode businessState,
+    String transcriptHash) {}

@@ -1,0 +1,35 @@
+package io.durableagents.projection;
+
+import io.durableagents.workflow.Usage;
+
+/**
+ * The row of one session in {@code agent_sessions}: where it stood at its newest checkpoint.
+ *
+ * @param executionId the first run id of the workflow that wrote the session
+ * @param currentRun the run the session is in (runs count the messages sent to it, from 1)
+ * @param lastStep the newest checkpoint step
+ * @param messageCount the number of transcript messages at that checkpoint
+ * @param usage token totals at that checkpoint
+ * @param fingerprint the agent definition's fingerprint, or null
+ * @param createdAt epoch milliseconds (UTC) of the first save
+ * @param updatedAt epoch milliseconds (UTC) of the newest save
+ * @param parentSessionId the session a fork was taken from; null for a session that is no fork
+ * @param parentStep the history step of the parent the fork starts from; null likewise
+ * @param forkPatch a one-line summary of the patch the fork applied ({@code "none"} for an
+ *     unpatched fork); null likewise, and in a projection from before the column
+ */
+public record StoredSession(
+    String sessionId,
+    String executionId,
+    String agent,
+    String status,
+    int currentRun,
+    int lastStep,
+    int messageCount,
+    Usage usage,
+    String fingerprint,
+    long createdAt,
+    long updatedAt,
+    String parentSessionId,
+    Integer parentStep,
+    String forkPatch) {}

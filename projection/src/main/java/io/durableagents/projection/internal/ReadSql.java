@@ -1,0 +1,43 @@
+package io.durableagents.projection.internal;
+
+/**
+ * The read model's SQL, valid on SQLite and PostgreSQL. Sessions and history entries are read
+ * with every column ({@code *}), mapped by name: a projection from before a later migration
+ * ({@code fork_patch}, {@code transcript_hash}) still reads, without them.
+ */
+public final class ReadSql {
+  private ReadSql() {}
+
+  /** Parameters: session, first seq (inclusive), last seq (exclusive). */
+  public static final String MESSAGES =
+      "SELECT seq, body FROM agent_messages WHERE session_id = ? AND seq >= ? AND seq < ?"
+          + " ORDER BY seq";
+
+  public static final String SESSION = "SELECT * FROM agent_sessions WHERE session_id = ?";
+
+  public static final String HISTORY =
+      "SELECT * FROM agent_checkpoints WHERE session_id = ? ORDER BY step DESC";
+
+  public static final String HISTORY_LIMIT = HISTORY + " LIMIT ?";
+
+  public static final String ENTRY =
+      "SELECT * FROM agent_checkpoints WHERE session_id = ? AND step = ?";
+
+  private static final String APPROVALS =
+      "SELECT approval_id, session_id, run, step, tool_call_id, tool_name, input, status,"
+          + " requested_at, expires_at, decided_at, decided_by, note, notified_at"
+          + " FROM agent_approvals";
+
+  private static final String OLDEST_FIRST = " ORDER BY requested_at, approval_id";
+
+  public static final String APPROVALS_ALL = APPROVALS + OLDEST_FIRST;
+
+  public static final String APPROVALS_PENDING =
+      APPROVALS + " WHERE status = 'pending'" + OLDEST_FIRST;
+
+  public static final String APPROVALS_OF_SESSION =
+      APPROVALS + " WHERE session_id = ?" + OLDEST_FIRST;
+
+  public static final String APPROVALS_PENDING_OF_SESSION =
+      APPROVALS + " WHERE session_id = ? AND status = 'pending'" + OLDEST_FIRST;
+}

@@ -1,0 +1,164 @@
+package io.durableagents.projection.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.projection.ProjectionException;
+import io.durableagents.projection.StoredApproval;
+import io.durableagents.projection.StoredEntry;
+import io.durableagents.projection.StoredSession;
+import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.Usage;
+import io.durableagents.workflow.activity.ApprovalRecord;
+import java.io.IOException;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+
+/** Maps the rows of the projection tables to the read model's records. */
+public final class Rows {
+  /** Lenient: a message JSON may carry properties a newer version added. */
+  private static final ObjectMapper JSON =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  private Rows() {}
+
+  /** A row of {@code SELECT * FROM agent_sessions}. */
+  public static StoredSession session(ResultSet row) throws SQLException {
+    int parentStep = row.getInt("parent_step");
+    Integer lineageStep = row.wasNull() ? null : parentStep;
+    return new StoredSession(
+        row.getString("session_id"),
+        row.getString("execution_id"),
+        row.getString("agent"),
+        row.getString("status"),
+        row.getInt("current_run"),
+        row.getInt("last_step"),
+        row.getInt("message_count"),
+        usage(row),
+        row.getString("fingerprint"),
+        row.getLong("created_at"),
+        row.getLong("updated_at"),
+        row.getString("parent_session_id"),
+        lineageStep,
+        hasColumn(row, "fork_patch") ? row.getString("fork_patch") : null);
+  }
+
+  /**
+   * A row of {@code SELECT * FROM agent_checkpoints}.
+   *
+   * @param withHash whether the result has the {@code transcript_hash} column ({@link
+   *     #hasColumn}), asked once per result rather than per row
+   */
+  public static StoredEntry entry(ResultSet row, boolean withHash) throws SQLException {
+    return new StoredEntry(
+        row.getInt("step"),
+        row.getInt("run"),
+        row.getLong("saved_at"),
+        row.getString("status"),
+        row.getString("finish_reason"),
+        row.getInt("message_count"),
+        usage(row),
+        row.getString("fingerprint"),
+        jsonColumn(row.getString("business_state")),
+        withHash ? row.getString("transcript_hash") : null);
+  }
+
+  /** A row of {@code agent_approvals}. */
+  public static StoredApproval approval(ResultSet row) throws SQLException {
+    Approval approval =
+        new Approval(
+            row.getString("approval_id"),
+            row.getString("tool_call_id"),
+            row.getString("tool_name"),
+            lenientJson(row.getString("input")),
+            row.getLong("requested_at"),
+            row.getLong("expires_at"));
+    ApprovalRecord record =
+        new ApprovalRecord(
+            approval,
+            row.getInt("run"),
+            row.getInt("step"),
+            row.getString("status"),
+            row.getLong("decided_at"),
+            row.getString("decided_by"),
+            row.getString("note"),
+            row.getLong("notified_at"));
+    return new StoredApproval(row.getString("session_id"), record);
+  }
+
+  /** Message {@code seq}'s body, from the database's text. */
+  public static Message message(String sessionId, int seq, String body) {
+    try {
+      return nonNull(sessionId, seq, JSON.readValue(body, Message.class));
+    } catch (JsonProcessingException e) {
+      throw invalid(sessionId, seq, e);
+    }
+  }
+
+  /** {@link #message(String, int, String)} from the body's UTF-8 bytes: no String built first. */
+  public static Message message(String sessionId, int seq, byte[] utf8Body) {
+    try {
+      return nonNull(sessionId, seq, JSON.readValue(utf8Body, Message.class));
+    } catch (IOException e) {
+      throw invalid(sessionId, seq, e);
+    }
+  }
+
+  /** Whether the result has {@code column}: one a later migration added may be missing. */
+  public static boolean hasColumn(ResultSet result, String column) throws SQLException {
+    ResultSetMetaData meta = result.getMetaData();
+    for (int i = 1; i <= meta.getColumnCount(); i++) {
+      if (meta.getColumnName(i).equalsIgnoreCase(column)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Usage usage(ResultSet row) throws SQLException {
+    return new Usage(row.getLong("input_tokens"), row.getLong("output_tokens"));
+  }
+
+  private static Message nonNull(String sessionId, int seq, Message message) {
+    if (message == null) {
+      throw new ProjectionException(
+          "message " + seq + " of session " + sessionId + " is stored as JSON null");
+    }
+    return message;
+  }
+
+  private static ProjectionException invalid(String sessionId, int seq, IOException e) {
+    return new ProjectionException(
+        "message " + seq + " of session " + sessionId + " is not a valid message JSON", e);
+  }
+
+  /** A JSON document the store wrote (business state): null stays null, other text is an error. */
+  private static JsonNode jsonColumn(String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      return JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new ProjectionException("a stored JSON column is not valid JSON", e);
+    }
+  }
+
+  /**
+   * A tool call's arguments as the model sent them: null stays null, text that is not JSON reads
+   * as a JSON string rather than hiding the approval from the inbox.
+   */
+  private static JsonNode lenientJson(String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      return JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      return JSON.getNodeFactory().textNode(text);
+    }
+  }
+}
