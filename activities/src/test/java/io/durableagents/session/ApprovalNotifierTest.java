@@ -1,13 +1,14 @@
 package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.activity.ApprovalRecord;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,7 +20,7 @@ class ApprovalNotifierTest {
   @TempDir Path dir;
 
   @Test
-  void aFlakyNotifier_isRetriedUntilItAccepts_andNotifiedAtIsRecorded() throws Exception {
+  void aFlakyNotifier_isRetriedUntilItAccepts_andNotifiedAtIsRecorded() {
     AtomicInteger calls = new AtomicInteger();
     List<Approval> delivered = new CopyOnWriteArrayList<>();
     try (SessionTestKit kit =
@@ -39,18 +40,18 @@ class ApprovalNotifierTest {
       RunResult paused = kit.send("notify-1", "pay");
       assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
 
-      for (int i = 0; i < 300 && delivered.isEmpty(); i++) {
-        Thread.sleep(20);
-      }
+      await("the notifier accepted")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> !delivered.isEmpty());
       assertThat(delivered).singleElement()
           .satisfies(a -> assertThat(a.approvalId()).isEqualTo(paused.approval().approvalId()));
       assertThat(calls.get()).isEqualTo(3);
-      ApprovalRecord row = kit.store.approvals("notify-1", true).get(0);
-      for (int i = 0; i < 100 && row.notifiedAt() == 0; i++) {
-        Thread.sleep(20);
-        row = kit.store.approvals("notify-1", true).get(0);
-      }
-      assertThat(row.notifiedAt()).isPositive();
+      await("notifiedAt of the approval recorded")
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(20))
+          .pollDelay(Duration.ZERO)
+          .untilAsserted(() -> assertThat(kit.store.approvals("notify-1", true).get(0).notifiedAt()).isPositive());
     }
   }
 }

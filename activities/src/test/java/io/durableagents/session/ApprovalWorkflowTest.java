@@ -2,6 +2,7 @@ package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Execution;
@@ -265,11 +266,11 @@ class ApprovalWorkflowTest extends SessionKitTest {
    * A signal is asynchronous: wait until the session has applied it before attaching, or the
    * attach may legitimately still see the pause.
    */
-  private void awaitDecisionApplied(String sessionId) throws InterruptedException {
-    for (int i = 0; i < 250 && kit.session(sessionId).status().approval() != null; i++) {
-      Thread.sleep(20);
-    }
-    assertThat(kit.session(sessionId).status().approval()).isNull();
+  private void awaitDecisionApplied(String sessionId) {
+    await("the decision on %s applied".formatted(sessionId))
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20))
+        .untilAsserted(() -> assertThat(kit.session(sessionId).status().approval()).isNull());
   }
 
   /** The refusal the workflow raised, out of the client's exception chain. */

@@ -1,14 +1,17 @@
 package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Lossless continue-as-new: long sessions keep everything across workflow runs. */
@@ -61,10 +64,17 @@ class ContinueAsNewTest extends SessionKitTest {
     RunResult paused = kit.send("can-approval", "pay", null, 60);
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     // Ignored decisions grow the history past the bound while the approval waits.
-    for (int i = 0; i < 100 && closedRuns("can-approval") == 0; i++) {
-      kit.session("can-approval").decide(new Decision("not-the-approval-" + i, true, null, "noise"));
-      Thread.sleep(30);
-    }
+    AtomicInteger noise = new AtomicInteger();
+    await("a continue-as-new while the approval waits")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(30))
+        .pollDelay(Duration.ZERO)
+        .pollInSameThread()
+        .until(() -> {
+          kit.session("can-approval")
+              .decide(new Decision("not-the-approval-" + noise.getAndIncrement(), true, null, "noise"));
+          return closedRuns("can-approval") > 0;
+        });
     assertThat(closedRuns("can-approval")).isGreaterThanOrEqualTo(1);
     assertThat(kit.session("can-approval").status().approval().approvalId())
         .isEqualTo(paused.approval().approvalId());
@@ -93,9 +103,10 @@ class ContinueAsNewTest extends SessionKitTest {
             10);
     CompletableFuture<RunResult> first =
         CompletableFuture.supplyAsync(() -> kit.send("can-retry", "the request", null, 25));
-    for (int i = 0; i < 300 && !kit.effects.containsKey("call_3_0"); i++) {
-      Thread.sleep(20);
-    }
+    await("the last slow call started, in a run continued from another")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> kit.effects.containsKey("call_3_0"));
     assertThat(closedRuns("can-retry")).isGreaterThanOrEqualTo(1);
 
     RunResult retried = kit.send("can-retry", "the request", null, 25);

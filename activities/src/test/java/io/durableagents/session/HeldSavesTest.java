@@ -1,6 +1,7 @@
 package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.durableagents.agent.Execution;
 import io.durableagents.store.CheckpointEntry;
@@ -158,11 +159,11 @@ class HeldSavesTest extends SessionKitTest {
     WorkflowReplayer.replayWorkflowExecution(kit.client.fetchHistory("held-4"), AgentSessionWorkflowImpl.class);
   }
 
-  private void awaitEffects(int count) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (kit.effects.size() < count && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
+  private void awaitEffects(int count) {
+    await("%d tool calls started".formatted(count))
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> kit.effects.size() >= count);
     assertThat(kit.effects).hasSize(count);
   }
 

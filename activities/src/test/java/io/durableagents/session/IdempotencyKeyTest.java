@@ -1,6 +1,7 @@
 package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.durableagents.agent.Agent;
 import io.durableagents.model.ModelProvider;
@@ -14,10 +15,12 @@ import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.activity.IdempotencyKeys;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.worker.WorkerFactoryOptions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.assertj.core.groups.Tuple;
@@ -138,10 +141,17 @@ class IdempotencyKeyTest extends SessionKitTest {
     RunResult paused = kit.send("keys-can", "book", null, 60);
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     // Ignored decisions grow the history past the bound while the approval waits.
-    for (int i = 0; i < 100 && kit.closedRuns("keys-can") == 0; i++) {
-      kit.session("keys-can").decide(new Decision("not-the-approval-" + i, true, null, "noise"));
-      Thread.sleep(30);
-    }
+    AtomicInteger noise = new AtomicInteger();
+    await("a continue-as-new while the approval waits")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(30))
+        .pollDelay(Duration.ZERO)
+        .pollInSameThread()
+        .until(() -> {
+          kit.session("keys-can")
+              .decide(new Decision("not-the-approval-" + noise.getAndIncrement(), true, null, "noise"));
+          return kit.closedRuns("keys-can") > 0;
+        });
     assertThat(kit.closedRuns("keys-can")).isGreaterThanOrEqualTo(1);
 
     kit.session("keys-can").approve(new Decision(paused.approval().approvalId(), true, null, "ops"));

@@ -1,6 +1,7 @@
 package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Execution;
@@ -19,6 +20,7 @@ import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.testing.WorkflowReplayer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -181,9 +183,10 @@ class ReplayFreshHistoryTest {
       kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       java.util.concurrent.CompletableFuture<RunResult> run =
           java.util.concurrent.CompletableFuture.supplyAsync(() -> kit.send("golden-cancel", "go"));
-      for (int i = 0; i < 200 && !kit.effects.containsKey("call_0_0"); i++) {
-        Thread.sleep(20);
-      }
+      await("the slow call started")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> kit.effects.containsKey("call_0_0"));
       kit.session("golden-cancel").cancel("test");
       assertThat(run.get(2, java.util.concurrent.TimeUnit.MINUTES).status()).isEqualTo(RunStatus.CANCELLED);
       assertThat(kit.send("golden-cancel", "again").status()).isEqualTo(RunStatus.FINISHED);

@@ -1,6 +1,7 @@
 package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.Message;
@@ -11,6 +12,7 @@ import io.durableagents.workflow.SessionErrors;
 import io.durableagents.workflow.ToolCallRecord;
 import io.durableagents.workflow.Rejection;
 import io.temporal.client.WorkflowUpdateException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,32 +29,35 @@ class SendSemanticsTest extends SessionKitTest {
     return CompletableFuture.supplyAsync(() -> kit.send(session, input));
   }
 
-  private void awaitToolStarted(String toolCallId) throws InterruptedException {
-    for (int i = 0; i < 200 && !kit.effects.containsKey(toolCallId); i++) {
-      Thread.sleep(20);
-    }
-    assertThat(kit.effects).containsKey(toolCallId);
+  private void awaitToolStarted(String toolCallId) {
+    await("tool call %s started".formatted(toolCallId))
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20))
+        .untilAsserted(() -> assertThat(kit.effects).containsKey(toolCallId));
   }
 
   /** Waits until the session's history records {@code count} completions of {@code type}. */
-  private void awaitCompletedActivities(String sessionId, String type, int count) throws InterruptedException {
-    long completed = 0;
-    for (int i = 0; i < 250 && completed < count; i++) {
-      Thread.sleep(20);
-      List<io.temporal.api.history.v1.HistoryEvent> events = kit.client.fetchHistory(sessionId).getEvents();
-      java.util.Set<Long> ofType =
-          events.stream()
-              .filter(e -> e.hasActivityTaskScheduledEventAttributes()
-                  && e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals(type))
-              .map(io.temporal.api.history.v1.HistoryEvent::getEventId)
-              .collect(java.util.stream.Collectors.toSet());
-      completed =
-          events.stream()
-              .filter(e -> e.hasActivityTaskCompletedEventAttributes()
-                  && ofType.contains(e.getActivityTaskCompletedEventAttributes().getScheduledEventId()))
-              .count();
-    }
+  private void awaitCompletedActivities(String sessionId, String type, int count) {
+    long completed =
+        await("completed %s activities of %s".formatted(type, sessionId))
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(20))
+            .until(() -> completedActivities(sessionId, type), n -> n >= count);
     assertThat(completed).as("completed %s activities of %s", type, sessionId).isEqualTo(count);
+  }
+
+  private long completedActivities(String sessionId, String type) {
+    List<io.temporal.api.history.v1.HistoryEvent> events = kit.client.fetchHistory(sessionId).getEvents();
+    java.util.Set<Long> ofType =
+        events.stream()
+            .filter(e -> e.hasActivityTaskScheduledEventAttributes()
+                && e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals(type))
+            .map(io.temporal.api.history.v1.HistoryEvent::getEventId)
+            .collect(java.util.stream.Collectors.toSet());
+    return events.stream()
+        .filter(e -> e.hasActivityTaskCompletedEventAttributes()
+            && ofType.contains(e.getActivityTaskCompletedEventAttributes().getScheduledEventId()))
+        .count();
   }
 
   @Test

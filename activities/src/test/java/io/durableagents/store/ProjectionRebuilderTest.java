@@ -1,6 +1,7 @@
 package io.durableagents.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Agent;
@@ -234,17 +235,15 @@ class ProjectionRebuilderTest {
   }
 
   /** Waits until the projection shows a settled session with at least {@code messages}. */
-  private void awaitSettled(String session, int messages) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      var row = live.session(session);
-      if (row.isPresent() && RunStatus.isSettled(row.get().status())
-          && row.get().messageCount() >= messages) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("session " + session + " did not settle: " + live.session(session));
+  private void awaitSettled(String session, int messages) {
+    await("session %s settled with %d messages or more in the projection".formatted(session, messages))
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(50))
+        .pollDelay(Duration.ZERO)
+        .until(
+            () -> live.session(session),
+            row -> row.isPresent() && RunStatus.isSettled(row.get().status())
+                && row.get().messageCount() >= messages);
   }
 
   /**
@@ -253,21 +252,13 @@ class ProjectionRebuilderTest {
    * server has the SDK retry the update on the new run.
    */
   private static <T> T acrossHandover(java.util.function.Supplier<T> update) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return update.get();
-      } catch (io.temporal.client.WorkflowNotFoundException e) {
-        if (attempt == 20) {
-          throw e;
-        }
-        try {
-          Thread.sleep(50);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
+    return await("an update that reaches the run after the hand-over")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(50))
+        .pollDelay(Duration.ZERO)
+        .pollInSameThread() // an update that runs long is not abandoned, nor sent twice at once
+        .ignoreExceptionsInstanceOf(io.temporal.client.WorkflowNotFoundException.class)
+        .until(update::get, answer -> true);
   }
 
   private RunResult send(String sessionId, String input, SessionStart start) {

@@ -1,6 +1,7 @@
 package io.durableagents.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -263,16 +264,12 @@ class SessionVisibilityIT {
   }
 
   /** Reads until {@code done} holds: visibility is eventually consistent. */
-  private static <T> T eventually(Read<T> read, Predicate<T> done) throws Exception {
-    long deadline = System.nanoTime() + VISIBLE_WITHIN.toNanos();
-    T value = read.get();
-    while (!done.test(value)) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not visible within " + VISIBLE_WITHIN + ": " + value);
-      }
-      Thread.sleep(200);
-      value = read.get();
-    }
-    return value;
+  private static <T> T eventually(Read<T> read, Predicate<T> done) {
+    return await("visible within " + VISIBLE_WITHIN)
+        .atMost(VISIBLE_WITHIN)
+        .pollInterval(Duration.ofMillis(200))
+        .pollDelay(Duration.ZERO)
+        .pollInSameThread() // a read may run a CLI process: one at a time, none left behind
+        .until(read::get, done);
   }
 }

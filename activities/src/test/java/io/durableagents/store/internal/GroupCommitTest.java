@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -18,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -150,10 +152,11 @@ class GroupCommitTest {
     }
   }
 
-  private void awaitQueued(int transactions) throws InterruptedException {
-    for (int i = 0; i < 500 && groupCommit.queued() < transactions; i++) {
-      Thread.sleep(10);
-    }
+  private void awaitQueued(int transactions) {
+    Awaitility.await("%d transactions queued".formatted(transactions))
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> groupCommit.queued() >= transactions);
     assertThat(groupCommit.queued()).isEqualTo(transactions);
   }
 

@@ -1,6 +1,7 @@
 package io.durableagents.app.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,6 +13,7 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -54,25 +56,24 @@ class BenchOnRealServerIT {
   }
 
   /** Workflows still running on the server, once its visibility has caught up (up to 10 s). */
-  private static long runningWorkflows(String address) throws InterruptedException {
+  private static long runningWorkflows(String address) {
     WorkflowServiceStubs service = AgentWorker.connect(address);
     try {
-      long running = -1;
-      for (int i = 0; i < 50 && running != 0; i++) {
-        running =
-            service
-                .blockingStub()
-                .countWorkflowExecutions(
-                    CountWorkflowExecutionsRequest.newBuilder()
-                        .setNamespace("default")
-                        .setQuery("ExecutionStatus = 'Running'")
-                        .build())
-                .getCount();
-        if (running != 0) {
-          Thread.sleep(200);
-        }
-      }
-      return running;
+      return await("no workflow running, once visibility caught up")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(200))
+          .pollDelay(Duration.ZERO)
+          .pollInSameThread()
+          .until(
+              () -> service
+                  .blockingStub()
+                  .countWorkflowExecutions(
+                      CountWorkflowExecutionsRequest.newBuilder()
+                          .setNamespace("default")
+                          .setQuery("ExecutionStatus = 'Running'")
+                          .build())
+                  .getCount(),
+              running -> running == 0);
     } finally {
       service.shutdownNow();
     }

@@ -1,6 +1,7 @@
 package io.durableagents.model.openai;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.durableagents.store.CheckpointEntry;
 import io.durableagents.streaming.Delta;
@@ -10,6 +11,7 @@ import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -135,10 +137,10 @@ class OpenAiSessionWorkflowTest {
     kit();
     CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> kit.send("openai-cancel", "tell a story"));
     // Cancel well after the first heartbeat, which the SDK sends at once; later ones it throttles.
-    for (int i = 0; i < 400 && kit.deltas.size() < 20; i++) {
-      Thread.sleep(50);
-    }
-    assertThat(kit.deltas).hasSizeGreaterThanOrEqualTo(20);
+    await("20 deltas streamed")
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(50))
+        .untilAsserted(() -> assertThat(kit.deltas).hasSizeGreaterThanOrEqualTo(20));
 
     long cancelledAt = System.nanoTime();
     kit.client.newWorkflowStub(AgentSessionWorkflow.class, "openai-cancel").cancel("enough");
@@ -149,7 +151,10 @@ class OpenAiSessionWorkflowTest {
     // cancel check interval (1 s) lets through, stops forwarding and abandons the HTTP call.
     assertThat(hungUp.await(60, TimeUnit.SECONDS)).as("the HTTP call was abandoned").isTrue();
     int delivered = kit.deltas.size();
-    Thread.sleep(500);
+    // Deltas are forwarded on the activity's thread: once the worker has shut down, every
+    // activity it ran has returned, and no delta can arrive any more.
+    kit.env.shutdown();
+    kit.env.awaitTermination(30, TimeUnit.SECONDS);
     assertThat(kit.deltas).hasSize(delivered);
     long lastDelta = kit.deltaArrivals.get(kit.deltaArrivals.size() - 1);
     assertThat(TimeUnit.NANOSECONDS.toMillis(lastDelta - cancelledAt))

@@ -1,5 +1,7 @@
 package io.durableagents.app.crash;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A worker JVM started by a crash test: a main class of the test class path in a process of its
@@ -55,17 +58,25 @@ final class ChildJvm {
   }
 
   /** Waits until the log has a line containing {@code ready}; throws if the process exits first. */
-  ChildJvm awaitReady(String ready, Duration timeout) throws IOException, InterruptedException {
-    long until = System.nanoTime() + timeout.toNanos();
-    while (!Files.readString(log, StandardCharsets.UTF_8).contains(ready)) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            name + " exited with " + process.exitValue() + " before it was ready:\n" + tail());
-      }
-      if (System.nanoTime() > until) {
-        throw new IllegalStateException(name + " was not ready within " + timeout + ":\n" + tail());
-      }
-      Thread.sleep(50);
+  ChildJvm awaitReady(String ready, Duration timeout) {
+    try {
+      await(name + " ready")
+          .atMost(timeout)
+          .pollInterval(Duration.ofMillis(50))
+          .pollDelay(Duration.ZERO)
+          .pollInSameThread()
+          .until(() -> {
+            if (Files.readString(log, StandardCharsets.UTF_8).contains(ready)) {
+              return true;
+            }
+            if (!process.isAlive()) {
+              throw new IllegalStateException(
+                  name + " exited with " + process.exitValue() + " before it was ready:\n" + tail());
+            }
+            return false;
+          });
+    } catch (ConditionTimeoutException e) {
+      throw new IllegalStateException(name + " was not ready within " + timeout + ":\n" + tail(), e);
     }
     return this;
   }

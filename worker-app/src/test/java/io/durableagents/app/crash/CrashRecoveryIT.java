@@ -1,6 +1,7 @@
 package io.durableagents.app.crash;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -52,10 +53,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -314,11 +315,20 @@ class CrashRecoveryIT {
     return (number - 1) % MIN_KILLS + 1;
   }
 
-  private void awaitKills(String session, int kills) throws InterruptedException {
+  private void awaitKills(String session, int kills) {
     note(session, "hold approval until kill " + kills);
-    while (killer.killedPids.size() < kills && killer.failure.get() == null) {
-      checkDeadline(session);
-      Thread.sleep(100);
+    long left = deadlineNanos - System.nanoTime();
+    if (left <= 0) {
+      throw new AssertionError(session + " did not finish within " + DEADLINE);
+    }
+    try {
+      await(session + " holding its approval until kill " + kills)
+          .atMost(Duration.ofNanos(left))
+          .pollInterval(Duration.ofMillis(100))
+          .pollDelay(Duration.ZERO)
+          .until(() -> killer.killedPids.size() >= kills || killer.failure.get() != null);
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(session + " did not finish within " + DEADLINE, e);
     }
   }
 
@@ -427,21 +437,29 @@ class CrashRecoveryIT {
   }
 
   private RunResult awaitRun(String session, Future<RunResult> run) throws Exception {
-    while (true) {
-      if (killer.failure.get() != null) {
-        throw failure("the killer failed while " + session + " ran", killer.failure.get());
-      }
-      long left = deadlineNanos - System.nanoTime();
-      if (left <= 0) {
-        throw failure(session + " did not finish within " + DEADLINE, null);
-      }
-      try {
-        return run.get(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
-      } catch (TimeoutException e) {
-        // check the killer and the deadline again
-      } catch (ExecutionException e) {
-        throw failure(session + " failed", e.getCause());
-      }
+    if (killer.failure.get() != null) {
+      throw failure("the killer failed while " + session + " ran", killer.failure.get());
+    }
+    long left = deadlineNanos - System.nanoTime();
+    if (left <= 0) {
+      throw failure(session + " did not finish within " + DEADLINE, null);
+    }
+    try {
+      await(session + " finished")
+          .atMost(Duration.ofNanos(left))
+          .pollInterval(Duration.ofMillis(100))
+          .pollDelay(Duration.ZERO)
+          .until(() -> run.isDone() || killer.failure.get() != null);
+    } catch (ConditionTimeoutException e) {
+      throw failure(session + " did not finish within " + DEADLINE, null);
+    }
+    if (!run.isDone()) {
+      throw failure("the killer failed while " + session + " ran", killer.failure.get());
+    }
+    try {
+      return run.get();
+    } catch (ExecutionException e) {
+      throw failure(session + " failed", e.getCause());
     }
   }
 

@@ -1,6 +1,7 @@
 package io.durableagents.app.crash;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -37,8 +38,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -236,41 +239,56 @@ class RecoveryTimeIT {
     }
   }
 
-  private static void awaitLine(Path ledger, Predicate<JsonNode> wanted, CompletableFuture<Finished> run)
-      throws Exception {
-    long until = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (readLedger(ledger).stream().noneMatch(wanted)) {
-      assertThat(run).as("the run, before the kill").isNotDone();
-      assertThat(System.nanoTime()).as("waiting for the kill point in " + ledger.getFileName()).isLessThan(until);
-      Thread.sleep(20);
-    }
+  private static void awaitLine(Path ledger, Predicate<JsonNode> wanted, CompletableFuture<Finished> run) {
+    await("the kill point in " + ledger.getFileName())
+        .atMost(READY_TIMEOUT)
+        .pollInterval(Duration.ofMillis(20))
+        .pollDelay(Duration.ZERO)
+        .pollInSameThread()
+        .until(() -> {
+          if (readLedger(ledger).stream().anyMatch(wanted)) {
+            return true;
+          }
+          assertThat(run).as("the run, before the kill").isNotDone();
+          return false;
+        });
   }
 
   /** Waits until the pending activity of {@code type} has a heartbeat; fails after {@code within}. */
-  private void awaitHeartbeat(String session, String type, Duration within, CompletableFuture<Finished> run)
-      throws InterruptedException {
-    long until = System.nanoTime() + within.toNanos();
-    while (true) {
-      Optional<PendingActivityInfo> pending =
-          service.blockingStub()
-              .describeWorkflowExecution(
-                  DescribeWorkflowExecutionRequest.newBuilder()
-                      .setNamespace(temporal.getOptions().getNamespace())
-                      .setExecution(WorkflowExecution.newBuilder().setWorkflowId(session))
-                      .build())
-              .getPendingActivitiesList()
-              .stream()
-              .filter(activity -> activity.getActivityType().getName().equals(type))
-              .findFirst();
-      if (pending.isPresent() && pending.get().hasLastHeartbeatTime()) {
-        return;
-      }
-      assertThat(run).as("the run, before the kill").isNotDone();
-      assertThat(System.nanoTime())
-          .as("the running %s heartbeats within %s (pending: %s)", type, within, pending)
-          .isLessThan(until);
-      Thread.sleep(50);
+  private void awaitHeartbeat(String session, String type, Duration within, CompletableFuture<Finished> run) {
+    AtomicReference<Optional<PendingActivityInfo>> last = new AtomicReference<>(Optional.empty());
+    try {
+      await("the running %s heartbeats within %s".formatted(type, within))
+          .atMost(within)
+          .pollInterval(Duration.ofMillis(50))
+          .pollDelay(Duration.ZERO)
+          .pollInSameThread()
+          .until(() -> {
+            Optional<PendingActivityInfo> pending = pendingActivity(session, type);
+            last.set(pending);
+            if (pending.isPresent() && pending.get().hasLastHeartbeatTime()) {
+              return true;
+            }
+            assertThat(run).as("the run, before the kill").isNotDone();
+            return false;
+          });
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          "the running %s heartbeats within %s (pending: %s)".formatted(type, within, last.get()), e);
     }
+  }
+
+  private Optional<PendingActivityInfo> pendingActivity(String session, String type) {
+    return service.blockingStub()
+        .describeWorkflowExecution(
+            DescribeWorkflowExecutionRequest.newBuilder()
+                .setNamespace(temporal.getOptions().getNamespace())
+                .setExecution(WorkflowExecution.newBuilder().setWorkflowId(session))
+                .build())
+        .getPendingActivitiesList()
+        .stream()
+        .filter(activity -> activity.getActivityType().getName().equals(type))
+        .findFirst();
   }
 
   /**

@@ -3,6 +3,7 @@ package io.durableagents.app.hostile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -318,21 +319,19 @@ class HostileClientInputIT {
     }
   }
 
-  private static WorkflowExecutionStatus awaitClosed(String id) throws InterruptedException {
+  private static WorkflowExecutionStatus awaitClosed(String id) {
     return awaitClosed(id, Duration.ofSeconds(10));
   }
 
-  private static WorkflowExecutionStatus awaitClosed(String id, Duration within) throws InterruptedException {
-    long deadline = System.nanoTime() + within.toNanos();
-    WorkflowExecutionStatus status;
-    do {
-      status = temporal.newUntypedWorkflowStub(id).describe().getStatus();
-      if (status != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
-        return status;
-      }
-      Thread.sleep(100);
-    } while (System.nanoTime() < deadline);
-    return status;
+  private static WorkflowExecutionStatus awaitClosed(String id, Duration within) {
+    return await("workflow %s closed".formatted(id))
+        .atMost(within)
+        .pollInterval(Duration.ofMillis(100))
+        .pollDelay(Duration.ZERO)
+        .pollInSameThread()
+        .until(
+            () -> temporal.newUntypedWorkflowStub(id).describe().getStatus(),
+            status -> status != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
   }
 
   // ---- AgentClient ----------------------------------------------------------------------------

@@ -1,5 +1,8 @@
 package io.durableagents.app.http;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -15,6 +18,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /** A test client of an event stream: collects {@code event: delta} data, in order. */
@@ -25,6 +29,8 @@ final class SseClient implements AutoCloseable {
   private final CompletableFuture<HttpResponse<Stream<String>>> response;
   private final List<JsonNode> deltas = new ArrayList<>();
   private String event;
+  /** Whether the body has ended (the server closed the stream, or the client did). */
+  private volatile boolean ended;
 
   private SseClient(String url) {
     response =
@@ -40,6 +46,8 @@ final class SseClient implements AutoCloseable {
                         body.forEach(lines::add);
                       } catch (UncheckedIOException e) {
                         // closed
+                      } finally {
+                        ended = true;
                       }
                     },
                     "sse-test-client")
@@ -61,26 +69,49 @@ final class SseClient implements AutoCloseable {
   }
 
   /** Reads until the text deltas received so far concatenate to at least {@code length} chars. */
-  List<JsonNode> awaitText(int length, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (text().length() < length) {
-      long left = deadline - System.nanoTime();
-      String line = lines.poll(Math.max(1, left), TimeUnit.NANOSECONDS);
-      if (line == null) {
-        break;
-      }
-      take(line);
-    }
+  List<JsonNode> awaitText(int length, Duration timeout) {
+    await("text deltas of %d characters or more".formatted(length))
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(10))
+        .pollDelay(Duration.ZERO)
+        .pollInSameThread()
+        .untilAsserted(() -> assertThat(takeArrived().text()).hasSizeGreaterThanOrEqualTo(length));
     return List.copyOf(deltas);
   }
 
-  /** Reads whatever arrives within {@code wait}. */
-  List<JsonNode> drain(Duration wait) throws InterruptedException {
+  /**
+   * Reads until a delta that {@code wanted} accepts ({@code what}) has arrived, and returns every
+   * delta read, that one last: a delta the test itself published proves that all published before
+   * it were read.
+   */
+  List<JsonNode> awaitDelta(String what, Predicate<JsonNode> wanted, Duration timeout) {
+    await(what)
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(10))
+        .pollDelay(Duration.ZERO)
+        .pollInSameThread()
+        .until(() -> takeArrived().deltas.stream().anyMatch(wanted));
+    return List.copyOf(deltas);
+  }
+
+  /** Waits until the server has ended the stream, and reads what it sent before. */
+  List<JsonNode> awaitEnd(Duration timeout) {
+    await("the end of the event stream")
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(10))
+        .pollDelay(Duration.ZERO)
+        .pollInSameThread()
+        .until(() -> ended);
+    return List.copyOf(takeArrived().deltas);
+  }
+
+  /** Takes the lines that have arrived, without waiting. */
+  private SseClient takeArrived() {
     String line;
-    while ((line = lines.poll(wait.toMillis(), TimeUnit.MILLISECONDS)) != null) {
+    while ((line = lines.poll()) != null) {
       take(line);
     }
-    return List.copyOf(deltas);
+    return this;
   }
 
   String text() {

@@ -1,6 +1,7 @@
 package io.durableagents.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Agent;
@@ -34,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SseDeltaServerTest {
   private static final String TASK_QUEUE = "agents-sse-test";
+  /** The text of a delta the test publishes itself, behind whatever the server was to send before it. */
+  private static final String MARKER = "the test's own delta";
 
   /** Streams its answer a few characters at a time, with some reasoning first. */
   private static final ModelProvider STREAMING_MODEL =
@@ -93,7 +96,10 @@ class SseDeltaServerTest {
         assertThat(d.path("step").asInt()).isEqualTo(1);
         assertThat(d.path("attempt").asInt()).isEqualTo(1);
       });
-      assertThat(client.drain(Duration.ofMillis(300))).hasSameSizeAs(deltas);
+      // Published after both runs answered: once it is read, so is every delta sent before it.
+      sse.onDelta(new Delta("x", 99, 1, Delta.TEXT, MARKER));
+      List<JsonNode> all = client.awaitDelta("the test's delta", SseDeltaServerTest::isMarker, Duration.ofSeconds(10));
+      assertThat(all.subList(0, all.size() - 1)).hasSameSizeAs(deltas);
     }
   }
 
@@ -120,9 +126,13 @@ class SseDeltaServerTest {
     assertThat(status("GET", base + "/sessions/x")).isEqualTo(404);
     assertThat(status("GET", base + "/")).isEqualTo(404);
     assertThat(status("POST", base + "/sessions/x/events")).isEqualTo(405);
-    try (SseClient ok = SseClient.connect(sse.eventsUrl("user@example.com:chat-1_v2." + "a".repeat(150)))) {
+    String longId = "user@example.com:chat-1_v2." + "a".repeat(150);
+    try (SseClient ok = SseClient.connect(sse.eventsUrl(longId))) {
       assertThat(sse.clientCount()).isEqualTo(1);
-      assertThat(ok.drain(Duration.ofMillis(100))).isEmpty();
+      // Nothing streams before a delta the test publishes; its arrival shows that it would have.
+      sse.onDelta(new Delta(longId, 1, 1, Delta.TEXT, MARKER));
+      List<JsonNode> received = ok.awaitDelta("the test's delta", SseDeltaServerTest::isMarker, Duration.ofSeconds(10));
+      assertThat(received.subList(0, received.size() - 1)).isEmpty();
     }
   }
 
@@ -130,12 +140,17 @@ class SseDeltaServerTest {
   void close_endsTheOpenStreams() throws Exception {
     SseClient client = SseClient.connect(sse.eventsUrl("closing"));
     sse.close();
-    client.drain(Duration.ofMillis(500));
+    client.awaitEnd(Duration.ofSeconds(10));
     client.close();
-    for (int i = 0; i < 100 && sse.clientCount() > 0; i++) {
-      Thread.sleep(20);
-    }
-    assertThat(sse.clientCount()).isZero();
+    await("the server let go of the stream")
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(20))
+        .pollDelay(Duration.ZERO)
+        .untilAsserted(() -> assertThat(sse.clientCount()).isZero());
+  }
+
+  private static boolean isMarker(JsonNode delta) {
+    return MARKER.equals(delta.path("text").asText());
   }
 
   private static int status(String method, String url) throws Exception {

@@ -1,6 +1,7 @@
 package io.durableagents.app.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -254,18 +255,14 @@ class ProjectionFaultIT {
     return factory;
   }
 
-  private static void awaitEverySessionSaved(AgentStore store, List<String> ids) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      boolean all = ids.stream().allMatch(id -> store.session(id).isPresent());
-      if (all) {
-        assertThat(ids).allSatisfy(id ->
-            assertThat(store.session(id).orElseThrow().status()).isNotEqualTo(RunStatus.FINISHED));
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("not every session saved a checkpoint within 30 s");
+  private static void awaitEverySessionSaved(AgentStore store, List<String> ids) {
+    await("every session saved a checkpoint")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(50))
+        .pollDelay(Duration.ZERO)
+        .until(() -> ids.stream().allMatch(id -> store.session(id).isPresent()));
+    assertThat(ids).allSatisfy(id ->
+        assertThat(store.session(id).orElseThrow().status()).isNotEqualTo(RunStatus.FINISHED));
   }
 
   /** Messages 0..n-1 without a gap; one result per tool call, none twice; the run's count. */
