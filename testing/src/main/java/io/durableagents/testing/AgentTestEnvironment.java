@@ -97,7 +97,7 @@ public final class AgentTestEnvironment implements AutoCloseable {
       this.client =
           AgentClient.newInstance(
               startedEnvironment.getWorkflowClient(),
-              AgentClientOptions.newBuilder().taskQueue(taskQueue).projection(projection).build());
+              AgentClientOptions.newBuilder().setTaskQueue(taskQueue).setProjection(projection).build());
     } catch (RuntimeException | Error e) {
       if (startedEnvironment != null) {
         startedEnvironment.close();
