@@ -1,8 +1,8 @@
 package io.durableagents.store;
 
 import io.durableagents.workflow.Message;
-import io.durableagents.workflow.activity.ApprovalRecord;
-import io.durableagents.workflow.activity.CheckpointSave;
+import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.CheckpointSave;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.durableagents.tools;
 
 import io.durableagents.workflow.TriggerEnvelope;
-import io.durableagents.workflow.activity.IdempotencyKeys;
+import io.durableagents.workflow.internal.activity.IdempotencyKeys;
 
 /**
  * What a tool knows about the call it serves. Tools are at-least-once: a call in flight when a

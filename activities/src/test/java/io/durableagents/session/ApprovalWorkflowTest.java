@@ -15,7 +15,7 @@ import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SessionErrors;
 import io.durableagents.workflow.ToolCallRecord;
-import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.ApprovalRecord;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowUpdateException;
 import java.time.Duration;

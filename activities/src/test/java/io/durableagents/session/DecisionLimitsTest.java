@@ -8,7 +8,7 @@ import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SessionErrors;
-import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.ApprovalRecord;
 import io.temporal.client.WorkflowUpdateException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

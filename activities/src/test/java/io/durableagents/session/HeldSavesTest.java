@@ -9,7 +9,7 @@ import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.testing.ModelTurnInputs;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.activity.ModelTurnRequest;
+import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.temporal.api.failure.v1.Failure;
 import io.temporal.api.history.v1.HistoryEvent;

@@ -12,7 +12,7 @@ import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.activity.IdempotencyKeys;
+import io.durableagents.workflow.internal.activity.IdempotencyKeys;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.Usage;
-import io.durableagents.workflow.activity.CheckpointSave;
+import io.durableagents.workflow.CheckpointSave;
 import io.temporal.api.common.v1.ActivityType;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.EventType;

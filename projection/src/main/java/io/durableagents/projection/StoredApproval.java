@@ -1,6 +1,6 @@
 package io.durableagents.projection;
 
-import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.ApprovalRecord;
 
 /**
  * The row of one approval in {@code agent_approvals}: the record the workflow saved, and the

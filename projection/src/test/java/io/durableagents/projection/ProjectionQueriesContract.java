@@ -12,7 +12,7 @@ import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.Usage;
-import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.ApprovalRecord;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -7,7 +7,7 @@ import io.durableagents.projection.StoredApproval;
 import io.durableagents.projection.StoredEntry;
 import io.durableagents.projection.StoredSession;
 import io.durableagents.workflow.Message;
-import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.ApprovalRecord;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.activity.CallCheck;
+import io.durableagents.workflow.internal.activity.CallCheck;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package io.durableagents.activities.internal;
 
-import io.durableagents.workflow.activity.AgentActivities;
-import io.durableagents.workflow.activity.AgentSpec;
+import io.durableagents.workflow.internal.activity.AgentActivities;
+import io.durableagents.workflow.internal.activity.AgentSpec;
 
 public final class AgentActivitiesImpl implements AgentActivities {
   private final AgentRegistry registry;

@@ -2,8 +2,8 @@ package io.durableagents.activities.internal;
 
 import io.durableagents.agent.Agent;
 import io.durableagents.store.AgentStore;
-import io.durableagents.workflow.activity.ApprovalActivities;
-import io.durableagents.workflow.activity.ApprovalNotice;
+import io.durableagents.workflow.internal.activity.ApprovalActivities;
+import io.durableagents.workflow.internal.activity.ApprovalNotice;
 import io.temporal.failure.ApplicationFailure;
 
 public final class ApprovalActivitiesImpl implements ApprovalActivities {

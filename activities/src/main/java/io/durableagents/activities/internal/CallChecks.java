@@ -6,7 +6,7 @@ import io.durableagents.agent.Agent;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.ErrorResults;
 import io.durableagents.workflow.ToolCall;
-import io.durableagents.workflow.activity.CallCheck;
+import io.durableagents.workflow.internal.activity.CallCheck;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -23,7 +23,7 @@ import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
-import io.durableagents.workflow.activity.ActivityNames;
+import io.durableagents.workflow.internal.activity.ActivityNames;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;

@@ -11,7 +11,7 @@ import io.durableagents.projection.StoredSession;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.Usage;
-import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.ApprovalRecord;
 import java.io.IOException;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;

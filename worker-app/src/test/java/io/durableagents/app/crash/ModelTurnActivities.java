@@ -3,7 +3,7 @@ package io.durableagents.app.crash;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.testing.ModelTurnInputs;
-import io.durableagents.workflow.activity.ModelTurnRequest;
+import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.temporal.api.failure.v1.Failure;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.history.v1.MarkerRecordedEventAttributes;

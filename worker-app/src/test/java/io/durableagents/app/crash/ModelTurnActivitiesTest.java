@@ -3,7 +3,7 @@ package io.durableagents.app.crash;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import io.durableagents.workflow.activity.ModelTurnRequest;
+import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.temporal.api.common.v1.ActivityType;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.Payloads;

@@ -25,7 +25,7 @@ import io.durableagents.store.ProjectionTables;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.activity.CheckpointSave;
+import io.durableagents.workflow.CheckpointSave;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;

@@ -1,15 +1,15 @@
 package io.durableagents.workflow.internal;
 
 import io.durableagents.workflow.Approval;
-import io.durableagents.workflow.activity.AgentActivities;
-import io.durableagents.workflow.activity.ApprovalActivities;
-import io.durableagents.workflow.activity.ApprovalNotice;
-import io.durableagents.workflow.activity.AgentSpec;
-import io.durableagents.workflow.activity.CheckpointActivities;
-import io.durableagents.workflow.activity.ForkActivities;
-import io.durableagents.workflow.activity.ModelActivities;
-import io.durableagents.workflow.activity.ToolActivities;
-import io.durableagents.workflow.activity.ToolSpec;
+import io.durableagents.workflow.internal.activity.AgentActivities;
+import io.durableagents.workflow.internal.activity.ApprovalActivities;
+import io.durableagents.workflow.internal.activity.ApprovalNotice;
+import io.durableagents.workflow.internal.activity.AgentSpec;
+import io.durableagents.workflow.internal.activity.CheckpointActivities;
+import io.durableagents.workflow.internal.activity.ForkActivities;
+import io.durableagents.workflow.internal.activity.ModelActivities;
+import io.durableagents.workflow.internal.activity.ToolActivities;
+import io.durableagents.workflow.internal.activity.ToolSpec;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;

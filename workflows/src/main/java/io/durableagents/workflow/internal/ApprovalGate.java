@@ -6,7 +6,7 @@ import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.InputChecks;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.SessionErrors;
-import io.durableagents.workflow.activity.ApprovalRecord;
+import io.durableagents.workflow.ApprovalRecord;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.LinkedHashSet;

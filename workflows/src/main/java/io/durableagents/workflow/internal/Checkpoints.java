@@ -2,10 +2,10 @@ package io.durableagents.workflow.internal;
 
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.Decision;
-import io.durableagents.workflow.activity.AgentSpec;
-import io.durableagents.workflow.activity.ApprovalRecord;
-import io.durableagents.workflow.activity.CheckpointSave;
-import io.durableagents.workflow.activity.TurnSaves;
+import io.durableagents.workflow.internal.activity.AgentSpec;
+import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.workflow.internal.activity.TurnSaves;
 import io.temporal.workflow.Workflow;
 import java.util.List;
 

@@ -5,7 +5,7 @@ import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.MergePatch;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.Usage;
-import io.durableagents.workflow.activity.AgentSpec;
+import io.durableagents.workflow.internal.activity.AgentSpec;
 
 /**
  * Where a session stands between and during runs: its agent, status, run and step counters,

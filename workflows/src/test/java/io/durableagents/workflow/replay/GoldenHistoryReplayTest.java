@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.durableagents.workflow.SessionStart;
-import io.durableagents.workflow.activity.CheckpointActivities;
-import io.durableagents.workflow.activity.CheckpointSave;
+import io.durableagents.workflow.internal.activity.CheckpointActivities;
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.WorkflowExecutionHistory;

@@ -1,11 +1,9 @@
-package io.durableagents.workflow.activity;
+package io.durableagents.workflow;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.Usage;
 import java.util.List;
 
 /**
@@ -65,7 +63,7 @@ public record CheckpointSave(
 
   /**
    * This save without the fields every save of one model turn's request shares with the request
-   * (session, execution, agent, fingerprint): the request carries them once (see {@link
+   * (session, execution, agent, fingerprint): the request carries them once (see {@code
    * ModelTurnRequest#foldedSaves()}).
    */
   public CheckpointSave compact() {

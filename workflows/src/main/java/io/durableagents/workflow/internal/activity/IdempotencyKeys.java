@@ -1,4 +1,4 @@
-package io.durableagents.workflow.activity;
+package io.durableagents.workflow.internal.activity;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.durableagents.workflow.activity;
+package io.durableagents.workflow.internal.activity;
 
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;

@@ -1,5 +1,6 @@
-package io.durableagents.workflow.activity;
+package io.durableagents.workflow.internal.activity;
 
+import io.durableagents.workflow.CheckpointSave;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,6 @@
-package io.durableagents.workflow.activity;
+package io.durableagents.workflow.internal.activity;
 
+import io.durableagents.workflow.CheckpointSave;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;

@@ -1,9 +1,8 @@
-package io.durableagents.workflow.activity;
+package io.durableagents.workflow;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.durableagents.workflow.Approval;
 
 /**
  * An approval as the projection stores it: the wait point plus its state.

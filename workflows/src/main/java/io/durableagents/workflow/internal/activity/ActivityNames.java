@@ -1,4 +1,4 @@
-package io.durableagents.workflow.activity;
+package io.durableagents.workflow.internal.activity;
 
 /** The prefix of every activity type this product registers. */
 public final class ActivityNames {

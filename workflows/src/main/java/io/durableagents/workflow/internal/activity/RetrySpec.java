@@ -1,4 +1,4 @@
-package io.durableagents.workflow.activity;
+package io.durableagents.workflow.internal.activity;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
