@@ -1,5 +1,6 @@
 package io.durableagents.store;
 
+import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Usage;
 
@@ -18,7 +19,7 @@ public record CheckpointEntry(
     int step,
     int run,
     long savedAt,
-    String status,
+    RunStatus status,
     String finishReason,
     int messageCount,
     Usage usage,

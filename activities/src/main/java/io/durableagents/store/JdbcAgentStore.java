@@ -565,7 +565,7 @@ public final class JdbcAgentStore implements AgentStore {
       upsert.setString(1, sessionId);
       upsert.setInt(2, save.step());
       upsert.setInt(3, save.run());
-      upsert.setString(4, save.status());
+      upsert.setString(4, save.status().value());
       setNullableString(upsert, 5, save.finishReason());
       upsert.setInt(6, save.messageCount());
       upsert.setLong(7, usage.inputTokens());
@@ -594,7 +594,7 @@ public final class JdbcAgentStore implements AgentStore {
       upsert.setString(1, sessionId);
       upsert.setString(2, save.executionId());
       upsert.setString(3, save.agent());
-      upsert.setString(4, save.status());
+      upsert.setString(4, save.status().value());
       upsert.setInt(5, save.run());
       upsert.setInt(6, save.step());
       upsert.setInt(7, save.messageCount());
@@ -629,7 +629,7 @@ public final class JdbcAgentStore implements AgentStore {
       upsert.setString(5, approval.toolCallId());
       upsert.setString(6, approval.toolName());
       setNullableString(upsert, 7, approval.input() == null ? null : approval.input().toString());
-      upsert.setString(8, record.status());
+      upsert.setString(8, record.status().value());
       upsert.setLong(9, approval.requestedAt());
       upsert.setLong(10, approval.expiresAt());
       if (record.decidedAt() > 0) {

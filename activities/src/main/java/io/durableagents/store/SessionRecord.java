@@ -1,5 +1,6 @@
 package io.durableagents.store;
 
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.Usage;
 
 /**
@@ -19,7 +20,7 @@ public record SessionRecord(
     String sessionId,
     String executionId,
     String agent,
-    String status,
+    RunStatus status,
     int currentRun,
     int lastStep,
     int messageCount,

@@ -1,5 +1,6 @@
 package io.durableagents.session;
 
+import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -57,7 +58,7 @@ class ApprovalWorkflowTest extends SessionKitTest {
 
     DecisionOutcome outcome =
         kit.session("mid-1").approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
-    assertThat(outcome.outcome()).isEqualTo(DecisionOutcome.APPROVED);
+    assertThat(outcome.outcome()).isEqualTo(ApprovalStatus.APPROVED);
     RunResult done = kit.attach("mid-1");
 
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
@@ -72,7 +73,7 @@ class ApprovalWorkflowTest extends SessionKitTest {
     assertThat(transcript.subList(2, 5)).extracting(Message::toolCallId)
         .containsExactly("call_0_0", "call_0_1", "call_0_2");
     ApprovalRecord row = kit.store.approvals("mid-1", false).get(0);
-    assertThat(row.status()).isEqualTo(ApprovalRecord.APPROVED);
+    assertThat(row.status()).isEqualTo(ApprovalStatus.APPROVED);
     assertThat(row.decidedBy()).isEqualTo("alice");
     assertThat(row.note()).isEqualTo("ok");
     assertThat(kit.store.approvals(null, true)).isEmpty();
@@ -98,7 +99,7 @@ class ApprovalWorkflowTest extends SessionKitTest {
         .isEmpty();
     // The decision still landed on the entry that asked for it.
     ApprovalRecord row = kit.store.approvals("alongside-1", false).get(0);
-    assertThat(row.status()).isEqualTo(ApprovalRecord.APPROVED);
+    assertThat(row.status()).isEqualTo(ApprovalStatus.APPROVED);
     assertThat(kit.store.history("alongside-1", 0))
         .filteredOn(entry -> entry.step() == row.step())
         .singleElement()
@@ -128,7 +129,7 @@ class ApprovalWorkflowTest extends SessionKitTest {
     assertThat(rejected.get("error").asText()).isEqualTo("rejected");
     assertThat(rejected.get("note").asText()).isEqualTo("too much");
     assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_2");
-    assertThat(kit.store.approvals("rej-1", false).get(0).status()).isEqualTo(ApprovalRecord.REJECTED);
+    assertThat(kit.store.approvals("rej-1", false).get(0).status()).isEqualTo(ApprovalStatus.REJECTED);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -142,7 +143,7 @@ class ApprovalWorkflowTest extends SessionKitTest {
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(done.toolCalls().get(1).result().get("error").asText()).isEqualTo("approval_expired");
     assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_2");
-    assertThat(kit.store.approvals("exp-1", false).get(0).status()).isEqualTo(ApprovalRecord.EXPIRED);
+    assertThat(kit.store.approvals("exp-1", false).get(0).status()).isEqualTo(ApprovalStatus.EXPIRED);
     // A decision after the expiry is ignored, and the update variant refuses it.
     kit.session("exp-1").decide(new Decision(paused.approval().approvalId(), true, null, "late"));
     assertThatThrownBy(
@@ -188,7 +189,7 @@ class ApprovalWorkflowTest extends SessionKitTest {
     assertThat(done.toolCalls().get(0).result().get("paid").asInt()).isEqualTo(200);
     assertThat(done.toolCalls().get(1).result().get("error").asText()).isEqualTo("rejected");
     assertThat(kit.store.approvals("two-1", false)).extracting(ApprovalRecord::status)
-        .containsExactly(ApprovalRecord.APPROVED, ApprovalRecord.REJECTED);
+        .containsExactly(ApprovalStatus.APPROVED, ApprovalStatus.REJECTED);
   }
 
   @ParameterizedTest(name = "{0}")

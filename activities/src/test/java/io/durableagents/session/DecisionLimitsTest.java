@@ -1,5 +1,6 @@
 package io.durableagents.session;
 
+import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -45,7 +46,7 @@ class DecisionLimitsTest extends SessionKitTest {
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(done.toolCalls().get(0).result().get("paid").asInt()).isEqualTo(500);
     ApprovalRecord row = kit.store.approvals("big-signal", false).get(0);
-    assertThat(row.status()).isEqualTo(ApprovalRecord.APPROVED);
+    assertThat(row.status()).isEqualTo(ApprovalStatus.APPROVED);
     assertThat(row.decidedBy()).isEqualTo("alice");
     assertThat(row.note()).isEqualTo("ok");
   }

@@ -1,5 +1,6 @@
 package io.durableagents.session;
 
+import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -230,7 +231,7 @@ class SendSemanticsTest extends SessionKitTest {
 
     RunResult cancelled = attached.get(1, java.util.concurrent.TimeUnit.MINUTES);
     assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
-    assertThat(kit.store.approvals("cancel-3", false).get(0).status()).isEqualTo("cancelled");
+    assertThat(kit.store.approvals("cancel-3", false).get(0).status()).isEqualTo(ApprovalStatus.CANCELLED);
   }
 
   @Test
@@ -242,7 +243,7 @@ class SendSemanticsTest extends SessionKitTest {
 
     assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(cancelled.toolCalls().get(0).result().get("error").asText()).isEqualTo("cancelled");
-    assertThat(kit.store.approvals("cancel-2", false).get(0).status()).isEqualTo("cancelled");
+    assertThat(kit.store.approvals("cancel-2", false).get(0).status()).isEqualTo(ApprovalStatus.CANCELLED);
     assertThat(kit.effects).isEmpty();
     // The old approval id is closed: a late decision is ignored and the session stays usable.
     kit.session("cancel-2").decide(new Decision(paused.approval().approvalId(), true, null, "late"));

@@ -1,5 +1,6 @@
 package io.durableagents.store;
 
+import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -635,7 +636,7 @@ abstract class AgentStoreContract {
     String session = newSessionId();
     String other = newSessionId();
     List<Message> transcript = conversation();
-    store.saveCheckpoint(approvalSave(session, "exec-1", 1, 1_000L, ApprovalRecord.PENDING));
+    store.saveCheckpoint(approvalSave(session, "exec-1", 1, 1_000L, ApprovalStatus.PENDING));
     store.saveCheckpoint(save(session, "exec-1", 1, 2, RunStatus.AWAITING_APPROVAL, null, 2,
         transcript.subList(2, 4), Usage.ZERO, 2_000L));
     store.saveCheckpoint(save(other, "exec-2", 1, 0, RunStatus.FINISHED, FinishReason.STOP, 0,
@@ -659,7 +660,7 @@ abstract class AgentStoreContract {
   void deleteKeepingHistory_keepsTheEntriesAndTheirMessages() {
     String session = newSessionId();
     List<Message> transcript = conversation();
-    store.saveCheckpoint(approvalSave(session, "exec-1", 1, 1_000L, ApprovalRecord.APPROVED));
+    store.saveCheckpoint(approvalSave(session, "exec-1", 1, 1_000L, ApprovalStatus.APPROVED));
     store.saveCheckpoint(save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
         transcript.subList(2, 4), new Usage(8, 2), 2_000L));
     List<CheckpointEntry> before = store.history(session, 0);
@@ -681,11 +682,11 @@ abstract class AgentStoreContract {
   void pruneRemovesSettledSessionsOlderThanTheCutoff_andOldHistoryEntries() {
     List<Message> transcript = conversation();
     String oldFinished = newSessionId();
-    store.saveCheckpoint(approvalSave(oldFinished, "exec-a", 1, 500L, ApprovalRecord.APPROVED));
+    store.saveCheckpoint(approvalSave(oldFinished, "exec-a", 1, 500L, ApprovalStatus.APPROVED));
     store.saveCheckpoint(save(oldFinished, "exec-a", 1, 2, RunStatus.FINISHED, FinishReason.STOP,
         2, transcript.subList(2, 4), Usage.ZERO, 1_000L));
     String oldWaiting = newSessionId();
-    store.saveCheckpoint(approvalSave(oldWaiting, "exec-b", 1, 1_000L, ApprovalRecord.PENDING));
+    store.saveCheckpoint(approvalSave(oldWaiting, "exec-b", 1, 1_000L, ApprovalStatus.PENDING));
     String recent = newSessionId();
     for (int step = 0; step < 3; step++) {
       store.saveCheckpoint(save(recent, "exec-c", 1, step, RunStatus.IN_PROGRESS, null, step,
@@ -754,12 +755,12 @@ abstract class AgentStoreContract {
   void approvalsAreListedOldestFirst_pendingOnlyOnRequest_andDecisionsNeverRevert() {
     String first = newSessionId();
     String second = newSessionId();
-    CheckpointSave secondPending = approvalSave(second, "exec-2", 1, 3_000L, ApprovalRecord.PENDING);
+    CheckpointSave secondPending = approvalSave(second, "exec-2", 1, 3_000L, ApprovalStatus.PENDING);
     store.saveCheckpoint(secondPending);
-    store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalRecord.PENDING));
-    store.saveCheckpoint(approvalSave(first, "exec-1", 2, 2_000L, ApprovalRecord.PENDING));
+    store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalStatus.PENDING));
+    store.saveCheckpoint(approvalSave(first, "exec-1", 2, 2_000L, ApprovalStatus.PENDING));
     // The first session's first approval is decided.
-    store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalRecord.APPROVED));
+    store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalStatus.APPROVED));
 
     assertThat(store.approvals(null, false))
         .filteredOn(a -> a.approval().approvalId().startsWith(first)
@@ -772,11 +773,11 @@ abstract class AgentStoreContract {
         .extracting(a -> a.approval().approvalId())
         .containsExactly(first + "/approval-2", second + "/approval-1");
     assertThat(store.approvals(first, false)).extracting(ApprovalRecord::status)
-        .containsExactly(ApprovalRecord.APPROVED, ApprovalRecord.PENDING);
+        .containsExactly(ApprovalStatus.APPROVED, ApprovalStatus.PENDING);
     assertThat(store.approvals(first, false).get(0).decidedBy()).isEqualTo("ops");
 
     // A late retry of the save that requested it does not make it pending again.
-    store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalRecord.PENDING));
+    store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalStatus.PENDING));
     assertThat(store.approvals(first, true)).extracting(a -> a.approval().approvalId())
         .containsExactly(first + "/approval-2");
 
@@ -793,8 +794,8 @@ abstract class AgentStoreContract {
     String session = newSessionId();
     List<Message> transcript = conversation();
     List<CheckpointSave> saves = List.of(
-        approvalSave(session, "exec-1", 1, 1_000L, ApprovalRecord.PENDING),
-        approvalSave(session, "exec-1", 1, 1_000L, ApprovalRecord.APPROVED),
+        approvalSave(session, "exec-1", 1, 1_000L, ApprovalStatus.PENDING),
+        approvalSave(session, "exec-1", 1, 1_000L, ApprovalStatus.APPROVED),
         save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
             transcript.subList(2, 4), new Usage(30, 3), 3_000L));
     saves.forEach(store::saveCheckpoint);
@@ -879,11 +880,11 @@ abstract class AgentStoreContract {
    * requested at {@code requestedAt}, in {@code status}, with the first two messages.
    */
   protected static CheckpointSave approvalSave(
-      String session, String execution, int run, long requestedAt, String status) {
+      String session, String execution, int run, long requestedAt, ApprovalStatus status) {
     List<Message> transcript = conversation();
     Approval approval = new Approval(session + "/approval-" + run, "call-1", "weather",
         JSON.createObjectNode().put("city", "Zürich"), requestedAt, requestedAt + 60_000L);
-    boolean decided = !ApprovalRecord.PENDING.equals(status);
+    boolean decided = !ApprovalStatus.PENDING.equals(status);
     ApprovalRecord record = new ApprovalRecord(approval, run, 1, status,
         decided ? requestedAt + 10 : 0, decided ? "ops" : null, decided ? "fine" : null, 0);
     return new CheckpointSave(session, execution, "helper", run, 1,
@@ -914,13 +915,13 @@ abstract class AgentStoreContract {
   }
 
   protected static CheckpointSave save(String session, String execution, int run, int step,
-      String status, String finishReason, int firstSeq, List<Message> messages) {
+      RunStatus status, String finishReason, int firstSeq, List<Message> messages) {
     return save(session, execution, run, step, status, finishReason, firstSeq, messages,
         Usage.ZERO, 500L);
   }
 
   protected static CheckpointSave save(String session, String execution, int run, int step,
-      String status, String finishReason, int firstSeq, List<Message> messages, Usage usage,
+      RunStatus status, String finishReason, int firstSeq, List<Message> messages, Usage usage,
       long savedAt) {
     return new CheckpointSave(session, execution, "helper", run, step, status, finishReason,
         firstSeq, messages, usage, "fp-1", savedAt);

@@ -1,5 +1,6 @@
 package io.durableagents.projection;
 
+import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Usage;
 
@@ -20,7 +21,7 @@ public record StoredEntry(
     int step,
     int run,
     long savedAt,
-    String status,
+    RunStatus status,
     String finishReason,
     int messageCount,
     Usage usage,

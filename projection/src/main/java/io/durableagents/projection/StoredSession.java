@@ -1,5 +1,6 @@
 package io.durableagents.projection;
 
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.Usage;
 
 /**
@@ -22,7 +23,7 @@ public record StoredSession(
     String sessionId,
     String executionId,
     String agent,
-    String status,
+    RunStatus status,
     int currentRun,
     int lastStep,
     int messageCount,

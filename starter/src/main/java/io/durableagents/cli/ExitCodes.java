@@ -21,11 +21,11 @@ public final class ExitCodes {
    * The exit code for a run or session in {@code status}: {@link #ERROR} for {@code failed},
    * {@link #AWAITING_APPROVAL} for {@code awaiting-approval}, {@link #OK} otherwise.
    */
-  public static int forStatus(String status) {
-    if (RunStatus.FAILED.equals(status)) {
+  public static int forStatus(RunStatus status) {
+    if (status == RunStatus.FAILED) {
       return ERROR;
     }
-    if (RunStatus.AWAITING_APPROVAL.equals(status)) {
+    if (status == RunStatus.AWAITING_APPROVAL) {
       return AWAITING_APPROVAL;
     }
     return OK;

@@ -40,7 +40,7 @@ public final class ProjectionPrinter {
             String.valueOf(entry.step()),
             String.valueOf(checkpoint.run()),
             time(entry.savedAt()),
-            RunResultPrinter.printable(entry.status()),
+            RunResultPrinter.printable(String.valueOf(entry.status())),
             checkpoint.finishReason() == null ? "-" : RunResultPrinter.printable(checkpoint.finishReason()),
             String.valueOf(messages.size()),
             checkpoint.usage().inputTokens() + " / " + checkpoint.usage().outputTokens(),
@@ -68,7 +68,7 @@ public final class ProjectionPrinter {
             RunResultPrinter.printable(approval.approvalId()),
             RunResultPrinter.printable(approval.toolName()),
             RunResultPrinter.compactJson(approval.input(), 40),
-            RunResultPrinter.printable(approval.status()),
+            RunResultPrinter.printable(String.valueOf(approval.status())),
             time(approval.expiresAt()),
             approval.decidedBy() == null ? "-" : RunResultPrinter.printable(approval.decidedBy())
           });

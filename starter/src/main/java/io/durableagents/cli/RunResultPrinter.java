@@ -97,8 +97,8 @@ public final class RunResultPrinter {
   public static String summaryLine(RunResult result) {
     StringBuilder line = new StringBuilder();
     line.append(printable(result.sessionId())).append(" · run ").append(result.run());
-    line.append(" · ").append(printable(result.status()));
-    if (result.finishReason() != null && !result.finishReason().equals(result.status())) {
+    line.append(" · ").append(printable(String.valueOf(result.status())));
+    if (result.finishReason() != null && !result.finishReason().equals(String.valueOf(result.status()))) {
       line.append(" (").append(printable(result.finishReason())).append(')');
     }
     line.append(" · ").append(plural(result.steps(), "step"));

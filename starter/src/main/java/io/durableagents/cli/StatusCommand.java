@@ -52,7 +52,7 @@ public class StatusCommand implements Callable<Integer> {
     if (status.agent() != null) {
       head.append(" (agent ").append(RunResultPrinter.printable(status.agent())).append(')');
     }
-    head.append(": ").append(RunResultPrinter.printable(status.status()));
+    head.append(": ").append(RunResultPrinter.printable(String.valueOf(status.status())));
     out.println(head);
     out.println(
         "  "

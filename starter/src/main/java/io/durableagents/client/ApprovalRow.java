@@ -1,5 +1,6 @@
 package io.durableagents.client;
 
+import io.durableagents.workflow.ApprovalStatus;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -30,7 +31,7 @@ public record ApprovalRow(
     @JsonProperty("toolCallId") String toolCallId,
     @JsonProperty("toolName") String toolName,
     @JsonProperty("input") JsonNode input,
-    @JsonProperty("status") String status,
+    @JsonProperty("status") ApprovalStatus status,
     @JsonProperty("requestedAt") long requestedAt,
     @JsonProperty("expiresAt") long expiresAt,
     @JsonProperty("decidedAt") long decidedAt,
@@ -38,10 +39,8 @@ public record ApprovalRow(
     @JsonProperty("note") String note,
     @JsonProperty("notifiedAt") long notifiedAt) {
 
-  /** The status of an approval that waits for its decision. */
-  public static final String PENDING = "pending";
-
+  /** Whether the approval still waits for its decision. */
   public boolean isPending() {
-    return PENDING.equals(status);
+    return status == ApprovalStatus.PENDING;
   }
 }

@@ -1,5 +1,6 @@
 package io.durableagents.client;
 
+import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -28,7 +29,7 @@ public record Checkpoint(
     @JsonProperty("sessionId") String sessionId,
     @JsonProperty("stepIndex") int stepIndex,
     @JsonProperty("run") int run,
-    @JsonProperty("status") String status,
+    @JsonProperty("status") RunStatus status,
     @JsonProperty("finishReason") String finishReason,
     @JsonProperty("messages") List<Message> messages,
     @JsonProperty("businessState") JsonNode businessState,

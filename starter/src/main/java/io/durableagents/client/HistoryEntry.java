@@ -1,5 +1,6 @@
 package io.durableagents.client;
 
+import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -16,5 +17,5 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 public record HistoryEntry(
     @JsonProperty("step") int step,
     @JsonProperty("savedAt") long savedAt,
-    @JsonProperty("status") String status,
+    @JsonProperty("status") RunStatus status,
     @JsonProperty("checkpoint") Checkpoint checkpoint) {}

@@ -1,5 +1,7 @@
 package io.durableagents.client;
 
+import io.durableagents.workflow.RunStatus;
+
 /**
  * A session as the projection last saw it: the newest checkpoint the worker stored.
  *
@@ -15,7 +17,7 @@ package io.durableagents.client;
 public record SessionRow(
     String sessionId,
     String agent,
-    String status,
+    RunStatus status,
     int currentRun,
     int lastStep,
     int messageCount,

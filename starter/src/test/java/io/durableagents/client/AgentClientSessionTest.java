@@ -1,5 +1,6 @@
 package io.durableagents.client;
 
+import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -155,7 +156,7 @@ class AgentClientSessionTest {
             DecisionOptions.newBuilder().setNote("ok").setDecidedBy("alice").build());
     RunResult done = agents.awaitRun("approve-1");
 
-    assertThat(outcome.outcome()).isEqualTo(DecisionOutcome.APPROVED);
+    assertThat(outcome.outcome()).isEqualTo(ApprovalStatus.APPROVED);
     assertThat(outcome.approvalId()).isEqualTo(paused.approval().approvalId());
     assertThat(outcome.toolCallId()).isEqualTo("call_0_1");
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
@@ -165,7 +166,7 @@ class AgentClientSessionTest {
     assertThat(done.messages()).hasSize(done.messageCount());
     assertThat(effects).containsOnlyKeys("call_0_0", "call_0_1", "call_0_2");
     assertThat(projection.approvals(false)).singleElement().satisfies(row -> {
-      assertThat(row.status()).isEqualTo("approved");
+      assertThat(row.status()).isEqualTo(ApprovalStatus.APPROVED);
       assertThat(row.note()).isEqualTo("ok");
       assertThat(row.decidedBy()).isEqualTo("alice");
     });
@@ -181,14 +182,14 @@ class AgentClientSessionTest {
     DecisionOutcome outcome = agents.reject("reject-1", paused.approval().approvalId(), "too much");
     RunResult done = agents.awaitRun("reject-1");
 
-    assertThat(outcome.outcome()).isEqualTo(DecisionOutcome.REJECTED);
+    assertThat(outcome.outcome()).isEqualTo(ApprovalStatus.REJECTED);
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(done.toolCalls()).extracting(ToolCallRecord::id).containsExactly("call_0_0", "call_0_1", "call_0_2");
     assertThat(done.toolCalls().get(1).result().get("error").asText()).isEqualTo("rejected");
     assertThat(done.toolCalls().get(1).result().get("note").asText()).isEqualTo("too much");
     assertThat(effects).containsOnlyKeys("call_0_0", "call_0_2");
     assertThat(projection.approvals(false)).singleElement().satisfies(row -> {
-      assertThat(row.status()).isEqualTo("rejected");
+      assertThat(row.status()).isEqualTo(ApprovalStatus.REJECTED);
       assertThat(row.note()).isEqualTo("too much");
       assertThat(row.decidedBy()).isNull();
     });
@@ -238,7 +239,7 @@ class AgentClientSessionTest {
         agents.approveAsync("async-1", paused.approval().approvalId()).get(1, TimeUnit.MINUTES);
     RunResult done = agents.awaitRunAsync("async-1").get(1, TimeUnit.MINUTES);
 
-    assertThat(outcome.outcome()).isEqualTo(DecisionOutcome.APPROVED);
+    assertThat(outcome.outcome()).isEqualTo(ApprovalStatus.APPROVED);
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(done.text()).isEqualTo("all done");
     assertThat(done.messages()).hasSize(done.messageCount());
@@ -255,7 +256,7 @@ class AgentClientSessionTest {
     DecisionOutcome outcome = agents.rejectAsync("async-rej-1", approvalId, decision).get(1, TimeUnit.MINUTES);
     Throwable again = failureOf(agents.rejectAsync("async-rej-1", approvalId));
 
-    assertThat(outcome.outcome()).isEqualTo(DecisionOutcome.REJECTED);
+    assertThat(outcome.outcome()).isEqualTo(ApprovalStatus.REJECTED);
     assertThat(again)
         .isInstanceOfSatisfying(ApprovalNotFoundException.class, e -> assertThat(e.alreadyDecided()).isTrue());
     RunResult done = agents.awaitRunAsync("async-rej-1").get(1, TimeUnit.MINUTES);

@@ -1,5 +1,6 @@
 package io.durableagents.client;
 
+import io.durableagents.workflow.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -54,7 +55,7 @@ class ProjectionReaderTest {
       assertThat(reader.messages("nobody", -1)).isEmpty();
 
       assertThat(reader.session("chat-1"))
-          .contains(new SessionRow("chat-1", "concierge", "finished", 2, 7, 4, 120, 45, 1_700L, null, null, null));
+          .contains(new SessionRow("chat-1", "concierge", RunStatus.FINISHED, 2, 7, 4, 120, 45, 1_700L, null, null, null));
       assertThat(reader.session("nobody")).isEmpty();
     }
   }

@@ -28,7 +28,7 @@ import java.util.Map;
 public record RunResult(
     @JsonProperty("sessionId") String sessionId,
     @JsonProperty("run") int run,
-    @JsonProperty("status") String status,
+    @JsonProperty("status") RunStatus status,
     @JsonProperty("finishReason") String finishReason,
     @JsonProperty("text") String text,
     @JsonProperty("output") JsonNode output,
@@ -53,7 +53,7 @@ public record RunResult(
   public RunResult(
       String sessionId,
       int run,
-      String status,
+      RunStatus status,
       String finishReason,
       String text,
       JsonNode output,

@@ -37,7 +37,12 @@ public final class SessionSearchAttributes {
 
   /** Every value {@link #AGENT_STATUS} takes. */
   public static final List<String> STATUSES =
-      List.of(RUNNING, RunStatus.AWAITING_APPROVAL, RunStatus.FINISHED, RunStatus.FAILED, RunStatus.CANCELLED);
+      List.of(
+          RUNNING,
+          RunStatus.AWAITING_APPROVAL.value(),
+          RunStatus.FINISHED.value(),
+          RunStatus.FAILED.value(),
+          RunStatus.CANCELLED.value());
 
   /** Every key, in the order above. */
   public static final List<SearchAttributeKey<?>> ALL =
@@ -46,14 +51,14 @@ public final class SessionSearchAttributes {
   private SessionSearchAttributes() {}
 
   /**
-   * The {@link #AGENT_STATUS} of a session in {@code runStatus} (a {@link RunStatus}): the same
-   * word, except {@code running} for a run in progress; null for a session without a run yet.
+   * The {@link #AGENT_STATUS} of a session in {@code runStatus}: its JSON value, except {@code
+   * running} for a run in progress; null for a session without a run yet.
    */
-  public static String agentStatus(String runStatus) {
-    if (RunStatus.IN_PROGRESS.equals(runStatus)) {
-      return RUNNING;
+  public static String agentStatus(RunStatus runStatus) {
+    if (runStatus == null || runStatus == RunStatus.IDLE) {
+      return null;
     }
-    return STATUSES.contains(runStatus) ? runStatus : null;
+    return runStatus == RunStatus.IN_PROGRESS ? RUNNING : runStatus.value();
   }
 
   /** Each key's name and its type as Temporal's CLI spells it ({@code Keyword}, {@code Int}). */

@@ -14,7 +14,7 @@ import java.util.List;
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record SessionSnapshot(
-    @JsonProperty("status") String status,
+    @JsonProperty("status") RunStatus status,
     @JsonProperty("step") int step,
     @JsonProperty("storedMessages") int storedMessages,
     @JsonProperty("transcriptHash") String transcriptHash,

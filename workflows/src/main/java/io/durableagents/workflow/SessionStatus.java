@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 public record SessionStatus(
     @JsonProperty("sessionId") String sessionId,
     @JsonProperty("agent") String agent,
-    @JsonProperty("status") String status,
+    @JsonProperty("status") RunStatus status,
     @JsonProperty("run") int run,
     @JsonProperty("checkpointStep") int checkpointStep,
     @JsonProperty("messageCount") int messageCount,

@@ -81,7 +81,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
       checks.add(CallChecks.check(agent, call));
     }
     boolean awaitsModel = pending.isEmpty() && !RunStatus.isSettled(entry.status()) && endsUnanswered(messages);
-    String status = pending.isEmpty() && !awaitsModel ? entry.status() : RunStatus.IN_PROGRESS;
+    RunStatus status = pending.isEmpty() && !awaitsModel ? entry.status() : RunStatus.IN_PROGRESS;
     // The part the patch left alone is copied inside the store; only the rest is written anew.
     int copied = unchangedPrefix(entryMessages, messages);
     String transcriptHash =

@@ -1,5 +1,6 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.workflow.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.workflow.Message;
@@ -40,7 +41,7 @@ class TranscriptCacheTest {
 
   private static CheckpointSave save(String session, int firstSeq, List<Message> messages) {
     return new CheckpointSave(
-        session, "exec", "agent", 1, 1, "in-progress", null, firstSeq, messages, Usage.ZERO, null, 1);
+        session, "exec", "agent", 1, 1, RunStatus.IN_PROGRESS, null, firstSeq, messages, Usage.ZERO, null, 1);
   }
 
   /** A turn that holds {@code saves}, or (with {@code heldSteps}) writes the held ones and then them. */
@@ -53,7 +54,7 @@ class TranscriptCacheTest {
 
   private static CheckpointSave save(int step, int firstSeq, List<Message> messages) {
     return new CheckpointSave(
-        "s", "exec", "agent", 1, step, "in-progress", null, firstSeq, messages, Usage.ZERO, null, 1);
+        "s", "exec", "agent", 1, step, RunStatus.IN_PROGRESS, null, firstSeq, messages, Usage.ZERO, null, 1);
   }
 
   /** A store that holds {@code messages} and counts its reads. */

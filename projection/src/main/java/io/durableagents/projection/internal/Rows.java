@@ -1,5 +1,7 @@
 package io.durableagents.projection.internal;
 
+import io.durableagents.workflow.ApprovalStatus;
+import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,7 +35,7 @@ public final class Rows {
         row.getString("session_id"),
         row.getString("execution_id"),
         row.getString("agent"),
-        row.getString("status"),
+        RunStatus.fromValue(row.getString("status")),
         row.getInt("current_run"),
         row.getInt("last_step"),
         row.getInt("message_count"),
@@ -57,7 +59,7 @@ public final class Rows {
         row.getInt("step"),
         row.getInt("run"),
         row.getLong("saved_at"),
-        row.getString("status"),
+        RunStatus.fromValue(row.getString("status")),
         row.getString("finish_reason"),
         row.getInt("message_count"),
         usage(row),
@@ -81,7 +83,7 @@ public final class Rows {
             approval,
             row.getInt("run"),
             row.getInt("step"),
-            row.getString("status"),
+            ApprovalStatus.fromValue(row.getString("status")),
             row.getLong("decided_at"),
             row.getString("decided_by"),
             row.getString("note"),

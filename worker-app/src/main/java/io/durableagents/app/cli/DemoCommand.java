@@ -166,7 +166,7 @@ public class DemoCommand implements Callable<Integer> {
           workflows
               .newWorkflowStub(AgentSessionWorkflow.class, SESSION)
               .approve(new Decision(approval.approvalId(), true, "Approved in the demo", "demo"));
-      out.println(INDENT + "✓ " + RunResultPrinter.printable(outcome.outcome()) + ", the run resumes");
+      out.println(INDENT + "✓ " + RunResultPrinter.printable(outcome.outcome().value()) + ", the run resumes");
       out.flush();
       int shown = current.messages() == null ? 0 : current.messages().size();
       long started = System.nanoTime();
@@ -248,7 +248,7 @@ public class DemoCommand implements Callable<Integer> {
             : RunStatus.AWAITING_APPROVAL.equals(result.status()) ? "⏸" : "✗";
     StringBuilder line = new StringBuilder(mark).append(" run ").append(result.run()).append(' ')
         .append(result.status());
-    if (result.finishReason() != null && !result.finishReason().equals(result.status())) {
+    if (result.finishReason() != null && !result.finishReason().equals(String.valueOf(result.status()))) {
       line.append(" (").append(result.finishReason()).append(')');
     }
     line.append(" · ").append(result.steps()).append(result.steps() == 1 ? " model turn" : " model turns");

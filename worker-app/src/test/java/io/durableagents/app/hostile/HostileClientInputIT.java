@@ -608,7 +608,7 @@ class HostileClientInputIT {
   private static void assertNextSendAnswered(String session) throws Exception {
     long start = System.nanoTime();
     RunResult next = calls.submit(() -> client.send(session, "next")).get(ANSWERED_WITHIN.toSeconds(), TimeUnit.SECONDS);
-    assertThat(RunStatus.isSettled(next.status())).as(next.status()).isTrue();
+    assertThat(RunStatus.isSettled(next.status())).as(String.valueOf(next.status())).isTrue();
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(ANSWERED_WITHIN);
   }
 

@@ -1,5 +1,6 @@
 package io.durableagents.app.projection;
 
+import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -120,9 +121,9 @@ class ProjectionOnBothDatabasesTest {
   void approvalsAreListedOldestFirst_withTheirSession(String kind) {
     String url = newDatabase(kind);
     try (AgentStore store = AgentStores.open(url)) {
-      store.saveCheckpoint(approvalSave("chat-b", "appr-b", 2_000L, ApprovalRecord.PENDING));
-      store.saveCheckpoint(approvalSave("chat-a", "appr-a", 1_000L, ApprovalRecord.PENDING));
-      store.saveCheckpoint(approvalSave("chat-c", "appr-c", 500L, ApprovalRecord.REJECTED));
+      store.saveCheckpoint(approvalSave("chat-b", "appr-b", 2_000L, ApprovalStatus.PENDING));
+      store.saveCheckpoint(approvalSave("chat-a", "appr-a", 1_000L, ApprovalStatus.PENDING));
+      store.saveCheckpoint(approvalSave("chat-c", "appr-c", 500L, ApprovalStatus.REJECTED));
       store.markApprovalNotified("chat-a", "appr-a", 1_100L);
     }
 
@@ -133,7 +134,7 @@ class ProjectionOnBothDatabasesTest {
       assertThat(first.sessionId()).isEqualTo("chat-a");
       assertThat(first.toolName()).isEqualTo("book_table");
       assertThat(first.input().path("people").asInt()).isEqualTo(2);
-      assertThat(first.status()).isEqualTo(ApprovalRow.PENDING);
+      assertThat(first.status()).isEqualTo(ApprovalStatus.PENDING);
       assertThat(first.expiresAt()).isEqualTo(1_000L + 3_600_000L);
       assertThat(first.notifiedAt()).isEqualTo(1_100L);
       assertThat(first.decidedAt()).isZero();
@@ -188,7 +189,7 @@ class ProjectionOnBothDatabasesTest {
     List<Message> transcript = conversation();
     try (AgentStore store = AgentStores.open(url)) {
       writeConversation(store, "chat-1", transcript);
-      store.saveCheckpoint(approvalSave("chat-2", "appr-2", 1_000L, ApprovalRecord.PENDING));
+      store.saveCheckpoint(approvalSave("chat-2", "appr-2", 1_000L, ApprovalStatus.PENDING));
     }
 
     Outcome table = agents("history", "chat-1", "--projection", url);
@@ -320,11 +321,11 @@ class ProjectionOnBothDatabasesTest {
   }
 
   private static CheckpointSave approvalSave(
-      String session, String approvalId, long requestedAt, String status) {
+      String session, String approvalId, long requestedAt, ApprovalStatus status) {
     Approval approval = new Approval(approvalId, "call-9", "book_table",
         JSON.createObjectNode().put("restaurant", "Chez Marcel").put("people", 2), requestedAt,
         requestedAt + 3_600_000L);
-    boolean decided = !ApprovalRecord.PENDING.equals(status);
+    boolean decided = !ApprovalStatus.PENDING.equals(status);
     ApprovalRecord record = new ApprovalRecord(approval, 1, 1, status,
         decided ? requestedAt + 5 : 0, decided ? "ops" : null, decided ? "no" : null, 0);
     return new CheckpointSave(session, "exec-" + session, "concierge", 1, 1,

@@ -310,7 +310,7 @@ final class AgentRun {
     if (!calls.isEmpty()) {
       session.checkpoints.saveWithNextTurn(turnStep, RunStatus.IN_PROGRESS, reason);
     } else {
-      String entryStatus =
+      RunStatus entryStatus =
           !answered ? RunStatus.IN_PROGRESS : turn.outputError() != null ? RunStatus.FAILED : RunStatus.FINISHED;
       session.checkpoints.save(turnStep, entryStatus, reason);
     }
@@ -386,7 +386,7 @@ final class AgentRun {
     return result(RunStatus.CANCELLED, FinishReason.CANCELLED, null);
   }
 
-  private RunResult result(String status, String finishReason, ErrorInfo error) {
+  private RunResult result(RunStatus status, String finishReason, ErrorInfo error) {
     return progress.result(session.id(), status, finishReason, error, state.step(), state.transcript().size());
   }
 

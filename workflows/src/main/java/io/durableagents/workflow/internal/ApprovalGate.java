@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal;
 
+import io.durableagents.workflow.ApprovalStatus;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
@@ -108,7 +109,7 @@ final class ApprovalGate {
         approval.approvalId(),
         approval.toolCallId(),
         approval.toolName(),
-        accepted.approved() ? DecisionOutcome.APPROVED : DecisionOutcome.REJECTED);
+        accepted.approved() ? ApprovalStatus.APPROVED : ApprovalStatus.REJECTED);
   }
 
   private boolean isPending(String approvalId) {
@@ -158,7 +159,7 @@ final class ApprovalGate {
       return null;
     }
     ApprovalRecord record =
-        Checkpoints.approvalRecord(pending, run, atStep, ApprovalRecord.CANCELLED, null, Workflow.currentTimeMillis());
+        Checkpoints.approvalRecord(pending, run, atStep, ApprovalStatus.CANCELLED, null, Workflow.currentTimeMillis());
     closed.add(pending.approvalId());
     pauseSaved = false;
     pending = null;

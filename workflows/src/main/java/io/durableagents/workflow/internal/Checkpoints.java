@@ -1,5 +1,7 @@
 package io.durableagents.workflow.internal;
 
+import io.durableagents.workflow.ApprovalStatus;
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.internal.activity.AgentSpec;
@@ -24,23 +26,23 @@ final class Checkpoints {
   }
 
   /** Saves an entry (after any that wait, in one transaction with them). */
-  void save(int step, String status, String finishReason, List<ApprovalRecord> approvals) {
+  void save(int step, RunStatus status, String finishReason, List<ApprovalRecord> approvals) {
     writes.write(() -> entry(step, status, finishReason, approvals));
     saved(step);
   }
 
-  void save(int step, String status, String finishReason) {
+  void save(int step, RunStatus status, String finishReason) {
     save(step, status, finishReason, List.of());
   }
 
   /** Saves an entry as part of the next model turn's activity: nothing reads it before then. */
-  void saveWithNextTurn(int step, String status, String finishReason) {
+  void saveWithNextTurn(int step, RunStatus status, String finishReason) {
     writes.deferToNextTurn(() -> entry(step, status, finishReason, List.of()));
     saved(step);
   }
 
   /** Saves an entry by an activity started together with the next call's, without waiting. */
-  void saveAlongsideNextCall(int step, String status, String finishReason, List<ApprovalRecord> approvals) {
+  void saveAlongsideNextCall(int step, RunStatus status, String finishReason, List<ApprovalRecord> approvals) {
     writes.startAlongside(() -> entry(step, status, finishReason, approvals));
     saved(step);
   }
@@ -70,7 +72,7 @@ final class Checkpoints {
     state.stepSaved(step);
   }
 
-  private CheckpointSave entry(int step, String status, String finishReason, List<ApprovalRecord> approvals) {
+  private CheckpointSave entry(int step, RunStatus status, String finishReason, List<ApprovalRecord> approvals) {
     AgentSpec spec = state.spec();
     return new CheckpointSave(
         state.sessionId(),
@@ -92,7 +94,7 @@ final class Checkpoints {
 
   /** The approval row of an entry: asked, decided, expired or cancelled at {@code decidedAt}. */
   static ApprovalRecord approvalRecord(
-      Approval approval, int run, int atStep, String approvalState, Decision decision, long decidedAt) {
+      Approval approval, int run, int atStep, ApprovalStatus approvalState, Decision decision, long decidedAt) {
     return new ApprovalRecord(
         approval,
         run,

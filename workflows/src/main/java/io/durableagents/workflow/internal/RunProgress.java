@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal;
 
+import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.ErrorInfo;
@@ -95,7 +96,7 @@ final class RunProgress {
 
   /** The run's result in {@code status}, at the session's {@code step} and transcript size. */
   RunResult result(
-      String sessionId, String status, String finishReason, ErrorInfo error, int step, int messageCount) {
+      String sessionId, RunStatus status, String finishReason, ErrorInfo error, int step, int messageCount) {
     return new RunResult(
         sessionId, run, status, finishReason, lastText, output, steps, usage, toolCalls, null, error, step,
         messageCount, null);
@@ -103,7 +104,7 @@ final class RunProgress {
 
   /** The result of a run paused for {@code approval}: no output yet. */
   RunResult pausedResult(
-      String sessionId, String status, String finishReason, Approval approval, int step, int messageCount) {
+      String sessionId, RunStatus status, String finishReason, Approval approval, int step, int messageCount) {
     return new RunResult(
         sessionId, run, status, finishReason, lastText, null, steps, usage, toolCalls, approval, null, step,
         messageCount, null);

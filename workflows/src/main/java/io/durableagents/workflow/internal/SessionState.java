@@ -21,7 +21,7 @@ final class SessionState {
   private String agentName;
   /** The agent definition of the current or last run, as resolved when it started. */
   private AgentSpec spec;
-  private String status = RunStatus.IDLE;
+  private RunStatus status = RunStatus.IDLE;
   private int lastRun;
   private int activeRun;
   private int step;
@@ -62,7 +62,7 @@ final class SessionState {
     return spec;
   }
 
-  String status() {
+  RunStatus status() {
     return status;
   }
 
@@ -108,12 +108,12 @@ final class SessionState {
     visibility.agentKnown(resolved.name(), resolved.searchAttributes());
   }
 
-  void statusChanged(String newStatus) {
+  void statusChanged(RunStatus newStatus) {
     status = newStatus;
   }
 
   /** A run settled with {@code runStatus}: no run is active any more. */
-  void runSettled(String runStatus) {
+  void runSettled(RunStatus runStatus) {
     status = runStatus;
     activeRun = 0;
   }
@@ -152,7 +152,7 @@ final class SessionState {
   }
 
   /** The state carried over continue-as-new. */
-  void restored(String restoredStatus, int restoredStep, Usage usage, int restoredLastRun, JsonNode state) {
+  void restored(RunStatus restoredStatus, int restoredStep, Usage usage, int restoredLastRun, JsonNode state) {
     status = restoredStatus;
     step = restoredStep;
     totalUsage = usage == null ? Usage.ZERO : usage;

@@ -37,7 +37,7 @@ final class SessionVisibility {
   }
 
   /** Shows the session in {@code status} (a {@link RunStatus}) at {@code run}. */
-  void show(int run, String status, Approval pending) {
+  void show(int run, RunStatus status, Approval pending) {
     Workflow.setCurrentDetails(details(run, status, pending));
     if (!upserts) {
       return;
@@ -56,7 +56,7 @@ final class SessionVisibility {
   }
 
   /** The current details: e.g. {@code run 2 · awaiting-approval · tool book_table}. */
-  static String details(int run, String status, Approval pending) {
+  static String details(int run, RunStatus status, Approval pending) {
     if (run == 0) {
       return "waiting for the first message";
     }

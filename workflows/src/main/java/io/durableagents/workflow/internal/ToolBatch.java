@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal;
 
+import io.durableagents.workflow.ApprovalStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.Decision;
@@ -160,17 +161,17 @@ final class ToolBatch {
           pausedAt,
           RunStatus.AWAITING_APPROVAL,
           FinishReason.AWAITING_APPROVAL,
-          List.of(Checkpoints.approvalRecord(approval, run.number(), pausedAt, ApprovalRecord.PENDING, null, 0)));
+          List.of(Checkpoints.approvalRecord(approval, run.number(), pausedAt, ApprovalStatus.PENDING, null, 0)));
       if (spec.notifier()) {
         session.stubs.notifyLater(session.id(), spec.name(), approval);
       }
     }
     Decision decision = awaitDecision(index, approval, pausedAt, now);
     long decidedAt = Workflow.currentTimeMillis();
-    String approvalState =
+    ApprovalStatus approvalState =
         decision == null
-            ? ApprovalRecord.EXPIRED
-            : decision.approved() ? ApprovalRecord.APPROVED : ApprovalRecord.REJECTED;
+            ? ApprovalStatus.EXPIRED
+            : decision.approved() ? ApprovalStatus.APPROVED : ApprovalStatus.REJECTED;
     JsonNode refused = null;
     if (decision == null) {
       refused = ErrorResults.of(ErrorResults.APPROVAL_EXPIRED, null);

@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal.activity;
 
+import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -27,7 +28,7 @@ public record ForkState(
     @JsonProperty("step") int step,
     @JsonProperty("messageCount") int messageCount,
     @JsonProperty("usage") Usage usage,
-    @JsonProperty("status") String status,
+    @JsonProperty("status") RunStatus status,
     @JsonProperty("finishReason") String finishReason,
     @JsonProperty("lastText") String lastText,
     @JsonProperty("pendingCalls") List<ToolCall> pendingCalls,

@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal.activity;
 
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.CheckpointSave;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +15,7 @@ class ModelTurnRequestTest {
 
   private final CheckpointSave full =
       new CheckpointSave(
-          "s-1", "exec-1", "helper", 2, 3, "in-progress", "tool-calls", 4,
+          "s-1", "exec-1", "helper", 2, 3, RunStatus.IN_PROGRESS, "tool-calls", 4,
           List.of(Message.user("hi")), new Usage(5, 6), "sha256:f", 1234L);
 
   private ModelTurnRequest carrying(List<CheckpointSave> saves, String fingerprint) {
@@ -58,7 +59,7 @@ class ModelTurnRequestTest {
   void wholeSaves_areLeftAsTheyAre() {
     CheckpointSave other =
         new CheckpointSave(
-            "s-1", "exec-0", "old-agent", 1, 1, "in-progress", null, 0, List.of(), Usage.ZERO, "sha256:0", 1L);
+            "s-1", "exec-0", "old-agent", 1, 1, RunStatus.IN_PROGRESS, null, 0, List.of(), Usage.ZERO, "sha256:0", 1L);
 
     assertThat(carrying(List.of(other, full), "sha256:f").foldedSaves()).containsExactly(other, full);
     assertThat(carrying(List.of(full), null).foldedSaves()).containsExactly(full);
