@@ -1,10 +1,9 @@
 package io.durableagents.artifacts;
 
+import io.durableagents.workflow.FailureTypes;
+
 /** An attachment refers to an artifact the store does not have. */
 public class ArtifactNotFoundException extends RuntimeException {
-  /** The failure type a run fails with when a model turn needs a missing artifact. */
-  public static final String TYPE = "ArtifactNotFoundError";
-
   private final String artifactId;
 
   public ArtifactNotFoundException(String artifactId) {

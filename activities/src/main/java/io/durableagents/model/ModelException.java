@@ -1,5 +1,6 @@
 package io.durableagents.model;
 
+import io.durableagents.workflow.FailureTypes;
 import java.time.Duration;
 
 /**
@@ -8,13 +9,6 @@ import java.time.Duration;
  * run with {@code code}.
  */
 public class ModelException extends RuntimeException {
-  /**
-   * The code of a provider answer that is not usable (see {@link ModelResponse#problems()}), or
-   * that the provider could not read (a stream chunk that is not JSON, a negative token count):
-   * the run fails with it, not retried.
-   */
-  public static final String RESPONSE_INVALID = "model_response_invalid";
-
   private final String code;
   private final boolean retryable;
   private final Duration retryAfter;

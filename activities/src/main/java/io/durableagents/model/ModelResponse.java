@@ -1,5 +1,6 @@
 package io.durableagents.model;
 
+import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.Usage;
@@ -13,7 +14,7 @@ import java.util.Map;
  * A complete model answer: text, tool calls, the provider's finish reason and usage.
  *
  * <p>The model activity accepts an answer only if {@link #problems()} is empty; otherwise the run
- * fails with {@value ModelException#RESPONSE_INVALID}, not retried (the same answer would come
+ * fails with {@code model_response_invalid}, not retried (the same answer would come
  * back). Valid: every tool call present and named, its arguments a JSON object (or absent, which
  * is {@code {}}, or a string: the model's raw text when it wrote no JSON object, which the tool's
  * validation answers with {@code invalid_arguments}), no two calls with the same id (a call

@@ -1,5 +1,6 @@
 package io.durableagents.model;
 
+import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -204,7 +205,7 @@ public final class ScriptedModelProvider implements ModelProvider {
     Turn turn = turns.get(index);
     sleep(turn.delayMs(), stream);
     if (turn.error() != null) {
-      throw ModelException.permanent("model_error", turn.error());
+      throw ModelException.permanent(FailureTypes.MODEL_ERROR, turn.error());
     }
     List<ToolCall> calls = new ArrayList<>();
     for (int i = 0; i < turn.calls().size(); i++) {
@@ -242,7 +243,7 @@ public final class ScriptedModelProvider implements ModelProvider {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw ModelException.transientFailure("model_interrupted", "interrupted", null);
+      throw ModelException.transientFailure(FailureTypes.MODEL_INTERRUPTED, "interrupted", null);
     }
   }
 }

@@ -14,7 +14,7 @@ import io.durableagents.workflow.Message;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ToolCallRecord;
 import io.durableagents.workflow.ApprovalRecord;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -150,7 +150,7 @@ class ApprovalWorkflowTest extends SessionKitTest {
             () -> kit.session("exp-1").approve(new Decision(paused.approval().approvalId(), true, null, "late")))
         .isInstanceOf(WorkflowUpdateException.class)
         .satisfies(e -> assertThat(rejection(e).type())
-            .isEqualTo(SessionErrors.APPROVAL_ALREADY_DECIDED));
+            .isEqualTo(FailureTypes.APPROVAL_ALREADY_DECIDED));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -213,7 +213,7 @@ class ApprovalWorkflowTest extends SessionKitTest {
         .satisfies(
             e -> {
               Rejection rejection = rejection(e);
-              assertThat(rejection.type()).isEqualTo(SessionErrors.AWAITING_APPROVAL);
+              assertThat(rejection.type()).isEqualTo(FailureTypes.SESSION_AWAITING_APPROVAL);
               assertThat(rejection.details())
                   .containsExactly("busy-1", paused.approval().approvalId());
             });
@@ -239,7 +239,7 @@ class ApprovalWorkflowTest extends SessionKitTest {
     assertThat(kit.session("odd-1").status().status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     assertThatThrownBy(() -> kit.session("odd-1").approve(new Decision("no-such-approval", true, null, "m")))
         .isInstanceOf(WorkflowUpdateException.class)
-        .satisfies(e -> assertThat(rejection(e).type()).isEqualTo(SessionErrors.UNKNOWN_APPROVAL));
+        .satisfies(e -> assertThat(rejection(e).type()).isEqualTo(FailureTypes.UNKNOWN_APPROVAL));
 
     kit.session("odd-1").decide(new Decision(paused.approval().approvalId(), true, null, "dave"));
     kit.session("odd-1").decide(new Decision(paused.approval().approvalId(), false, null, "dup"));

@@ -8,7 +8,7 @@ import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ApprovalRecord;
 import io.temporal.client.WorkflowUpdateException;
 import java.util.Map;
@@ -73,13 +73,13 @@ class DecisionLimitsTest extends SessionKitTest {
         .isInstanceOf(WorkflowUpdateException.class)
         .satisfies(
             e -> {
-              assertThat(ApprovalWorkflowTest.rejection(e).type()).isEqualTo(SessionErrors.INVALID_DECISION);
+              assertThat(ApprovalWorkflowTest.rejection(e).type()).isEqualTo(FailureTypes.INVALID_DECISION);
               assertThat(ApprovalWorkflowTest.rejection(e).message())
                   .contains("note is " + (Limits.NOTE_CHARS + 1) + " characters, over the limit of " + Limits.NOTE_CHARS);
             });
     assertThatThrownBy(
             () -> kit.session("big-update").approve(new Decision(id, true, null, "e".repeat(Limits.DECIDED_BY_CHARS + 1))))
-        .satisfies(e -> assertThat(ApprovalWorkflowTest.rejection(e).type()).isEqualTo(SessionErrors.INVALID_DECISION));
+        .satisfies(e -> assertThat(ApprovalWorkflowTest.rejection(e).type()).isEqualTo(FailureTypes.INVALID_DECISION));
 
     assertThat(kit.session("big-update").status().approval().approvalId()).isEqualTo(id);
     assertThat(kit.store.approvals("big-update", true)).hasSize(1);

@@ -1,5 +1,6 @@
 package io.durableagents.session;
 
+import io.durableagents.workflow.FailureTypes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -109,7 +110,7 @@ class HeldSavesTest extends SessionKitTest {
     // Turn 3 asks its worker to write the held steps 1-2: it fails at once, and is sent again
     // restating them; the rest of the run writes every turn.
     assertThat(turnKinds("held-3")).isEqualTo("WHRWW");
-    assertThat(failedTurns("held-3")).containsExactly(ModelTurnRequest.HELD_SAVES_UNKNOWN);
+    assertThat(failedTurns("held-3")).containsExactly(FailureTypes.HELD_SAVES_UNKNOWN);
     assertAllStored("held-3", result, 7);
     assertThat(kit.effects).hasSize(3).allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
     WorkflowReplayer.replayWorkflowExecution(kit.client.fetchHistory("held-3"), AgentSessionWorkflowImpl.class);
@@ -152,7 +153,7 @@ class HeldSavesTest extends SessionKitTest {
     assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(result.text()).isEqualTo("done");
     // Turn 2 holds and fails at once; sent again, it writes steps 1-2, as does every later turn.
-    assertThat(failedTurns("held-4")).containsExactly(ModelTurnRequest.HELD_SAVES_UNKNOWN);
+    assertThat(failedTurns("held-4")).containsExactly(FailureTypes.HELD_SAVES_UNKNOWN);
     assertThat(turnKinds("held-4")).isEqualTo("WHWWWWWW");
     assertAllStored("held-4", result, 13);
     assertThat(kit.effects).hasSize(6).allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));

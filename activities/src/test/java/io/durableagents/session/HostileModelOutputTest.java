@@ -1,5 +1,6 @@
 package io.durableagents.session;
 
+import io.durableagents.workflow.FailureTypes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -305,7 +306,7 @@ class HostileModelOutputTest extends SessionKitTest {
 
       System.out.println("  " + failed.status() + ": " + (failed.error() == null ? null : failed.error().message()));
       assertThat(failed.status()).as("seed %d", seed).isEqualTo(RunStatus.FAILED);
-      assertThat(failed.error().code()).as("seed %d", seed).isEqualTo(ModelException.RESPONSE_INVALID);
+      assertThat(failed.error().code()).as("seed %d", seed).isEqualTo(FailureTypes.MODEL_RESPONSE_INVALID);
       assertThat(failed.error().message()).as("seed %d", seed).startsWith("The model's answer for turn 1 is invalid: ");
       assertThat(provider.calls.get(session).get()).as("seed %d: not retried", seed).isEqualTo(1);
       assertThat(failed.toolCalls()).as("seed %d: nothing ran", seed).isEmpty();

@@ -12,7 +12,7 @@ import io.durableagents.workflow.Message;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.StoredResults;
 import io.durableagents.workflow.ToolCallRecord;
 import io.temporal.api.enums.v1.EventType;
@@ -136,7 +136,7 @@ class PayloadGuardTest {
 
       RunResult next = kit.send("big-3", "and now?");
       assertThat(next.status()).isEqualTo(RunStatus.FAILED);
-      assertThat(next.error().code()).isEqualTo("ArtifactNotFoundError");
+      assertThat(next.error().code()).isEqualTo("artifact_not_found");
     }
   }
 
@@ -168,7 +168,7 @@ class PayloadGuardTest {
       assertThatThrownBy(() -> kit.send("big-3", "z".repeat(300_000)))
           .isInstanceOf(WorkflowUpdateException.class)
           .satisfies(e -> {
-            assertThat(Rejection.from(e).type()).isEqualTo(SessionErrors.INVALID_INPUT);
+            assertThat(Rejection.from(e).type()).isEqualTo(FailureTypes.INVALID_INPUT);
             assertThat(Rejection.from(e).message()).contains("over the limit of 262144");
           });
     }

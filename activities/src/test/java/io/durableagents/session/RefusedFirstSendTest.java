@@ -9,7 +9,7 @@ import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SendRequest;
-import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.testing.SessionUpdates;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,7 +42,7 @@ class RefusedFirstSendTest extends SessionKitTest {
 
     assertThatThrownBy(() -> kit.send("refused-1", "z".repeat(Limits.INPUT_CHARS + 1)))
         .isInstanceOf(WorkflowUpdateException.class)
-        .satisfies(e -> assertThat(Rejection.from(e).type()).isEqualTo(SessionErrors.INVALID_INPUT));
+        .satisfies(e -> assertThat(Rejection.from(e).type()).isEqualTo(FailureTypes.INVALID_INPUT));
 
     assertThat(statusOf("refused-1")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
     kit.env.sleep(GRACE.minusSeconds(5));
@@ -78,7 +78,7 @@ class RefusedFirstSendTest extends SessionKitTest {
             () -> SessionUpdates.sendWithStart(
                 kit.client, SessionTestKit.TASK_QUEUE, forged, new SessionStart("refused-2", null, null)))
         .isInstanceOf(WorkflowUpdateException.class)
-        .satisfies(e -> assertThat(Rejection.from(e).type()).isEqualTo(SessionErrors.INVALID_INPUT));
+        .satisfies(e -> assertThat(Rejection.from(e).type()).isEqualTo(FailureTypes.INVALID_INPUT));
     kit.env.sleep(GRACE.plusSeconds(5));
     assertThat(statusOf("refused-2")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
 
@@ -109,7 +109,7 @@ class RefusedFirstSendTest extends SessionKitTest {
 
     JsonNode answered = rawSendWithStart("odd-start-1", json.readTree("{\"input\": \"hello\"}"), json.readTree("{\"sessionId\": {\"x\": 1}}"));
 
-    assertThat(answered.path("status").asText()).isEqualTo(RunStatus.FINISHED);
+    assertThat(answered.path("status").asText()).isEqualTo(RunStatus.FINISHED.value());
     assertThat(answered.path("text").asText()).isEqualTo("one");
 
     assertThatThrownBy(() -> rawSendWithStart("odd-start-2", json.readTree("{\"input\": {}}"), json.readTree("[\"no\"]")))

@@ -86,7 +86,7 @@ class TriggerTest {
   }
 
   @Test
-  void aDeletedArtifact_failsTheRunWithArtifactNotFoundError() throws Exception {
+  void aDeletedArtifact_failsTheRunWithArtifactNotFound() throws Exception {
     try (SessionTestKit kit =
         new SessionTestKit(dir, Scripts.of("{'turns':[{'text':'never'}]}"), agent -> agent.maxSteps(5),
             WorkerFactoryOptions.newBuilder())) {
@@ -96,7 +96,7 @@ class TriggerTest {
       RunResult result = kit.sendTrigger("trigger-2", envelope(artifactId));
 
       assertThat(result.status()).isEqualTo(RunStatus.FAILED);
-      assertThat(result.error().code()).isEqualTo("ArtifactNotFoundError");
+      assertThat(result.error().code()).isEqualTo("artifact_not_found");
       assertThat(result.error().message()).contains(artifactId);
     }
   }

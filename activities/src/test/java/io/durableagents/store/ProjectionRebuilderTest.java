@@ -160,7 +160,7 @@ class ProjectionRebuilderTest {
     // business_state (column 7) is rebuilt too: the adds left their last sum in it.
     assertThat(expected.checkpoints()).last().satisfies(row -> assertThat(row.get(7)).isEqualTo("{\"lastSum\":13}"));
     assertThat(expected.approvals()).singleElement()
-        .satisfies(row -> assertThat(row.get(6)).isEqualTo(ApprovalStatus.APPROVED));
+        .satisfies(row -> assertThat(row.get(6)).isEqualTo(ApprovalStatus.APPROVED.value()));
     assertThat(expected.approvals().get(0).get(12)).isNotEqualTo(0L); // notified_at
     assertThat(result.saves()).isEqualTo(saves.size());
     assertThat(result.messages()).isEqualTo(expected.messages().size());

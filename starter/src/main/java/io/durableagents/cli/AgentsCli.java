@@ -6,7 +6,7 @@ import io.durableagents.client.CheckpointNotFoundException;
 import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionNotFoundException;
-import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.FailureTypes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.failure.ApplicationFailure;
@@ -107,7 +107,7 @@ public final class AgentsCli {
     if (e instanceof ApprovalNotFoundException notFound) {
       return notFound.alreadyDecided() ? ExitCodes.ERROR : ExitCodes.NOT_FOUND;
     }
-    if (hasFailureType(e, SessionErrors.AWAITING_APPROVAL)) {
+    if (hasFailureType(e, FailureTypes.SESSION_AWAITING_APPROVAL)) {
       return ExitCodes.AWAITING_APPROVAL;
     }
     if (e instanceof IllegalArgumentException || e instanceof InvalidInputException) {

@@ -15,7 +15,7 @@ import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SendRules;
-import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
 import io.temporal.api.common.v1.Payloads;
@@ -580,19 +580,19 @@ public final class AgentClient {
       return new AgentClientException("Session '" + sessionId + "' refused: " + rootMessage(e), e);
     }
     switch (rejection.type()) {
-      case SessionErrors.AWAITING_APPROVAL:
+      case FailureTypes.SESSION_AWAITING_APPROVAL:
         return new SessionAwaitingApprovalException(
             sessionId,
             rejection.details().size() > 1 ? rejection.details().get(1) : null,
             rejection.message());
-      case SessionErrors.UNKNOWN_APPROVAL:
+      case FailureTypes.UNKNOWN_APPROVAL:
         return new ApprovalNotFoundException(rejection.message(), false);
-      case SessionErrors.APPROVAL_ALREADY_DECIDED:
+      case FailureTypes.APPROVAL_ALREADY_DECIDED:
         return new ApprovalNotFoundException(rejection.message(), true);
-      case SessionErrors.NO_RUN:
+      case FailureTypes.NO_RUN:
         return new SessionNotFoundException(sessionId);
-      case SessionErrors.INVALID_INPUT:
-      case SessionErrors.INVALID_DECISION:
+      case FailureTypes.INVALID_INPUT:
+      case FailureTypes.INVALID_DECISION:
         return new InvalidInputException(rejection.message(), e);
       default:
         return new AgentClientException(rejection.message(), e);

@@ -3,7 +3,7 @@ package io.durableagents.client;
 /**
  * The session would refuse this input, so nothing was sent: over a limit of {@code
  * io.durableagents.workflow.Limits} (characters per send, bytes per request), not valid Unicode
- * text, or not a plain user message. Also what a refusal of type {@code InvalidInputError} by the
+ * text, or not a plain user message. Also what a refusal of type {@code invalid_input} by the
  * session itself becomes. Sending the same input again cannot succeed.
  */
 public class InvalidInputException extends AgentClientException {

@@ -7,7 +7,7 @@ import io.durableagents.client.ApprovalNotFoundException;
 import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.FailureTypes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.failure.ApplicationFailure;
@@ -95,7 +95,7 @@ class ExitCodesTest {
     AgentClientException refused =
         new AgentClientException(
             "Session 'a' refused the input: awaiting approval",
-            ApplicationFailure.newNonRetryableFailure("awaiting approval", SessionErrors.AWAITING_APPROVAL));
+            ApplicationFailure.newNonRetryableFailure("awaiting approval", FailureTypes.SESSION_AWAITING_APPROVAL));
 
     CliHarness.Outcome outcome = boom(Map.of(), refused);
 

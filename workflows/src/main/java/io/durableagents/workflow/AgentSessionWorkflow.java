@@ -45,7 +45,7 @@ public interface AgentSessionWorkflow {
 
   /**
    * Decides a pending approval and answers the outcome; unlike the signal, it refuses an unknown
-   * ({@code UnknownApprovalError}) or already decided ({@code ApprovalAlreadyDecidedError}) id.
+   * ({@code unknown_approval}) or already decided ({@code approval_already_decided}) id.
    */
   @UpdateMethod(name = "approve")
   DecisionOutcome approve(Decision decision);

@@ -15,9 +15,9 @@ import org.slf4j.Logger;
  * (sdk-java issue 2875, fixed after 1.38), and a validator throws a plain {@link Refused} anyway (see
  * {@link #failure}), so the message is what every SDK receives; {@link #from(Throwable)} reads it.
  *
- * @param type one of {@link SessionErrors}
+ * @param type one of {@link FailureTypes}
  * @param message the human-readable reason, without the type prefix
- * @param details the values of the detail keys, in order (for {@code SessionAwaitingApprovalError}:
+ * @param details the values of the detail keys, in order (for {@code session_awaiting_approval}:
  *     sessionId, approvalId)
  */
 public record Rejection(String type, String message, List<String> details) {

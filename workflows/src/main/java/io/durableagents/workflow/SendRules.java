@@ -27,7 +27,7 @@ public final class SendRules {
   }
 
   /**
-   * Why a session refuses these new input messages ({@link SessionErrors#INVALID_INPUT}), or null
+   * Why a session refuses these new input messages ({@link FailureTypes#INVALID_INPUT}), or null
    * when it takes them: more than {@link Limits#INPUT_CHARS} characters in all, a message that is
    * not a plain user message, or text that is not valid Unicode (an unpaired surrogate cannot be
    * serialized, so no activity could ever carry it).

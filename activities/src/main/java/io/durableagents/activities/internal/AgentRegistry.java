@@ -1,5 +1,6 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -45,7 +46,7 @@ public final class AgentRegistry {
     if (agent == null) {
       throw ApplicationFailure.newNonRetryableFailure(
           "No agent named '" + wanted + "' on this worker; known agents: " + agents.keySet(),
-          "UnknownAgent");
+          FailureTypes.UNKNOWN_AGENT);
     }
     return agent;
   }
@@ -55,7 +56,7 @@ public final class AgentRegistry {
     if (provider == null) {
       throw ApplicationFailure.newNonRetryableFailure(
           "Agent '" + agent.name() + "' has no model provider and the plugin has no default.",
-          "model_request_invalid");
+          FailureTypes.MODEL_REQUEST_INVALID);
     }
     return provider;
   }

@@ -1,5 +1,6 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Agent;
 import io.durableagents.store.AgentStore;
@@ -66,7 +67,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
     // The checks the client made: a fork started another way is refused here, before any write.
     String problem = patch.problem() != null ? patch.problem() : patch.problemWith(entryMessages);
     if (problem != null) {
-      throw ApplicationFailure.newNonRetryableFailure(problem, INVALID_PATCH);
+      throw ApplicationFailure.newNonRetryableFailure(problem, FailureTypes.INVALID_PATCH);
     }
     if (!patch.messages().isEmpty()) {
       messages = new ArrayList<>(patch.messages());
@@ -180,7 +181,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
     }
     String problem = new ForkPatch(null, patch, null, null).problem();
     if (problem != null) {
-      throw ApplicationFailure.newNonRetryableFailure(problem, INVALID_PATCH);
+      throw ApplicationFailure.newNonRetryableFailure(problem, FailureTypes.INVALID_PATCH);
     }
     return patch.isNull() ? null : patch;
   }
@@ -195,7 +196,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
     return ApplicationFailure.newNonRetryableFailure(
         "Session '" + source.parentSessionId() + "' has no kept history entry at step "
             + source.parentStep() + "; kept steps: " + (steps.isEmpty() ? "none" : steps) + ".",
-        CHECKPOINT_NOT_FOUND);
+        FailureTypes.CHECKPOINT_NOT_FOUND);
   }
 
   /** Replaces a call's result in place, or records it right after the call's other results. */
@@ -221,7 +222,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
         }
       }
     }
-    throw ApplicationFailure.newNonRetryableFailure(ForkPatch.unknownCall(patch.toolCallId()), INVALID_PATCH);
+    throw ApplicationFailure.newNonRetryableFailure(ForkPatch.unknownCall(patch.toolCallId()), FailureTypes.INVALID_PATCH);
   }
 
   /** Calls of the last tool-calling assistant message that have no result yet, in call order. */

@@ -1,5 +1,6 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Agent;
@@ -116,7 +117,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
         throw ApplicationFailure.newNonRetryableFailure(
             "The model's answer is " + size + " bytes of JSON, over the limit of " + maxPayloadBytes
                 + " bytes (AgentsPluginOptions.maxPayloadBytes).",
-            "payload_too_large");
+            FailureTypes.PAYLOAD_TOO_LARGE);
       }
       return result;
     } catch (ModelException e) {
@@ -138,7 +139,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
    * the attempt with {@code store_unavailable}, which the workflow waits out (durable timers,
    * without limit) instead of spending the model's bounded retries; missing transcript rows are a
    * permanent {@code store_inconsistent}. A turn that holds its saves writes nothing and needs the
-   * cache: without it, it fails with {@link ModelTurnRequest#HELD_SAVES_UNKNOWN}; so does a turn
+   * cache: without it, it fails with {@code held_saves_unknown}; so does a turn
    * that writes the held saves on a worker that does not hold exactly those. Once everything is
    * written, a turn reads the store where the cache cannot continue the transcript.
    */
@@ -170,7 +171,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           e.getMessage()
               + (outage ? "" : " (repair it with: agents projection rebuild " + request.sessionId() + ")"),
-          outage ? "store_unavailable" : "store_inconsistent",
+          outage ? FailureTypes.STORE_UNAVAILABLE : FailureTypes.STORE_INCONSISTENT,
           e);
     }
   }
@@ -179,7 +180,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
     return ApplicationFailure.newNonRetryableFailure(
         "This worker does not hold the transcript of session " + request.sessionId()
             + " that the turn's held saves continue; the workflow writes them and sends the turn again.",
-        ModelTurnRequest.HELD_SAVES_UNKNOWN);
+        FailureTypes.HELD_SAVES_UNKNOWN);
   }
 
   /** Uses {@code store} for attachment bytes (the plugin's artifact store). */
@@ -206,12 +207,12 @@ public final class ModelActivitiesImpl implements ModelActivities {
       } catch (ArtifactNotFoundException e) {
         throw ApplicationFailure.newNonRetryableFailureWithCause(
             "The stored result of tool call " + message.toolCallId() + " is gone: " + e.getMessage(),
-            ArtifactNotFoundException.TYPE,
+            FailureTypes.ARTIFACT_NOT_FOUND,
             e);
       } catch (java.io.IOException e) {
         throw ApplicationFailure.newFailureWithCause(
             "Cannot read the stored result of tool call " + message.toolCallId() + ": " + e.getMessage(),
-            "stored_result_unreadable",
+            FailureTypes.STORED_RESULT_UNREADABLE,
             e);
       }
       if (resolved == null) {
@@ -244,7 +245,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
                   artifacts.read(attachment.artifactId())));
         } catch (ArtifactNotFoundException e) {
           throw ApplicationFailure.newNonRetryableFailureWithCause(
-              e.getMessage(), ArtifactNotFoundException.TYPE, e);
+              e.getMessage(), FailureTypes.ARTIFACT_NOT_FOUND, e);
         }
       }
     }

@@ -1,5 +1,6 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.workflow.ToolCall;
@@ -11,7 +12,7 @@ import java.util.Set;
 
 /**
  * Checks a provider's answer before anything of it is recorded. Whatever the provider, a malformed
- * answer fails the turn with {@value ModelException#RESPONSE_INVALID}, not retried: the same
+ * answer fails the turn with {@code model_response_invalid}, not retried: the same
  * answer would come back, and a NullPointerException deeper down would be retried as transient.
  */
 final class ModelAnswers {
@@ -63,6 +64,6 @@ final class ModelAnswers {
       listed += "; and " + (problems.size() - LISTED_PROBLEMS) + " more";
     }
     return ApplicationFailure.newNonRetryableFailure(
-        "The model's answer for turn " + step + " is invalid: " + listed + ".", ModelException.RESPONSE_INVALID);
+        "The model's answer for turn " + step + " is invalid: " + listed + ".", FailureTypes.MODEL_RESPONSE_INVALID);
   }
 }

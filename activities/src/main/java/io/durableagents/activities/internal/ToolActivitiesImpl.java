@@ -1,5 +1,6 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -112,10 +113,10 @@ public final class ToolActivitiesImpl implements ToolActivities {
       log.warn("tool {} call {} attempt {} failed transiently: {}",
           tool.name(), request.toolCallId(), info.getAttempt(), e.toString());
       throw ApplicationFailure.newFailureWithCause(
-          "Tool '" + tool.name() + "' failed: " + e.getMessage(), "tool_transient", e);
+          "Tool '" + tool.name() + "' failed: " + e.getMessage(), FailureTypes.TOOL_TRANSIENT, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw ApplicationFailure.newFailure("Tool '" + tool.name() + "' was interrupted", "tool_transient");
+      throw ApplicationFailure.newFailure("Tool '" + tool.name() + "' was interrupted", FailureTypes.TOOL_TRANSIENT);
     } catch (Exception e) {
       return error(ErrorResults.TOOL_ERROR, e.getMessage() == null ? e.toString() : e.getMessage());
     } finally {

@@ -1,5 +1,6 @@
 package io.durableagents.streaming.internal;
 
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelStream;
 import io.durableagents.streaming.Delta;
@@ -147,7 +148,7 @@ public final class DeltaForwardingStream implements ModelStream {
     if (Thread.currentThread().isInterrupted()) {
       stopped =
           ModelException.transientFailure(
-              "model_interrupted", "the model call was interrupted (worker shutting down?)", null);
+              FailureTypes.MODEL_INTERRUPTED, "the model call was interrupted (worker shutting down?)", null);
       throw stopped;
     }
   }

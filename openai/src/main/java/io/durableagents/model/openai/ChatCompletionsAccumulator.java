@@ -1,5 +1,6 @@
 package io.durableagents.model.openai;
 
+import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -62,7 +63,7 @@ final class ChatCompletionsAccumulator {
         return;
       }
       throw ModelException.permanent(
-          ModelException.RESPONSE_INVALID,
+          FailureTypes.MODEL_RESPONSE_INVALID,
           "The model server sent a stream chunk that is not JSON: " + e.getOriginalMessage());
     }
     if (chunk == null || !chunk.isObject()) {
@@ -70,13 +71,13 @@ final class ChatCompletionsAccumulator {
         return;
       }
       throw ModelException.permanent(
-          ModelException.RESPONSE_INVALID, "The model server sent a stream chunk that is not an object.");
+          FailureTypes.MODEL_RESPONSE_INVALID, "The model server sent a stream chunk that is not an object.");
     }
     chunks++;
     if (chunk.hasNonNull("error")) {
       // An error after the 200 status: the server gave up mid-generation (overloaded, crashed).
       throw ModelException.transientFailure(
-          "model_unavailable", "The model server failed mid-stream: "
+          FailureTypes.MODEL_UNAVAILABLE, "The model server failed mid-stream: "
               + Objects.requireNonNullElse(ChatCompletionsErrors.message(chunk), chunk.toString()),
           null);
     }
@@ -118,7 +119,7 @@ final class ChatCompletionsAccumulator {
   ModelResponse finish() {
     if (finishReason == null) {
       throw ModelException.permanent(
-          "incomplete_response",
+          FailureTypes.INCOMPLETE_RESPONSE,
           "The model stream ended without a finish reason ("
               + (done ? "[DONE] arrived early" : "the stream was cut")
               + " after " + chunks + " chunk" + (chunks == 1 ? "" : "s")
@@ -129,7 +130,7 @@ final class ChatCompletionsAccumulator {
       PartialCall call = entry.getValue();
       if (call.name == null) {
         throw ModelException.permanent(
-            ModelException.RESPONSE_INVALID,
+            FailureTypes.MODEL_RESPONSE_INVALID,
             "The model server sent tool call " + entry.getKey()
                 + (call.id == null ? "" : " (id " + shorten(call.id) + ")") + " without a function name.");
       }
@@ -198,7 +199,7 @@ final class ChatCompletionsAccumulator {
     }
     if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0) {
       throw ModelException.permanent(
-          ModelException.RESPONSE_INVALID,
+          FailureTypes.MODEL_RESPONSE_INVALID,
           "The model server sent usage." + field + " = " + shorten(value.toString())
               + ": not a token count (a non-negative integer).");
     }

@@ -1,5 +1,6 @@
 package io.durableagents.model.openai;
 
+import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.model.ModelException;
@@ -20,14 +21,14 @@ final class ChatCompletionsErrors {
     String detail = detail(body, mapper);
     if (status == 429) {
       return ModelException.transientFailure(
-          "model_rate_limited", "The model server is rate limiting (HTTP 429): " + detail, retryAfter);
+          FailureTypes.MODEL_RATE_LIMITED, "The model server is rate limiting (HTTP 429): " + detail, retryAfter);
     }
     if (status >= 500 || status == 408) {
       return ModelException.transientFailure(
-          "model_unavailable", "The model server failed (HTTP " + status + "): " + detail, retryAfter);
+          FailureTypes.MODEL_UNAVAILABLE, "The model server failed (HTTP " + status + "): " + detail, retryAfter);
     }
     return ModelException.permanent(
-        "model_request_invalid", "The model server refused the request (HTTP " + status + "): " + detail);
+        FailureTypes.MODEL_REQUEST_INVALID, "The model server refused the request (HTTP " + status + "): " + detail);
   }
 
   /** The server's own error message from an OpenAI error body, else the body itself (shortened). */

@@ -1,5 +1,6 @@
 package io.durableagents.model.openai;
 
+import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -66,7 +67,7 @@ final class ChatCompletionsRequest {
       io.durableagents.model.AttachmentContent content = request.attachments().get(attachment.artifactId());
       if (content == null) {
         throw ModelException.permanent(
-            "ArtifactNotFoundError", "No bytes loaded for attachment " + attachment.artifactId());
+            FailureTypes.ARTIFACT_NOT_FOUND, "No bytes loaded for attachment " + attachment.artifactId());
       }
       String mediaType = content.mediaType() == null ? "application/octet-stream" : content.mediaType();
       String base64 = java.util.Base64.getEncoder().encodeToString(content.bytes());
@@ -118,7 +119,7 @@ final class ChatCompletionsRequest {
       }
       default ->
           throw ModelException.permanent(
-              "model_request_invalid", "A message with role '" + role + "' cannot be sent to the model.");
+              FailureTypes.MODEL_REQUEST_INVALID, "A message with role '" + role + "' cannot be sent to the model.");
     }
     return node;
   }
@@ -142,7 +143,7 @@ final class ChatCompletionsRequest {
     try {
       return mapper.writeValueAsString(node);
     } catch (JsonProcessingException e) {
-      throw ModelException.permanent("model_request_invalid", "Cannot serialize a message: " + e.getMessage());
+      throw ModelException.permanent(FailureTypes.MODEL_REQUEST_INVALID, "Cannot serialize a message: " + e.getMessage());
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.durableagents.model.openai;
 
+import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -120,7 +121,7 @@ public final class OpenAiModelProvider implements ModelProvider {
     String modelName = model != null ? model : request.model();
     if (modelName == null || modelName.isBlank()) {
       throw ModelException.permanent(
-          "model_request_invalid", "Agent '" + request.agent() + "' names no model and the provider sets none.");
+          FailureTypes.MODEL_REQUEST_INVALID, "Agent '" + request.agent() + "' names no model and the provider sets none.");
     }
     HttpRequest.Builder http =
         HttpRequest.newBuilder(endpoint)
@@ -145,7 +146,7 @@ public final class OpenAiModelProvider implements ModelProvider {
       if (!contentType.isEmpty() && !contentType.startsWith("text/event-stream")) {
         String body = exchange.rest(stream, MAX_ERROR_BODY);
         throw ModelException.permanent(
-            "model_response_invalid",
+            FailureTypes.MODEL_RESPONSE_INVALID,
             "The model server answered " + contentType + " instead of an event stream: "
                 + ChatCompletionsErrors.detail(body, mapper));
       }
@@ -170,7 +171,7 @@ public final class OpenAiModelProvider implements ModelProvider {
     try {
       return mapper.writeValueAsBytes(ChatCompletionsRequest.body(request, modelName, mapper));
     } catch (JsonProcessingException e) {
-      throw ModelException.permanent("model_request_invalid", "Cannot serialize the request: " + e.getMessage());
+      throw ModelException.permanent(FailureTypes.MODEL_REQUEST_INVALID, "Cannot serialize the request: " + e.getMessage());
     }
   }
 

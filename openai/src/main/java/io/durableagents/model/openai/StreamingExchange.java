@@ -1,5 +1,6 @@
 package io.durableagents.model.openai;
 
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelStream;
 import java.io.IOException;
@@ -114,7 +115,7 @@ final class StreamingExchange implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw ModelException.transientFailure(
-            "model_interrupted", "The model call was interrupted (worker shutting down?).", null);
+            FailureTypes.MODEL_INTERRUPTED, "The model call was interrupted (worker shutting down?).", null);
       }
       if (item != null) {
         return item;
@@ -154,7 +155,7 @@ final class StreamingExchange implements AutoCloseable {
           null);
     }
     return ModelException.permanent(
-        "model_request_invalid", "The request to the model server at " + where() + " failed: " + cause);
+        FailureTypes.MODEL_REQUEST_INVALID, "The request to the model server at " + where() + " failed: " + cause);
   }
 
   /** Host and port only: the URL may carry a query or credentials that must not reach a log. */

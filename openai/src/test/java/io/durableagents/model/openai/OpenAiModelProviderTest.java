@@ -1,5 +1,6 @@
 package io.durableagents.model.openai;
 
+import io.durableagents.workflow.FailureTypes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -353,7 +354,7 @@ class OpenAiModelProviderTest {
 
       ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
 
-      assertThat(failure.code()).as(usage).isEqualTo(ModelException.RESPONSE_INVALID);
+      assertThat(failure.code()).as(usage).isEqualTo(FailureTypes.MODEL_RESPONSE_INVALID);
       assertThat(failure.retryable()).as(usage).isFalse();
       assertThat(failure.getMessage()).as(usage).containsPattern("usage\\.(prompt|completion)_tokens");
     }
@@ -374,7 +375,7 @@ class OpenAiModelProviderTest {
 
     ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
 
-    assertThat(failure.code()).isEqualTo(ModelException.RESPONSE_INVALID);
+    assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_RESPONSE_INVALID);
     assertThat(failure.retryable()).isFalse();
     assertThat(failure.getMessage()).contains("tool call 0 (id call_N) without a function name");
   }

@@ -196,7 +196,7 @@ class CliEndToEndIT {
 
     Result missing = agents("fork", "fork-src", "--from-step", "99", "--temporal", temporal);
     assertThat(missing.exitCode()).isEqualTo(4);
-    assertThat(missing.err()).contains("CHECKPOINT_NOT_FOUND").contains("kept steps: [1, 2, 3]");
+    assertThat(missing.err()).contains("checkpoint_not_found").contains("kept steps: [1, 2, 3]");
 
     Result taken = agents("fork", "fork-src", "--from-step", "2", "--as", forkId, "--temporal", temporal);
     assertThat(taken.exitCode()).isEqualTo(1);

@@ -1,5 +1,6 @@
 package io.durableagents.app.crash;
 
+import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.testing.ModelTurnInputs;
@@ -36,7 +37,7 @@ final class ModelTurnActivities {
   /** One model turn activity (all of its attempts). {@code failureType} only when it failed. */
   record Entry(String activityId, int step, Outcome outcome, String failureType) {
     boolean heldSavesUnknown() {
-      return outcome == Outcome.FAILED && ModelTurnRequest.HELD_SAVES_UNKNOWN.equals(failureType);
+      return outcome == Outcome.FAILED && FailureTypes.HELD_SAVES_UNKNOWN.equals(failureType);
     }
 
     @Override
@@ -123,7 +124,7 @@ final class ModelTurnActivities {
         Entry earlier = activities.get(i);
         if (!earlier.heldSavesUnknown()) {
           violations.add("step " + step + ": model turn activity " + activities.get(i + 1).activityId()
-              + " was scheduled after " + earlier + ", which is not a " + ModelTurnRequest.HELD_SAVES_UNKNOWN
+              + " was scheduled after " + earlier + ", which is not a " + FailureTypes.HELD_SAVES_UNKNOWN
               + " failure (the workflow sent the turn again): " + activities);
         }
       }

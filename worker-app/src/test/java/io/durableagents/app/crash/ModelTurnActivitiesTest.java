@@ -1,5 +1,6 @@
 package io.durableagents.app.crash;
 
+import io.durableagents.workflow.FailureTypes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -27,7 +28,7 @@ class ModelTurnActivitiesTest {
   @Test
   void aTurnSentAgainAfterHeldSavesUnknown_isNoRepeat() {
     long first = scheduled("5", 2);
-    failed(first, ModelTurnRequest.HELD_SAVES_UNKNOWN);
+    failed(first, FailureTypes.HELD_SAVES_UNKNOWN);
     long second = scheduled("9", 2);
     completed(second);
 
@@ -77,7 +78,7 @@ class ModelTurnActivitiesTest {
   @Test
   void localTurnsAreReadFromTheirMarkers() {
     marker("a1", 2, null);
-    marker("a2", 2, ModelTurnRequest.HELD_SAVES_UNKNOWN);
+    marker("a2", 2, FailureTypes.HELD_SAVES_UNKNOWN);
     marker("a3", 2, null);
 
     ModelTurnActivities turns = ModelTurnActivities.of(events);

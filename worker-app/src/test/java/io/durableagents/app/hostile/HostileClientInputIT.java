@@ -291,7 +291,7 @@ class HostileClientInputIT {
 
     String oddStart = inputs.validSessionId("odd-start-");
     JsonNode answered = rawSendWithStart(oddStart, "{\"input\": \"hi\"}", "{\"sessionId\": [1], \"maxSteps\": {}}");
-    assertThat(answered.path("status").asText()).isEqualTo(RunStatus.FINISHED);
+    assertThat(answered.path("status").asText()).isEqualTo(RunStatus.FINISHED.value());
   }
 
   private static JsonNode rawSendWithStart(String sessionId, String request, String start) throws Exception {

@@ -288,7 +288,7 @@ class ProjectionFaultIT {
     assertThat(results).as("tool results of %s", id).hasSize(TOOL_CALLS).doesNotHaveDuplicates();
     assertThat(new HashSet<>(results)).isEqualTo(calls);
     List<Object> session = live.sessions().get(0);
-    assertThat(session.get(3)).isEqualTo(RunStatus.FINISHED);
+    assertThat(session.get(3)).isEqualTo(RunStatus.FINISHED.value());
     assertThat(session.get(6)).isEqualTo((long) messages.size());
   }
 
@@ -302,7 +302,7 @@ class ProjectionFaultIT {
         .isEqualTo(steps.size());
     List<Object> newest = live.checkpoints().get(live.checkpoints().size() - 1);
     assertThat(newest.get(4)).isEqualTo((long) live.messages().size());
-    assertThat(newest.get(2)).isEqualTo(RunStatus.FINISHED);
+    assertThat(newest.get(2)).isEqualTo(RunStatus.FINISHED.value());
   }
 
   /** Activity attempts after the first, of any activity of the session (failed during the outage). */

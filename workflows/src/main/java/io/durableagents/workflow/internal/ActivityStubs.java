@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal;
 
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.internal.activity.AgentActivities;
 import io.durableagents.workflow.internal.activity.ApprovalActivities;
@@ -42,7 +43,7 @@ final class ActivityStubs {
 
   /** Failure types a model activity raises for errors that no retry can fix. */
   static final String[] MODEL_NON_RETRYABLE = {
-    "UnknownAgent", "model_request_invalid", "incomplete_response", "model_error", "model_response_invalid"
+    FailureTypes.UNKNOWN_AGENT, FailureTypes.MODEL_REQUEST_INVALID, FailureTypes.INCOMPLETE_RESPONSE, FailureTypes.MODEL_ERROR, FailureTypes.MODEL_RESPONSE_INVALID
   };
 
   /**
@@ -76,7 +77,7 @@ final class ActivityStubs {
       LocalActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofSeconds(30))
           .setRetryOptions(
-              RetryOptions.newBuilder().setMaximumAttempts(5).setDoNotRetry("UnknownAgent").build())
+              RetryOptions.newBuilder().setMaximumAttempts(5).setDoNotRetry(FailureTypes.UNKNOWN_AGENT).build())
           .build();
 
   private final AgentActivities localAgents =
@@ -103,7 +104,7 @@ final class ActivityStubs {
       ActivityOptions.newBuilder(CHECKPOINT_OPTIONS)
           .setRetryOptions(
               RetryOptions.newBuilder(CHECKPOINT_OPTIONS.getRetryOptions())
-                  .setDoNotRetry(ForkActivities.CHECKPOINT_NOT_FOUND)
+                  .setDoNotRetry(FailureTypes.CHECKPOINT_NOT_FOUND)
                   .build())
           .build());
 

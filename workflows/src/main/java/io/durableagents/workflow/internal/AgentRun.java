@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal;
 
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.FinishReason;
@@ -193,7 +194,7 @@ final class AgentRun {
       spec = session.stubs.localAgents().resolveAgent(state.agentName());
     } catch (ActivityFailure failure) {
       unlessCancelled();
-      return fail(Failures.errorOf(failure, "agent_unavailable"));
+      return fail(Failures.errorOf(failure, FailureTypes.AGENT_UNAVAILABLE));
     }
     state.agentResolved(spec);
     session.show();
@@ -233,7 +234,7 @@ final class AgentRun {
         session.checkpoints.turnCompleted(saves);
       } catch (ActivityFailure failure) {
         unlessCancelled();
-        RunResult failed = turnFailed(Failures.errorOf(failure, "model_error"), turnStep);
+        RunResult failed = turnFailed(Failures.errorOf(failure, FailureTypes.MODEL_ERROR), turnStep);
         if (failed != null) {
           return failed;
         }
@@ -273,13 +274,13 @@ final class AgentRun {
    * run's result.
    */
   private RunResult turnFailed(ErrorInfo error, int turnStep) {
-    if (ModelTurnRequest.HELD_SAVES_UNKNOWN.equals(error.code())) {
+    if (FailureTypes.HELD_SAVES_UNKNOWN.equals(error.code())) {
       // Another worker, or one that forgot the transcript: the turn writes what is held.
       session.checkpoints.turnMissedTranscript();
       heldSavesMissed = true;
       return null;
     }
-    if (Failures.STORE_UNAVAILABLE.equals(error.code())) {
+    if (FailureTypes.STORE_UNAVAILABLE.equals(error.code())) {
       storeBackoff = storeBackoff.isZero() ? Duration.ofSeconds(1) : storeBackoff.multipliedBy(2);
       if (storeBackoff.compareTo(Duration.ofMinutes(1)) > 0) {
         storeBackoff = Duration.ofMinutes(1);
@@ -321,7 +322,7 @@ final class AgentRun {
   private RunResult answered(ModelTurnResult turn) {
     timer.disarm();
     if (turn.outputError() != null) {
-      return result(RunStatus.FAILED, FinishReason.ERROR, new ErrorInfo("invalid_output", turn.outputError()));
+      return result(RunStatus.FAILED, FinishReason.ERROR, new ErrorInfo(FailureTypes.INVALID_OUTPUT, turn.outputError()));
     }
     progress.outputGiven(turn.output());
     return result(RunStatus.FINISHED, FinishReason.STOP, null);
@@ -380,7 +381,7 @@ final class AgentRun {
       return result(
           RunStatus.FAILED,
           FinishReason.TIMEOUT,
-          new ErrorInfo("run_timeout", "The run exceeded its timeout of " + timer.timeoutMs() + " ms."));
+          new ErrorInfo(FailureTypes.RUN_TIMEOUT, "The run exceeded its timeout of " + timer.timeoutMs() + " ms."));
     }
     session.checkpoints.save(state.step() + 1, RunStatus.CANCELLED, FinishReason.CANCELLED, approvals);
     return result(RunStatus.CANCELLED, FinishReason.CANCELLED, null);

@@ -11,7 +11,7 @@ import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SendRules;
-import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
 import io.temporal.workflow.Workflow;
@@ -111,17 +111,17 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     }
     String triggerProblem = request.trigger() == null ? null : InputChecks.triggerProblem(request.trigger());
     if (triggerProblem != null) {
-      throw Rejection.failure(SessionErrors.INVALID_INPUT, triggerProblem);
+      throw Rejection.failure(FailureTypes.INVALID_INPUT, triggerProblem);
     }
     List<Message> inputs = Inbox.newInputs(request, session.state.transcript());
     String problem = SendRules.problem(inputs);
     if (problem != null) {
-      throw Rejection.failure(SessionErrors.INVALID_INPUT, problem);
+      throw Rejection.failure(FailureTypes.INVALID_INPUT, problem);
     }
     Approval pending = session.approvals.pending();
     if (!inputs.isEmpty() && pending != null) {
       throw Rejection.failure(
-          SessionErrors.AWAITING_APPROVAL,
+          FailureTypes.SESSION_AWAITING_APPROVAL,
           "Session '" + session.id() + "' is awaiting approval " + pending.approvalId()
               + " for tool '" + pending.toolName() + "'; decide it before sending input.",
           session.id(),
@@ -133,7 +133,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         && !session.inbox.hasQueued()
         && session.results.last() == null) {
       throw Rejection.failure(
-          SessionErrors.NO_RUN,
+          FailureTypes.NO_RUN,
           "Session '" + session.id() + "' has no run yet: send a non-empty input first.");
     }
   }

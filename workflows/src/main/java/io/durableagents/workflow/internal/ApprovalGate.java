@@ -6,7 +6,7 @@ import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.InputChecks;
 import io.durableagents.workflow.Rejection;
-import io.durableagents.workflow.SessionErrors;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ApprovalRecord;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
@@ -79,22 +79,22 @@ final class ApprovalGate {
   /** The {@code approve} update's validator: refuses what the update could not record. */
   void validate(Decision offered) {
     if (offered == null || offered.approvalId() == null) {
-      throw Rejection.failure(SessionErrors.UNKNOWN_APPROVAL, "A decision needs an approvalId.");
+      throw Rejection.failure(FailureTypes.UNKNOWN_APPROVAL, "A decision needs an approvalId.");
     }
     String problem = InputChecks.decisionProblem(offered);
     if (problem != null) {
-      throw Rejection.failure(SessionErrors.INVALID_DECISION, problem, sessionId);
+      throw Rejection.failure(FailureTypes.INVALID_DECISION, problem, sessionId);
     }
     if (closed.contains(offered.approvalId()) || (isPending(offered.approvalId()) && decision != null)) {
       throw Rejection.failure(
-          SessionErrors.APPROVAL_ALREADY_DECIDED,
+          FailureTypes.APPROVAL_ALREADY_DECIDED,
           "Approval " + offered.approvalId() + " of session '" + sessionId + "' is already decided.",
           sessionId,
           offered.approvalId());
     }
     if (!isPending(offered.approvalId())) {
       throw Rejection.failure(
-          SessionErrors.UNKNOWN_APPROVAL,
+          FailureTypes.UNKNOWN_APPROVAL,
           "Session '" + sessionId + "' has no pending approval " + offered.approvalId() + ".",
           sessionId,
           offered.approvalId());

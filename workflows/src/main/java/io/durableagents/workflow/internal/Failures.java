@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal;
 
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ErrorInfo;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -8,9 +9,6 @@ import io.temporal.failure.TimeoutFailure;
 
 /** How an activity's failure becomes the {@link ErrorInfo} of a run. */
 final class Failures {
-  /** Model-turn failure type for an unreachable store: waited out, never a failed run. */
-  static final String STORE_UNAVAILABLE = "store_unavailable";
-
   private Failures() {}
 
   /** The failure's type and message; {@code fallbackCode} where it has no type. */

@@ -9,7 +9,7 @@ public interface AgentActivities {
 
   /**
    * Returns the spec of the named agent, or of the worker's default agent for a null name. Fails
-   * with the non-retryable type {@code UnknownAgent} when no such agent is registered.
+   * with the non-retryable type {@code unknown_agent} when no such agent is registered.
    */
   @ActivityMethod
   AgentSpec resolveAgent(String agentName);

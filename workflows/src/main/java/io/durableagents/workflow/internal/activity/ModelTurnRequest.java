@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal.activity;
 
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.CheckpointSave;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
@@ -40,8 +41,6 @@ public record ModelTurnRequest(
     @JsonProperty("fingerprint") String fingerprint,
     @JsonProperty("saves") TurnSaves saves) {
 
-  /** The failure type of a turn on a worker that cannot continue or write the held saves. */
-  public static final String HELD_SAVES_UNKNOWN = "held_saves_unknown";
 
   public ModelTurnRequest {
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);

@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal.activity;
 
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.CheckpointSave;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -16,7 +17,7 @@ import java.util.List;
  *   <li>{@link Write}: write the entries (one transaction), then read the transcript.
  *   <li>{@link Hold}: write nothing; continue this worker's remembered transcript with the entries
  *       and keep them until a later turn writes them. A worker that does not remember the
- *       transcript fails the turn with {@link ModelTurnRequest#HELD_SAVES_UNKNOWN}.
+ *       transcript fails the turn with {@code held_saves_unknown}.
  *   <li>{@link WriteHeld}: write the entries this worker held for the session (those of {@code
  *       heldSteps}, remembered from the turns that carried them), then the new ones, in one
  *       transaction. A worker that does not hold exactly those fails with {@link
