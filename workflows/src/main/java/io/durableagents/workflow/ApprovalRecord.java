@@ -7,8 +7,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 /**
  * An approval as the projection stores it: the wait point plus its state.
  *
- * @param status {@code pending}, {@code approved}, {@code rejected}, {@code expired} or
- *     {@code cancelled}
+ * @param status {@code "pending"}, {@code "approved"}, {@code "rejected"}, {@code "expired"} or
+ *     {@code "cancelled"}
  * @param decidedAt epoch milliseconds, 0 while pending
  * @param notifiedAt epoch milliseconds the notifier accepted it, 0 if not (yet) notified
  */
