@@ -110,6 +110,8 @@ class HostileModelOutputTest extends SessionKitTest {
     return (ObjectNode) calls.get(random.nextInt(calls.size()));
   }
 
+  // Identity is meant: the position of this very node, which may equal another call of the turn.
+  @SuppressWarnings("ReferenceEquality")
   private static int indexOf(ObjectNode turn, ObjectNode call) {
     ArrayNode calls = (ArrayNode) turn.get("toolCalls");
     for (int i = 0; i < calls.size(); i++) {

@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
@@ -43,9 +42,8 @@ class IdempotencyKeyTest extends SessionKitTest {
   }
 
   /** The test agent plus {@code book} (needs approval), {@code note}, and {@code charge} (fails twice). */
-  private UnaryOperator<Agent.Builder> keyedTools() {
-    return agent ->
-        agent
+  private Agent.Builder keyedTools(Agent.Builder agent) {
+    return agent
             .maxSteps(10)
             .tools(
                 Tool.newBuilder("book")
@@ -72,7 +70,7 @@ class IdempotencyKeyTest extends SessionKitTest {
   }
 
   private SessionTestKit kit(ModelProvider model) {
-    return new SessionTestKit(dir, model, keyedTools(), WorkerFactoryOptions.newBuilder());
+    return new SessionTestKit(dir, model, this::keyedTools, WorkerFactoryOptions.newBuilder());
   }
 
   private List<Seen> seenIn(String sessionId) {
@@ -109,7 +107,7 @@ class IdempotencyKeyTest extends SessionKitTest {
             Scripts.of(
                 "{'turns':[{'toolCalls':[{'name':'note','arguments':{}},{'name':'charge','arguments':{}}]},"
                     + "{'toolCalls':[{'name':'note','arguments':{}}]},{'text':'done'}]}"),
-            keyedTools(),
+            this::keyedTools,
             // No workflow cache: every task replays the history, as a restarted worker does.
             WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(0));
 

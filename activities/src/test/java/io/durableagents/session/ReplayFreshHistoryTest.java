@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,7 +57,7 @@ class ReplayFreshHistoryTest {
       assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
       assertThat(second.run()).isEqualTo(2);
 
-      replayAndKeep(kit, "golden-tool-loop", "tool-loop-" + mode.name().toLowerCase().replace('_', '-') + ".json");
+      replayAndKeep(kit, "golden-tool-loop", "tool-loop-" + mode.name().toLowerCase(Locale.ROOT).replace('_', '-') + ".json");
     }
   }
 

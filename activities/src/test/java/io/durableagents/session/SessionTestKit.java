@@ -327,14 +327,13 @@ final class SessionTestKit implements AutoCloseable {
 
   private RunResult sendOnce(String sessionId, String input, Integer maxSteps, Integer continueAfterEvents) {
     return updateWithStart(
-        sessionId,
         new SendRequest(input),
         new SessionStart(sessionId, null, maxSteps, null, null, continueAfterEvents));
   }
 
   /** What a trigger source does: update-with-start with the envelope as the input. */
   RunResult sendTrigger(String sessionId, TriggerEnvelope trigger) {
-    return updateWithStart(sessionId, SendRequest.ofTrigger(trigger), new SessionStart(sessionId, null, null));
+    return updateWithStart(SendRequest.ofTrigger(trigger), new SessionStart(sessionId, null, null));
   }
 
   /** What AgentClient.fork does: starts {@code forkId} from a kept entry of {@code source}. */
@@ -376,7 +375,7 @@ final class SessionTestKit implements AutoCloseable {
     return attach(forkId);
   }
 
-  private RunResult updateWithStart(String sessionId, SendRequest request, SessionStart start) {
+  private RunResult updateWithStart(SendRequest request, SessionStart start) {
     return SessionUpdates.sendWithStart(client, TASK_QUEUE, request, start);
   }
 

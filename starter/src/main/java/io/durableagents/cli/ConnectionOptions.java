@@ -7,6 +7,7 @@ import io.durableagents.client.ProjectionReader;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
@@ -180,7 +181,7 @@ public class ConnectionOptions {
    * on stderr (a script that retried on failure would send the input again).
    */
   private void warnMessagesLeftOut(AgentClientException e) {
-    PrintWriter err = mixee != null ? mixee.commandLine().getErr() : new PrintWriter(System.err, true);
+    PrintWriter err = mixee != null ? mixee.commandLine().getErr() : new PrintWriter(System.err, true, Charset.defaultCharset());
     err.println("Warning: the result is shown without its messages: " + e.getMessage());
     err.flush();
   }

@@ -364,6 +364,8 @@ public final class AgentClient {
    * Starts an update on the client's threads (the SDK starts one only blocking) and waits for its
    * result without a thread; a failure of either becomes the client's exception by {@code errors}.
    */
+  // The callback completes mapped on every path; the stage whenComplete returns has nothing more.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private <R> CompletableFuture<R> updateAsync(
       Supplier<WorkflowUpdateHandle<R>> start, Function<RuntimeException, RuntimeException> errors) {
     CompletableFuture<R> mapped = new CompletableFuture<>();
@@ -401,6 +403,8 @@ public final class AgentClient {
    * around it, as a stage composed from others would be: callers see the blocking method's
    * exception in {@code exceptionally} and {@code handle}.
    */
+  // The callback completes result on every path; the stage whenComplete returns has nothing more.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private static <T> CompletableFuture<T> normalized(CompletableFuture<T> future) {
     CompletableFuture<T> result = new CompletableFuture<>();
     future.whenComplete(
@@ -579,24 +583,18 @@ public final class AgentClient {
     if (rejection == null) {
       return new AgentClientException("Session '" + sessionId + "' refused: " + rootMessage(e), e);
     }
-    switch (rejection.type()) {
-      case FailureTypes.SESSION_AWAITING_APPROVAL:
-        return new SessionAwaitingApprovalException(
-            sessionId,
-            rejection.details().size() > 1 ? rejection.details().get(1) : null,
-            rejection.message());
-      case FailureTypes.UNKNOWN_APPROVAL:
-        return new ApprovalNotFoundException(rejection.message(), false);
-      case FailureTypes.APPROVAL_ALREADY_DECIDED:
-        return new ApprovalNotFoundException(rejection.message(), true);
-      case FailureTypes.NO_RUN:
-        return new SessionNotFoundException(sessionId);
-      case FailureTypes.INVALID_INPUT:
-      case FailureTypes.INVALID_DECISION:
-        return new InvalidInputException(rejection.message(), e);
-      default:
-        return new AgentClientException(rejection.message(), e);
-    }
+    return switch (rejection.type()) {
+      case FailureTypes.SESSION_AWAITING_APPROVAL -> new SessionAwaitingApprovalException(
+          sessionId,
+          rejection.details().size() > 1 ? rejection.details().get(1) : null,
+          rejection.message());
+      case FailureTypes.UNKNOWN_APPROVAL -> new ApprovalNotFoundException(rejection.message(), false);
+      case FailureTypes.APPROVAL_ALREADY_DECIDED -> new ApprovalNotFoundException(rejection.message(), true);
+      case FailureTypes.NO_RUN -> new SessionNotFoundException(sessionId);
+      case FailureTypes.INVALID_INPUT, FailureTypes.INVALID_DECISION ->
+          new InvalidInputException(rejection.message(), e);
+      default -> new AgentClientException(rejection.message(), e);
+    };
   }
 
   /**

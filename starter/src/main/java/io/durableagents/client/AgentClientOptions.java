@@ -89,10 +89,9 @@ public final class AgentClientOptions {
     if (this == o) {
       return true;
     }
-    if (!(o instanceof AgentClientOptions)) {
+    if (!(o instanceof AgentClientOptions that)) {
       return false;
     }
-    AgentClientOptions that = (AgentClientOptions) o;
     return taskQueue.equals(that.taskQueue)
         && Objects.equals(projection, that.projection)
         && projectionFailureListener.equals(that.projectionFailureListener);

@@ -57,10 +57,9 @@ public final class DecisionOptions {
     if (this == o) {
       return true;
     }
-    if (!(o instanceof DecisionOptions)) {
+    if (!(o instanceof DecisionOptions that)) {
       return false;
     }
-    DecisionOptions that = (DecisionOptions) o;
     return Objects.equals(note, that.note) && Objects.equals(decidedBy, that.decidedBy);
   }
 

@@ -238,6 +238,12 @@ public final class ProjectionReader implements AutoCloseable {
     closed = true;
   }
 
+  /** The projection's URL without what may be secret (see {@link ProjectionUrl#describe()}). */
+  @Override
+  public String toString() {
+    return "ProjectionReader{" + url.describe() + "}";
+  }
+
   private <T> T read(String what, Query<T> query) {
     return read(what, false, query);
   }

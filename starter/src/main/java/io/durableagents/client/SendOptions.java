@@ -57,10 +57,9 @@ public final class SendOptions {
     if (this == o) {
       return true;
     }
-    if (!(o instanceof SendOptions)) {
+    if (!(o instanceof SendOptions that)) {
       return false;
     }
-    SendOptions that = (SendOptions) o;
     return Objects.equals(agent, that.agent) && Objects.equals(maxSteps, that.maxSteps);
   }
 

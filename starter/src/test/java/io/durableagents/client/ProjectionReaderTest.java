@@ -183,6 +183,13 @@ class ProjectionReaderTest {
     assertThatThrownBy(() -> reader.session("chat-1")).isInstanceOf(IllegalStateException.class);
   }
 
+  @Test
+  void toString_namesTheUrl_withoutWhatMayBeSecret() {
+    try (ProjectionReader reader = ProjectionReader.open("jdbc:sqlite:" + dir.resolve("p.db") + "?password=x1")) {
+      assertThat(reader.toString()).contains("jdbc:sqlite:", "p.db").doesNotContain("x1");
+    }
+  }
+
   private static List<Message> transcript() {
     ObjectNode arguments = JSON.createObjectNode().put("party", 2);
     ToolCall call = new ToolCall("call-1", "book_table", arguments);

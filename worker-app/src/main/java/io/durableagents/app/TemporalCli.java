@@ -33,7 +33,7 @@ public final class TemporalCli {
     }
     String searchPath = System.getenv("PATH");
     if (searchPath != null) {
-      for (String dir : searchPath.split(File.pathSeparator)) {
+      for (String dir : searchPath.split(File.pathSeparator, -1)) {
         if (!dir.isEmpty()) {
           Path candidate = Path.of(dir, "temporal");
           if (Files.isExecutable(candidate) && !Files.isDirectory(candidate)) {

@@ -51,6 +51,8 @@ final class TestServerLockEvents {
   }
 
   /** Keeps no event; every removal succeeds, as the server expects of a balanced unlock. */
+  // A LinkedList because that is the type of the test server's field this replaces.
+  @SuppressWarnings("JdkObsolete")
   private static final class DiscardingList extends LinkedList<Object> {
     private static final long serialVersionUID = 1L;
 

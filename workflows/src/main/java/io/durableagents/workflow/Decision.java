@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * A human decision on an approval: the payload of signal {@code decide} and update {@code approve}.
+ * A human decision on an approval: the payload of signal {@link AgentSessionWorkflow#decide decide}
+ * and update {@link AgentSessionWorkflow#approve approve}.
  * {@code approved} is required: a payload without it is not read as a rejection. Limits: approval
  * id, note and {@code decidedBy} lengths (see {@link Limits}).
  */

@@ -84,13 +84,10 @@ public final class SessionSearchAttributes {
   }
 
   private static String cliType(SearchAttributeKey<?> key) {
-    switch (key.getValueType()) {
-      case INDEXED_VALUE_TYPE_KEYWORD:
-        return "Keyword";
-      case INDEXED_VALUE_TYPE_INT:
-        return "Int";
-      default:
-        throw new IllegalStateException("no CLI type for " + key.getValueType());
-    }
+    return switch (key.getValueType()) {
+      case INDEXED_VALUE_TYPE_KEYWORD -> "Keyword";
+      case INDEXED_VALUE_TYPE_INT -> "Int";
+      default -> throw new IllegalStateException("no CLI type for " + key.getValueType());
+    };
   }
 }

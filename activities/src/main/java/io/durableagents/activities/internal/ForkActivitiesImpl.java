@@ -21,6 +21,7 @@ import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -165,7 +166,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
   static int unchangedPrefix(List<Message> original, List<Message> patched) {
     int limit = Math.min(original.size(), patched.size());
     int i = 0;
-    while (i < limit && (original.get(i) == patched.get(i) || original.get(i).equals(patched.get(i)))) {
+    while (i < limit && Objects.equals(original.get(i), patched.get(i))) {
       i++;
     }
     return i;

@@ -155,7 +155,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
     if (request.idempotencyKey() != null && !request.idempotencyKey().isBlank()) {
       return request.idempotencyKey();
     }
-    return IdempotencyKeys.forActivity(info.getWorkflowId(), info.getRunId(), info.getActivityId());
+    return IdempotencyKeys.forActivity(info.getWorkflowId(), info.getWorkflowRunId(), info.getActivityId());
   }
 
   /**

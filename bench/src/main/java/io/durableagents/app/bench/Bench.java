@@ -611,7 +611,7 @@ final class Bench implements AutoCloseable {
     for (HistoryEvent event : events) {
       totalBytes += event.getSerializedSize();
     }
-    report.put("historyTotalBytes", totalBytes);
+    report.put("historyTotalBytes", (double) totalBytes);
 
     // What one step costs: the tasks a tool-calling turn runs and its history bytes by kind.
     int from = turnStarts.get(config.earlyFrom() - 1);

@@ -1,5 +1,6 @@
 package io.durableagents.app.bench;
 
+import com.google.protobuf.Timestamp;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -117,8 +118,9 @@ final class StepAnatomy {
         case EVENT_TYPE_WORKFLOW_TASK_COMPLETED -> {
           count++;
           if (started != null) {
-            ms += (event.getEventTime().getSeconds() - started.getEventTime().getSeconds()) * 1e3
-                + (event.getEventTime().getNanos() - started.getEventTime().getNanos()) / 1e6;
+            Timestamp end = event.getEventTime();
+            Timestamp start = started.getEventTime();
+            ms += (end.getSeconds() - start.getSeconds()) * 1e3 + (end.getNanos() - start.getNanos()) / 1e6;
           }
           started = null;
         }

@@ -101,7 +101,7 @@ final class StepProfiler extends WorkerInterceptorBase {
       }
 
       @Override
-      public ActivityOutput execute(ActivityInput input) {
+      public ActivityInboundCallsInterceptor.ActivityOutput execute(ActivityInboundCallsInterceptor.ActivityInput input) {
         long t0 = System.nanoTime();
         try {
           return super.execute(input);

@@ -211,20 +211,14 @@ final class ChatCompletionsAccumulator {
   }
 
   static String finishReason(String openAi, boolean hasToolCalls) {
-    switch (openAi) {
-      case "tool_calls":
-      case "function_call":
-        return FinishReason.TOOL_CALLS;
-      case "stop":
-        // Some compatible servers say "stop" after tool calls; the calls are what count.
-        return hasToolCalls ? FinishReason.TOOL_CALLS : FinishReason.STOP;
-      case "length":
-        return FinishReason.LENGTH;
-      case "content_filter":
-        return "content-filter";
-      default:
-        return "other";
-    }
+    return switch (openAi) {
+      case "tool_calls", "function_call" -> FinishReason.TOOL_CALLS;
+      // Some compatible servers say "stop" after tool calls; the calls are what count.
+      case "stop" -> hasToolCalls ? FinishReason.TOOL_CALLS : FinishReason.STOP;
+      case "length" -> FinishReason.LENGTH;
+      case "content_filter" -> "content-filter";
+      default -> "other";
+    };
   }
 
   private static String firstText(JsonNode node, String... fields) {

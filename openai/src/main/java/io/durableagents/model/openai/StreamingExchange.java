@@ -54,6 +54,8 @@ final class StreamingExchange implements AutoCloseable {
     this.idleTimeout = idleTimeout;
   }
 
+  // The callback below is the failure handler; the stage whenComplete returns ends as response does.
+  @SuppressWarnings("FutureReturnValueIgnored")
   void start(HttpClient client, HttpRequest request) {
     response =
         client.sendAsync(

@@ -60,7 +60,7 @@ final class FakeChatCompletionsServer implements AutoCloseable {
 
   FakeChatCompletionsServer() {
     try {
-      server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
+      server = HttpServer.create(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0), 0);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -117,7 +117,10 @@ final class FakeChatCompletionsServer implements AutoCloseable {
       exchange.sendResponseHeaders(200, 0);
       OutputStream out = exchange.getResponseBody();
       // Event by event, flushed, as a streaming server sends them.
-      for (String event : wire.split("(?<=\n\n)")) {
+      for (String event : wire.split("(?<=\n\n)", -1)) {
+        if (event.isEmpty()) {
+          continue; // what follows a closing blank line
+        }
         out.write(event.getBytes(StandardCharsets.UTF_8));
         out.flush();
       }

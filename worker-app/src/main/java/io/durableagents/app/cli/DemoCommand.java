@@ -282,7 +282,7 @@ public class DemoCommand implements Callable<Integer> {
         column = indent.length();
         lineStart = true;
       }
-      for (String word : paragraphs[p].split(" +")) {
+      for (String word : paragraphs[p].split(" +", -1)) {
         if (word.isEmpty()) {
           continue;
         }

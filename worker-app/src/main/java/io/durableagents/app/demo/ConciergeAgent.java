@@ -118,10 +118,10 @@ public final class ConciergeAgent {
       out.put("temperatureC", 21);
       return out;
     }
-    int seed = Math.abs(city.toLowerCase(Locale.ROOT).hashCode());
+    int seed = city.toLowerCase(Locale.ROOT).hashCode();
     List<String> skies = List.of("sunny", "cloudy", "light rain", "clear");
-    out.put("sky", skies.get(seed % skies.size()));
-    out.put("temperatureC", 12 + seed % 15);
+    out.put("sky", skies.get(Math.abs(seed % skies.size())));
+    out.put("temperatureC", 12 + Math.abs(seed % 15));
     return out;
   }
 
@@ -132,7 +132,7 @@ public final class ConciergeAgent {
         "restaurant",
         in.city().equalsIgnoreCase("Paris")
             ? names.get(0)
-            : names.get(Math.abs(in.city().hashCode()) % names.size()));
+            : names.get(Math.abs(in.city().hashCode() % names.size())));
     out.put("city", in.city());
     out.put("people", in.people());
     out.put("time", in.time());

@@ -88,7 +88,7 @@ public final class SseDeltaServer implements DeltaListener, AutoCloseable {
     }
     HttpServer server;
     try {
-      server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 0);
+      server = HttpServer.create(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), 0);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot listen on 127.0.0.1:" + port + ": " + e.getMessage(), e);
     }

@@ -306,7 +306,8 @@ class CliEndToEndIT {
   }
 
   private static boolean isFree(int port) {
-    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+    try {
+      new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
       return true;
     } catch (IOException e) {
       return false;

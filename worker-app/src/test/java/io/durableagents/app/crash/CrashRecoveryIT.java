@@ -489,7 +489,7 @@ class CrashRecoveryIT {
     }
 
     void requestKill() {
-      requests.offer(Boolean.TRUE);
+      requests.offer(true);
     }
 
     void stop() {
@@ -848,7 +848,10 @@ class CrashRecoveryIT {
   private String snapshotClasspath() throws IOException {
     Path copies = Files.createDirectories(dir.resolve("classpath"));
     List<String> entries = new ArrayList<>();
-    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator, -1)) {
+      if (entry.isEmpty()) {
+        continue;
+      }
       Path source = Path.of(entry);
       Path copy = copies.resolve(entries.size() + "-" + source.getFileName());
       if (Files.isDirectory(source)) {

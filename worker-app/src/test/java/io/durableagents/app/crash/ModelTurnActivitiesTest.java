@@ -152,7 +152,7 @@ class ModelTurnActivitiesTest {
   }
 
   private long add(HistoryEvent.Builder event) {
-    long id = events.size() + 1;
+    long id = events.size() + 1L;
     events.add(event.setEventId(id).build());
     return id;
   }

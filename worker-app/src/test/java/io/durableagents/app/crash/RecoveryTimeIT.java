@@ -150,7 +150,7 @@ class RecoveryTimeIT {
 
       assertThat(finished.result().status()).isEqualTo(RunStatus.FINISHED);
       assertThat(finished.result().text()).isEqualTo("done");
-      assertThat(seconds).as("seconds from the kill to the finished run").isLessThan(BOUND.toSeconds());
+      assertThat(seconds).as("seconds from the kill to the finished run").isLessThan((double) BOUND.toSeconds());
       assertNoWorkOfTheKilledWorkerWasLost(point, first.pid(), toolLedger, modelLedger);
       if (mode == Execution.ACTIVITY && point != KillPoint.AFTER_TOOL) {
         assertThat(retry).as("why the killed activity ran again").contains(TimeoutType.TIMEOUT_TYPE_HEARTBEAT.name());
@@ -355,7 +355,7 @@ class RecoveryTimeIT {
       return lines;
     }
     String text = Files.readString(ledger, StandardCharsets.UTF_8);
-    for (String line : text.substring(0, text.lastIndexOf('\n') + 1).split("\n")) {
+    for (String line : text.substring(0, text.lastIndexOf('\n') + 1).split("\n", -1)) {
       if (!line.isBlank()) {
         lines.add(JSON.readTree(line));
       }

@@ -675,6 +675,8 @@ class HostileClientInputIT {
   }
 
   /** A command line, its input, and what it must do: an exit code and an error, or text stored exactly. */
+  // The arrays go to the process as they are; a case is never compared or hashed.
+  @SuppressWarnings("ArrayRecordComponent")
   private record CliCase(String label, String[] args, byte[] stdin, int exitCode, String errorFragment, String sentText) {
     static CliCase refused(String label, int exitCode, String errorFragment, String... args) {
       return new CliCase(label, args, null, exitCode, errorFragment, null);

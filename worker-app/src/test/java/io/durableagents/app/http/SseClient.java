@@ -32,6 +32,8 @@ final class SseClient implements AutoCloseable {
   /** Whether the body has ended (the server closed the stream, or the client did). */
   private volatile boolean ended;
 
+  // connect() waits for response itself; the stage thenAccept returns only starts the reader.
+  @SuppressWarnings("FutureReturnValueIgnored")
   private SseClient(String url) {
     response =
         HttpClient.newHttpClient()
@@ -138,6 +140,8 @@ final class SseClient implements AutoCloseable {
     }
   }
 
+  // Closes the body whenever it arrives; nobody waits for that.
+  @SuppressWarnings("FutureReturnValueIgnored")
   @Override
   public void close() {
     response.thenAccept(r -> r.body().close());

@@ -42,9 +42,11 @@ import io.temporal.workflow.UpdateMethod;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
+import io.temporal.workflow.unsafe.WorkflowUnsafe;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -130,8 +132,8 @@ class RealServerLimitsIT {
                     .handler((args, ctx) -> export)
                     .build())
             .build();
-    String session = "export-" + mode.name().toLowerCase();
-    String queue = "limits-export-" + mode.name().toLowerCase();
+    String session = "export-" + mode.name().toLowerCase(Locale.ROOT);
+    String queue = "limits-export-" + mode.name().toLowerCase(Locale.ROOT);
     try (LimitsWorker worker = LimitsWorker.create(server.address(), dir, queue, agent, recording).start()) {
       // The server refuses a payload of this size outright.
       assertThatThrownBy(
@@ -409,7 +411,7 @@ class RealServerLimitsIT {
                 @Override
                 public void continueAsNew(ContinueAsNewInput input) {
                   if (Workflow.getInfo().getWorkflowType().equals("AgentSession")
-                      && !Workflow.isReplaying()
+                      && !WorkflowUnsafe.isReplaying()
                       && calls.incrementAndGet() == 1) {
                     continuing.countDown();
                     blockThread(HOLD);

@@ -42,6 +42,8 @@ public final class AgentsProcesses implements AutoCloseable {
   private final Map<String, String> environment = new HashMap<>();
   private final List<Process> background = new ArrayList<>();
   private final Map<String, Process> backgroundByName = new HashMap<>();
+  // Synchronized on purpose: one pump thread per background process appends, the test reads.
+  @SuppressWarnings("JdkObsolete")
   private final StringBuffer backgroundOutput = new StringBuffer();
 
   public AgentsProcesses(Path workDir) {

@@ -39,7 +39,7 @@ final class CheckpointWrites {
   /** Checkpoints the next model turn writes, in order (see {@link #deferToNextTurn}). */
   private final List<CheckpointSave> deferred = new ArrayList<>();
   /**
-   * Checkpoints that model turns carried without writing them (see {@link #charsToHold}), in
+   * Checkpoints that model turns carried without writing them (see {@link #holdsNextTurn}), in
    * order, before {@link #deferred}: the next write of the store writes them first.
    */
   private final List<CheckpointSave> held = new ArrayList<>();

@@ -15,7 +15,7 @@ import java.util.Map;
  */
 public final class MessageSize {
   /** What a message costs besides its strings: the record, its lists, small fields. */
-  private static final int OVERHEAD = 64;
+  private static final long OVERHEAD = 64;
 
   private MessageSize() {}
 

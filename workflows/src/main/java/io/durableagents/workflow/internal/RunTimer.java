@@ -40,7 +40,7 @@ final class RunTimer {
                         fired -> {
                           timedOut = true;
                           onTimeout.run();
-                          return fired;
+                          return null;
                         }));
     scope.run();
   }
