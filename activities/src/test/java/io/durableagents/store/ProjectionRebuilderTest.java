@@ -228,7 +228,7 @@ class ProjectionRebuilderTest {
   /** A result the session answered with while it continued as new: attach to the next run. */
   private RunResult followContinued(String session, RunResult result) {
     RunResult current = result;
-    for (int i = 0; i < 20 && !RunStatus.isSettled(current.status())
+    for (int i = 0; i < 20 && !RunStatus.settled(current.status())
         && !RunStatus.AWAITING_APPROVAL.equals(current.status()); i++) {
       current = acrossHandover(() -> attach(session));
     }
@@ -243,7 +243,7 @@ class ProjectionRebuilderTest {
         .pollDelay(Duration.ZERO)
         .until(
             () -> live.session(session),
-            row -> row.isPresent() && RunStatus.isSettled(row.get().status())
+            row -> row.isPresent() && RunStatus.settled(row.get().status())
                 && row.get().messageCount() >= messages);
   }
 

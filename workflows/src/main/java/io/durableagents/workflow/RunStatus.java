@@ -48,7 +48,7 @@ public enum RunStatus {
   }
 
   /** True when {@code status} is one a run cannot leave; false for null. */
-  public static boolean isSettled(RunStatus status) {
+  public static boolean settled(RunStatus status) {
     return status != null && status.isSettled();
   }
 

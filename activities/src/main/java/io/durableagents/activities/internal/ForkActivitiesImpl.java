@@ -82,7 +82,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
     for (ToolCall call : pending) {
       checks.add(CallChecks.check(agent, call));
     }
-    boolean awaitsModel = pending.isEmpty() && !RunStatus.isSettled(entry.status()) && endsUnanswered(messages);
+    boolean awaitsModel = pending.isEmpty() && !RunStatus.settled(entry.status()) && endsUnanswered(messages);
     RunStatus status = pending.isEmpty() && !awaitsModel ? entry.status() : RunStatus.IN_PROGRESS;
     // The part the patch left alone is copied inside the store; only the rest is written anew.
     int copied = unchangedPrefix(entryMessages, messages);

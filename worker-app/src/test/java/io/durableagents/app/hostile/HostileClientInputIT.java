@@ -415,7 +415,7 @@ class HostileClientInputIT {
       } else {
         assertThat(update[0]).isEqualTo("send");
         RunResult run = JSON.readValue(outcome.success(), RunResult.class);
-        assertThat(RunStatus.isSettled(run.status())).as(label).isTrue();
+        assertThat(RunStatus.settled(run.status())).as(label).isTrue();
         assertThat(after.run()).as(label).isIn(before.run(), before.run() + 1);
       }
     }
@@ -608,7 +608,7 @@ class HostileClientInputIT {
   private static void assertNextSendAnswered(String session) throws Exception {
     long start = System.nanoTime();
     RunResult next = calls.submit(() -> client.send(session, "next")).get(ANSWERED_WITHIN.toSeconds(), TimeUnit.SECONDS);
-    assertThat(RunStatus.isSettled(next.status())).as(String.valueOf(next.status())).isTrue();
+    assertThat(RunStatus.settled(next.status())).as(String.valueOf(next.status())).isTrue();
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(ANSWERED_WITHIN);
   }
 

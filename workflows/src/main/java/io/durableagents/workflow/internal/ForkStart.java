@@ -64,7 +64,7 @@ final class ForkStart {
       state.forkSettledAsSource(fork.run(), fork.agent(), fork.searchAttributes());
       session.settle(
           new RunResult(
-              session.id(), fork.run(), RunStatus.isSettled(fork.status()) ? fork.status() : RunStatus.FINISHED,
+              session.id(), fork.run(), RunStatus.settled(fork.status()) ? fork.status() : RunStatus.FINISHED,
               fork.finishReason(), fork.lastText(), null, 0, Usage.ZERO, List.of(), null, null,
               state.step(), state.transcript().size(), null));
       state.forkReady();
