@@ -1,5 +1,7 @@
 package io.durableagents.store;
 
+import io.durableagents.projection.StoredEntry;
+import io.durableagents.projection.StoredSession;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.ApprovalRecord;
 import io.durableagents.workflow.CheckpointSave;
@@ -67,7 +69,7 @@ public interface AgentStore extends AutoCloseable {
   List<Message> readMessages(String sessionId, int from, int to);
 
   /** The stored row of a session, if any save reached the store. */
-  Optional<SessionRecord> session(String sessionId);
+  Optional<StoredSession> session(String sessionId);
 
   /**
    * Records that session {@code sessionId} (the execution {@code executionId} of it) is a fork of
@@ -83,7 +85,7 @@ public interface AgentStore extends AutoCloseable {
    *
    * @param limit at most this many entries; zero or less means all of them
    */
-  List<CheckpointEntry> history(String sessionId, int limit);
+  List<StoredEntry> history(String sessionId, int limit);
 
   /** Records when the notifier accepted an approval (the first time only). */
   void markApprovalNotified(String sessionId, String approvalId, long notifiedAt);

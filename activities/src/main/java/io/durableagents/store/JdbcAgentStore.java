@@ -339,57 +339,21 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   @Override
-  public Optional<SessionRecord> session(String sessionId) {
+  public Optional<StoredSession> session(String sessionId) {
     requireSessionId(sessionId);
     return run(
         "read session " + sessionId,
         false,
-        connection -> queries.session(connection, sessionId).map(JdbcAgentStore::sessionRecord));
+        connection -> queries.session(connection, sessionId));
   }
 
   @Override
-  public List<CheckpointEntry> history(String sessionId, int limit) {
+  public List<StoredEntry> history(String sessionId, int limit) {
     requireSessionId(sessionId);
     return run(
         "read the checkpoint history of session " + sessionId,
         false,
-        connection ->
-            queries.history(connection, sessionId, limit).stream()
-                .map(JdbcAgentStore::checkpointEntry)
-                .toList());
-  }
-
-  /** The read model's row as the store's API type, which code outside the store names. */
-  private static SessionRecord sessionRecord(StoredSession row) {
-    return new SessionRecord(
-        row.sessionId(),
-        row.executionId(),
-        row.agent(),
-        row.status(),
-        row.currentRun(),
-        row.lastStep(),
-        row.messageCount(),
-        row.usage(),
-        row.fingerprint(),
-        row.createdAt(),
-        row.updatedAt(),
-        row.parentSessionId(),
-        row.parentStep(),
-        row.forkPatch());
-  }
-
-  private static CheckpointEntry checkpointEntry(StoredEntry row) {
-    return new CheckpointEntry(
-        row.step(),
-        row.run(),
-        row.savedAt(),
-        row.status(),
-        row.finishReason(),
-        row.messageCount(),
-        row.usage(),
-        row.fingerprint(),
-        row.businessState(),
-        row.transcriptHash());
+        connection -> queries.history(connection, sessionId, limit));
   }
 
   @Override

@@ -1,12 +1,12 @@
 package io.durableagents.session;
 
+import io.durableagents.projection.StoredEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
-import io.durableagents.store.CheckpointEntry;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
@@ -51,7 +51,7 @@ class AgentSessionWorkflowTest {
     assertThat(result.toolCalls()).isEmpty();
     assertThat(kit.store.readMessages("plain-1", result.messageCount()))
         .containsExactly(Message.user("hi"), Message.assistant("Hello there", List.of()));
-    List<CheckpointEntry> history = kit.store.history("plain-1", 0);
+    List<StoredEntry> history = kit.store.history("plain-1", 0);
     assertThat(history).hasSize(1);
     assertThat(history.get(0).status()).isEqualTo(RunStatus.FINISHED);
   }
@@ -81,7 +81,7 @@ class AgentSessionWorkflowTest {
     assertThat(transcript.get(2).toolCallId()).isEqualTo("call_0_0");
     assertThat(transcript.get(3).toolCallId()).isEqualTo("call_0_1");
     // One entry after each model turn and one after the batch, newest first.
-    assertThat(kit.store.history("loop-1", 0)).extracting(CheckpointEntry::step).containsExactly(3, 2, 1);
+    assertThat(kit.store.history("loop-1", 0)).extracting(StoredEntry::step).containsExactly(3, 2, 1);
     assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_1");
   }
 

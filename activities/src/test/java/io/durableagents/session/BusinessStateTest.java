@@ -1,12 +1,12 @@
 package io.durableagents.session;
 
+import io.durableagents.projection.StoredEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.durableagents.agent.Execution;
-import io.durableagents.store.CheckpointEntry;
 import io.durableagents.tools.BusinessState;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.ErrorResults;
@@ -62,10 +62,10 @@ class BusinessStateTest extends SessionKitTest {
     assertThat(resultOf(result, "call_1_0")).isEqualTo(json("{'city':'Bern','n':2,'dog':true}"));
     assertThat(kit.session("state-1").status().businessState()).isEqualTo(json("{'city':'Bern','n':2}"));
 
-    List<CheckpointEntry> history = kit.store.history("state-1", 0);
-    assertThat(history).extracting(CheckpointEntry::step).containsExactly(5, 4, 3, 2, 1);
+    List<StoredEntry> history = kit.store.history("state-1", 0);
+    assertThat(history).extracting(StoredEntry::step).containsExactly(5, 4, 3, 2, 1);
     assertThat(history)
-        .extracting(CheckpointEntry::businessState)
+        .extracting(StoredEntry::businessState)
         .containsExactly(
             json("{'city':'Bern','n':2}"),
             json("{'city':'Bern','n':2}"),

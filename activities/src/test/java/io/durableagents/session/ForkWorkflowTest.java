@@ -1,11 +1,11 @@
 package io.durableagents.session;
 
+import io.durableagents.projection.StoredEntry;
+import io.durableagents.projection.StoredSession;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durableagents.store.CheckpointEntry;
 import io.durableagents.store.ProjectionRebuilder;
-import io.durableagents.store.SessionRecord;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.ForkOutcome;
 import io.durableagents.workflow.ForkPatch;
@@ -33,7 +33,7 @@ class ForkWorkflowTest extends SessionKitTest {
   }
 
   private String snapshot(String session) throws Exception {
-    List<CheckpointEntry> history = kit.store.history(session, 0);
+    List<StoredEntry> history = kit.store.history(session, 0);
     int count = kit.store.session(session).orElseThrow().messageCount();
     return JSON.writeValueAsString(history) + JSON.writeValueAsString(kit.store.readMessages(session, count));
   }
@@ -83,7 +83,7 @@ class ForkWorkflowTest extends SessionKitTest {
     assertThat(kit.effects.get("call_0_0").get()).isEqualTo(1);
 
     // Lineage is on the fork's projection row, and survives a rebuild from its history.
-    SessionRecord forkRow = kit.store.session("src-1.fork-1").orElseThrow();
+    StoredSession forkRow = kit.store.session("src-1.fork-1").orElseThrow();
     assertThat(forkRow.parentSessionId()).isEqualTo("src-1");
     assertThat(forkRow.parentStep()).isEqualTo(2);
     assertThat(forkRow.forkPatch()).isEqualTo("toolResult(call_0_0)");
@@ -98,7 +98,7 @@ class ForkWorkflowTest extends SessionKitTest {
     ProjectionRebuilder.newInstance()
         .rebuild("src-1.fork-1", ProjectionRebuilder.fetchRuns(kit.client, "src-1.fork-1"), kit.store);
     assertThat(kit.store.session("src-1.fork-1").orElseThrow())
-        .extracting(SessionRecord::parentSessionId, SessionRecord::parentStep, SessionRecord::forkPatch)
+        .extracting(StoredSession::parentSessionId, StoredSession::parentStep, StoredSession::forkPatch)
         .containsExactly("src-1", 2, "toolResult(call_0_0)");
 
     assertThat(snapshot("src-1")).isEqualTo(before);
@@ -121,7 +121,7 @@ class ForkWorkflowTest extends SessionKitTest {
     // The fork ran the two calls itself (a second effect each), then one model turn.
     assertThat(kit.effects.get("call_0_0").get()).isEqualTo(2);
     // Steps continue from the entry: entry 1, batch 2, answer 3; usage continues from its totals.
-    assertThat(kit.store.history("src-2.fork-1", 0)).extracting(CheckpointEntry::step).containsExactly(3, 2, 1);
+    assertThat(kit.store.history("src-2.fork-1", 0)).extracting(StoredEntry::step).containsExactly(3, 2, 1);
     assertThat(kit.session("src-2.fork-1").status().usage().inputTokens()).isEqualTo(30);
     assertThat(forked.steps()).isEqualTo(2); // the entry's model turn plus the fork's
   }

@@ -1,11 +1,11 @@
 package io.durableagents.session;
 
+import io.durableagents.projection.StoredEntry;
 import io.durableagents.workflow.FailureTypes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.durableagents.agent.Execution;
-import io.durableagents.store.CheckpointEntry;
 import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.testing.ModelTurnInputs;
 import io.durableagents.workflow.RunResult;
@@ -72,7 +72,7 @@ class HeldSavesTest extends SessionKitTest {
         .containsEntry(10, 1).containsEntry(11, 2).containsEntry(13, 1);
     // Every entry is stored: two per tool-calling turn and the answer's.
     assertThat(kit.store.history("held-1", 100))
-        .extracting(CheckpointEntry::step)
+        .extracting(StoredEntry::step)
         .containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
     assertThat(kit.store.readMessages("held-1", result.messageCount())).hasSize(result.messageCount());
     assertThat(kit.effects).hasSize(6).allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
@@ -135,7 +135,7 @@ class HeldSavesTest extends SessionKitTest {
 
   private void assertAllStored(String sessionId, RunResult result, int entries) {
     assertThat(kit.store.history(sessionId, 100))
-        .extracting(CheckpointEntry::step)
+        .extracting(StoredEntry::step)
         .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.rangeClosed(1, entries).boxed().toList());
     assertThat(kit.store.readMessages(sessionId, result.messageCount())).hasSize(result.messageCount());
   }

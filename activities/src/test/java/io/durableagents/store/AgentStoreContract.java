@@ -1,5 +1,7 @@
 package io.durableagents.store;
 
+import io.durableagents.projection.StoredEntry;
+import io.durableagents.projection.StoredSession;
 import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -84,7 +86,7 @@ abstract class AgentStoreContract {
 
     assertThat(store.readMessages(session, 4)).containsExactlyElementsOf(transcript);
 
-    SessionRecord record = store.session(session).orElseThrow();
+    StoredSession record = store.session(session).orElseThrow();
     assertThat(record.sessionId()).isEqualTo(session);
     assertThat(record.executionId()).isEqualTo("exec-1");
     assertThat(record.agent()).isEqualTo("helper");
@@ -97,15 +99,15 @@ abstract class AgentStoreContract {
     assertThat(record.createdAt()).isEqualTo(500L);
     assertThat(record.updatedAt()).isEqualTo(2_000L);
 
-    List<CheckpointEntry> history = store.history(session, 10);
-    assertThat(history).extracting(CheckpointEntry::step).containsExactly(2, 1, 0);
+    List<StoredEntry> history = store.history(session, 10);
+    assertThat(history).extracting(StoredEntry::step).containsExactly(2, 1, 0);
     assertThat(history.get(0))
         .isEqualTo(
-            new CheckpointEntry(
+            new StoredEntry(
                 2, 1, 2_000L, RunStatus.FINISHED, FinishReason.STOP, 4, new Usage(25, 12), "fp-1", null,
                 TranscriptHash.of(transcript)));
     assertThat(history.get(2).finishReason()).isNull();
-    assertThat(store.history(session, 2)).extracting(CheckpointEntry::step).containsExactly(2, 1);
+    assertThat(store.history(session, 2)).extracting(StoredEntry::step).containsExactly(2, 1);
     assertThat(store.history(session, 0)).hasSize(3);
   }
 
@@ -123,7 +125,7 @@ abstract class AgentStoreContract {
         transcript.subList(3, 4)));
 
     assertThat(store.history(session, 0))
-        .extracting(CheckpointEntry::businessState)
+        .extracting(StoredEntry::businessState)
         .containsExactly(null, JSON.createObjectNode(), first);
 
     store.saveCheckpoint(withState(save(session, "exec-1", 1, 2, RunStatus.IN_PROGRESS,
@@ -147,7 +149,7 @@ abstract class AgentStoreContract {
         save(session, "exec-1", 1, 3, RunStatus.FINISHED, FinishReason.STOP, 3, transcript.subList(3, 4))));
 
     assertThat(store.history(session, 0))
-        .extracting(CheckpointEntry::step, CheckpointEntry::transcriptHash)
+        .extracting(StoredEntry::step, StoredEntry::transcriptHash)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(3, TranscriptHash.of(transcript)),
             org.assertj.core.groups.Tuple.tuple(2, TranscriptHash.of(transcript.subList(0, 3))),
@@ -227,8 +229,8 @@ abstract class AgentStoreContract {
     }
 
     assertThat(store.readMessages(together, 4)).containsExactlyElementsOf(transcript);
-    SessionRecord written = store.session(together).orElseThrow();
-    SessionRecord expected = store.session(apart).orElseThrow();
+    StoredSession written = store.session(together).orElseThrow();
+    StoredSession expected = store.session(apart).orElseThrow();
     assertThat(written)
         .usingRecursiveComparison()
         .ignoringFields("sessionId")
@@ -247,7 +249,7 @@ abstract class AgentStoreContract {
     assertThat(store.session(fork).orElseThrow().parentStep()).isNull();
     store.recordLineage(fork, "exec-1", "parent", 2, "businessState toolResult(call-1)");
     store.recordLineage(fork, "exec-1", "parent", 2, "businessState toolResult(call-1)");
-    SessionRecord row = store.session(fork).orElseThrow();
+    StoredSession row = store.session(fork).orElseThrow();
     assertThat(row.parentSessionId()).isEqualTo("parent");
     assertThat(row.parentStep()).isEqualTo(2);
     assertThat(row.forkPatch()).isEqualTo("businessState toolResult(call-1)");
@@ -264,7 +266,7 @@ abstract class AgentStoreContract {
     CheckpointSave first = save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0,
         transcript.subList(0, 2));
     store.saveCheckpoint(first);
-    SessionRecord before = store.session(session).orElseThrow();
+    StoredSession before = store.session(session).orElseThrow();
 
     store.saveCheckpoint(first);
     store.saveCheckpoint(first);
@@ -287,10 +289,10 @@ abstract class AgentStoreContract {
 
     assertThat(store.history(session, 0))
         .containsExactly(
-            new CheckpointEntry(
+            new StoredEntry(
                 1, 1, 3_000L, RunStatus.CANCELLED, FinishReason.ERROR, 2, new Usage(7, 8), "fp-1", null,
                 TranscriptHash.of(transcript.subList(0, 2))));
-    SessionRecord record = store.session(session).orElseThrow();
+    StoredSession record = store.session(session).orElseThrow();
     assertThat(record.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(record.usage()).isEqualTo(new Usage(7, 8));
     assertThat(record.updatedAt()).isEqualTo(3_000L);
@@ -309,14 +311,14 @@ abstract class AgentStoreContract {
 
     store.saveCheckpoint(step1);
 
-    SessionRecord record = store.session(session).orElseThrow();
+    StoredSession record = store.session(session).orElseThrow();
     assertThat(record.lastStep()).isEqualTo(3);
     assertThat(record.currentRun()).isEqualTo(2);
     assertThat(record.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(record.messageCount()).isEqualTo(4);
     assertThat(record.usage()).isEqualTo(new Usage(30, 20));
     assertThat(record.updatedAt()).isEqualTo(2_000L);
-    assertThat(store.history(session, 0)).extracting(CheckpointEntry::step).containsExactly(3, 1);
+    assertThat(store.history(session, 0)).extracting(StoredEntry::step).containsExactly(3, 1);
     assertThat(store.readMessages(session, 4)).containsExactlyElementsOf(transcript);
   }
 
@@ -418,13 +420,13 @@ abstract class AgentStoreContract {
     store.saveCheckpoint(save(session, "exec-new", 1, 0, RunStatus.IN_PROGRESS, null, 0,
         List.of(fresh), Usage.ZERO, 9_000L));
 
-    SessionRecord record = store.session(session).orElseThrow();
+    StoredSession record = store.session(session).orElseThrow();
     assertThat(record.executionId()).isEqualTo("exec-new");
     assertThat(record.lastStep()).isZero();
     assertThat(record.messageCount()).isEqualTo(1);
     assertThat(record.usage()).isEqualTo(Usage.ZERO);
     assertThat(record.createdAt()).isEqualTo(9_000L);
-    assertThat(store.history(session, 0)).extracting(CheckpointEntry::step).containsExactly(0);
+    assertThat(store.history(session, 0)).extracting(StoredEntry::step).containsExactly(0);
     assertThat(store.readMessages(session, 1)).containsExactly(fresh);
     assertThatThrownBy(() -> store.readMessages(session, 2)).isInstanceOf(StoreException.class);
   }
@@ -472,7 +474,7 @@ abstract class AgentStoreContract {
     }
 
     for (String session : sessions) {
-      SessionRecord record = store.session(session).orElseThrow();
+      StoredSession record = store.session(session).orElseThrow();
       assertThat(record.lastStep()).isEqualTo(steps - 1);
       assertThat(record.messageCount()).isEqualTo(2 * steps);
       assertThat(store.history(session, 0)).hasSize(steps);
@@ -498,13 +500,13 @@ abstract class AgentStoreContract {
     store.saveCheckpoint(save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS,
         FinishReason.TOOL_CALLS, 1, transcript.subList(1, 2), new Usage(4, 4), 2_000L));
 
-    assertThat(store.history(session, 0)).extracting(CheckpointEntry::step).containsExactly(2, 1, 0);
-    assertThat(store.history(session, 0)).extracting(CheckpointEntry::savedAt)
+    assertThat(store.history(session, 0)).extracting(StoredEntry::step).containsExactly(2, 1, 0);
+    assertThat(store.history(session, 0)).extracting(StoredEntry::savedAt)
         .containsExactly(3_000L, 2_000L, 1_000L);
-    assertThat(store.history(session, 0)).extracting(CheckpointEntry::messageCount)
+    assertThat(store.history(session, 0)).extracting(StoredEntry::messageCount)
         .containsExactly(4, 2, 1);
-    assertThat(store.history(session, 1)).extracting(CheckpointEntry::step).containsExactly(2);
-    assertThat(store.history(session, 2)).extracting(CheckpointEntry::step).containsExactly(2, 1);
+    assertThat(store.history(session, 1)).extracting(StoredEntry::step).containsExactly(2);
+    assertThat(store.history(session, 2)).extracting(StoredEntry::step).containsExactly(2, 1);
     assertThat(store.history(session, 99)).hasSize(3);
     assertThat(store.history(session, -1)).hasSize(3);
     assertThat(store.history(newSessionId(), 5)).isEmpty();
@@ -522,7 +524,7 @@ abstract class AgentStoreContract {
           List.of(numbered(session, step)), Usage.ZERO, 1_000L + step));
     }
 
-    List<CheckpointEntry> history = store.history(session, 0);
+    List<StoredEntry> history = store.history(session, 0);
     assertThat(history).hasSize(50);
     assertThat(history.get(0).step()).isEqualTo(54);
     assertThat(history.get(49).step()).isEqualTo(5);
@@ -542,13 +544,13 @@ abstract class AgentStoreContract {
     }
     saves.forEach(limited::saveCheckpoint);
 
-    assertThat(limited.history(session, 0)).extracting(CheckpointEntry::step).containsExactly(5, 4, 3);
+    assertThat(limited.history(session, 0)).extracting(StoredEntry::step).containsExactly(5, 4, 3);
     assertThat(limited.readMessages(session, 12)).hasSize(12);
 
     // A late retry of a dropped step comes and goes again; a retried kept step stays.
     limited.saveCheckpoint(saves.get(1));
     limited.saveCheckpoint(saves.get(4));
-    assertThat(limited.history(session, 0)).extracting(CheckpointEntry::step).containsExactly(5, 4, 3);
+    assertThat(limited.history(session, 0)).extracting(StoredEntry::step).containsExactly(5, 4, 3);
     assertThat(limited.session(session).orElseThrow().lastStep()).isEqualTo(5);
   }
 
@@ -601,7 +603,7 @@ abstract class AgentStoreContract {
           assertThat(entry.status()).isEqualTo(RunStatus.IN_PROGRESS);
           assertThat(entry.savedAt()).isEqualTo(2_000L);
         });
-    SessionRecord record = store.session(session).orElseThrow();
+    StoredSession record = store.session(session).orElseThrow();
     assertThat(record.status()).isEqualTo(RunStatus.IN_PROGRESS);
     assertThat(record.updatedAt()).isEqualTo(2_000L);
   }
@@ -621,12 +623,12 @@ abstract class AgentStoreContract {
     store.saveCheckpoint(save(session, "exec-old", 1, 3, RunStatus.FINISHED, FinishReason.STOP,
         2, transcript.subList(2, 4), Usage.ZERO, 1_500L));
 
-    SessionRecord record = store.session(session).orElseThrow();
+    StoredSession record = store.session(session).orElseThrow();
     assertThat(record.executionId()).isEqualTo("exec-new");
     assertThat(record.lastStep()).isZero();
     assertThat(store.readMessages(session, 1)).containsExactly(fresh);
     assertThatThrownBy(() -> store.readMessages(session, 2)).isInstanceOf(StoreException.class);
-    assertThat(store.history(session, 0)).extracting(CheckpointEntry::step).containsExactly(0);
+    assertThat(store.history(session, 0)).extracting(StoredEntry::step).containsExactly(0);
   }
 
   // ---- delete and prune ---------------------------------------------------------------------------
@@ -663,7 +665,7 @@ abstract class AgentStoreContract {
     store.saveCheckpoint(approvalSave(session, "exec-1", 1, 1_000L, ApprovalStatus.APPROVED));
     store.saveCheckpoint(save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
         transcript.subList(2, 4), new Usage(8, 2), 2_000L));
-    List<CheckpointEntry> before = store.history(session, 0);
+    List<StoredEntry> before = store.history(session, 0);
 
     assertThat(store.delete(session, true)).isTrue();
 
@@ -710,7 +712,7 @@ abstract class AgentStoreContract {
     assertThat(store.history(oldWaiting, 0)).isEmpty();
     assertThat(store.readMessages(oldWaiting, 2)).hasSize(2);
 
-    assertThat(store.history(recent, 0)).extracting(CheckpointEntry::step).containsExactly(3, 2);
+    assertThat(store.history(recent, 0)).extracting(StoredEntry::step).containsExactly(3, 2);
     assertThat(store.readMessages(recent, 4)).containsExactlyElementsOf(transcript);
 
     assertThat(store.prune(java.time.Instant.ofEpochMilli(4_000L)).isEmpty()).isTrue();
@@ -799,8 +801,8 @@ abstract class AgentStoreContract {
         save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
             transcript.subList(2, 4), new Usage(30, 3), 3_000L));
     saves.forEach(store::saveCheckpoint);
-    SessionRecord live = store.session(session).orElseThrow();
-    List<CheckpointEntry> liveHistory = store.history(session, 0);
+    StoredSession live = store.session(session).orElseThrow();
+    List<StoredEntry> liveHistory = store.history(session, 0);
     List<ApprovalRecord> liveApprovals = store.approvals(session, false);
 
     // Damage: a gap in the transcript, a stray entry, a lost approval decision.
@@ -832,7 +834,7 @@ abstract class AgentStoreContract {
     CheckpointSave own = save(session, "fork-exec", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
         transcript.subList(2, 4), new Usage(2, 2), 2_000L);
     store.saveCheckpoint(own);
-    List<CheckpointEntry> liveHistory = store.history(session, 0);
+    List<StoredEntry> liveHistory = store.history(session, 0);
 
     store.rebuild(session, List.of(own));
 
@@ -848,7 +850,7 @@ abstract class AgentStoreContract {
         .isInstanceOf(StoreException.class)
         .hasMessageContaining("message 2");
     // Nothing changed.
-    assertThat(store.history(broken, 0)).extracting(CheckpointEntry::step).containsExactly(0);
+    assertThat(store.history(broken, 0)).extracting(StoredEntry::step).containsExactly(0);
     assertThat(store.readMessages(broken, 1)).containsExactly(transcript.get(0));
 
     assertThatThrownBy(() -> store.rebuild(newSessionId(), List.of(own)))
@@ -866,11 +868,11 @@ abstract class AgentStoreContract {
           List.of(numbered(session, step)), Usage.ZERO, 1_000L + step));
     }
     saves.forEach(limited::saveCheckpoint);
-    List<CheckpointEntry> live = limited.history(session, 0);
+    List<StoredEntry> live = limited.history(session, 0);
 
     limited.rebuild(session, saves);
 
-    assertThat(limited.history(session, 0)).isEqualTo(live).extracting(CheckpointEntry::step)
+    assertThat(limited.history(session, 0)).isEqualTo(live).extracting(StoredEntry::step)
         .containsExactly(4, 3);
     assertThat(limited.readMessages(session, 5)).hasSize(5);
   }

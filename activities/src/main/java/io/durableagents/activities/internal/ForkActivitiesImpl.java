@@ -1,11 +1,11 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.projection.StoredEntry;
+import io.durableagents.projection.StoredSession;
 import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Agent;
 import io.durableagents.store.AgentStore;
-import io.durableagents.store.CheckpointEntry;
-import io.durableagents.store.SessionRecord;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.Message;
@@ -53,13 +53,13 @@ public final class ForkActivitiesImpl implements ForkActivities {
   @Override
   public ForkState prepareFork(ForkRequest request) {
     ForkSource source = request.source();
-    List<CheckpointEntry> kept = store.history(source.parentSessionId(), 0);
-    CheckpointEntry entry =
+    List<StoredEntry> kept = store.history(source.parentSessionId(), 0);
+    StoredEntry entry =
         kept.stream().filter(e -> e.step() == source.parentStep()).findFirst().orElse(null);
     if (entry == null) {
       throw checkpointNotFound(source, kept);
     }
-    SessionRecord parent = store.session(source.parentSessionId()).orElse(null);
+    StoredSession parent = store.session(source.parentSessionId()).orElse(null);
     String agentName = request.agent() != null ? request.agent() : parent == null ? null : parent.agent();
     Agent agent = registry.agent(agentName);
     List<Message> entryMessages = entryTranscript(source.parentSessionId(), parent, entry.messageCount());
@@ -146,7 +146,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
    * The first {@code count} messages of the parent's transcript: what this worker still remembers
    * of it (the parent's own execution, as the store names it), and the rest from the store.
    */
-  private List<Message> entryTranscript(String parentSessionId, SessionRecord parent, int count) {
+  private List<Message> entryTranscript(String parentSessionId, StoredSession parent, int count) {
     List<Message> remembered =
         transcripts == null || parent == null
             ? List.of()
@@ -187,10 +187,10 @@ public final class ForkActivitiesImpl implements ForkActivities {
     return patch.isNull() ? null : patch;
   }
 
-  private static ApplicationFailure checkpointNotFound(ForkSource source, List<CheckpointEntry> kept) {
+  private static ApplicationFailure checkpointNotFound(ForkSource source, List<StoredEntry> kept) {
     String steps =
         kept.stream()
-            .map(CheckpointEntry::step)
+            .map(StoredEntry::step)
             .sorted()
             .map(String::valueOf)
             .collect(Collectors.joining(", "));

@@ -1,9 +1,9 @@
 package io.durableagents.model.openai;
 
+import io.durableagents.projection.StoredEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.durableagents.store.CheckpointEntry;
 import io.durableagents.streaming.Delta;
 import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.FinishReason;
@@ -75,7 +75,7 @@ class OpenAiSessionWorkflowTest {
     assertThat(result.error().code()).isEqualTo("model_request_invalid");
     assertThat(result.error().message()).contains("maximum context length is 128000 tokens");
     assertThat(server.requests()).hasSize(1);
-    List<CheckpointEntry> history = kit.store.history("openai-400", 0);
+    List<StoredEntry> history = kit.store.history("openai-400", 0);
     assertThat(history).isNotEmpty();
     assertThat(history.get(0).status()).isEqualTo(RunStatus.FAILED);
     assertThat(history.get(0).finishReason()).isEqualTo(FinishReason.ERROR);

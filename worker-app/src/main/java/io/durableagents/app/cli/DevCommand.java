@@ -1,5 +1,6 @@
 package io.durableagents.app.cli;
 
+import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.app.AgentWorker;
 import io.durableagents.app.WorkerConfig;
 import io.durableagents.cli.ConnectionOptions;
@@ -70,7 +71,7 @@ public class DevCommand implements Callable<Integer> {
       options.append(" --task-queue ").append(config.taskQueue());
     }
     if (!WorkerConfig.DEFAULT_PROJECTION.equals(config.projectionUrl())) {
-      options.append(" --projection '").append(Ports.describeUrl(config.projectionUrl())).append('\'');
+      options.append(" --projection '").append(ProjectionUrl.describe(config.projectionUrl())).append('\'');
     }
     return options.toString();
   }

@@ -32,19 +32,4 @@ final class Ports {
           "127.0.0.1:" + port + " is already in use (another Temporal server?): stop it or choose another " + option + ".");
     }
   }
-
-  /** A JDBC URL fit to print: without user info and query, where passwords live. */
-  static String describeUrl(String url) {
-    String result = url.strip();
-    int query = result.indexOf('?');
-    if (query >= 0) {
-      result = result.substring(0, query) + "?...";
-    }
-    int scheme = result.indexOf("//");
-    int at = result.indexOf('@');
-    if (scheme >= 0 && at > scheme) {
-      result = result.substring(0, scheme + 2) + "***@" + result.substring(at + 1);
-    }
-    return result;
-  }
 }

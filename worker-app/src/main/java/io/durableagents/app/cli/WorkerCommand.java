@@ -1,5 +1,6 @@
 package io.durableagents.app.cli;
 
+import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.app.AgentWorker;
 import io.durableagents.app.WorkerConfig;
 import java.io.PrintWriter;
@@ -38,7 +39,7 @@ public class WorkerCommand implements Callable<Integer> {
   /** {@code worker polling task queue 'agents' on 127.0.0.1:7233, projection jdbc:sqlite:...}. */
   static String readyLine(WorkerConfig config) {
     return "worker polling task queue '" + config.taskQueue() + "' on " + config.temporal().describe()
-        + ", projection " + Ports.describeUrl(config.projectionUrl())
+        + ", projection " + ProjectionUrl.describe(config.projectionUrl())
         + (config.modelSpec() == null ? "" : ", model " + config.modelSpec())
         + (config.httpPort() == null
             ? ""

@@ -1,5 +1,6 @@
 package io.durableagents.app.cli;
 
+import io.durableagents.projection.ProjectionUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.app.WorkerConfig;
@@ -219,9 +220,9 @@ class AgentsMainTest {
 
   @Test
   void printedUrls_hidePasswords() {
-    assertThat(Ports.describeUrl("jdbc:postgresql://db:5432/agents?user=a&password=secret"))
+    assertThat(ProjectionUrl.describe("jdbc:postgresql://db:5432/agents?user=a&password=secret"))
         .isEqualTo("jdbc:postgresql://db:5432/agents?...");
-    assertThat(Ports.describeUrl("jdbc:postgresql://me:secret@db/agents")).isEqualTo("jdbc:postgresql://***@db/agents");
+    assertThat(ProjectionUrl.describe("jdbc:postgresql://me:secret@db/agents")).isEqualTo("jdbc:postgresql://***@db/agents");
   }
 
   @Test
