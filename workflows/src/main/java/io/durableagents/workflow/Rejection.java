@@ -5,6 +5,7 @@ import io.temporal.workflow.UpdateInfo;
 import io.temporal.workflow.Workflow;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 
 /**
@@ -21,6 +22,16 @@ import org.slf4j.Logger;
  *     sessionId, approvalId)
  */
 public record Rejection(String type, String message, List<String> details) {
+  /** The failure types a session's update validators refuse with. */
+  private static final Set<String> TYPES =
+      Set.of(
+          FailureTypes.SESSION_AWAITING_APPROVAL,
+          FailureTypes.UNKNOWN_APPROVAL,
+          FailureTypes.APPROVAL_ALREADY_DECIDED,
+          FailureTypes.INVALID_DECISION,
+          FailureTypes.INVALID_INPUT,
+          FailureTypes.NO_RUN);
+
   private static final Logger LOG = Workflow.getLogger(Rejection.class);
   private static final int LOGGED_CHARS = 300;
 
@@ -73,7 +84,7 @@ public record Rejection(String type, String message, List<String> details) {
     }
     int colon = text.indexOf(": ");
     String type = colon > 0 ? text.substring(0, colon) : "";
-    if (!type.matches("[A-Za-z]+Error")) {
+    if (!TYPES.contains(type)) {
       return new Rejection("", text, List.of());
     }
     String rest = text.substring(colon + 2);
