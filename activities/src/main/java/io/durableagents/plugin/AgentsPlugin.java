@@ -24,8 +24,8 @@ import java.util.function.Consumer;
  * AgentStore store = AgentStores.open("jdbc:sqlite:.agents/projection.db");
  * AgentsPlugin plugin = new AgentsPlugin(AgentsPluginOptions.newBuilder()
  *     .addAgent(concierge)
- *     .modelProvider(ScriptedModelProvider.fromFile(Path.of("script.json")))
- *     .store(store)
+ *     .setModelProvider(ScriptedModelProvider.fromFile(Path.of("script.json")))
+ *     .setStore(store)
  *     .build());
  * WorkerFactory factory = WorkerFactory.newInstance(client,
  *     WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
@@ -44,8 +44,8 @@ public final class AgentsPlugin extends SimplePlugin {
     super(NAME);
     this.options = options;
     this.registry =
-        new AgentRegistry(options.agents(), options.defaultAgent(), options.modelProvider());
-    this.searchAttributes = new SearchAttributeCheck(options.searchAttributeUpserts());
+        new AgentRegistry(options.getAgents(), options.getDefaultAgent(), options.getModelProvider());
+    this.searchAttributes = new SearchAttributeCheck(options.getSearchAttributeUpserts());
   }
 
   /**
@@ -66,7 +66,7 @@ public final class AgentsPlugin extends SimplePlugin {
   @Override
   public void configureWorker(String taskQueue, WorkerOptions.Builder builder) {
     super.configureWorker(taskQueue, builder);
-    Duration interval = options.cancelCheckInterval();
+    Duration interval = options.getCancelCheckInterval();
     if (interval == null || !appliesTo(taskQueue)) {
       return;
     }
@@ -77,7 +77,7 @@ public final class AgentsPlugin extends SimplePlugin {
   }
 
   private boolean appliesTo(String taskQueue) {
-    return options.taskQueues().isEmpty() || options.taskQueues().contains(taskQueue);
+    return options.getTaskQueues().isEmpty() || options.getTaskQueues().contains(taskQueue);
   }
 
   @Override
@@ -87,17 +87,17 @@ public final class AgentsPlugin extends SimplePlugin {
       return;
     }
     worker.registerWorkflowImplementationTypes(AgentSessionWorkflowImpl.class);
-    TranscriptCache transcripts = new TranscriptCache(options.transcriptCacheChars());
+    TranscriptCache transcripts = new TranscriptCache(options.getTranscriptCacheChars());
     worker.registerActivitiesImplementations(
         new AgentActivitiesImpl(registry, searchAttributes),
         new ModelActivitiesImpl(
-                registry, options.store(), options.maxPayloadBytes(), options.deltaListeners())
-            .withArtifacts(options.artifactStore())
+                registry, options.getStore(), options.getMaxPayloadBytes(), options.getDeltaListeners())
+            .withArtifacts(options.getArtifactStore())
             .withTranscripts(transcripts),
-        new ToolActivitiesImpl(registry, options.maxPayloadBytes())
-            .withArtifacts(options.artifactStore()),
-        new CheckpointActivitiesImpl(options.store()),
-        new ApprovalActivitiesImpl(registry, options.store()),
-        new ForkActivitiesImpl(registry, options.store(), searchAttributes).withTranscripts(transcripts));
+        new ToolActivitiesImpl(registry, options.getMaxPayloadBytes())
+            .withArtifacts(options.getArtifactStore()),
+        new CheckpointActivitiesImpl(options.getStore()),
+        new ApprovalActivitiesImpl(registry, options.getStore()),
+        new ForkActivitiesImpl(registry, options.getStore(), searchAttributes).withTranscripts(transcripts));
   }
 }

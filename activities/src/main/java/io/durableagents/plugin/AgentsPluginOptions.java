@@ -38,7 +38,7 @@ public final class AgentsPluginOptions {
   /** Default of {@link Builder#transcriptCacheChars}: some 64 MB of heap at most. */
   public static final long DEFAULT_TRANSCRIPT_CACHE_CHARS = 32L * 1024 * 1024;
 
-  /** Default of {@link Builder#cancelCheckInterval}. */
+  /** Default of {@link Builder#setCancelCheckInterval}. */
   public static final Duration DEFAULT_CANCEL_CHECK_INTERVAL = Duration.ofSeconds(1);
 
   private AgentsPluginOptions(Builder builder) {
@@ -57,12 +57,12 @@ public final class AgentsPluginOptions {
   }
 
   /** Whether sessions upsert their search attributes (see {@link SearchAttributeUpserts}). */
-  public SearchAttributeUpserts searchAttributeUpserts() {
+  public SearchAttributeUpserts getSearchAttributeUpserts() {
     return searchAttributeUpserts;
   }
 
   /** Characters of transcripts a worker keeps for the next model turns (see the builder). */
-  public long transcriptCacheChars() {
+  public long getTranscriptCacheChars() {
     return transcriptCacheChars;
   }
 
@@ -70,22 +70,22 @@ public final class AgentsPluginOptions {
    * How long a streaming model turn may go without asking the server whether it was cancelled;
    * null leaves the worker's heartbeat throttling as it is.
    */
-  public Duration cancelCheckInterval() {
+  public Duration getCancelCheckInterval() {
     return cancelCheckInterval;
   }
 
   /** Listeners of the text and reasoning deltas of the model turns this worker runs, in order added. */
-  public List<DeltaListener> deltaListeners() {
+  public List<DeltaListener> getDeltaListeners() {
     return deltaListeners;
   }
 
   /** Where attachment bytes are read from (default: files under {@code .agents/artifacts}). */
-  public ArtifactStore artifactStore() {
+  public ArtifactStore getArtifactStore() {
     return artifactStore;
   }
 
   /** Largest tool result or model answer (serialized JSON bytes) an activity may return. */
-  public int maxPayloadBytes() {
+  public int getMaxPayloadBytes() {
     return maxPayloadBytes;
   }
 
@@ -93,26 +93,36 @@ public final class AgentsPluginOptions {
     return new Builder();
   }
 
-  public List<Agent> agents() {
+  /** A builder that starts from {@code options}. */
+  public static Builder newBuilder(AgentsPluginOptions options) {
+    return new Builder(options);
+  }
+
+  /** A builder that starts from these options. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  public List<Agent> getAgents() {
     return agents;
   }
 
   /** The agent a session gets when it names none. */
-  public String defaultAgent() {
+  public String getDefaultAgent() {
     return defaultAgent;
   }
 
   /** Provider for agents that have none of their own; may be null if every agent has one. */
-  public ModelProvider modelProvider() {
+  public ModelProvider getModelProvider() {
     return modelProvider;
   }
 
-  public AgentStore store() {
+  public AgentStore getStore() {
     return store;
   }
 
   /** Task queues whose workers get the agent workflow and activities; empty means all. */
-  public Set<String> taskQueues() {
+  public Set<String> getTaskQueues() {
     return taskQueues;
   }
 
@@ -133,7 +143,7 @@ public final class AgentsPluginOptions {
      * AgentPendingApprovals and AgentParentSession, so Temporal's own tools can find them (default
      * {@link SearchAttributeUpserts#WHEN_REGISTERED}: if the namespace has them).
      */
-    public Builder searchAttributeUpserts(SearchAttributeUpserts upserts) {
+    public Builder setSearchAttributeUpserts(SearchAttributeUpserts upserts) {
       this.searchAttributeUpserts = Objects.requireNonNull(upserts, "upserts");
       return this;
     }
@@ -147,7 +157,7 @@ public final class AgentsPluginOptions {
      * heartbeat request a second at most per heartbeating activity); a lower value the worker
      * already has is kept. Null leaves the worker's setting alone.
      */
-    public Builder cancelCheckInterval(Duration interval) {
+    public Builder setCancelCheckInterval(Duration interval) {
       if (interval != null && (interval.isNegative() || interval.isZero())) {
         throw new IllegalArgumentException("cancelCheckInterval must be positive, or null");
       }
@@ -163,7 +173,7 @@ public final class AgentsPluginOptions {
      * for a later write; a turn on a worker without it reads the store, or has the workflow write
      * the entries first. 0 keeps none: every turn reads the store.
      */
-    public Builder transcriptCacheChars(long chars) {
+    public Builder setTranscriptCacheChars(long chars) {
       if (chars < 0) {
         throw new IllegalArgumentException("transcriptCacheChars must be 0 or more, got " + chars);
       }
@@ -172,13 +182,27 @@ public final class AgentsPluginOptions {
     }
 
     /** Where attachment bytes live; default {@link FileArtifactStore#defaultStore()}. */
-    public Builder artifactStore(ArtifactStore artifactStore) {
+    public Builder setArtifactStore(ArtifactStore artifactStore) {
       this.artifactStore = Objects.requireNonNull(artifactStore, "artifactStore");
       return this;
     }
     private final List<DeltaListener> deltaListeners = new ArrayList<>();
 
     private Builder() {}
+
+    private Builder(AgentsPluginOptions options) {
+      agents.addAll(options.agents);
+      defaultAgent = options.defaultAgent;
+      modelProvider = options.modelProvider;
+      store = options.store;
+      taskQueues.addAll(options.taskQueues);
+      maxPayloadBytes = options.maxPayloadBytes;
+      artifactStore = options.artifactStore;
+      deltaListeners.addAll(options.deltaListeners);
+      cancelCheckInterval = options.cancelCheckInterval;
+      transcriptCacheChars = options.transcriptCacheChars;
+      searchAttributeUpserts = options.searchAttributeUpserts;
+    }
 
     /**
      * Adds a listener of the text and reasoning deltas of every model turn the workers of this
@@ -197,7 +221,7 @@ public final class AgentsPluginOptions {
      * model answer fails the run with {@code payload_too_large}. Never a retry storm, never a
      * silent truncation.
      */
-    public Builder maxPayloadBytes(int maxPayloadBytes) {
+    public Builder setMaxPayloadBytes(int maxPayloadBytes) {
       if (maxPayloadBytes < 1024 || maxPayloadBytes > 1_900_000) {
         throw new IllegalArgumentException(
             "maxPayloadBytes must be between 1 KiB and 1.9 MB (Temporal refuses payloads over 2 MB), got "
@@ -207,29 +231,33 @@ public final class AgentsPluginOptions {
       return this;
     }
 
+    /** Adds an agent the plugin's workers serve; the first one added is the default one. */
     public Builder addAgent(Agent agent) {
       agents.add(Objects.requireNonNull(agent, "agent"));
       return this;
     }
 
     /** The agent of sessions that name none; defaults to the first agent added. */
-    public Builder defaultAgent(String name) {
+    public Builder setDefaultAgent(String name) {
       this.defaultAgent = Objects.requireNonNull(name, "name");
       return this;
     }
 
-    public Builder modelProvider(ModelProvider modelProvider) {
+    /** The model provider of agents that have none of their own. */
+    public Builder setModelProvider(ModelProvider modelProvider) {
       this.modelProvider = Objects.requireNonNull(modelProvider, "modelProvider");
       return this;
     }
 
-    public Builder store(AgentStore store) {
+    /** The projection the workers write checkpoints to and read transcripts from; required. */
+    public Builder setStore(AgentStore store) {
       this.store = Objects.requireNonNull(store, "store");
       return this;
     }
 
     /** Limits registration to workers of these task queues (default: every worker). */
-    public Builder taskQueues(String... taskQueues) {
+    public Builder setTaskQueues(String... taskQueues) {
+      this.taskQueues.clear();
       for (String queue : taskQueues) {
         this.taskQueues.add(Objects.requireNonNull(queue, "taskQueue"));
       }

@@ -41,7 +41,7 @@ public final class AgentStores {
    * <pre>{@code
    * AgentStore store = AgentStores.open(
    *     "jdbc:postgresql://db.internal/agents?user=agents&password=...",
-   *     StoreOptions.newBuilder().historyLimit(20).build());
+   *     StoreOptions.newBuilder().setHistoryLimit(20).build());
    * }</pre>
    */
   public static AgentStore open(String jdbcUrl, StoreOptions options) {

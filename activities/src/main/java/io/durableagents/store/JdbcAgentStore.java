@@ -93,7 +93,7 @@ public final class JdbcAgentStore implements AgentStore {
   JdbcAgentStore(DataSource dataSource, boolean ownsDataSource, StoreOptions options, boolean sqlite) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.ownsDataSource = ownsDataSource;
-    this.historyLimit = Objects.requireNonNull(options, "options").historyLimit();
+    this.historyLimit = Objects.requireNonNull(options, "options").getHistoryLimit();
     this.groupCommit = sqlite ? new GroupCommit(dataSource) : null;
     this.queries =
         sqlite ? ProjectionQueries.of(ProjectionUrl.Kind.SQLITE) : ProjectionQueries.portable();

@@ -32,7 +32,12 @@ public final class StoreOptions {
   }
 
   public static Builder newBuilder(StoreOptions options) {
-    return new Builder().historyLimit(Objects.requireNonNull(options, "options").historyLimit);
+    return new Builder().setHistoryLimit(Objects.requireNonNull(options, "options").historyLimit);
+  }
+
+  /** A builder that starts from these options. */
+  public Builder toBuilder() {
+    return newBuilder(this);
   }
 
   /** History limit {@value #DEFAULT_HISTORY_LIMIT}. */
@@ -50,7 +55,7 @@ public final class StoreOptions {
     if (value == null || value.isBlank()) {
       return DEFAULT;
     }
-    return newBuilder().historyLimit(parseHistoryLimit(value, HISTORY_LIMIT_VARIABLE)).build();
+    return newBuilder().setHistoryLimit(parseHistoryLimit(value, HISTORY_LIMIT_VARIABLE)).build();
   }
 
   /**
@@ -76,7 +81,7 @@ public final class StoreOptions {
    * How many history entries (the newest steps) a session keeps: after each save, older entries
    * of that session are deleted. 0 keeps none. The transcript is never trimmed by this limit.
    */
-  public int historyLimit() {
+  public int getHistoryLimit() {
     return historyLimit;
   }
 
@@ -101,7 +106,7 @@ public final class StoreOptions {
     private Builder() {}
 
     /** History entries kept per session (default {@value #DEFAULT_HISTORY_LIMIT}); 0 keeps none. */
-    public Builder historyLimit(int historyLimit) {
+    public Builder setHistoryLimit(int historyLimit) {
       this.historyLimit = historyLimit;
       return this;
     }

@@ -13,8 +13,8 @@ package io.durableagents.streaming;
  * };
  * AgentsPlugin plugin = new AgentsPlugin(AgentsPluginOptions.newBuilder()
  *     .addAgent(concierge)
- *     .modelProvider(provider)
- *     .store(store)
+ *     .setModelProvider(provider)
+ *     .setStore(store)
  *     .addDeltaListener(printer)
  *     .build());
  * }</pre>

@@ -41,11 +41,11 @@ class PluginRegistrationTest {
           new AgentsPlugin(
               AgentsPluginOptions.newBuilder()
                   .addAgent(agent)
-                  .modelProvider(
+                  .setModelProvider(
                       ScriptedModelProvider.fromJson(
                           "{\"turns\":[{\"toolCalls\":[{\"name\":\"ping\"}]},{\"text\":\"pong\"}]}"))
-                  .store(store)
-                  .taskQueues("team-agents")
+                  .setStore(store)
+                  .setTaskQueues("team-agents")
                   .build());
       WorkflowClient client = env.getWorkflowClient();
       WorkerFactory factory =
@@ -68,14 +68,14 @@ class PluginRegistrationTest {
   void theCancelCheckInterval_lowersTheWorkersHeartbeatThrottle_onItsTaskQueuesOnly() {
     try (AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("c.db"))) {
       AgentsPluginOptions.Builder options = minimalOptions(store);
-      AgentsPlugin plugin = new AgentsPlugin(options.taskQueues("agents").build());
+      AgentsPlugin plugin = new AgentsPlugin(options.setTaskQueues("agents").build());
 
       assertThat(throttleAfter(plugin, "agents", null)).isEqualTo(Duration.ofSeconds(1));
       assertThat(throttleAfter(plugin, "agents", Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(300));
       assertThat(throttleAfter(plugin, "other", Duration.ofSeconds(30))).isEqualTo(Duration.ofSeconds(30));
-      AgentsPlugin untouched = new AgentsPlugin(options.cancelCheckInterval(null).build());
+      AgentsPlugin untouched = new AgentsPlugin(options.setCancelCheckInterval(null).build());
       assertThat(throttleAfter(untouched, "agents", Duration.ofSeconds(30))).isEqualTo(Duration.ofSeconds(30));
-      assertThatThrownBy(() -> options.cancelCheckInterval(Duration.ZERO))
+      assertThatThrownBy(() -> options.setCancelCheckInterval(Duration.ZERO))
           .isInstanceOf(IllegalArgumentException.class);
     }
   }
@@ -105,9 +105,9 @@ class PluginRegistrationTest {
   void theTranscriptCacheBound_defaultsTo32MillionCharacters_andRefusesANegativeOne() {
     try (AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("t.db"))) {
       AgentsPluginOptions.Builder options = minimalOptions(store);
-      assertThat(options.build().transcriptCacheChars()).isEqualTo(32L * 1024 * 1024);
-      assertThat(options.transcriptCacheChars(0).build().transcriptCacheChars()).isZero();
-      assertThatThrownBy(() -> options.transcriptCacheChars(-1))
+      assertThat(options.build().getTranscriptCacheChars()).isEqualTo(32L * 1024 * 1024);
+      assertThat(options.setTranscriptCacheChars(0).build().getTranscriptCacheChars()).isZero();
+      assertThatThrownBy(() -> options.setTranscriptCacheChars(-1))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("transcriptCacheChars must be 0 or more, got -1");
     }
@@ -115,8 +115,8 @@ class PluginRegistrationTest {
 
   /** One agent with no tools, a store and a model that never answers: all the builder needs. */
   private static AgentsPluginOptions.Builder minimalOptions(AgentStore store) {
-    return AgentsPluginOptions.newBuilder().addAgent(Agent.newBuilder("a").build()).store(store)
-        .modelProvider(ScriptedModelProvider.fromJson("{\"turns\":[]}"));
+    return AgentsPluginOptions.newBuilder().addAgent(Agent.newBuilder("a").build()).setStore(store)
+        .setModelProvider(ScriptedModelProvider.fromJson("{\"turns\":[]}"));
   }
 
   private static RunResult send(WorkflowClient client, String taskQueue, String sessionId) {

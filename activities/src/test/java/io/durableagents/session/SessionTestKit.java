@@ -131,11 +131,11 @@ final class SessionTestKit implements AutoCloseable {
     return new AgentsPlugin(
         AgentsPluginOptions.newBuilder()
             .addAgent(customize.apply(agentBuilder().modelExecution(mode)).build())
-            .modelProvider(model)
-            .artifactStore(artifacts)
-            .store(countingCalls(store))
-            .transcriptCacheChars(transcriptCacheChars)
-            .searchAttributeUpserts(searchAttributeUpserts)
+            .setModelProvider(model)
+            .setArtifactStore(artifacts)
+            .setStore(countingCalls(store))
+            .setTranscriptCacheChars(transcriptCacheChars)
+            .setSearchAttributeUpserts(searchAttributeUpserts)
             .build());
   }
 

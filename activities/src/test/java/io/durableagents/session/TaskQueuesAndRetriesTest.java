@@ -132,7 +132,7 @@ class TaskQueuesAndRetriesTest {
     AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
     AgentsPlugin plugin =
         new AgentsPlugin(
-            AgentsPluginOptions.newBuilder().addAgent(agent).modelProvider(flakyModel).store(store).build());
+            AgentsPluginOptions.newBuilder().addAgent(agent).setModelProvider(flakyModel).setStore(store).build());
     TestWorkflowEnvironment env =
         TestWorkflowEnvironment.newInstance(
             TestEnvironmentOptions.newBuilder()

@@ -65,7 +65,7 @@ abstract class AgentStoreContract {
 
   /** Another store on this test's database, with a history limit; closed after the test. */
   protected AgentStore storeWithHistoryLimit(int historyLimit) throws Exception {
-    AgentStore extra = openStore(StoreOptions.newBuilder().historyLimit(historyLimit).build());
+    AgentStore extra = openStore(StoreOptions.newBuilder().setHistoryLimit(historyLimit).build());
     extraStores.add(extra);
     return extra;
   }
@@ -571,12 +571,12 @@ abstract class AgentStoreContract {
 
   @Test
   void invalidHistoryLimitsAreRefused() {
-    assertThatThrownBy(() -> StoreOptions.newBuilder().historyLimit(-1).build())
+    assertThatThrownBy(() -> StoreOptions.newBuilder().setHistoryLimit(-1).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("historyLimit");
-    assertThat(StoreOptions.fromEnvironment(java.util.Map.of()).historyLimit()).isEqualTo(50);
+    assertThat(StoreOptions.fromEnvironment(java.util.Map.of()).getHistoryLimit()).isEqualTo(50);
     assertThat(StoreOptions.fromEnvironment(
-        java.util.Map.of(StoreOptions.HISTORY_LIMIT_VARIABLE, " 7 ")).historyLimit()).isEqualTo(7);
+        java.util.Map.of(StoreOptions.HISTORY_LIMIT_VARIABLE, " 7 ")).getHistoryLimit()).isEqualTo(7);
     assertThatThrownBy(() -> StoreOptions.fromEnvironment(
         java.util.Map.of(StoreOptions.HISTORY_LIMIT_VARIABLE, "lots")))
         .isInstanceOf(IllegalArgumentException.class)

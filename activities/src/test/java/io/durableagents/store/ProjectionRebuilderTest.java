@@ -68,8 +68,8 @@ class ProjectionRebuilderTest {
             AgentsPluginOptions.newBuilder()
                 .addAgent(agent)
                 .addAgent(agent("rebuilder-local", Execution.LOCAL_ACTIVITY))
-                .modelProvider(ScriptedModelProvider.fromJson(SCRIPT.replace('\'', '"')))
-                .store(live)
+                .setModelProvider(ScriptedModelProvider.fromJson(SCRIPT.replace('\'', '"')))
+                .setStore(live)
                 .build());
     env = PluginTestEnvironment.start(plugin, TASK_QUEUE);
     client = env.getWorkflowClient();

@@ -72,8 +72,8 @@ class AgentClientSessionTest {
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
                 .addAgent(agent())
-                .modelProvider(ScriptedModelProvider.fromJson(script))
-                .store(store)
+                .setModelProvider(ScriptedModelProvider.fromJson(script))
+                .setStore(store)
                 .build());
     env =
         TestWorkflowEnvironment.newInstance(

@@ -77,11 +77,11 @@ public final class AgentTestEnvironment implements AutoCloseable {
       openedStore = AgentStores.open(projectionUrl);
       AgentsPluginOptions.Builder options =
           AgentsPluginOptions.newBuilder()
-              .store(openedStore)
-              .artifactStore(new FileArtifactStore(directory.resolve("artifacts")));
+              .setStore(openedStore)
+              .setArtifactStore(new FileArtifactStore(directory.resolve("artifacts")));
       builder.agents.forEach(options::addAgent);
       if (builder.modelProvider != null) {
-        options.modelProvider(builder.modelProvider);
+        options.setModelProvider(builder.modelProvider);
       }
       builder.pluginOptions.forEach(customize -> customize.accept(options));
       AgentsPlugin plugin = new AgentsPlugin(options.build());

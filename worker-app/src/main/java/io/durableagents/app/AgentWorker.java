@@ -60,8 +60,8 @@ public final class AgentWorker implements AutoCloseable {
       AgentsPluginOptions.Builder options =
           AgentsPluginOptions.newBuilder()
               .addAgent(ConciergeAgent.create())
-              .modelProvider(model)
-              .store(store);
+              .setModelProvider(model)
+              .setStore(store);
       if (events != null) {
         options.addDeltaListener(events);
       }

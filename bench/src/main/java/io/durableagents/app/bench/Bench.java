@@ -819,7 +819,7 @@ final class Bench implements AutoCloseable {
 
   private WorkerFactory startFactory(
       String queue, int cacheSize, boolean withBaseline, WorkerInterceptor interceptor) {
-    AgentsPluginOptions.Builder options = AgentsPluginOptions.newBuilder().store(store);
+    AgentsPluginOptions.Builder options = AgentsPluginOptions.newBuilder().setStore(store);
     agents.forEach(options::addAgent);
     WorkerFactoryOptions.Builder factoryOptions =
         WorkerFactoryOptions.newBuilder().setPlugins(new AgentsPlugin(options.build()));

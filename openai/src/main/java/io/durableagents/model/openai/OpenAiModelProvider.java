@@ -31,7 +31,7 @@ import java.util.Objects;
  *     .model("gpt-4o-mini")          // omit to use each agent's own model name
  *     .build();
  * AgentsPlugin plugin = new AgentsPlugin(AgentsPluginOptions.newBuilder()
- *     .addAgent(concierge).modelProvider(openai).store(store).build());
+ *     .addAgent(concierge).setModelProvider(openai).setStore(store).build());
  * }</pre>
  *
  * <p>Failures: HTTP 429, 408 and 5xx, connection errors and timeouts are transient

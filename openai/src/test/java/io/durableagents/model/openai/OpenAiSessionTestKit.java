@@ -47,8 +47,8 @@ final class OpenAiSessionTestKit implements AutoCloseable {
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
                 .addAgent(agent())
-                .modelProvider(model)
-                .store(store)
+                .setModelProvider(model)
+                .setStore(store)
                 .addDeltaListener(
                     delta -> {
                       deltaArrivals.add(System.nanoTime());

@@ -35,7 +35,7 @@ public class HistoryLimitOption {
     try {
       if (historyLimit != null) {
         return StoreOptions.newBuilder()
-            .historyLimit(StoreOptions.parseHistoryLimit(historyLimit, "--history-limit"))
+            .setHistoryLimit(StoreOptions.parseHistoryLimit(historyLimit, "--history-limit"))
             .build();
       }
       return StoreOptions.fromEnvironment(env);

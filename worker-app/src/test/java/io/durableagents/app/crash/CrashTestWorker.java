@@ -84,9 +84,9 @@ public final class CrashTestWorker {
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
                 .addAgent(agent(tools, mode))
-                .modelProvider(new LedgerModel(ScriptedModelProvider.fromJson(SCRIPT), models))
-                .store(store)
-                .taskQueues(TASK_QUEUE)
+                .setModelProvider(new LedgerModel(ScriptedModelProvider.fromJson(SCRIPT), models))
+                .setStore(store)
+                .setTaskQueues(TASK_QUEUE)
                 .build());
     WorkerFactory factory =
         WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());

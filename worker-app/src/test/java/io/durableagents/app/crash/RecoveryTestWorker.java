@@ -59,9 +59,9 @@ public final class RecoveryTestWorker {
             AgentsPluginOptions.newBuilder()
                 .addAgent(
                     Agent.newBuilder(AGENT).modelExecution(mode).tools(slowTool(tools, mode)).build())
-                .modelProvider(new LedgerModel(ScriptedModelProvider.fromJson(SCRIPT), models))
-                .store(AgentStores.open("jdbc:sqlite:" + Path.of(args[2])))
-                .taskQueues(taskQueue)
+                .setModelProvider(new LedgerModel(ScriptedModelProvider.fromJson(SCRIPT), models))
+                .setStore(AgentStores.open("jdbc:sqlite:" + Path.of(args[2])))
+                .setTaskQueues(taskQueue)
                 .build());
     WorkerFactory factory =
         WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());

@@ -62,8 +62,8 @@ class SseDeltaServerTest {
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
                 .addAgent(Agent.newBuilder("greeter").model("test").instructions("Greet.").build())
-                .modelProvider(STREAMING_MODEL)
-                .store(store)
+                .setModelProvider(STREAMING_MODEL)
+                .setStore(store)
                 .addDeltaListener(sse)
                 .build());
     env = PluginTestEnvironment.start(plugin, TASK_QUEUE);

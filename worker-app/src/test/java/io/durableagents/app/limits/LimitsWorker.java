@@ -78,10 +78,10 @@ final class LimitsWorker implements AutoCloseable {
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
                 .addAgent(agent)
-                .modelProvider(model)
-                .store(store)
-                .artifactStore(artifacts)
-                .taskQueues(taskQueue)
+                .setModelProvider(model)
+                .setStore(store)
+                .setArtifactStore(artifacts)
+                .setTaskQueues(taskQueue)
                 .build());
     WorkerFactory factory =
         WorkerFactory.newInstance(

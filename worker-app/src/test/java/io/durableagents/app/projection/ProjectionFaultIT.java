@@ -245,8 +245,8 @@ class ProjectionFaultIT {
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
                 .addAgent(agent)
-                .modelProvider(ScriptedModelProvider.fromJson(SCRIPT))
-                .store(store)
+                .setModelProvider(ScriptedModelProvider.fromJson(SCRIPT))
+                .setStore(store)
                 .build());
     WorkerFactory factory =
         WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
