@@ -35,7 +35,7 @@ public final class AgentsPluginOptions {
    */
   public static final int DEFAULT_MAX_PAYLOAD_BYTES = 512 * 1024;
 
-  /** Default of {@link Builder#transcriptCacheChars}: some 64 MB of heap at most. */
+  /** Default of {@link Builder#setTranscriptCacheChars}: some 64 MB of heap at most. */
   public static final long DEFAULT_TRANSCRIPT_CACHE_CHARS = 32L * 1024 * 1024;
 
   /** Default of {@link Builder#setCancelCheckInterval}. */
