@@ -82,7 +82,10 @@ public final class Agent {
     return taskQueue;
   }
 
-  /** The retry options of its model turns; null for the default policy of {@link #modelMaxAttempts()}. */
+  /**
+   * The retry options of its model turns; null for the default policy of {@link
+   * #modelMaxAttempts()}.
+   */
   public RetryOptions retryOptions() {
     return retryOptions;
   }
@@ -93,8 +96,8 @@ public final class Agent {
   }
 
   /**
-   * Parses a final answer against the output schema: the parsed JSON, or an exception saying why
-   * it is not valid. A Markdown code fence around the JSON is tolerated.
+   * Parses a final answer against the output schema: the parsed JSON, or an exception saying why it
+   * is not valid. A Markdown code fence around the JSON is tolerated.
    */
   public JsonNode parseOutput(String text) {
     String json = text == null ? "" : text.strip();
@@ -108,7 +111,8 @@ public final class Agent {
       throw new IllegalArgumentException("The final answer is not JSON: " + e.getOriginalMessage());
     }
     if (parsed == null || parsed.isMissingNode()) {
-      throw new IllegalArgumentException("The final answer is empty; the agent has an output schema.");
+      throw new IllegalArgumentException(
+          "The final answer is empty; the agent has an output schema.");
     }
     List<String> problems = outputValidator.validate(parsed);
     if (!problems.isEmpty()) {
@@ -129,8 +133,8 @@ public final class Agent {
   }
 
   /**
-   * Wall-clock limit of one run, or null for none. Each execution gets the full timeout: the
-   * clock stops while the run waits for an approval and starts again after the decision.
+   * Wall-clock limit of one run, or null for none. Each execution gets the full timeout: the clock
+   * stops while the run waits for an approval and starts again after the decision.
    */
   public Duration runTimeout() {
     return runTimeout;
@@ -265,9 +269,9 @@ public final class Agent {
     }
 
     /**
-     * Runs the model turns on another task queue, e.g. workers allowed to reach the provider;
-     * those workers need the plugin with this agent too. Null (default): the session workflow's
-     * queue. Local model turns run on the workflow's worker and have no queue of their own.
+     * Runs the model turns on another task queue, e.g. workers allowed to reach the provider; those
+     * workers need the plugin with this agent too. Null (default): the session workflow's queue.
+     * Local model turns run on the workflow's worker and have no queue of their own.
      */
     public Builder taskQueue(String taskQueue) {
       this.taskQueue = taskQueue;
@@ -276,8 +280,8 @@ public final class Agent {
 
     /**
      * Retry options of the model turns, replacing the default policy of {@link
-     * #modelMaxAttempts(int)} attempts. Failures no retry can fix (an invalid request or
-     * response) are never retried, whatever these say.
+     * #modelMaxAttempts(int)} attempts. Failures no retry can fix (an invalid request or response)
+     * are never retried, whatever these say.
      */
     public Builder retryOptions(RetryOptions retryOptions) {
       this.retryOptions = retryOptions;
@@ -286,8 +290,8 @@ public final class Agent {
 
     /**
      * The JSON schema of the final answer (structured output). The answer is parsed and validated;
-     * the run result's {@code output} holds it, and an invalid answer fails the run with
-     * {@code invalid_output}.
+     * the run result's {@code output} holds it, and an invalid answer fails the run with {@code
+     * invalid_output}.
      */
     public Builder outputSchema(String jsonSchema) {
       try {
@@ -349,14 +353,18 @@ public final class Agent {
             "Agent '" + name + "': modelMaxAttempts must be at least 1.");
       }
       if (approvalTimeout.isZero() || approvalTimeout.isNegative()) {
-        throw new IllegalArgumentException("Agent '" + name + "': approvalTimeout must be positive.");
+        throw new IllegalArgumentException(
+            "Agent '" + name + "': approvalTimeout must be positive.");
       }
       if (modelTimeout.isZero() || modelTimeout.isNegative()) {
         throw new IllegalArgumentException("Agent '" + name + "': modelTimeout must be positive.");
       }
-      if (taskQueue != null && (taskQueue.isBlank() || modelExecution == Execution.LOCAL_ACTIVITY)) {
+      if (taskQueue != null
+          && (taskQueue.isBlank() || modelExecution == Execution.LOCAL_ACTIVITY)) {
         throw new IllegalArgumentException(
-            "Agent '" + name + "': "
+            "Agent '"
+                + name
+                + "': "
                 + (taskQueue.isBlank()
                     ? "taskQueue must not be blank."
                     : "local model turns run on the session workflow's worker and cannot have a taskQueue."));

@@ -13,8 +13,8 @@ package io.durableagents.agent;
  *       timeout, 10 s by default). Right for fast lookups and low-latency models.
  * </ul>
  *
- * <p>The semantics of a tool batch are the same in both modes: one result per call, in call
- * order; recorded results never re-run; approvals; cancelled results.
+ * <p>The semantics of a tool batch are the same in both modes: one result per call, in call order;
+ * recorded results never re-run; approvals; cancelled results.
  */
 public enum Execution {
   ACTIVITY,

@@ -1,7 +1,5 @@
 package io.durableagents.artifacts;
 
-import io.durableagents.workflow.FailureTypes;
-
 /** An attachment refers to an artifact the store does not have. */
 public class ArtifactNotFoundException extends RuntimeException {
   private final String artifactId;

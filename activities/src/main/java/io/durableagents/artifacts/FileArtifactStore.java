@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * Artifacts as files in one directory (default {@code .agents/artifacts}), named by random ids.
- * Workers and clients that share the directory share the artifacts; for several machines, point
- * it at shared storage or implement {@link ArtifactStore} on your object store.
+ * Workers and clients that share the directory share the artifacts; for several machines, point it
+ * at shared storage or implement {@link ArtifactStore} on your object store.
  */
 public final class FileArtifactStore implements ArtifactStore {
   private static final Pattern VALID_ID = Pattern.compile("[A-Za-z0-9_-]{1,128}");

@@ -1,6 +1,5 @@
 package io.durableagents.model;
 
-import io.durableagents.workflow.FailureTypes;
 import java.time.Duration;
 
 /**

@@ -59,8 +59,14 @@ public final class ModelProviders {
     for (Map.Entry<String, String> optional : OPTIONAL_ARTIFACTS.entrySet()) {
       if (spec.startsWith(optional.getKey())) {
         throw new IllegalArgumentException(
-            "Model spec '" + spec + "' needs " + optional.getValue() + " on the classpath; add that"
-                + " dependency, or use " + forms(factories) + ".");
+            "Model spec '"
+                + spec
+                + "' needs "
+                + optional.getValue()
+                + " on the classpath; add that"
+                + " dependency, or use "
+                + forms(factories)
+                + ".");
       }
     }
     throw new IllegalArgumentException(

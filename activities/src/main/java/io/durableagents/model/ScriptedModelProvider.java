@@ -1,9 +1,9 @@
 package io.durableagents.model;
 
-import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.ToolCall;
@@ -19,27 +19,29 @@ import java.util.Set;
 
 /**
  * A deterministic model for tests and demos, played from a script {@code {"turns": [TURN, ...]}}
- * where {@code TURN = {"text", "toolCalls": [{"name", "arguments"}], "delayMs", "error",
- * "usage": {"inputTokens", "outputTokens"}}} (all optional).
+ * where {@code TURN = {"text", "toolCalls": [{"name", "arguments"}], "delayMs", "error", "usage":
+ * {"inputTokens", "outputTokens"}}} (all optional).
  *
- * <p>The whole script is checked when it is loaded: a field of the wrong type, an unknown field,
- * a call without a name, arguments that are not an object, a negative or non-integer count or
- * delay is an {@link IllegalArgumentException} naming the turn and the field (as in {@code
+ * <p>The whole script is checked when it is loaded: a field of the wrong type, an unknown field, a
+ * call without a name, arguments that are not an object, a negative or non-integer count or delay
+ * is an {@link IllegalArgumentException} naming the turn and the field (as in {@code
  * turns[2].toolCalls[0].name}), so a worker refuses to start with it instead of failing turns.
  *
- * <p>The turn played is the number of assistant messages already in the conversation, so a
- * replayed or retried call plays the same turn. Past the last turn it answers {@value #SCRIPT_ENDED}.
- * Tool call ids are {@code call_<turn>_<index>}.
+ * <p>The turn played is the number of assistant messages already in the conversation, so a replayed
+ * or retried call plays the same turn. Past the last turn it answers {@value #SCRIPT_ENDED}. Tool
+ * call ids are {@code call_<turn>_<index>}.
  */
 public final class ScriptedModelProvider implements ModelProvider {
   public static final String SCRIPT_ENDED = "(script ended)";
   private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final Set<String> TURN_FIELDS = Set.of("text", "toolCalls", "delayMs", "error", "usage");
+  private static final Set<String> TURN_FIELDS =
+      Set.of("text", "toolCalls", "delayMs", "error", "usage");
   private static final Set<String> CALL_FIELDS = Set.of("name", "arguments");
   private static final Set<String> USAGE_FIELDS = Set.of("inputTokens", "outputTokens");
 
   /** One turn, as checked at load. {@code usage} null: estimated from the conversation. */
-  private record Turn(String text, List<ScriptedCall> calls, long delayMs, String error, Usage usage) {}
+  private record Turn(
+      String text, List<ScriptedCall> calls, long delayMs, String error, Usage usage) {}
 
   private record ScriptedCall(String name, JsonNode arguments) {}
 
@@ -49,7 +51,9 @@ public final class ScriptedModelProvider implements ModelProvider {
     this.turns = List.copyOf(turns);
   }
 
-  /** Loads and checks the script at {@code path}; a malformed one names the file, turn and field. */
+  /**
+   * Loads and checks the script at {@code path}; a malformed one names the file, turn and field.
+   */
   public static ScriptedModelProvider fromFile(Path path) {
     String json;
     try {
@@ -94,10 +98,14 @@ public final class ScriptedModelProvider implements ModelProvider {
     JsonNode usageNode = turn.get("usage");
     if (usageNode != null && !usageNode.isNull()) {
       if (!usageNode.isObject()) {
-        throw invalid(at + ".usage", "must be an object {\"inputTokens\", \"outputTokens\"}", usageNode);
+        throw invalid(
+            at + ".usage", "must be an object {\"inputTokens\", \"outputTokens\"}", usageNode);
       }
       knownFields(usageNode, USAGE_FIELDS, at + ".usage");
-      usage = new Usage(count(usageNode, "inputTokens", at + ".usage"), count(usageNode, "outputTokens", at + ".usage"));
+      usage =
+          new Usage(
+              count(usageNode, "inputTokens", at + ".usage"),
+              count(usageNode, "outputTokens", at + ".usage"));
       if (usage.inputTokens() > Long.MAX_VALUE - usage.outputTokens()) {
         throw new IllegalArgumentException(
             "Model script " + at + ".usage: inputTokens + outputTokens overflow a 64-bit count.");
@@ -107,7 +115,8 @@ public final class ScriptedModelProvider implements ModelProvider {
     JsonNode toolCalls = turn.get("toolCalls");
     if (toolCalls != null && !toolCalls.isNull()) {
       if (!toolCalls.isArray()) {
-        throw invalid(at + ".toolCalls", "must be an array of {\"name\", \"arguments\"} objects", toolCalls);
+        throw invalid(
+            at + ".toolCalls", "must be an array of {\"name\", \"arguments\"} objects", toolCalls);
       }
       for (int i = 0; i < toolCalls.size(); i++) {
         calls.add(call(toolCalls.get(i), at + ".toolCalls[" + i + "]"));
@@ -152,7 +161,10 @@ public final class ScriptedModelProvider implements ModelProvider {
       return 0;
     }
     if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0) {
-      throw invalid(at + "." + field, "must be a non-negative integer (at most " + Long.MAX_VALUE + ")", value);
+      throw invalid(
+          at + "." + field,
+          "must be a non-negative integer (at most " + Long.MAX_VALUE + ")",
+          value);
     }
     return value.longValue();
   }
@@ -162,8 +174,13 @@ public final class ScriptedModelProvider implements ModelProvider {
       String name = names.next();
       if (!known.contains(name)) {
         throw new IllegalArgumentException(
-            "Model script " + (at.isEmpty() ? "" : at + ": ") + "unknown field \"" + shorten(name)
-                + "\" (known: " + String.join(", ", known.stream().sorted().toList()) + ").");
+            "Model script "
+                + (at.isEmpty() ? "" : at + ": ")
+                + "unknown field \""
+                + shorten(name)
+                + "\" (known: "
+                + String.join(", ", known.stream().sorted().toList())
+                + ").");
       }
     }
   }
@@ -178,12 +195,13 @@ public final class ScriptedModelProvider implements ModelProvider {
       return "missing";
     }
     String type =
-        value.isObject() ? "an object"
-            : value.isArray() ? "an array"
-            : value.isTextual() ? "a string"
-            : value.isBoolean() ? "a boolean"
-            : value.isNull() ? "null"
-            : "a number";
+        value.isObject()
+            ? "an object"
+            : value.isArray()
+                ? "an array"
+                : value.isTextual()
+                    ? "a string"
+                    : value.isBoolean() ? "a boolean" : value.isNull() ? "null" : "a number";
     return type + (value.isContainerNode() ? "" : " (" + shorten(value.toString()) + ")");
   }
 
@@ -200,7 +218,8 @@ public final class ScriptedModelProvider implements ModelProvider {
     int index = request.assistantTurns();
     if (index >= turns.size()) {
       stream.text(SCRIPT_ENDED);
-      return new ModelResponse(SCRIPT_ENDED, List.of(), FinishReason.STOP, estimate(request, SCRIPT_ENDED));
+      return new ModelResponse(
+          SCRIPT_ENDED, List.of(), FinishReason.STOP, estimate(request, SCRIPT_ENDED));
     }
     Turn turn = turns.get(index);
     sleep(turn.delayMs(), stream);

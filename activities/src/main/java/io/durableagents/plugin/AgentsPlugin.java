@@ -44,7 +44,8 @@ public final class AgentsPlugin extends SimplePlugin {
     super(NAME);
     this.options = options;
     this.registry =
-        new AgentRegistry(options.getAgents(), options.getDefaultAgent(), options.getModelProvider());
+        new AgentRegistry(
+            options.getAgents(), options.getDefaultAgent(), options.getModelProvider());
     this.searchAttributes = new SearchAttributeCheck(options.getSearchAttributeUpserts());
   }
 
@@ -62,7 +63,9 @@ public final class AgentsPlugin extends SimplePlugin {
     return options;
   }
 
-  /** Lowers the worker's heartbeat throttling so that a cancel reaches a streaming model turn soon. */
+  /**
+   * Lowers the worker's heartbeat throttling so that a cancel reaches a streaming model turn soon.
+   */
   @Override
   public void configureWorker(String taskQueue, WorkerOptions.Builder builder) {
     super.configureWorker(taskQueue, builder);
@@ -91,13 +94,17 @@ public final class AgentsPlugin extends SimplePlugin {
     worker.registerActivitiesImplementations(
         new AgentActivitiesImpl(registry, searchAttributes),
         new ModelActivitiesImpl(
-                registry, options.getStore(), options.getMaxPayloadBytes(), options.getDeltaListeners())
+                registry,
+                options.getStore(),
+                options.getMaxPayloadBytes(),
+                options.getDeltaListeners())
             .withArtifacts(options.getArtifactStore())
             .withTranscripts(transcripts),
         new ToolActivitiesImpl(registry, options.getMaxPayloadBytes())
             .withArtifacts(options.getArtifactStore()),
         new CheckpointActivitiesImpl(options.getStore()),
         new ApprovalActivitiesImpl(registry, options.getStore()),
-        new ForkActivitiesImpl(registry, options.getStore(), searchAttributes).withTranscripts(transcripts));
+        new ForkActivitiesImpl(registry, options.getStore(), searchAttributes)
+            .withTranscripts(transcripts));
   }
 }

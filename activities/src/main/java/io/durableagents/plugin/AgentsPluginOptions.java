@@ -67,14 +67,16 @@ public final class AgentsPluginOptions {
   }
 
   /**
-   * How long a streaming model turn may go without asking the server whether it was cancelled;
-   * null leaves the worker's heartbeat throttling as it is.
+   * How long a streaming model turn may go without asking the server whether it was cancelled; null
+   * leaves the worker's heartbeat throttling as it is.
    */
   public Duration getCancelCheckInterval() {
     return cancelCheckInterval;
   }
 
-  /** Listeners of the text and reasoning deltas of the model turns this worker runs, in order added. */
+  /**
+   * Listeners of the text and reasoning deltas of the model turns this worker runs, in order added.
+   */
   public List<DeltaListener> getDeltaListeners() {
     return deltaListeners;
   }
@@ -139,9 +141,9 @@ public final class AgentsPluginOptions {
     private SearchAttributeUpserts searchAttributeUpserts = SearchAttributeUpserts.WHEN_REGISTERED;
 
     /**
-     * Whether sessions upsert their search attributes AgentName, AgentStatus,
-     * AgentPendingApprovals and AgentParentSession, so Temporal's own tools can find them (default
-     * {@link SearchAttributeUpserts#WHEN_REGISTERED}: if the namespace has them).
+     * Whether sessions upsert their search attributes AgentName, AgentStatus, AgentPendingApprovals
+     * and AgentParentSession, so Temporal's own tools can find them (default {@link
+     * SearchAttributeUpserts#WHEN_REGISTERED}: if the namespace has them).
      */
     public Builder setSearchAttributeUpserts(SearchAttributeUpserts upserts) {
       this.searchAttributeUpserts = Objects.requireNonNull(upserts, "upserts");
@@ -149,13 +151,13 @@ public final class AgentsPluginOptions {
     }
 
     /**
-     * Bounds how long a streaming model turn goes on after its run is cancelled (default 1 s):
-     * an activity learns of a cancel from the answer to a heartbeat, and the SDK sends heartbeats
-     * at most every 80% of the heartbeat timeout (8 s for model turns) unless the worker's
-     * maximum heartbeat throttle interval is lower. The plugin lowers that maximum to this value
-     * on the workers it registers on, which applies to every activity of those workers (one
-     * heartbeat request a second at most per heartbeating activity); a lower value the worker
-     * already has is kept. Null leaves the worker's setting alone.
+     * Bounds how long a streaming model turn goes on after its run is cancelled (default 1 s): an
+     * activity learns of a cancel from the answer to a heartbeat, and the SDK sends heartbeats at
+     * most every 80% of the heartbeat timeout (8 s for model turns) unless the worker's maximum
+     * heartbeat throttle interval is lower. The plugin lowers that maximum to this value on the
+     * workers it registers on, which applies to every activity of those workers (one heartbeat
+     * request a second at most per heartbeating activity); a lower value the worker already has is
+     * kept. Null leaves the worker's setting alone.
      */
     public Builder setCancelCheckInterval(Duration interval) {
       if (interval != null && (interval.isNegative() || interval.isZero())) {
@@ -169,9 +171,9 @@ public final class AgentsPluginOptions {
      * Bounds the transcripts each worker keeps after a model turn, in characters of texts,
      * arguments and results over all sessions (default {@link #DEFAULT_TRANSCRIPT_CACHE_CHARS}),
      * least recently used first out. The next turn of a session on the same worker uses its
-     * transcript instead of reading the store, and may leave the checkpoint entries it carries
-     * for a later write; a turn on a worker without it reads the store, or has the workflow write
-     * the entries first. 0 keeps none: every turn reads the store.
+     * transcript instead of reading the store, and may leave the checkpoint entries it carries for
+     * a later write; a turn on a worker without it reads the store, or has the workflow write the
+     * entries first. 0 keeps none: every turn reads the store.
      */
     public Builder setTranscriptCacheChars(long chars) {
       if (chars < 0) {
@@ -186,6 +188,7 @@ public final class AgentsPluginOptions {
       this.artifactStore = Objects.requireNonNull(artifactStore, "artifactStore");
       return this;
     }
+
     private final List<DeltaListener> deltaListeners = new ArrayList<>();
 
     private Builder() {}
@@ -206,8 +209,8 @@ public final class AgentsPluginOptions {
 
     /**
      * Adds a listener of the text and reasoning deltas of every model turn the workers of this
-     * plugin execute. Listeners run on the model activity's thread, in the order
-     * added; see {@link DeltaListener} for what they may and may not do.
+     * plugin execute. Listeners run on the model activity's thread, in the order added; see {@link
+     * DeltaListener} for what they may and may not do.
      */
     public Builder addDeltaListener(DeltaListener listener) {
       deltaListeners.add(Objects.requireNonNull(listener, "listener"));
@@ -215,11 +218,11 @@ public final class AgentsPluginOptions {
     }
 
     /**
-     * Bounds one tool result or model answer. A larger tool result is stored in the artifact
-     * store and replaced by a {@link io.durableagents.workflow.StoredResults} reference (or, when
-     * it cannot be stored, by the error result {@code {"error": "result_too_large"}}); a larger
-     * model answer fails the run with {@code payload_too_large}. Never a retry storm, never a
-     * silent truncation.
+     * Bounds one tool result or model answer. A larger tool result is stored in the artifact store
+     * and replaced by a {@link io.durableagents.workflow.StoredResults} reference (or, when it
+     * cannot be stored, by the error result {@code {"error": "result_too_large"}}); a larger model
+     * answer fails the run with {@code payload_too_large}. Never a retry storm, never a silent
+     * truncation.
      */
     public Builder setMaxPayloadBytes(int maxPayloadBytes) {
       if (maxPayloadBytes < 1024 || maxPayloadBytes > 1_900_000) {

@@ -3,8 +3,9 @@ package io.durableagents.plugin;
 /**
  * Whether sessions upsert their search attributes ({@link
  * io.durableagents.workflow.SessionSearchAttributes}), set with {@link
- * AgentsPluginOptions.Builder#setSearchAttributeUpserts}. An attribute that is not registered on the
- * namespace would fail every workflow task of a session that upserts it, so the default asks first.
+ * AgentsPluginOptions.Builder#setSearchAttributeUpserts}. An attribute that is not registered on
+ * the namespace would fail every workflow task of a session that upserts it, so the default asks
+ * first.
  */
 public enum SearchAttributeUpserts {
   /**

@@ -2,9 +2,9 @@ package io.durableagents.store;
 
 import io.durableagents.projection.StoredEntry;
 import io.durableagents.projection.StoredSession;
-import io.durableagents.workflow.Message;
 import io.durableagents.workflow.ApprovalRecord;
 import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.workflow.Message;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -21,12 +21,12 @@ public interface AgentStore extends AutoCloseable {
   /**
    * Applies one checkpoint save in a single transaction. Idempotent (a retried save changes
    * nothing) and monotonic (a late save of an older step never moves the session row backwards).
-   * Saving a step again replaces its history entry, unless the stored entry was saved later (a
-   * late retry of an earlier save never undoes a newer one). A save from a different execution id
-   * than the stored one replaces every row of the session (the session id was reused by a new
-   * workflow), unless it is older than the stored session's first save (a late save of the
-   * workflow that used the id before). After the save, history entries of the session beyond the
-   * newest {@link #historyLimit()} steps are deleted; the transcript is kept whole.
+   * Saving a step again replaces its history entry, unless the stored entry was saved later (a late
+   * retry of an earlier save never undoes a newer one). A save from a different execution id than
+   * the stored one replaces every row of the session (the session id was reused by a new workflow),
+   * unless it is older than the stored session's first save (a late save of the workflow that used
+   * the id before). After the save, history entries of the session beyond the newest {@link
+   * #historyLimit()} steps are deleted; the transcript is kept whole.
    */
   void saveCheckpoint(CheckpointSave save);
 
@@ -78,7 +78,11 @@ public interface AgentStore extends AutoCloseable {
    * execution is left alone.
    */
   void recordLineage(
-      String sessionId, String executionId, String parentSessionId, int parentStep, String patchSummary);
+      String sessionId,
+      String executionId,
+      String parentSessionId,
+      int parentStep,
+      String patchSummary);
 
   /**
    * The checkpoint history of a session, newest step first.
@@ -91,8 +95,8 @@ public interface AgentStore extends AutoCloseable {
   void markApprovalNotified(String sessionId, String approvalId, long notifiedAt);
 
   /**
-   * Approvals, oldest request first: of one session (null: of every session), optionally only
-   * the pending ones. {@code notifiedAt} is filled in from the notifier's record.
+   * Approvals, oldest request first: of one session (null: of every session), optionally only the
+   * pending ones. {@code notifiedAt} is filled in from the notifier's record.
    */
   List<ApprovalRecord> approvals(String sessionId, boolean pendingOnly);
 
@@ -112,8 +116,8 @@ public interface AgentStore extends AutoCloseable {
   /**
    * Removes what is older than {@code cutoff}: sessions that are settled (not {@code in-progress}
    * nor {@code awaiting-approval}) and were last updated before it, with all their rows; and the
-   * history entries of any session saved before it. Transcript messages that no session row and
-   * no history entry refers to any more go too.
+   * history entries of any session saved before it. Transcript messages that no session row and no
+   * history entry refers to any more go too.
    */
   PruneResult prune(Instant cutoff);
 
@@ -132,9 +136,9 @@ public interface AgentStore extends AutoCloseable {
    * {@code saves} are the session workflow's checkpoint saves, oldest first (see {@link
    * ProjectionRebuilder}). The history limit applies as it does to live saves.
    *
-   * <p>When the first save does not start at message 0 (a forked session, whose first messages
-   * were copied into the store by the fork), the messages before it and the history entries
-   * before its step are kept: the workflow history cannot re-derive them.
+   * <p>When the first save does not start at message 0 (a forked session, whose first messages were
+   * copied into the store by the fork), the messages before it and the history entries before its
+   * step are kept: the workflow history cannot re-derive them.
    *
    * @throws StoreException if a save belongs to another session, or the first save starts after
    *     message 0 and the store does not hold the messages before it

@@ -111,7 +111,9 @@ public final class AgentStores {
       Migrations.migrate(dataSource);
     } catch (RuntimeException e) {
       throw new StoreException(
-          "cannot migrate the store schema at " + ProjectionUrl.describe(what) + ": "
+          "cannot migrate the store schema at "
+              + ProjectionUrl.describe(what)
+              + ": "
               + rootMessage(e),
           e);
     }

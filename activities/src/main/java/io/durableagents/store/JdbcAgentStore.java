@@ -12,11 +12,11 @@ import io.durableagents.store.internal.Sql;
 import io.durableagents.store.internal.SqlWork;
 import io.durableagents.store.internal.TransientErrors;
 import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.Usage;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.CheckpointSave;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -44,9 +44,9 @@ import javax.sql.DataSource;
  * it fails.
  *
  * <p>Every write is keyed and guarded so that retries, duplicates and late arrivals converge:
- * messages by (session, seq), history entries by (session, step) and newer {@code saved_at},
- * the session row by newer (step, {@code updated_at}), approvals by id and never back to pending.
- * A save takes the session's lock first (the SQLite write lock, the PostgreSQL row lock), so
+ * messages by (session, seq), history entries by (session, step) and newer {@code saved_at}, the
+ * session row by newer (step, {@code updated_at}), approvals by id and never back to pending. A
+ * save takes the session's lock first (the SQLite write lock, the PostgreSQL row lock), so
  * concurrent saves of one session apply one after the other.
  */
 public final class JdbcAgentStore implements AgentStore {
@@ -56,10 +56,13 @@ public final class JdbcAgentStore implements AgentStore {
   private final DataSource dataSource;
   private final boolean ownsDataSource;
   private final int historyLimit;
+
   /** SQLite's writing transactions, one at a time and committed in groups; null on PostgreSQL. */
   private final GroupCommit groupCommit;
+
   /** The reads, shared with the client's reader; on SQLite they decode bodies from its bytes. */
   private final ProjectionQueries queries;
+
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
@@ -87,10 +90,11 @@ public final class JdbcAgentStore implements AgentStore {
    * @param sqlite whether the database is SQLite, which has one writer per database: this process
    *     then runs one writing transaction at a time (concurrent writers would wait in SQLite's busy
    *     handler, which sleeps in steps of milliseconds), committing those that queue up together
-   *     (see {@link GroupCommit}); and it decodes message bodies from the UTF-8 bytes SQLite
-   *     keeps, without building a String of each first
+   *     (see {@link GroupCommit}); and it decodes message bodies from the UTF-8 bytes SQLite keeps,
+   *     without building a String of each first
    */
-  JdbcAgentStore(DataSource dataSource, boolean ownsDataSource, StoreOptions options, boolean sqlite) {
+  JdbcAgentStore(
+      DataSource dataSource, boolean ownsDataSource, StoreOptions options, boolean sqlite) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.ownsDataSource = ownsDataSource;
     this.historyLimit = Objects.requireNonNull(options, "options").getHistoryLimit();
@@ -124,7 +128,10 @@ public final class JdbcAgentStore implements AgentStore {
     validate(save);
     if (copied < 0 || copied != save.firstSeq()) {
       throw new IllegalArgumentException(
-          "a fork's save must continue the " + copied + " copied messages, not start at " + save.firstSeq());
+          "a fork's save must continue the "
+              + copied
+              + " copied messages, not start at "
+              + save.firstSeq());
     }
     Encoded encoded = Encoded.of(save);
     run(
@@ -148,11 +155,17 @@ public final class JdbcAgentStore implements AgentStore {
             }
             if (rows != copied) {
               throw new StoreException(
-                  "cannot fork session " + sourceSessionId + ": the store holds " + rows + " of the "
-                      + copied + " messages to copy");
+                  "cannot fork session "
+                      + sourceSessionId
+                      + ": the store holds "
+                      + rows
+                      + " of the "
+                      + copied
+                      + " messages to copy");
             }
           }
-          // The fork's save names its transcript's hash chain: the copied prefix is never hashed here.
+          // The fork's save names its transcript's hash chain: the copied prefix is never hashed
+          // here.
           String chain = new Chain(null, 0).extend(connection, encoded);
           writeEntry(connection, encoded, chain);
           writeSessionRow(connection, encoded, encoded.stamp(), claim.lastStep(), chain);
@@ -183,7 +196,11 @@ public final class JdbcAgentStore implements AgentStore {
     // row (the last save's, the newest) instead of one per save.
     boolean consecutive = sessions.size() == 1 && executions.size() == 1;
     run(
-        saves.size() + " checkpoint saves up to step " + last.step() + " of session " + last.sessionId(),
+        saves.size()
+            + " checkpoint saves up to step "
+            + last.step()
+            + " of session "
+            + last.sessionId(),
         true,
         connection -> {
           for (String sessionId : sessions) {
@@ -202,7 +219,11 @@ public final class JdbcAgentStore implements AgentStore {
                 writeEntry(connection, save, chain);
               }
               writeSessionRow(
-                  connection, encoded.get(encoded.size() - 1), encoded.get(0).stamp(), claim.lastStep(), chain);
+                  connection,
+                  encoded.get(encoded.size() - 1),
+                  encoded.get(0).stamp(),
+                  claim.lastStep(),
+                  chain);
             }
           }
           return null;
@@ -211,7 +232,11 @@ public final class JdbcAgentStore implements AgentStore {
 
   @Override
   public void recordLineage(
-      String sessionId, String executionId, String parentSessionId, int parentStep, String patchSummary) {
+      String sessionId,
+      String executionId,
+      String parentSessionId,
+      int parentStep,
+      String patchSummary) {
     requireSessionId(sessionId);
     run(
         "record the lineage of session " + sessionId,
@@ -239,7 +264,8 @@ public final class JdbcAgentStore implements AgentStore {
           lockSession(connection, sessionId);
           int removed = 0;
           if (keepHistory) {
-            removed += executeUpdate(connection, Sql.DELETE_MESSAGES_PAST_HISTORY, sessionId, sessionId);
+            removed +=
+                executeUpdate(connection, Sql.DELETE_MESSAGES_PAST_HISTORY, sessionId, sessionId);
           } else {
             removed += executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
             removed += executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
@@ -297,8 +323,12 @@ public final class JdbcAgentStore implements AgentStore {
             int held = count(connection, Sql.COUNT_MESSAGES_BELOW, sessionId, first.firstSeq());
             if (held != first.firstSeq()) {
               throw new StoreException(
-                  "cannot rebuild session " + sessionId + ": its first save starts at message "
-                      + first.firstSeq() + ", and the store holds only " + held
+                  "cannot rebuild session "
+                      + sessionId
+                      + ": its first save starts at message "
+                      + first.firstSeq()
+                      + ", and the store holds only "
+                      + held
                       + " of the messages before it (copied by a fork, not in the workflow history)");
             }
             executeUpdate(connection, Sql.DELETE_MESSAGES_FROM, sessionId, first.firstSeq());
@@ -342,9 +372,7 @@ public final class JdbcAgentStore implements AgentStore {
   public Optional<StoredSession> session(String sessionId) {
     requireSessionId(sessionId);
     return run(
-        "read session " + sessionId,
-        false,
-        connection -> queries.session(connection, sessionId));
+        "read session " + sessionId, false, connection -> queries.session(connection, sessionId));
   }
 
   @Override
@@ -383,8 +411,8 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   /**
-   * The first statement of every writing transaction on a session: takes the write lock (SQLite)
-   * or the session's row lock (PostgreSQL) before anything is read.
+   * The first statement of every writing transaction on a session: takes the write lock (SQLite) or
+   * the session's row lock (PostgreSQL) before anything is read.
    */
   private static void lockSession(Connection connection, String sessionId) throws SQLException {
     executeUpdate(connection, Sql.LOCK_SESSION, sessionId);
@@ -409,8 +437,11 @@ public final class JdbcAgentStore implements AgentStore {
    * it need not hash the transcript again, and the workflow need not send it with every save.
    */
   private static final class Chain {
-    /** Null when unknown: rows written before the column existed, or after a save that left a gap. */
+    /**
+     * Null when unknown: rows written before the column existed, or after a save that left a gap.
+     */
     private String hash;
+
     private int count;
 
     Chain(String hash, int count) {
@@ -425,7 +456,9 @@ public final class JdbcAgentStore implements AgentStore {
       if (next == null) {
         next = at(connection, save.sessionId(), save.firstSeq());
         for (int i = 0; next != null && i < encoded.bodies().size(); i++) {
-          next = TranscriptHash.linkJson(next, encoded.bodies().get(i).getBytes(StandardCharsets.UTF_8));
+          next =
+              TranscriptHash.linkJson(
+                  next, encoded.bodies().get(i).getBytes(StandardCharsets.UTF_8));
         }
       }
       hash = next;
@@ -455,9 +488,9 @@ public final class JdbcAgentStore implements AgentStore {
   }
 
   /**
-   * Checks the stored session's execution id against the save's: null when the save is a late
-   * one of an older workflow that used the session id (nothing to write); when the id was reused by
-   * a newer workflow, the old rows are deleted first. Otherwise answers where the stored session
+   * Checks the stored session's execution id against the save's: null when the save is a late one
+   * of an older workflow that used the session id (nothing to write); when the id was reused by a
+   * newer workflow, the old rows are deleted first. Otherwise answers where the stored session
    * stands (a new session has step -1 and an empty transcript).
    */
   private static Claim claimSession(Connection connection, Encoded encoded) throws SQLException {
@@ -497,8 +530,12 @@ public final class JdbcAgentStore implements AgentStore {
     return new Claim(storedLastStep, chain);
   }
 
-  /** The save's approvals, messages and history entry, whose transcript has hash chain {@code chain}. */
-  private static void writeEntry(Connection connection, Encoded encoded, String chain) throws SQLException {
+  /**
+   * The save's approvals, messages and history entry, whose transcript has hash chain {@code
+   * chain}.
+   */
+  private static void writeEntry(Connection connection, Encoded encoded, String chain)
+      throws SQLException {
     CheckpointSave save = encoded.save();
     String sessionId = save.sessionId();
     Usage usage = encoded.usage();
@@ -536,7 +573,8 @@ public final class JdbcAgentStore implements AgentStore {
       upsert.setLong(8, usage.outputTokens());
       setNullableString(upsert, 9, save.fingerprint());
       upsert.setLong(10, stamp);
-      setNullableString(upsert, 11, save.businessState() == null ? null : save.businessState().toString());
+      setNullableString(
+          upsert, 11, save.businessState() == null ? null : save.businessState().toString());
       setNullableString(upsert, 12, chain);
       upsert.executeUpdate();
     }
@@ -544,8 +582,8 @@ public final class JdbcAgentStore implements AgentStore {
 
   /**
    * The session row as of the save (created at {@code createdAt} if it is new), and the history
-   * trimmed to the limit. Steps are distinct non-negative numbers, so a session whose highest
-   * step is below the limit cannot hold too many entries: the trim is skipped.
+   * trimmed to the limit. Steps are distinct non-negative numbers, so a session whose highest step
+   * is below the limit cannot hold too many entries: the trim is skipped.
    */
   private void writeSessionRow(
       Connection connection, Encoded encoded, long createdAt, int storedLastStep, String chain)

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.internal.activity.ActivityNames;
 import io.durableagents.workflow.internal.activity.ApprovalNotice;
-import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.EventType;
@@ -32,17 +32,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Re-derives a session's projection rows from its workflow history. The workflow hands every
- * change of the projection to the store as a {@link CheckpointSave}, and Temporal records it in
- * the history: as the input of an {@code agents.SaveCheckpoint} activity (in its {@code
+ * Re-derives a session's projection rows from its workflow history. The workflow hands every change
+ * of the projection to the store as a {@link CheckpointSave}, and Temporal records it in the
+ * history: as the input of an {@code agents.SaveCheckpoint} activity (in its {@code
  * ActivityTaskScheduled} event), of an {@code agents.SaveCheckpoint} or {@code
  * agents.SaveCheckpoints} local activity (in its {@code LocalActivity} marker), or folded into the
  * input of an {@code agents.ModelTurn} (the entries of its {@code saves}: written before the turn
- * reads the transcript, or held and written by a later turn or save).
- * Applying those saves again, in history order, writes exactly the rows the live saves wrote
- * (every save is idempotent and keyed, and a save restated after later ones does not move a
- * session back). Approval notifications ({@code agents.NotifyApproval}) are re-applied from their
- * recorded results.
+ * reads the transcript, or held and written by a later turn or save). Applying those saves again,
+ * in history order, writes exactly the rows the live saves wrote (every save is idempotent and
+ * keyed, and a save restated after later ones does not move a session back). Approval notifications
+ * ({@code agents.NotifyApproval}) are re-applied from their recorded results.
  *
  * <pre>{@code
  * List<WorkflowExecutionHistory> runs = ProjectionRebuilder.fetchRuns(workflowClient, "chat-42");
@@ -65,9 +64,9 @@ public final class ProjectionRebuilder {
   /** The model turn activity type, whose input may carry a folded checkpoint save. */
   public static final String MODEL_TURN = ActivityNames.PREFIX + "ModelTurn";
 
-
   /** The marker Temporal's Java SDK records for a local activity, and its detail keys. */
   private static final String LOCAL_ACTIVITY_MARKER = "LocalActivity";
+
   private static final String MARKER_TYPE = "type";
   private static final String MARKER_INPUT = "input";
 
@@ -85,8 +84,8 @@ public final class ProjectionRebuilder {
   }
 
   /**
-   * A rebuilder decoding payloads with the process's global data converter: Temporal's default
-   * one, unless the application registered another with {@link GlobalDataConverter#register}.
+   * A rebuilder decoding payloads with the process's global data converter: Temporal's default one,
+   * unless the application registered another with {@link GlobalDataConverter#register}.
    */
   public static ProjectionRebuilder newInstance() {
     return new ProjectionRebuilder(GlobalDataConverter.get());
@@ -101,9 +100,9 @@ public final class ProjectionRebuilder {
   }
 
   /**
-   * The histories of every run of the session workflow {@code sessionId}, oldest first: the
-   * latest run and the runs it continued as new from. An earlier workflow that used the same id
-   * (a different execution) is not included.
+   * The histories of every run of the session workflow {@code sessionId}, oldest first: the latest
+   * run and the runs it continued as new from. An earlier workflow that used the same id (a
+   * different execution) is not included.
    *
    * @throws io.temporal.client.WorkflowNotFoundException if there is no such workflow
    */
@@ -133,9 +132,9 @@ public final class ProjectionRebuilder {
   }
 
   /**
-   * The checkpoint saves recorded in {@code runs} (oldest run first), in history order: inputs
-   * of {@code agents.SaveCheckpoint} activities and local activities, and saves folded into
-   * {@code agents.ModelTurn} inputs (in the order the turn writes them).
+   * The checkpoint saves recorded in {@code runs} (oldest run first), in history order: inputs of
+   * {@code agents.SaveCheckpoint} activities and local activities, and saves folded into {@code
+   * agents.ModelTurn} inputs (in the order the turn writes them).
    */
   public List<CheckpointSave> saves(List<WorkflowExecutionHistory> runs) {
     List<CheckpointSave> saves = new ArrayList<>();
@@ -162,7 +161,8 @@ public final class ProjectionRebuilder {
     return List.copyOf(saves);
   }
 
-  private void addSave(List<CheckpointSave> saves, String type, Payloads input, HistoryEvent event) {
+  private void addSave(
+      List<CheckpointSave> saves, String type, Payloads input, HistoryEvent event) {
     if (SAVE_CHECKPOINT.equals(type)) {
       saves.add(decode(input, CheckpointSave.class, event));
     } else if (SAVE_CHECKPOINTS.equals(type)) {
@@ -187,7 +187,9 @@ public final class ProjectionRebuilder {
     } catch (JsonProcessingException e) {
       throw new StoreException(
           "cannot decode a checkpoint save folded into the model turn of history event "
-              + event.getEventId() + ": " + e.getOriginalMessage(),
+              + event.getEventId()
+              + ": "
+              + e.getOriginalMessage(),
           e);
     }
   }
@@ -205,7 +207,8 @@ public final class ProjectionRebuilder {
           ActivityTaskScheduledEventAttributes scheduled =
               event.getActivityTaskScheduledEventAttributes();
           if (NOTIFY_APPROVAL.equals(scheduled.getActivityType().getName())) {
-            notices.put(event.getEventId(), decode(scheduled.getInput(), ApprovalNotice.class, event));
+            notices.put(
+                event.getEventId(), decode(scheduled.getInput(), ApprovalNotice.class, event));
           }
         } else if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) {
           ActivityTaskCompletedEventAttributes completed =
@@ -234,7 +237,10 @@ public final class ProjectionRebuilder {
     for (CheckpointSave save : saves) {
       if (!sessionId.equals(save.sessionId())) {
         throw new IllegalArgumentException(
-            "the history holds a save of session '" + save.sessionId() + "', not of '" + sessionId
+            "the history holds a save of session '"
+                + save.sessionId()
+                + "', not of '"
+                + sessionId
                 + "': is it the history of another workflow?");
       }
     }
@@ -242,7 +248,10 @@ public final class ProjectionRebuilder {
     Optional<ForkSource> fork = forkSource(runs);
     if (fork.isPresent() && !saves.isEmpty()) {
       store.recordLineage(
-          sessionId, saves.get(0).executionId(), fork.get().parentSessionId(), fork.get().parentStep(),
+          sessionId,
+          saves.get(0).executionId(),
+          fork.get().parentSessionId(),
+          fork.get().parentStep(),
           (fork.get().patch() == null ? ForkPatch.NONE : fork.get().patch()).summary());
     }
     Map<String, Long> notified = notifications(runs);
@@ -280,8 +289,12 @@ public final class ProjectionRebuilder {
       return converter.fromPayloads(0, Optional.of(payloads), type, type);
     } catch (RuntimeException e) {
       throw new StoreException(
-          "cannot decode the " + type.getSimpleName() + " of history event " + event.getEventId()
-              + ": " + e.getMessage(),
+          "cannot decode the "
+              + type.getSimpleName()
+              + " of history event "
+              + event.getEventId()
+              + ": "
+              + e.getMessage(),
           e);
     }
   }

@@ -78,8 +78,8 @@ public final class StoreOptions {
   }
 
   /**
-   * How many history entries (the newest steps) a session keeps: after each save, older entries
-   * of that session are deleted. 0 keeps none. The transcript is never trimmed by this limit.
+   * How many history entries (the newest steps) a session keeps: after each save, older entries of
+   * that session are deleted. 0 keeps none. The transcript is never trimmed by this limit.
    */
   public int getHistoryLimit() {
     return historyLimit;

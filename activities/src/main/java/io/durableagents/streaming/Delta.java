@@ -5,10 +5,10 @@ import java.util.Objects;
 /**
  * A piece of a model turn's output as it is generated: answer text or reasoning text.
  *
- * <p>The text deltas of one step, concatenated in arrival order, equal the text the step stores.
- * A model call that fails part-way and is retried by Temporal streams again from the start with
- * a higher {@code attempt}: a consumer that concatenates deltas starts over when the attempt of
- * a step goes up. Deltas are never stored and never replayed.
+ * <p>The text deltas of one step, concatenated in arrival order, equal the text the step stores. A
+ * model call that fails part-way and is retried by Temporal streams again from the start with a
+ * higher {@code attempt}: a consumer that concatenates deltas starts over when the attempt of a
+ * step goes up. Deltas are never stored and never replayed.
  *
  * @param sessionId the session (workflow id)
  * @param step the checkpoint step the model turn is saved under
@@ -28,7 +28,8 @@ public record Delta(String sessionId, int step, int attempt, String kind, String
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(text, "text");
     if (!TEXT.equals(kind) && !REASONING.equals(kind)) {
-      throw new IllegalArgumentException("Delta kind must be 'text' or 'reasoning', got '" + kind + "'");
+      throw new IllegalArgumentException(
+          "Delta kind must be 'text' or 'reasoning', got '" + kind + "'");
     }
   }
 

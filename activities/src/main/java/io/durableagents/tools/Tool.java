@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A tool an agent may call: name, description, JSON schema of its arguments and the handler
- * that runs it. Each call runs as one Temporal activity with this tool's timeout and retry policy.
+ * A tool an agent may call: name, description, JSON schema of its arguments and the handler that
+ * runs it. Each call runs as one Temporal activity with this tool's timeout and retry policy.
  *
  * <pre>{@code
  * record Weather(String city) {}
@@ -133,7 +133,8 @@ public final class Tool {
       try {
         return inputSchema(MAPPER.readTree(Objects.requireNonNull(jsonSchema, "jsonSchema")));
       } catch (java.io.IOException e) {
-        throw new IllegalArgumentException("Tool '" + name + "': schema is not JSON: " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            "Tool '" + name + "': schema is not JSON: " + e.getMessage(), e);
       }
     }
 
@@ -190,9 +191,9 @@ public final class Tool {
     }
 
     /**
-     * Runs the calls on another task queue, e.g. workers near a GPU or inside a network zone;
-     * those workers need the plugin with this agent too. Null (default): the session workflow's
-     * queue. A local tool runs on the workflow's worker and has no queue of its own.
+     * Runs the calls on another task queue, e.g. workers near a GPU or inside a network zone; those
+     * workers need the plugin with this agent too. Null (default): the session workflow's queue. A
+     * local tool runs on the workflow's worker and has no queue of its own.
      */
     public Builder taskQueue(String taskQueue) {
       this.taskQueue = taskQueue;
@@ -227,7 +228,9 @@ public final class Tool {
       }
       if (taskQueue != null && (taskQueue.isBlank() || execution == Execution.LOCAL_ACTIVITY)) {
         throw new IllegalArgumentException(
-            "Tool '" + name + "': "
+            "Tool '"
+                + name
+                + "': "
                 + (taskQueue.isBlank()
                     ? "taskQueue must not be blank."
                     : "a local tool runs on the session workflow's worker and cannot have a taskQueue."));

@@ -67,7 +67,8 @@ class ScriptedModelProviderTest {
   }
 
   @Test
-  void toolCallsThatAreAnObject_areRefusedAtLoad_namingTheTurnAndField(@TempDir Path dir) throws Exception {
+  void toolCallsThatAreAnObject_areRefusedAtLoad_namingTheTurnAndField(@TempDir Path dir)
+      throws Exception {
     String script =
         "{\"turns\": [{\"text\": \"ok\"}, {\"toolCalls\": {\"name\": \"add\", \"arguments\": {}}}]}";
     assertThatThrownBy(() -> ScriptedModelProvider.fromJson(script))
@@ -83,18 +84,36 @@ class ScriptedModelProviderTest {
   @Test
   void everyMalformedShape_isRefusedAtLoad_namingTheTurnAndField() {
     java.util.Map<String, String> refused = new java.util.LinkedHashMap<>();
-    refused.put("{'toolCalls': [{'arguments': {}}]}", "turns[0].toolCalls[0].name must be a non-empty string, not missing");
-    refused.put("{'toolCalls': [{'name': ' '}]}", "turns[0].toolCalls[0].name must be a non-empty string");
-    refused.put("{'toolCalls': [{'name': 7}]}", "turns[0].toolCalls[0].name must be a non-empty string, not a number (7)");
+    refused.put(
+        "{'toolCalls': [{'arguments': {}}]}",
+        "turns[0].toolCalls[0].name must be a non-empty string, not missing");
+    refused.put(
+        "{'toolCalls': [{'name': ' '}]}", "turns[0].toolCalls[0].name must be a non-empty string");
+    refused.put(
+        "{'toolCalls': [{'name': 7}]}",
+        "turns[0].toolCalls[0].name must be a non-empty string, not a number (7)");
     refused.put("{'toolCalls': ['add']}", "turns[0].toolCalls[0] must be an object");
-    refused.put("{'toolCalls': [{'name': 'a', 'arguments': [1]}]}", "turns[0].toolCalls[0].arguments must be a JSON object, not an array");
-    refused.put("{'toolCalls': [{'name': 'a', 'arguments': '{}'}]}", "turns[0].toolCalls[0].arguments must be a JSON object, not a string");
-    refused.put("{'toolCalls': [{'name': 'a', 'id': 'x'}]}", "turns[0].toolCalls[0]: unknown field \"id\"");
+    refused.put(
+        "{'toolCalls': [{'name': 'a', 'arguments': [1]}]}",
+        "turns[0].toolCalls[0].arguments must be a JSON object, not an array");
+    refused.put(
+        "{'toolCalls': [{'name': 'a', 'arguments': '{}'}]}",
+        "turns[0].toolCalls[0].arguments must be a JSON object, not a string");
+    refused.put(
+        "{'toolCalls': [{'name': 'a', 'id': 'x'}]}", "turns[0].toolCalls[0]: unknown field \"id\"");
     refused.put("{'toolCalls': 'add'}", "turns[0].toolCalls must be an array");
-    refused.put("{'usage': {'inputTokens': -5}}", "turns[0].usage.inputTokens must be a non-negative integer");
-    refused.put("{'usage': {'outputTokens': 'many'}}", "turns[0].usage.outputTokens must be a non-negative integer");
-    refused.put("{'usage': {'inputTokens': 1.5}}", "turns[0].usage.inputTokens must be a non-negative integer");
-    refused.put("{'usage': {'inputTokens': 99999999999999999999}}", "turns[0].usage.inputTokens must be a non-negative integer");
+    refused.put(
+        "{'usage': {'inputTokens': -5}}",
+        "turns[0].usage.inputTokens must be a non-negative integer");
+    refused.put(
+        "{'usage': {'outputTokens': 'many'}}",
+        "turns[0].usage.outputTokens must be a non-negative integer");
+    refused.put(
+        "{'usage': {'inputTokens': 1.5}}",
+        "turns[0].usage.inputTokens must be a non-negative integer");
+    refused.put(
+        "{'usage': {'inputTokens': 99999999999999999999}}",
+        "turns[0].usage.inputTokens must be a non-negative integer");
     refused.put(
         "{'usage': {'inputTokens': 9223372036854775807, 'outputTokens': 1}}",
         "turns[0].usage: inputTokens + outputTokens overflow a 64-bit count");
@@ -122,8 +141,10 @@ class ScriptedModelProviderTest {
         .hasMessageContaining("not JSON");
     assertThatThrownBy(() -> ModelProviders.fromSpec("scripted:" + dir.resolve("missing.json")))
         .hasMessageContaining("not found");
-    assertThatThrownBy(() -> ModelProviders.fromSpec("gpt:4")).hasMessageContaining("scripted:PATH");
+    assertThatThrownBy(() -> ModelProviders.fromSpec("gpt:4"))
+        .hasMessageContaining("scripted:PATH");
     Path script = Files.writeString(dir.resolve("s.json"), SCRIPT);
-    assertThat(ModelProviders.fromSpec("scripted:" + script)).isInstanceOf(ScriptedModelProvider.class);
+    assertThat(ModelProviders.fromSpec("scripted:" + script))
+        .isInstanceOf(ScriptedModelProvider.class);
   }
 }

@@ -1,12 +1,12 @@
 package io.durableagents.session;
 
-import io.durableagents.projection.StoredEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
+import io.durableagents.projection.StoredEntry;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
@@ -37,7 +37,9 @@ class AgentSessionWorkflowTest {
 
   @Test
   void plainAnswer_finishesWithTheModelsText() {
-    kit(Scripts.of("{'turns':[{'text':'Hello there','usage':{'inputTokens':7,'outputTokens':2}}]}"), 10);
+    kit(
+        Scripts.of("{'turns':[{'text':'Hello there','usage':{'inputTokens':7,'outputTokens':2}}]}"),
+        10);
 
     RunResult result = kit.send("plain-1", "hi");
 
@@ -71,17 +73,22 @@ class AgentSessionWorkflowTest {
     assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(result.text()).isEqualTo("3 and x");
     assertThat(result.steps()).isEqualTo(2);
-    assertThat(result.toolCalls()).extracting(ToolCallRecord::id).containsExactly("call_0_0", "call_0_1");
+    assertThat(result.toolCalls())
+        .extracting(ToolCallRecord::id)
+        .containsExactly("call_0_0", "call_0_1");
     assertThat(result.toolCalls().get(0).result().get("sum").asInt()).isEqualTo(3);
     assertThat(result.toolCalls().get(1).result().get("echo").asText()).isEqualTo("x");
 
     List<Message> transcript = kit.store.readMessages("loop-1", result.messageCount());
-    assertThat(transcript).extracting(Message::role)
+    assertThat(transcript)
+        .extracting(Message::role)
         .containsExactly("user", "assistant", "tool", "tool", "assistant");
     assertThat(transcript.get(2).toolCallId()).isEqualTo("call_0_0");
     assertThat(transcript.get(3).toolCallId()).isEqualTo("call_0_1");
     // One entry after each model turn and one after the batch, newest first.
-    assertThat(kit.store.history("loop-1", 0)).extracting(StoredEntry::step).containsExactly(3, 2, 1);
+    assertThat(kit.store.history("loop-1", 0))
+        .extracting(StoredEntry::step)
+        .containsExactly(3, 2, 1);
     assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_1");
   }
 
@@ -102,10 +109,12 @@ class AgentSessionWorkflowTest {
     assertThat(result.text()).isEqualTo("recovered");
     assertThat(result.toolCalls()).hasSize(3);
     assertThat(result.toolCalls().get(0).result().get("error").asText()).isEqualTo("unknown_tool");
-    assertThat(result.toolCalls().get(1).result().get("error").asText()).isEqualTo("invalid_arguments");
+    assertThat(result.toolCalls().get(1).result().get("error").asText())
+        .isEqualTo("invalid_arguments");
     assertThat(result.toolCalls().get(1).result().get("message").asText()).contains("add");
     assertThat(result.toolCalls().get(2).result().get("error").asText()).isEqualTo("tool_error");
-    assertThat(result.toolCalls().get(2).result().get("message").asText()).isEqualTo("boom went the tool");
+    assertThat(result.toolCalls().get(2).result().get("message").asText())
+        .isEqualTo("boom went the tool");
     // Neither the unknown tool nor the invalid call executed anything; boom ran once (no retry).
     assertThat(kit.effects).containsOnlyKeys("call_0_2");
     assertThat(kit.effects.get("call_0_2").get()).isEqualTo(1);
@@ -113,7 +122,9 @@ class AgentSessionWorkflowTest {
 
   @Test
   void transientToolFailure_isRetriedPerTheToolsPolicy() {
-    kit(Scripts.of("{'turns':[{'toolCalls':[{'name':'flaky','arguments':{}}]},{'text':'ok'}]}"), 10);
+    kit(
+        Scripts.of("{'turns':[{'toolCalls':[{'name':'flaky','arguments':{}}]},{'text':'ok'}]}"),
+        10);
 
     RunResult result = kit.send("flaky-1", "go");
 
@@ -138,7 +149,8 @@ class AgentSessionWorkflowTest {
     assertThat(result.finishReason()).isEqualTo(FinishReason.MAX_STEPS);
     assertThat(result.steps()).isEqualTo(2);
     assertThat(model.calls.get()).isEqualTo(2);
-    assertThat(kit.store.history("budget-1", 1).get(0).finishReason()).isEqualTo(FinishReason.MAX_STEPS);
+    assertThat(kit.store.history("budget-1", 1).get(0).finishReason())
+        .isEqualTo(FinishReason.MAX_STEPS);
   }
 
   @Test
@@ -158,7 +170,8 @@ class AgentSessionWorkflowTest {
     assertThat(second.steps()).isEqualTo(1);
     assertThat(second.toolCalls()).isEmpty();
     List<Message> transcript = kit.store.readMessages("chat-1", second.messageCount());
-    assertThat(transcript).extracting(Message::role)
+    assertThat(transcript)
+        .extracting(Message::role)
         .containsExactly("user", "assistant", "tool", "assistant", "user", "assistant");
     assertThat(transcript.get(0).text()).isEqualTo("hello");
     assertThat(transcript.get(4).text()).isEqualTo("and again");
@@ -174,7 +187,8 @@ class AgentSessionWorkflowTest {
     assertThat(result.finishReason()).isEqualTo(FinishReason.ERROR);
     assertThat(result.error().code()).isEqualTo("model_error");
     assertThat(result.error().message()).isEqualTo("provider said no");
-    assertThat(kit.store.readMessages("fail-1", result.messageCount())).containsExactly(Message.user("hi"));
+    assertThat(kit.store.readMessages("fail-1", result.messageCount()))
+        .containsExactly(Message.user("hi"));
     assertThat(kit.store.history("fail-1", 1).get(0).status()).isEqualTo(RunStatus.FAILED);
   }
 

@@ -26,9 +26,11 @@ class ApprovalNotifierTest {
     try (SessionTestKit kit =
         new SessionTestKit(
             dir,
-            Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':500}}]},{'text':'paid'}]}"),
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':500}}]},{'text':'paid'}]}"),
             agent ->
-                agent.maxSteps(10)
+                agent
+                    .maxSteps(10)
                     .approvalNotifier(
                         (sessionId, name, approval) -> {
                           if (calls.incrementAndGet() < 3) {
@@ -44,14 +46,18 @@ class ApprovalNotifierTest {
           .atMost(Duration.ofSeconds(10))
           .pollInterval(Duration.ofMillis(20))
           .until(() -> !delivered.isEmpty());
-      assertThat(delivered).singleElement()
+      assertThat(delivered)
+          .singleElement()
           .satisfies(a -> assertThat(a.approvalId()).isEqualTo(paused.approval().approvalId()));
       assertThat(calls.get()).isEqualTo(3);
       await("notifiedAt of the approval recorded")
           .atMost(Duration.ofSeconds(5))
           .pollInterval(Duration.ofMillis(20))
           .pollDelay(Duration.ZERO)
-          .untilAsserted(() -> assertThat(kit.store.approvals("notify-1", true).get(0).notifiedAt()).isPositive());
+          .untilAsserted(
+              () ->
+                  assertThat(kit.store.approvals("notify-1", true).get(0).notifiedAt())
+                      .isPositive());
     }
   }
 }

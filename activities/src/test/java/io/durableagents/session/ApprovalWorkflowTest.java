@@ -1,22 +1,22 @@
 package io.durableagents.session;
 
-import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Execution;
+import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.ApprovalStatus;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ToolCallRecord;
-import io.durableagents.workflow.ApprovalRecord;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowUpdateException;
 import java.time.Duration;
@@ -48,29 +48,36 @@ class ApprovalWorkflowTest extends SessionKitTest {
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Execution.class)
-  void gatedMiddleCall_firstRunsBeforeThePause_thirdAfterTheDecision_resultsInCallOrder(Execution mode) {
+  void gatedMiddleCall_firstRunsBeforeThePause_thirdAfterTheDecision_resultsInCallOrder(
+      Execution mode) {
     RunResult paused = startPaused("mid-1", mode);
     // Before the decision: only the first call ran, and its result is already recorded.
     assertThat(kit.effects).containsOnlyKeys("call_0_0");
     assertThat(paused.toolCalls()).extracting(ToolCallRecord::id).containsExactly("call_0_0");
-    assertThat(kit.store.approvals("mid-1", true)).singleElement()
-        .satisfies(a -> assertThat(a.approval().approvalId()).isEqualTo(paused.approval().approvalId()));
+    assertThat(kit.store.approvals("mid-1", true))
+        .singleElement()
+        .satisfies(
+            a -> assertThat(a.approval().approvalId()).isEqualTo(paused.approval().approvalId()));
 
     DecisionOutcome outcome =
-        kit.session("mid-1").approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
+        kit.session("mid-1")
+            .approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
     assertThat(outcome.outcome()).isEqualTo(ApprovalStatus.APPROVED);
     RunResult done = kit.attach("mid-1");
 
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(done.text()).isEqualTo("all done");
-    assertThat(done.toolCalls()).extracting(ToolCallRecord::id)
+    assertThat(done.toolCalls())
+        .extracting(ToolCallRecord::id)
         .containsExactly("call_0_0", "call_0_1", "call_0_2");
     assertThat(done.toolCalls().get(1).result().get("paid").asInt()).isEqualTo(500);
     assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_1", "call_0_2");
     List<Message> transcript = kit.store.readMessages("mid-1", done.messageCount());
-    assertThat(transcript).extracting(Message::role)
+    assertThat(transcript)
+        .extracting(Message::role)
         .containsExactly("user", "assistant", "tool", "tool", "tool", "assistant");
-    assertThat(transcript.subList(2, 5)).extracting(Message::toolCallId)
+    assertThat(transcript.subList(2, 5))
+        .extracting(Message::toolCallId)
         .containsExactly("call_0_0", "call_0_1", "call_0_2");
     ApprovalRecord row = kit.store.approvals("mid-1", false).get(0);
     assertThat(row.status()).isEqualTo(ApprovalStatus.APPROVED);
@@ -83,7 +90,8 @@ class ApprovalWorkflowTest extends SessionKitTest {
   void anApprovedCall_startsTogetherWithItsDecisionsSave_notAfterIt() {
     RunResult paused = startPaused("alongside-1", Execution.ACTIVITY);
     int before = kit.client.fetchHistory("alongside-1").getEvents().size();
-    kit.session("alongside-1").approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
+    kit.session("alongside-1")
+        .approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
     assertThat(kit.attach("alongside-1").status()).isEqualTo(RunStatus.FINISHED);
 
     List<HistoryEvent> after = kit.client.fetchHistory("alongside-1").getEvents();
@@ -91,11 +99,20 @@ class ApprovalWorkflowTest extends SessionKitTest {
     HistoryEvent payScheduled = scheduled(after, "agents.ExecuteTool", 0);
     HistoryEvent saveScheduled = scheduled(after, "agents.SaveCheckpoint", 0);
     // Both commands of the workflow task that took the decision; no local-activity save before.
-    assertThat(payScheduled.getActivityTaskScheduledEventAttributes().getWorkflowTaskCompletedEventId())
-        .isEqualTo(saveScheduled.getActivityTaskScheduledEventAttributes().getWorkflowTaskCompletedEventId());
-    assertThat(after.stream().filter(HistoryEvent::hasMarkerRecordedEventAttributes)
-            .filter(e -> e.getEventId() < payScheduled.getEventId())
-            .filter(e -> !e.getMarkerRecordedEventAttributes().getMarkerName().equals("Version")))
+    assertThat(
+            payScheduled
+                .getActivityTaskScheduledEventAttributes()
+                .getWorkflowTaskCompletedEventId())
+        .isEqualTo(
+            saveScheduled
+                .getActivityTaskScheduledEventAttributes()
+                .getWorkflowTaskCompletedEventId());
+    assertThat(
+            after.stream()
+                .filter(HistoryEvent::hasMarkerRecordedEventAttributes)
+                .filter(e -> e.getEventId() < payScheduled.getEventId())
+                .filter(
+                    e -> !e.getMarkerRecordedEventAttributes().getMarkerName().equals("Version")))
         .isEmpty();
     // The decision still landed on the entry that asked for it.
     ApprovalRecord row = kit.store.approvals("alongside-1", false).get(0);
@@ -109,7 +126,12 @@ class ApprovalWorkflowTest extends SessionKitTest {
   private static HistoryEvent scheduled(List<HistoryEvent> events, String activityType, int nth) {
     return events.stream()
         .filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
-        .filter(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals(activityType))
+        .filter(
+            e ->
+                e.getActivityTaskScheduledEventAttributes()
+                    .getActivityType()
+                    .getName()
+                    .equals(activityType))
         .skip(nth)
         .findFirst()
         .orElseThrow(() -> new AssertionError("no " + activityType + " scheduled"));
@@ -117,10 +139,12 @@ class ApprovalWorkflowTest extends SessionKitTest {
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Execution.class)
-  void rejectedBySignal_givesTheRejectionResultInOrder_andTheToolNeverRuns(Execution mode) throws Exception {
+  void rejectedBySignal_givesTheRejectionResultInOrder_andTheToolNeverRuns(Execution mode)
+      throws Exception {
     RunResult paused = startPaused("rej-1", mode);
 
-    kit.session("rej-1").decide(new Decision(paused.approval().approvalId(), false, "too much", "bob"));
+    kit.session("rej-1")
+        .decide(new Decision(paused.approval().approvalId(), false, "too much", "bob"));
     awaitDecisionApplied("rej-1");
     RunResult done = kit.attach("rej-1");
 
@@ -129,7 +153,8 @@ class ApprovalWorkflowTest extends SessionKitTest {
     assertThat(rejected.get("error").asText()).isEqualTo("rejected");
     assertThat(rejected.get("note").asText()).isEqualTo("too much");
     assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_2");
-    assertThat(kit.store.approvals("rej-1", false).get(0).status()).isEqualTo(ApprovalStatus.REJECTED);
+    assertThat(kit.store.approvals("rej-1", false).get(0).status())
+        .isEqualTo(ApprovalStatus.REJECTED);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -141,16 +166,20 @@ class ApprovalWorkflowTest extends SessionKitTest {
     RunResult done = kit.attach("exp-1");
 
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
-    assertThat(done.toolCalls().get(1).result().get("error").asText()).isEqualTo("approval_expired");
+    assertThat(done.toolCalls().get(1).result().get("error").asText())
+        .isEqualTo("approval_expired");
     assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_2");
-    assertThat(kit.store.approvals("exp-1", false).get(0).status()).isEqualTo(ApprovalStatus.EXPIRED);
+    assertThat(kit.store.approvals("exp-1", false).get(0).status())
+        .isEqualTo(ApprovalStatus.EXPIRED);
     // A decision after the expiry is ignored, and the update variant refuses it.
     kit.session("exp-1").decide(new Decision(paused.approval().approvalId(), true, null, "late"));
     assertThatThrownBy(
-            () -> kit.session("exp-1").approve(new Decision(paused.approval().approvalId(), true, null, "late")))
+            () ->
+                kit.session("exp-1")
+                    .approve(new Decision(paused.approval().approvalId(), true, null, "late")))
         .isInstanceOf(WorkflowUpdateException.class)
-        .satisfies(e -> assertThat(rejection(e).type())
-            .isEqualTo(FailureTypes.APPROVAL_ALREADY_DECIDED));
+        .satisfies(
+            e -> assertThat(rejection(e).type()).isEqualTo(FailureTypes.APPROVAL_ALREADY_DECIDED));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -172,7 +201,9 @@ class ApprovalWorkflowTest extends SessionKitTest {
             dir,
             Scripts.of(
                 "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':200}},"
-                    + "{'name':'pay','arguments':{'amount':300}}]},{'text':'paid both'}]}"), 10, mode);
+                    + "{'name':'pay','arguments':{'amount':300}}]},{'text':'paid both'}]}"),
+            10,
+            mode);
     RunResult first = kit.send("two-1", "pay twice");
     assertThat(first.approval().toolCallId()).isEqualTo("call_0_0");
     kit.session("two-1").approve(new Decision(first.approval().approvalId(), true, null, "a"));
@@ -188,14 +219,21 @@ class ApprovalWorkflowTest extends SessionKitTest {
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(done.toolCalls().get(0).result().get("paid").asInt()).isEqualTo(200);
     assertThat(done.toolCalls().get(1).result().get("error").asText()).isEqualTo("rejected");
-    assertThat(kit.store.approvals("two-1", false)).extracting(ApprovalRecord::status)
+    assertThat(kit.store.approvals("two-1", false))
+        .extracting(ApprovalRecord::status)
         .containsExactly(ApprovalStatus.APPROVED, ApprovalStatus.REJECTED);
   }
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Execution.class)
   void argumentDependentPolicy_smallAmountsRunWithoutApproval(Execution mode) {
-    kit = new SessionTestKit(dir, Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':20}}]},{'text':'ok'}]}"), 10, mode);
+    kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':20}}]},{'text':'ok'}]}"),
+            10,
+            mode);
     RunResult done = kit.send("small-1", "pay a little");
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(done.toolCalls().get(0).result().get("paid").asInt()).isEqualTo(20);
@@ -225,19 +263,23 @@ class ApprovalWorkflowTest extends SessionKitTest {
         .extracting(HistoryEvent::getEventType)
         .allMatch(type -> type.name().startsWith("EVENT_TYPE_WORKFLOW_TASK_"));
     assertThat(events).noneMatch(e -> e.toString().contains("are you done?"));
-    assertThat(kit.store.session("busy-1").orElseThrow().messageCount()).isEqualTo(paused.messageCount());
+    assertThat(kit.store.session("busy-1").orElseThrow().messageCount())
+        .isEqualTo(paused.messageCount());
     // An empty send attaches and reports the pause.
-    assertThat(kit.attach("busy-1").approval().approvalId()).isEqualTo(paused.approval().approvalId());
+    assertThat(kit.attach("busy-1").approval().approvalId())
+        .isEqualTo(paused.approval().approvalId());
   }
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Execution.class)
-  void unknownOrDuplicateDecisions_areIgnoredBySignal_andRefusedByUpdate(Execution mode) throws Exception {
+  void unknownOrDuplicateDecisions_areIgnoredBySignal_andRefusedByUpdate(Execution mode)
+      throws Exception {
     RunResult paused = startPaused("odd-1", mode);
 
     kit.session("odd-1").decide(new Decision("no-such-approval", true, null, "mallory"));
     assertThat(kit.session("odd-1").status().status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
-    assertThatThrownBy(() -> kit.session("odd-1").approve(new Decision("no-such-approval", true, null, "m")))
+    assertThatThrownBy(
+            () -> kit.session("odd-1").approve(new Decision("no-such-approval", true, null, "m")))
         .isInstanceOf(WorkflowUpdateException.class)
         .satisfies(e -> assertThat(rejection(e).type()).isEqualTo(FailureTypes.UNKNOWN_APPROVAL));
 
@@ -264,8 +306,8 @@ class ApprovalWorkflowTest extends SessionKitTest {
   }
 
   /**
-   * A signal is asynchronous: wait until the session has applied it before attaching, or the
-   * attach may legitimately still see the pause.
+   * A signal is asynchronous: wait until the session has applied it before attaching, or the attach
+   * may legitimately still see the pause.
    */
   private void awaitDecisionApplied(String sessionId) {
     await("the decision on %s applied".formatted(sessionId))

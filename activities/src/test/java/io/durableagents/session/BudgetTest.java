@@ -8,18 +8,20 @@ import io.durableagents.workflow.RunStatus;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Per-run budgets. The cacheless variants replay the whole history on every workflow task,
- * as a restarted worker does: the budget left is the one the history says, never a fresh one.
+ * Per-run budgets. The cacheless variants replay the whole history on every workflow task, as a
+ * restarted worker does: the budget left is the one the history says, never a fresh one.
  */
 class BudgetTest {
   private static final String HUNDRED_TOKEN_TURNS =
-      "{'turns':[" + "{'toolCalls':[{'name':'echo','arguments':{'text':'x'}}],'usage':{'inputTokens':80,'outputTokens':20}},".repeat(6)
+      "{'turns':["
+          + "{'toolCalls':[{'name':'echo','arguments':{'text':'x'}}],'usage':{'inputTokens':80,'outputTokens':20}},"
+              .repeat(6)
           + "{'text':'end'}]}";
 
   @TempDir Path dir;
@@ -33,14 +35,19 @@ class BudgetTest {
   @ValueSource(booleans = {false, true})
   void maxTokens_stopsBeforeTheNextModelCallOnceReached(boolean cacheless) {
     try (SessionTestKit kit =
-        new SessionTestKit(dir, Scripts.of(HUNDRED_TOKEN_TURNS), a -> a.maxSteps(20).maxTokens(250), worker(cacheless))) {
+        new SessionTestKit(
+            dir,
+            Scripts.of(HUNDRED_TOKEN_TURNS),
+            a -> a.maxSteps(20).maxTokens(250),
+            worker(cacheless))) {
       RunResult result = kit.send("tokens-1", "go");
 
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
       assertThat(result.finishReason()).isEqualTo(FinishReason.MAX_TOKENS);
       assertThat(result.steps()).isEqualTo(3); // 100, 200, 300 >= 250: no fourth call
       assertThat(result.usage().total()).isEqualTo(300);
-      assertThat(kit.store.history("tokens-1", 1).get(0).finishReason()).isEqualTo(FinishReason.MAX_TOKENS);
+      assertThat(kit.store.history("tokens-1", 1).get(0).finishReason())
+          .isEqualTo(FinishReason.MAX_TOKENS);
 
       // The next run gets its own budget; the session totals keep counting.
       RunResult next = kit.send("tokens-1", "again");
@@ -53,7 +60,8 @@ class BudgetTest {
   @ValueSource(booleans = {false, true})
   void maxSteps_holdsUnderReplay(boolean cacheless) {
     try (SessionTestKit kit =
-        new SessionTestKit(dir, Scripts.of(HUNDRED_TOKEN_TURNS), a -> a.maxSteps(4), worker(cacheless))) {
+        new SessionTestKit(
+            dir, Scripts.of(HUNDRED_TOKEN_TURNS), a -> a.maxSteps(4), worker(cacheless))) {
       RunResult result = kit.send("steps-1", "go");
       assertThat(result.finishReason()).isEqualTo(FinishReason.MAX_STEPS);
       assertThat(result.steps()).isEqualTo(4);
@@ -66,7 +74,8 @@ class BudgetTest {
     try (SessionTestKit kit =
         new SessionTestKit(
             dir,
-            Scripts.of("{'turns':[{'toolCalls':[{'name':'slow','arguments':{'ms':4000}}]},{'text':'next time'}]}"),
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'slow','arguments':{'ms':4000}}]},{'text':'next time'}]}"),
             a -> a.maxSteps(10).runTimeout(Duration.ofSeconds(1)),
             worker(false))) {
       RunResult result = kit.send("timeout-1", "go");
@@ -87,12 +96,16 @@ class BudgetTest {
     try (SessionTestKit kit =
         new SessionTestKit(
             dir,
-            Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':500}}]},{'text':'paid'}]}"),
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':500}}]},{'text':'paid'}]}"),
             a -> a.maxSteps(10).runTimeout(Duration.ofMinutes(5)),
             worker(false))) {
       RunResult paused = kit.send("timeout-2", "pay");
       kit.env.sleep(Duration.ofMinutes(30)); // far past the run timeout, within the approval expiry
-      kit.session("timeout-2").approve(new io.durableagents.workflow.Decision(paused.approval().approvalId(), true, null, "x"));
+      kit.session("timeout-2")
+          .approve(
+              new io.durableagents.workflow.Decision(
+                  paused.approval().approvalId(), true, null, "x"));
       RunResult done = kit.attach("timeout-2");
       assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
       assertThat(done.text()).isEqualTo("paid");

@@ -1,12 +1,12 @@
 package io.durableagents.session;
 
-import io.durableagents.projection.StoredEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.durableagents.agent.Execution;
+import io.durableagents.projection.StoredEntry;
 import io.durableagents.tools.BusinessState;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.ErrorResults;
@@ -21,8 +21,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Business state: JSON the tools read and update with merge patches, kept in every
- * checkpoint, carried across continue-as-new, and replaced by a fork's {@code businessState} patch.
+ * Business state: JSON the tools read and update with merge patches, kept in every checkpoint,
+ * carried across continue-as-new, and replaced by a fork's {@code businessState} patch.
  */
 class BusinessStateTest extends SessionKitTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,8 +41,8 @@ class BusinessStateTest extends SessionKitTest {
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Execution.class)
-  void parallelUpdatesMergeInCallOrder_theNextTurnsToolsSeeThem_andEachEntryKeepsTheState(Execution mode)
-      throws Exception {
+  void parallelUpdatesMergeInCallOrder_theNextTurnsToolsSeeThem_andEachEntryKeepsTheState(
+      Execution mode) throws Exception {
     kit =
         new SessionTestKit(
             dir,
@@ -60,7 +60,8 @@ class BusinessStateTest extends SessionKitTest {
     assertThat(resultOf(result, "call_0_0")).isEqualTo(json("{'city':'Bern','n':1}"));
     assertThat(resultOf(result, "call_0_1")).isEqualTo(json("{'n':2,'dog':true}"));
     assertThat(resultOf(result, "call_1_0")).isEqualTo(json("{'city':'Bern','n':2,'dog':true}"));
-    assertThat(kit.session("state-1").status().businessState()).isEqualTo(json("{'city':'Bern','n':2}"));
+    assertThat(kit.session("state-1").status().businessState())
+        .isEqualTo(json("{'city':'Bern','n':2}"));
 
     List<StoredEntry> history = kit.store.history("state-1", 0);
     assertThat(history).extracting(StoredEntry::step).containsExactly(5, 4, 3, 2, 1);
@@ -75,7 +76,8 @@ class BusinessStateTest extends SessionKitTest {
 
     // The next run of the session starts from the state the last one left.
     kit.send("state-1", "again");
-    assertThat(kit.session("state-1").status().businessState()).isEqualTo(json("{'city':'Bern','n':2}"));
+    assertThat(kit.session("state-1").status().businessState())
+        .isEqualTo(json("{'city':'Bern','n':2}"));
   }
 
   @Test
@@ -91,9 +93,11 @@ class BusinessStateTest extends SessionKitTest {
     RunResult paused = kit.send("state-gate", "pay");
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     // The pause's entry already holds the update of the call before the gated one.
-    assertThat(kit.store.history("state-gate", 1).get(0).businessState()).isEqualTo(json("{'seen':'before'}"));
+    assertThat(kit.store.history("state-gate", 1).get(0).businessState())
+        .isEqualTo(json("{'seen':'before'}"));
 
-    kit.session("state-gate").approve(new Decision(paused.approval().approvalId(), true, null, "ops"));
+    kit.session("state-gate")
+        .approve(new Decision(paused.approval().approvalId(), true, null, "ops"));
     RunResult done = kit.attach("state-gate");
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(resultOf(done, "call_0_2")).isEqualTo(json("{'seen':'before'}"));
@@ -124,22 +128,32 @@ class BusinessStateTest extends SessionKitTest {
             Scripts.of(
                 "{'turns':[{'toolCalls':[{'name':'remember','arguments':{'kept':true}}]},"
                     + "{'toolCalls':[{'name':'remember_then_fail','arguments':{'lost':1}},"
-                    + "{'name':'remember','arguments':{'blob':'" + big + "'}}]},{'text':'ok'}]}"),
+                    + "{'name':'remember','arguments':{'blob':'"
+                    + big
+                    + "'}}]},{'text':'ok'}]}"),
             10);
     RunResult result = kit.send("state-errors", "go");
 
-    assertThat(resultOf(result, "call_1_0").path("error").asText()).isEqualTo(ErrorResults.TOOL_ERROR);
+    assertThat(resultOf(result, "call_1_0").path("error").asText())
+        .isEqualTo(ErrorResults.TOOL_ERROR);
     JsonNode tooLarge = resultOf(result, "call_1_1");
     assertThat(tooLarge.path("error").asText()).isEqualTo(ErrorResults.STATE_TOO_LARGE);
-    assertThat(tooLarge.path("message").asText()).contains("over the limit of " + BusinessState.MAX_BYTES);
-    assertThat(kit.session("state-errors").status().businessState()).isEqualTo(json("{'kept':true}"));
+    assertThat(tooLarge.path("message").asText())
+        .contains("over the limit of " + BusinessState.MAX_BYTES);
+    assertThat(kit.session("state-errors").status().businessState())
+        .isEqualTo(json("{'kept':true}"));
   }
 
   @Test
   void theStateSurvivesContinueAsNew() throws Exception {
     StringBuilder turns = new StringBuilder("{'turns':[");
     for (int i = 0; i < 12; i++) {
-      turns.append("{'toolCalls':[{'name':'remember','arguments':{'k").append(i).append("':").append(i).append("}}]},");
+      turns
+          .append("{'toolCalls':[{'name':'remember','arguments':{'k")
+          .append(i)
+          .append("':")
+          .append(i)
+          .append("}}]},");
     }
     turns.append("{'text':'done'}]}");
     kit = new SessionTestKit(dir, Scripts.of(turns.toString()), 20);
@@ -172,30 +186,43 @@ class BusinessStateTest extends SessionKitTest {
     assertThat(resultOf(kept, "call_1_0")).isEqualTo(json("{'plan':'a','n':1}"));
 
     RunResult replaced =
-        kit.fork("state-src", 2, new ForkPatch(null, json("{'plan':'b'}"), null, null), "state-src.fork-2");
-    assertThat(kit.store.history("state-src.fork-2", 0)).last()
+        kit.fork(
+            "state-src",
+            2,
+            new ForkPatch(null, json("{'plan':'b'}"), null, null),
+            "state-src.fork-2");
+    assertThat(kit.store.history("state-src.fork-2", 0))
+        .last()
         .satisfies(entry -> assertThat(entry.businessState()).isEqualTo(json("{'plan':'b'}")));
     assertThat(resultOf(replaced, "call_1_0")).isEqualTo(json("{'plan':'b'}"));
 
     // The source is untouched.
-    assertThat(kit.session("state-src").status().businessState()).isEqualTo(json("{'plan':'a','n':1}"));
+    assertThat(kit.session("state-src").status().businessState())
+        .isEqualTo(json("{'plan':'a','n':1}"));
   }
 
   @Test
-  void aNullPatchClearsTheState_andAPatchThatIsNotAnObjectFailsTheForkWithInvalidPatch() throws Exception {
+  void aNullPatchClearsTheState_andAPatchThatIsNotAnObjectFailsTheForkWithInvalidPatch()
+      throws Exception {
     kit =
         new SessionTestKit(
             dir,
-            Scripts.of("{'turns':[{'toolCalls':[{'name':'remember','arguments':{'plan':'a'}}]},{'text':'done'}]}"),
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'remember','arguments':{'plan':'a'}}]},{'text':'done'}]}"),
             10);
     kit.send("state-clear", "go");
 
-    kit.fork("state-clear", 2, new ForkPatch(null, NullNode.getInstance(), null, null), "state-clear.fork-1");
+    kit.fork(
+        "state-clear",
+        2,
+        new ForkPatch(null, NullNode.getInstance(), null, null),
+        "state-clear.fork-1");
     assertThat(kit.store.history("state-clear.fork-1", 1).get(0).businessState()).isNull();
     assertThat(kit.session("state-clear.fork-1").status().businessState()).isNull();
 
     io.durableagents.workflow.ForkOutcome refused =
-        kit.forkPrepared("state-clear", 2, new ForkPatch(null, json("['a']"), null, null), "state-clear.fork-2");
+        kit.forkPrepared(
+            "state-clear", 2, new ForkPatch(null, json("['a']"), null, null), "state-clear.fork-2");
     // Refused by the fork itself, before it asks the worker to prepare anything.
     assertThat(refused.refusal()).contains("JSON object (or null to clear it), not ARRAY");
     assertThat(kit.store.session("state-clear.fork-2")).isEmpty();

@@ -19,8 +19,12 @@ class ContinueAsNewTest extends SessionKitTest {
   private static String toolTurns(int turns, String last) {
     StringBuilder script = new StringBuilder("{\"turns\":[");
     for (int i = 0; i < turns; i++) {
-      script.append("{\"text\":\"t").append(i).append("\",\"toolCalls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"")
-          .append(i).append("\"}}]},");
+      script
+          .append("{\"text\":\"t")
+          .append(i)
+          .append("\",\"toolCalls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"")
+          .append(i)
+          .append("\"}}]},");
     }
     return script.append(last).append("]}").toString();
   }
@@ -32,7 +36,9 @@ class ContinueAsNewTest extends SessionKitTest {
   @Test
   void aSessionOf1000Turns_continuesAsNewSeveralTimes_andKeepsEveryMessage() {
     int turns = 1000;
-    kit = new SessionTestKit(dir, ScriptedModelProvider.fromJson(toolTurns(turns, "{\"text\":\"done\"}")), 2000);
+    kit =
+        new SessionTestKit(
+            dir, ScriptedModelProvider.fromJson(toolTurns(turns, "{\"text\":\"done\"}")), 2000);
 
     RunResult result = kit.send("long-1", "go", null, 2000);
 
@@ -40,12 +46,15 @@ class ContinueAsNewTest extends SessionKitTest {
     assertThat(result.text()).isEqualTo("done");
     assertThat(result.steps()).isEqualTo(turns + 1);
     assertThat(result.toolCalls()).hasSize(turns);
-    assertThat(closedRuns("long-1")).as("workflow runs closed by continue-as-new").isGreaterThanOrEqualTo(5);
+    assertThat(closedRuns("long-1"))
+        .as("workflow runs closed by continue-as-new")
+        .isGreaterThanOrEqualTo(5);
     List<Message> transcript = kit.store.readMessages("long-1", result.messageCount());
     assertThat(transcript).hasSize(1 + 2 * turns + 1);
     for (int i = 0; i < turns; i++) {
       assertThat(transcript.get(1 + 2 * i).text()).isEqualTo("t" + i);
-      assertThat(transcript.get(2 + 2 * i).result().get("echo").asText()).isEqualTo(String.valueOf(i));
+      assertThat(transcript.get(2 + 2 * i).result().get("echo").asText())
+          .isEqualTo(String.valueOf(i));
     }
     assertThat(kit.effects).hasSize(turns);
     kit.effects.values().forEach(count -> assertThat(count.get()).isEqualTo(1));
@@ -70,21 +79,27 @@ class ContinueAsNewTest extends SessionKitTest {
         .pollInterval(Duration.ofMillis(30))
         .pollDelay(Duration.ZERO)
         .pollInSameThread()
-        .until(() -> {
-          kit.session("can-approval")
-              .decide(new Decision("not-the-approval-" + noise.getAndIncrement(), true, null, "noise"));
-          return closedRuns("can-approval") > 0;
-        });
+        .until(
+            () -> {
+              kit.session("can-approval")
+                  .decide(
+                      new Decision(
+                          "not-the-approval-" + noise.getAndIncrement(), true, null, "noise"));
+              return closedRuns("can-approval") > 0;
+            });
     assertThat(closedRuns("can-approval")).isGreaterThanOrEqualTo(1);
     assertThat(kit.session("can-approval").status().approval().approvalId())
         .isEqualTo(paused.approval().approvalId());
 
-    kit.session("can-approval").approve(new Decision(paused.approval().approvalId(), true, null, "ops"));
+    kit.session("can-approval")
+        .approve(new Decision(paused.approval().approvalId(), true, null, "ops"));
     RunResult done = kit.attach("can-approval");
 
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(done.text()).isEqualTo("paid");
-    assertThat(done.toolCalls()).extracting(r -> r.id()).containsExactly("call_0_0", "call_0_1", "call_0_2");
+    assertThat(done.toolCalls())
+        .extracting(r -> r.id())
+        .containsExactly("call_0_0", "call_0_1", "call_0_2");
     assertThat(done.toolCalls().get(1).result().get("paid").asInt()).isEqualTo(900);
     assertThat(kit.effects).containsOnlyKeys("call_0_0", "call_0_1", "call_0_2");
     kit.effects.values().forEach(count -> assertThat(count.get()).isEqualTo(1));
@@ -120,9 +135,9 @@ class ContinueAsNewTest extends SessionKitTest {
   }
 
   /**
-   * A message that arrives in the workflow task in which the session must continue as new: the
-   * run starts and continues as new before its first model turn. Its input is saved first, or the
-   * next workflow run (which carries the transcript by reference) would never see it.
+   * A message that arrives in the workflow task in which the session must continue as new: the run
+   * starts and continues as new before its first model turn. Its input is saved first, or the next
+   * workflow run (which carries the transcript by reference) would never see it.
    */
   @Test
   void aSendArrivingWhenTheSessionMustContinueAsNew_keepsItsInput() throws Exception {
@@ -135,17 +150,20 @@ class ContinueAsNewTest extends SessionKitTest {
     kit.worker.suspendPolling();
     // Polls already waiting on the server still take a task each: feed them ignored decisions.
     for (int i = 0; i < 6; i++) {
-      kit.session("can-input").decide(new Decision("no-such-approval", true, null, "absorb a poll"));
+      kit.session("can-input")
+          .decide(new Decision("no-such-approval", true, null, "absorb a poll"));
       Thread.sleep(200);
     }
     // With no worker polling, these grow the history past the bound before any task sees it...
     long events = kit.client.fetchHistory("can-input").getEvents().size();
     for (long i = events; i <= eventLimit; i++) {
-      kit.session("can-input").decide(new Decision("no-such-approval", true, null, "grow the history"));
+      kit.session("can-input")
+          .decide(new Decision("no-such-approval", true, null, "grow the history"));
     }
     assertThat(closedRuns("can-input")).isZero();
     // ...so the task that takes the second message must also continue as new.
-    CompletableFuture<RunResult> second = CompletableFuture.supplyAsync(() -> kit.send("can-input", "second"));
+    CompletableFuture<RunResult> second =
+        CompletableFuture.supplyAsync(() -> kit.send("can-input", "second"));
     Thread.sleep(500);
     kit.worker.resumePolling();
 

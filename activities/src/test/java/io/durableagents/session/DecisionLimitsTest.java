@@ -1,15 +1,15 @@
 package io.durableagents.session;
 
-import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.ApprovalStatus;
 import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.FailureTypes;
-import io.durableagents.workflow.ApprovalRecord;
 import io.temporal.client.WorkflowUpdateException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,9 +37,12 @@ class DecisionLimitsTest extends SessionKitTest {
 
     // Signals apply in order and the first decision stands: had any of these been recorded, the
     // call would have been rejected.
-    kit.session("big-signal").decide(new Decision(id, false, "n".repeat(Limits.NOTE_CHARS + 1), "eve"));
-    kit.session("big-signal").decide(new Decision(id, false, "no", "e".repeat(Limits.DECIDED_BY_CHARS + 1)));
-    kit.session("big-signal").decide(new Decision(id + "x".repeat(Limits.APPROVAL_ID_CHARS), false, "no", "eve"));
+    kit.session("big-signal")
+        .decide(new Decision(id, false, "n".repeat(Limits.NOTE_CHARS + 1), "eve"));
+    kit.session("big-signal")
+        .decide(new Decision(id, false, "no", "e".repeat(Limits.DECIDED_BY_CHARS + 1)));
+    kit.session("big-signal")
+        .decide(new Decision(id + "x".repeat(Limits.APPROVAL_ID_CHARS), false, "no", "eve"));
     kit.session("big-signal").decide(new Decision(id, true, "ok", "alice"));
     RunResult done = kit.attach("big-signal");
 
@@ -56,7 +59,9 @@ class DecisionLimitsTest extends SessionKitTest {
     RunResult paused = startPaused("no-approved");
     String id = paused.approval().approvalId();
 
-    kit.client.newUntypedWorkflowStub("no-approved").signal("decide", Map.of("approvalId", id, "note", "?"));
+    kit.client
+        .newUntypedWorkflowStub("no-approved")
+        .signal("decide", Map.of("approvalId", id, "note", "?"));
     kit.session("no-approved").decide(new Decision(id, true, null, "alice"));
 
     RunResult done = kit.attach("no-approved");
@@ -69,17 +74,29 @@ class DecisionLimitsTest extends SessionKitTest {
     String id = paused.approval().approvalId();
 
     assertThatThrownBy(
-            () -> kit.session("big-update").approve(new Decision(id, false, "n".repeat(Limits.NOTE_CHARS + 1), "eve")))
+            () ->
+                kit.session("big-update")
+                    .approve(new Decision(id, false, "n".repeat(Limits.NOTE_CHARS + 1), "eve")))
         .isInstanceOf(WorkflowUpdateException.class)
         .satisfies(
             e -> {
-              assertThat(ApprovalWorkflowTest.rejection(e).type()).isEqualTo(FailureTypes.INVALID_DECISION);
+              assertThat(ApprovalWorkflowTest.rejection(e).type())
+                  .isEqualTo(FailureTypes.INVALID_DECISION);
               assertThat(ApprovalWorkflowTest.rejection(e).message())
-                  .contains("note is " + (Limits.NOTE_CHARS + 1) + " characters, over the limit of " + Limits.NOTE_CHARS);
+                  .contains(
+                      "note is "
+                          + (Limits.NOTE_CHARS + 1)
+                          + " characters, over the limit of "
+                          + Limits.NOTE_CHARS);
             });
     assertThatThrownBy(
-            () -> kit.session("big-update").approve(new Decision(id, true, null, "e".repeat(Limits.DECIDED_BY_CHARS + 1))))
-        .satisfies(e -> assertThat(ApprovalWorkflowTest.rejection(e).type()).isEqualTo(FailureTypes.INVALID_DECISION));
+            () ->
+                kit.session("big-update")
+                    .approve(new Decision(id, true, null, "e".repeat(Limits.DECIDED_BY_CHARS + 1))))
+        .satisfies(
+            e ->
+                assertThat(ApprovalWorkflowTest.rejection(e).type())
+                    .isEqualTo(FailureTypes.INVALID_DECISION));
 
     assertThat(kit.session("big-update").status().approval().approvalId()).isEqualTo(id);
     assertThat(kit.store.approvals("big-update", true)).hasSize(1);

@@ -19,11 +19,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A deploy that switches the agent's model turns and tools between activities and local
- * activities while a session is paused in the middle of a run. The mode is part of the agent
- * spec that each run resolves through an activity, so it is recorded in history: the run in
- * progress finishes in the mode it started with, the next run uses the new one, and the whole
- * history replays on the new worker without a version marker.
+ * A deploy that switches the agent's model turns and tools between activities and local activities
+ * while a session is paused in the middle of a run. The mode is part of the agent spec that each
+ * run resolves through an activity, so it is recorded in history: the run in progress finishes in
+ * the mode it started with, the next run uses the new one, and the whole history replays on the new
+ * worker without a version marker.
  */
 class ExecutionModeSwitchTest {
   private static final String SCRIPT =
@@ -42,14 +42,16 @@ class ExecutionModeSwitchTest {
 
   @ParameterizedTest(name = "from {0}")
   @EnumSource(Execution.class)
-  void switchingModesBetweenDeploys_keepsRunningSessionsReplayable(Execution before) throws Exception {
+  void switchingModesBetweenDeploys_keepsRunningSessionsReplayable(Execution before)
+      throws Exception {
     Execution after = before == Execution.ACTIVITY ? Execution.LOCAL_ACTIVITY : Execution.ACTIVITY;
     try (SessionTestKit kit = new SessionTestKit(dir, Scripts.of(SCRIPT), 10, before, NOT_STICKY)) {
       RunResult paused = kit.send("switch", "pay, then echo");
       assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
 
       kit.redeploy(after);
-      kit.session("switch").approve(new Decision(paused.approval().approvalId(), true, "ok", "ops"));
+      kit.session("switch")
+          .approve(new Decision(paused.approval().approvalId(), true, "ok", "ops"));
       RunResult first = kit.attach("switch");
       RunResult second = kit.send("switch", "again");
 
@@ -59,7 +61,8 @@ class ExecutionModeSwitchTest {
       assertThat(second.status()).isEqualTo(RunStatus.FINISHED);
       assertThat(second.text()).isEqualTo("two");
       assertThat(second.toolCalls().get(0).result().get("echo").asText()).isEqualTo("after");
-      assertThat(kit.effects).allSatisfy((call, count) -> assertThat(count.get()).as(call).isEqualTo(1));
+      assertThat(kit.effects)
+          .allSatisfy((call, count) -> assertThat(count.get()).as(call).isEqualTo(1));
       assertThat(kit.effects).hasSize(3);
 
       WorkflowExecutionHistory history = kit.client.fetchHistory("switch");
@@ -79,7 +82,12 @@ class ExecutionModeSwitchTest {
   private static long scheduled(WorkflowExecutionHistory history, String activityType) {
     return history.getEvents().stream()
         .filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
-        .filter(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals(activityType))
+        .filter(
+            e ->
+                e.getActivityTaskScheduledEventAttributes()
+                    .getActivityType()
+                    .getName()
+                    .equals(activityType))
         .count();
   }
 }

@@ -1,10 +1,10 @@
 package io.durableagents.session;
 
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.projection.StoredSession;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.projection.StoredEntry;
+import io.durableagents.projection.StoredSession;
 import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.ForkOutcome;
@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 /** Fork from a kept history entry: a new session, the source untouched. */
 class ForkWorkflowTest extends SessionKitTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+
   /** Step 1: the model turn with two calls; step 2: their results; step 3: the answer. */
   private static final String TWO_CALLS =
       "{'turns':[{'text':'checking','toolCalls':[{'name':'echo','arguments':{'text':'sun'}},"
@@ -35,11 +36,13 @@ class ForkWorkflowTest extends SessionKitTest {
   private String snapshot(String session) throws Exception {
     List<StoredEntry> history = kit.store.history(session, 0);
     int count = kit.store.session(session).orElseThrow().messageCount();
-    return JSON.writeValueAsString(history) + JSON.writeValueAsString(kit.store.readMessages(session, count));
+    return JSON.writeValueAsString(history)
+        + JSON.writeValueAsString(kit.store.readMessages(session, count));
   }
 
   @Test
-  void forkAfterTheBatch_withAReplacedToolResult_rerunsFromThere_andTheSourceIsUnchanged() throws Exception {
+  void forkAfterTheBatch_withAReplacedToolResult_rerunsFromThere_andTheSourceIsUnchanged()
+      throws Exception {
     List<List<Message>> modelSaw = new java.util.concurrent.CopyOnWriteArrayList<>();
     io.durableagents.model.ModelProvider scripted = Scripts.of(TWO_CALLS);
     kit =
@@ -58,8 +61,12 @@ class ForkWorkflowTest extends SessionKitTest {
         fork(
             "src-1",
             2,
-            new ForkPatch(null, null,
-                List.of(new ForkPatch.ToolResultPatch("call_0_0", JSON.readTree("{\"forecast\":\"rain\"}"))),
+            new ForkPatch(
+                null,
+                null,
+                List.of(
+                    new ForkPatch.ToolResultPatch(
+                        "call_0_0", JSON.readTree("{\"forecast\":\"rain\"}"))),
                 null),
             "src-1.fork-1");
 
@@ -90,25 +97,31 @@ class ForkWorkflowTest extends SessionKitTest {
     assertThat(kit.store.session("src-1").orElseThrow().parentSessionId()).isNull();
     // The copied prefix is not in the fork's history, so a fork is rebuilt in place: lose the
     // lineage, and the rebuild writes it back from the fork's start input.
-    try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("projection.db"));
+    try (java.sql.Connection db =
+            java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("projection.db"));
         java.sql.Statement wipe = db.createStatement()) {
-      wipe.executeUpdate("UPDATE agent_sessions SET parent_session_id = NULL, parent_step = NULL, fork_patch = NULL");
+      wipe.executeUpdate(
+          "UPDATE agent_sessions SET parent_session_id = NULL, parent_step = NULL, fork_patch = NULL");
     }
     assertThat(kit.store.session("src-1.fork-1").orElseThrow().parentSessionId()).isNull();
     ProjectionRebuilder.newInstance()
-        .rebuild("src-1.fork-1", ProjectionRebuilder.fetchRuns(kit.client, "src-1.fork-1"), kit.store);
+        .rebuild(
+            "src-1.fork-1", ProjectionRebuilder.fetchRuns(kit.client, "src-1.fork-1"), kit.store);
     assertThat(kit.store.session("src-1.fork-1").orElseThrow())
-        .extracting(StoredSession::parentSessionId, StoredSession::parentStep, StoredSession::forkPatch)
+        .extracting(
+            StoredSession::parentSessionId, StoredSession::parentStep, StoredSession::forkPatch)
         .containsExactly("src-1", 2, "toolResult(call_0_0)");
 
     assertThat(snapshot("src-1")).isEqualTo(before);
     List<Message> sourceTranscript = kit.store.readMessages("src-1", source.messageCount());
-    Trajectories.Comparison diff = Trajectories.compare(sourceTranscript, "stop", forkTranscript, "stop");
+    Trajectories.Comparison diff =
+        Trajectories.compare(sourceTranscript, "stop", forkTranscript, "stop");
     assertThat(diff.divergedAt()).isEqualTo(0);
   }
 
   @Test
-  void forkAfterAModelTurnWithUnansweredCalls_runsThoseCallsFirst_andKeepsStepsAndUsage() throws Exception {
+  void forkAfterAModelTurnWithUnansweredCalls_runsThoseCallsFirst_andKeepsStepsAndUsage()
+      throws Exception {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-2", "go");
 
@@ -116,12 +129,16 @@ class ForkWorkflowTest extends SessionKitTest {
 
     assertThat(forked.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(forked.run()).isEqualTo(1);
-    assertThat(forked.toolCalls()).extracting(ToolCallRecord::id).containsExactly("call_0_0", "call_0_1");
+    assertThat(forked.toolCalls())
+        .extracting(ToolCallRecord::id)
+        .containsExactly("call_0_0", "call_0_1");
     assertThat(forked.text()).isEqualTo("answer");
     // The fork ran the two calls itself (a second effect each), then one model turn.
     assertThat(kit.effects.get("call_0_0").get()).isEqualTo(2);
     // Steps continue from the entry: entry 1, batch 2, answer 3; usage continues from its totals.
-    assertThat(kit.store.history("src-2.fork-1", 0)).extracting(StoredEntry::step).containsExactly(3, 2, 1);
+    assertThat(kit.store.history("src-2.fork-1", 0))
+        .extracting(StoredEntry::step)
+        .containsExactly(3, 2, 1);
     assertThat(kit.session("src-2.fork-1").status().usage().inputTokens()).isEqualTo(30);
     assertThat(forked.steps()).isEqualTo(2); // the entry's model turn plus the fork's
   }
@@ -131,10 +148,12 @@ class ForkWorkflowTest extends SessionKitTest {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-3", "go");
 
-    RunResult forked = fork("src-3", 1, new ForkPatch(null, null, null, "also check Rome"), "src-3.fork-1");
+    RunResult forked =
+        fork("src-3", 1, new ForkPatch(null, null, null, "also check Rome"), "src-3.fork-1");
 
     List<Message> transcript = kit.store.readMessages("src-3.fork-1", forked.messageCount());
-    assertThat(transcript).extracting(Message::role)
+    assertThat(transcript)
+        .extracting(Message::role)
         .containsExactly("user", "assistant", "tool", "tool", "user", "assistant");
     assertThat(transcript.get(4).text()).isEqualTo("also check Rome");
   }
@@ -144,13 +163,18 @@ class ForkWorkflowTest extends SessionKitTest {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-4", "go");
 
-    fork("src-4", 3, new ForkPatch(List.of(Message.user("a different start")), null, null, null), "src-4.fork-1");
+    fork(
+        "src-4",
+        3,
+        new ForkPatch(List.of(Message.user("a different start")), null, null, null),
+        "src-4.fork-1");
     RunResult next = kit.send("src-4.fork-1", "and?");
 
     List<Message> transcript = kit.store.readMessages("src-4.fork-1", next.messageCount());
     assertThat(transcript.get(0).text()).isEqualTo("a different start");
     // The scripted model sees no assistant message yet, so it plays its first turn again.
-    assertThat(transcript).extracting(Message::role)
+    assertThat(transcript)
+        .extracting(Message::role)
         .containsExactly("user", "user", "assistant", "tool", "tool", "assistant");
   }
 
@@ -159,7 +183,8 @@ class ForkWorkflowTest extends SessionKitTest {
     kit =
         new SessionTestKit(
             dir,
-            Scripts.of("{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':700}}]},{'text':'paid'}]}"),
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':700}}]},{'text':'paid'}]}"),
             10);
     RunResult paused = kit.send("src-5", "pay");
     int pausedStep = kit.store.history("src-5", 1).get(0).step();
@@ -169,10 +194,12 @@ class ForkWorkflowTest extends SessionKitTest {
     assertThat(forked.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     assertThat(forked.approval().toolCallId()).isEqualTo("call_0_0");
     assertThat(forked.approval().approvalId()).isNotEqualTo(paused.approval().approvalId());
-    kit.session("src-5.fork-1").approve(new Decision(forked.approval().approvalId(), true, null, "x"));
+    kit.session("src-5.fork-1")
+        .approve(new Decision(forked.approval().approvalId(), true, null, "x"));
     assertThat(kit.attach("src-5.fork-1").text()).isEqualTo("paid");
     // The source still waits on its own approval.
-    assertThat(kit.session("src-5").status().approval().approvalId()).isEqualTo(paused.approval().approvalId());
+    assertThat(kit.session("src-5").status().approval().approvalId())
+        .isEqualTo(paused.approval().approvalId());
   }
 
   @Test
@@ -182,7 +209,8 @@ class ForkWorkflowTest extends SessionKitTest {
     kit.storeCalls.putIfAbsent("readMessages", new java.util.concurrent.atomic.AtomicInteger());
     int readsBefore = kit.storeCalls.get("readMessages").get();
 
-    RunResult forked = fork("src-7", 2, new ForkPatch(null, null, null, "and then?"), "src-7.fork-1");
+    RunResult forked =
+        fork("src-7", 2, new ForkPatch(null, null, null, "and then?"), "src-7.fork-1");
 
     assertThat(forked.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(forked.text()).isEqualTo("answer");
@@ -191,11 +219,13 @@ class ForkWorkflowTest extends SessionKitTest {
     assertThat(kit.storeCalls.get("readMessages").get() - readsBefore).isZero();
 
     // From the last entry, only what the worker does not hold is read: the source's answer.
-    RunResult fromTheEnd = fork("src-7", 3, new ForkPatch(null, null, null, "and?"), "src-7.fork-2");
+    RunResult fromTheEnd =
+        fork("src-7", 3, new ForkPatch(null, null, null, "and?"), "src-7.fork-2");
     assertThat(fromTheEnd.text()).isEqualTo("more");
     assertThat(kit.storeCalls.get("readMessages").get() - readsBefore).isEqualTo(1);
     assertThat(kit.messageReads).last().isEqualTo("src-7 4-5");
-    assertThat(kit.store.readMessages("src-7.fork-2", 5)).isEqualTo(kit.store.readMessages("src-7", 5));
+    assertThat(kit.store.readMessages("src-7.fork-2", 5))
+        .isEqualTo(kit.store.readMessages("src-7", 5));
 
     // The fork took the entry's stored hash chain (nothing of the transcript was patched): a
     // client re-sending the fork's whole conversation is recognised, and only its new message runs.
@@ -203,7 +233,8 @@ class ForkWorkflowTest extends SessionKitTest {
         new java.util.ArrayList<>(kit.store.readMessages("src-7.fork-1", forked.messageCount()));
     conversation.add(Message.user("one more"));
     RunResult resent =
-        kit.session("src-7.fork-1").send(io.durableagents.workflow.SendRequest.ofMessages(conversation));
+        kit.session("src-7.fork-1")
+            .send(io.durableagents.workflow.SendRequest.ofMessages(conversation));
     assertThat(resent.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(resent.messageCount()).isEqualTo(forked.messageCount() + 2);
   }
@@ -242,35 +273,47 @@ class ForkWorkflowTest extends SessionKitTest {
   }
 
   @Test
-  void aForkWhoseAppendedInputIsOverTheLimit_isRefused_beforeAnythingIsWritten_andLeavesNoSession() {
+  void
+      aForkWhoseAppendedInputIsOverTheLimit_isRefused_beforeAnythingIsWritten_andLeavesNoSession() {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-9", "go");
 
     String input = "a".repeat(io.durableagents.workflow.Limits.INPUT_CHARS + 1);
-    ForkOutcome outcome = kit.forkPrepared("src-9", 3, new ForkPatch(null, null, null, input), "src-9.fork-1");
+    ForkOutcome outcome =
+        kit.forkPrepared("src-9", 3, new ForkPatch(null, null, null, input), "src-9.fork-1");
 
     assertThat(outcome.status()).isNull();
     assertThat(outcome.refusal())
-        .isEqualTo("The appended input is " + input.length()
-            + " characters, over the limit of 262144 per input; attach large content as an artifact instead.");
-    assertThat(closedStatus("src-9.fork-1")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+        .isEqualTo(
+            "The appended input is "
+                + input.length()
+                + " characters, over the limit of 262144 per input; attach large content as an artifact instead.");
+    assertThat(closedStatus("src-9.fork-1"))
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
     assertThat(kit.store.session("src-9.fork-1")).isEmpty();
     assertThat(kit.storeCalls).doesNotContainKey("saveFork");
   }
 
   @Test
-  void aForkWithAToolResultForACallTheEntryDoesNotHave_isRefused_andWritesNothing() throws Exception {
+  void aForkWithAToolResultForACallTheEntryDoesNotHave_isRefused_andWritesNothing()
+      throws Exception {
     kit = new SessionTestKit(dir, Scripts.of(TWO_CALLS), 10);
     kit.send("src-10", "go");
 
     ForkOutcome outcome =
         kit.forkPrepared(
-            "src-10", 3,
-            new ForkPatch(null, null, List.of(new ForkPatch.ToolResultPatch("call_9_9", JSON.readTree("{}"))), null),
+            "src-10",
+            3,
+            new ForkPatch(
+                null,
+                null,
+                List.of(new ForkPatch.ToolResultPatch("call_9_9", JSON.readTree("{}"))),
+                null),
             "src-10.fork-1");
 
     assertThat(outcome.refusal()).isEqualTo("The transcript has no tool call 'call_9_9' to patch.");
-    assertThat(closedStatus("src-10.fork-1")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+    assertThat(closedStatus("src-10.fork-1"))
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
     assertThat(kit.store.session("src-10.fork-1")).isEmpty();
   }
 

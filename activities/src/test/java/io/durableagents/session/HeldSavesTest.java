@@ -1,16 +1,15 @@
 package io.durableagents.session;
 
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.workflow.FailureTypes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.durableagents.agent.Execution;
+import io.durableagents.projection.StoredEntry;
 import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.testing.ModelTurnInputs;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.temporal.api.failure.v1.Failure;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -23,8 +22,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,8 +31,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Model turns hold the entries folded into them while steps are fast: the store is written once
- * every few steps, by the worker that held them (nothing restated), and by every other save. A
- * turn after a slow step writes instead, and so does every turn of a run after one found a worker
+ * every few steps, by the worker that held them (nothing restated), and by every other save. A turn
+ * after a slow step writes instead, and so does every turn of a run after one found a worker
  * without the transcript or the held entries. Either way the projection ends with every entry, and
  * nothing runs twice. Each test runs with the model turn as an activity and as a local activity.
  */
@@ -68,14 +67,22 @@ class HeldSavesTest extends SessionKitTest {
     assertThat(kit.storeCalls).doesNotContainKey("saveCheckpoint");
     assertThat(turnKinds("held-1")).isEqualTo("WHHHHRH");
     // Nothing written by reference is restated: steps 1 to 10 travel once each.
-    assertThat(timesCarried("held-1")).containsEntry(1, 1).containsEntry(8, 1).containsEntry(9, 1)
-        .containsEntry(10, 1).containsEntry(11, 2).containsEntry(13, 1);
+    assertThat(timesCarried("held-1"))
+        .containsEntry(1, 1)
+        .containsEntry(8, 1)
+        .containsEntry(9, 1)
+        .containsEntry(10, 1)
+        .containsEntry(11, 2)
+        .containsEntry(13, 1);
     // Every entry is stored: two per tool-calling turn and the answer's.
     assertThat(kit.store.history("held-1", 100))
         .extracting(StoredEntry::step)
         .containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
-    assertThat(kit.store.readMessages("held-1", result.messageCount())).hasSize(result.messageCount());
-    assertThat(kit.effects).hasSize(6).allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
+    assertThat(kit.store.readMessages("held-1", result.messageCount()))
+        .hasSize(result.messageCount());
+    assertThat(kit.effects)
+        .hasSize(6)
+        .allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
   }
 
   @ParameterizedTest
@@ -92,15 +99,19 @@ class HeldSavesTest extends SessionKitTest {
     assertThat(failedTurns("held-2")).isEmpty();
     assertThat(kit.storeCalls.get("saveCheckpoints")).hasValue(2);
     assertAllStored("held-2", result, 7);
-    assertThat(kit.effects).hasSize(3).allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
+    assertThat(kit.effects)
+        .hasSize(3)
+        .allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
   }
 
   @ParameterizedTest
   @EnumSource(Execution.class)
-  void aDeployDuringASlowStep_costsTheNextTurnOneRetry_andLosesNothing(Execution modelMode) throws Exception {
+  void aDeployDuringASlowStep_costsTheNextTurnOneRetry_andLosesNothing(Execution modelMode)
+      throws Exception {
     kit = slowStepKit(modelMode);
 
-    CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> kit.send("held-3", "go"));
+    CompletableFuture<RunResult> run =
+        CompletableFuture.supplyAsync(() -> kit.send("held-3", "go"));
     awaitEffects(2); // echo done and slow started
     // A deploy while the slow call runs: the next turn runs on a worker that held nothing.
     kit.redeploy(Execution.ACTIVITY);
@@ -112,8 +123,11 @@ class HeldSavesTest extends SessionKitTest {
     assertThat(turnKinds("held-3")).isEqualTo("WHRWW");
     assertThat(failedTurns("held-3")).containsExactly(FailureTypes.HELD_SAVES_UNKNOWN);
     assertAllStored("held-3", result, 7);
-    assertThat(kit.effects).hasSize(3).allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
-    WorkflowReplayer.replayWorkflowExecution(kit.client.fetchHistory("held-3"), AgentSessionWorkflowImpl.class);
+    assertThat(kit.effects)
+        .hasSize(3)
+        .allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
+    WorkflowReplayer.replayWorkflowExecution(
+        kit.client.fetchHistory("held-3"), AgentSessionWorkflowImpl.class);
   }
 
   /** Echo, a 2.5 s step, echo, answer; tools as activities: each call ends a workflow task. */
@@ -136,14 +150,16 @@ class HeldSavesTest extends SessionKitTest {
   private void assertAllStored(String sessionId, RunResult result, int entries) {
     assertThat(kit.store.history(sessionId, 100))
         .extracting(StoredEntry::step)
-        .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.rangeClosed(1, entries).boxed().toList());
-    assertThat(kit.store.readMessages(sessionId, result.messageCount())).hasSize(result.messageCount());
+        .containsExactlyInAnyOrderElementsOf(
+            java.util.stream.IntStream.rangeClosed(1, entries).boxed().toList());
+    assertThat(kit.store.readMessages(sessionId, result.messageCount()))
+        .hasSize(result.messageCount());
   }
 
   @ParameterizedTest
   @EnumSource(Execution.class)
-  void aTurnOnAWorkerWithoutTheTranscript_writesWhatWasHeld_andTheRestOfTheRunWritesEveryTurn(Execution mode)
-      throws Exception {
+  void aTurnOnAWorkerWithoutTheTranscript_writesWhatWasHeld_andTheRestOfTheRunWritesEveryTurn(
+      Execution mode) throws Exception {
     kit = new SessionTestKit(dir, Scripts.of(SIX_TOOL_TURNS), 20, mode);
     // Workers that keep no transcript: like turns that land on another worker each time.
     kit.redeployKeepingTranscripts(0);
@@ -156,8 +172,11 @@ class HeldSavesTest extends SessionKitTest {
     assertThat(failedTurns("held-4")).containsExactly(FailureTypes.HELD_SAVES_UNKNOWN);
     assertThat(turnKinds("held-4")).isEqualTo("WHWWWWWW");
     assertAllStored("held-4", result, 13);
-    assertThat(kit.effects).hasSize(6).allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
-    WorkflowReplayer.replayWorkflowExecution(kit.client.fetchHistory("held-4"), AgentSessionWorkflowImpl.class);
+    assertThat(kit.effects)
+        .hasSize(6)
+        .allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
+    WorkflowReplayer.replayWorkflowExecution(
+        kit.client.fetchHistory("held-4"), AgentSessionWorkflowImpl.class);
   }
 
   private void awaitEffects(int count) {
@@ -169,13 +188,16 @@ class HeldSavesTest extends SessionKitTest {
   }
 
   /**
-   * One letter per model turn sent (attempts that failed at once included): H held its entries,
-   * R had its worker write the held ones (by reference), W wrote everything it carried.
+   * One letter per model turn sent (attempts that failed at once included): H held its entries, R
+   * had its worker write the held ones (by reference), W wrote everything it carried.
    */
   private String turnKinds(String sessionId) {
     StringBuilder kinds = new StringBuilder();
     for (String input : ModelTurnInputs.of(kit.client.fetchHistory(sessionId).getEvents())) {
-      kinds.append(input.contains("\"kind\":\"writeHeld\"") ? 'R' : input.contains("\"kind\":\"hold\"") ? 'H' : 'W');
+      kinds.append(
+          input.contains("\"kind\":\"writeHeld\"")
+              ? 'R'
+              : input.contains("\"kind\":\"hold\"") ? 'H' : 'W');
     }
     return kinds.toString();
   }
@@ -183,7 +205,8 @@ class HeldSavesTest extends SessionKitTest {
   /** How many times each step's entry travels in the history: in model turns and saves. */
   private Map<Integer, Integer> timesCarried(String sessionId) {
     Map<Integer, Integer> times = new TreeMap<>();
-    ProjectionRebuilder.newInstance().saves(List.of(kit.client.fetchHistory(sessionId)))
+    ProjectionRebuilder.newInstance()
+        .saves(List.of(kit.client.fetchHistory(sessionId)))
         .forEach(save -> times.merge(save.step(), 1, Integer::sum));
     return times;
   }
@@ -201,13 +224,19 @@ class HeldSavesTest extends SessionKitTest {
           }
         }
         case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED -> {
-          if (event.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("agents.ModelTurn")) {
+          if (event
+              .getActivityTaskScheduledEventAttributes()
+              .getActivityType()
+              .getName()
+              .equals("agents.ModelTurn")) {
             scheduledTurns.add(event.getEventId());
           }
         }
         case EVENT_TYPE_ACTIVITY_TASK_FAILED -> {
-          if (scheduledTurns.contains(event.getActivityTaskFailedEventAttributes().getScheduledEventId())) {
-            failures.add(applicationFailureType(event.getActivityTaskFailedEventAttributes().getFailure()));
+          if (scheduledTurns.contains(
+              event.getActivityTaskFailedEventAttributes().getScheduledEventId())) {
+            failures.add(
+                applicationFailureType(event.getActivityTaskFailedEventAttributes().getFailure()));
           }
         }
         default -> {}

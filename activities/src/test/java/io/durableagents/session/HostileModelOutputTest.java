@@ -1,6 +1,5 @@
 package io.durableagents.session;
 
-import io.durableagents.workflow.FailureTypes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,12 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
 import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
@@ -62,7 +61,9 @@ class HostileModelOutputTest extends SessionKitTest {
       }
     }
     if (random.nextBoolean()) {
-      turn.putObject("usage").put("inputTokens", random.nextInt(1000)).put("outputTokens", random.nextInt(100));
+      turn.putObject("usage")
+          .put("inputTokens", random.nextInt(1000))
+          .put("outputTokens", random.nextInt(100));
     }
     if (random.nextInt(4) == 0) {
       turn.put("delayMs", 0);
@@ -97,13 +98,16 @@ class HostileModelOutputTest extends SessionKitTest {
       case 0 -> NODES.numberNode(-1 - random.nextInt(1_000_000));
       case 1 -> NODES.textNode(String.valueOf(random.nextInt(100)));
       case 2 -> NODES.numberNode(random.nextDouble() + 0.5);
-      case 3 -> NODES.numberNode(BigInteger.valueOf(Long.MAX_VALUE).add(BigInteger.valueOf(1 + random.nextInt(99))));
+      case 3 ->
+          NODES.numberNode(
+              BigInteger.valueOf(Long.MAX_VALUE).add(BigInteger.valueOf(1 + random.nextInt(99))));
       default -> NODES.booleanNode(true);
     };
   }
 
   private static ObjectNode someCall(ObjectNode turn, Random random) {
-    ArrayNode calls = turn.has("toolCalls") ? (ArrayNode) turn.get("toolCalls") : turn.putArray("toolCalls");
+    ArrayNode calls =
+        turn.has("toolCalls") ? (ArrayNode) turn.get("toolCalls") : turn.putArray("toolCalls");
     if (calls.isEmpty() || random.nextBoolean()) {
       calls.addObject().put("name", "echo");
     }
@@ -164,7 +168,9 @@ class HostileModelOutputTest extends SessionKitTest {
         return ".usage." + field;
       }
       case 7 -> {
-        turn.putObject("usage").put("inputTokens", Long.MAX_VALUE - random.nextInt(10)).put("outputTokens", 10 + random.nextInt(10));
+        turn.putObject("usage")
+            .put("inputTokens", Long.MAX_VALUE - random.nextInt(10))
+            .put("outputTokens", 10 + random.nextInt(10));
         return ".usage: inputTokens + outputTokens overflow";
       }
       case 8 -> {
@@ -217,7 +223,9 @@ class HostileModelOutputTest extends SessionKitTest {
         turns.add(validTurn(random));
       }
       String script = JSON.writeValueAsString(NODES.objectNode().set("turns", turns));
-      assertThat(ScriptedModelProvider.fromJson(script).turnCount()).as("seed %d", seed).isEqualTo(3);
+      assertThat(ScriptedModelProvider.fromJson(script).turnCount())
+          .as("seed %d", seed)
+          .isEqualTo(3);
     }
   }
 
@@ -235,9 +243,22 @@ class HostileModelOutputTest extends SessionKitTest {
     List<UnaryOperator<Usage>> breakers =
         List.of(
             u -> insert(calls, random, null, u),
-            u -> insert(calls, random, new ToolCall("n" + calls.size(), null, NODES.objectNode()), u),
-            u -> insert(calls, random, new ToolCall("b" + calls.size(), " ".repeat(random.nextInt(3)), NODES.objectNode()), u),
-            u -> insert(calls, random, new ToolCall("a" + calls.size(), "echo", wrongArguments(random)), u),
+            u ->
+                insert(
+                    calls, random, new ToolCall("n" + calls.size(), null, NODES.objectNode()), u),
+            u ->
+                insert(
+                    calls,
+                    random,
+                    new ToolCall(
+                        "b" + calls.size(), " ".repeat(random.nextInt(3)), NODES.objectNode()),
+                    u),
+            u ->
+                insert(
+                    calls,
+                    random,
+                    new ToolCall("a" + calls.size(), "echo", wrongArguments(random)),
+                    u),
             u -> {
               calls.add(new ToolCall("same", "echo", NODES.objectNode()));
               calls.add(new ToolCall("same", "echo", NODES.objectNode()));
@@ -306,10 +327,18 @@ class HostileModelOutputTest extends SessionKitTest {
       long started = System.nanoTime();
       RunResult failed = kit.send(session, "hostile " + seed);
 
-      System.out.println("  " + failed.status() + ": " + (failed.error() == null ? null : failed.error().message()));
+      System.out.println(
+          "  "
+              + failed.status()
+              + ": "
+              + (failed.error() == null ? null : failed.error().message()));
       assertThat(failed.status()).as("seed %d", seed).isEqualTo(RunStatus.FAILED);
-      assertThat(failed.error().code()).as("seed %d", seed).isEqualTo(FailureTypes.MODEL_RESPONSE_INVALID);
-      assertThat(failed.error().message()).as("seed %d", seed).startsWith("The model's answer for turn 1 is invalid: ");
+      assertThat(failed.error().code())
+          .as("seed %d", seed)
+          .isEqualTo(FailureTypes.MODEL_RESPONSE_INVALID);
+      assertThat(failed.error().message())
+          .as("seed %d", seed)
+          .startsWith("The model's answer for turn 1 is invalid: ");
       assertThat(provider.calls.get(session).get()).as("seed %d: not retried", seed).isEqualTo(1);
       assertThat(failed.toolCalls()).as("seed %d: nothing ran", seed).isEmpty();
 
@@ -318,7 +347,9 @@ class HostileModelOutputTest extends SessionKitTest {
       assertThat(next.text()).isEqualTo("fine");
       SessionStatus status = kit.session(session).status();
       assertThat(status.usage()).as("seed %d", seed).isEqualTo(new Usage(3, 1));
-      assertThat(System.nanoTime() - started).as("seed %d: settled in seconds", seed).isLessThan(10_000_000_000L);
+      assertThat(System.nanoTime() - started)
+          .as("seed %d: settled in seconds", seed)
+          .isLessThan(10_000_000_000L);
     }
   }
 }

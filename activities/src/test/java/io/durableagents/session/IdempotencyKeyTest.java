@@ -26,9 +26,9 @@ import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
- * The idempotency key a tool gives its side effects: unique across sessions and forks although
- * the model's call ids repeat, and the same for one call on every attempt, on a replaying worker
- * and across continue-as-new.
+ * The idempotency key a tool gives its side effects: unique across sessions and forks although the
+ * model's call ids repeat, and the same for one call on every attempt, on a replaying worker and
+ * across continue-as-new.
  */
 class IdempotencyKeyTest extends SessionKitTest {
   /** One call of a tool as the tool saw it. */
@@ -37,36 +37,41 @@ class IdempotencyKeyTest extends SessionKitTest {
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
 
   private ToolContext saw(ToolContext ctx) {
-    seen.add(new Seen(ctx.sessionId(), ctx.toolCallId(), ctx.run(), ctx.attempt(), ctx.idempotencyKey()));
+    seen.add(
+        new Seen(
+            ctx.sessionId(), ctx.toolCallId(), ctx.run(), ctx.attempt(), ctx.idempotencyKey()));
     return ctx;
   }
 
-  /** The test agent plus {@code book} (needs approval), {@code note}, and {@code charge} (fails twice). */
+  /**
+   * The test agent plus {@code book} (needs approval), {@code note}, and {@code charge} (fails
+   * twice).
+   */
   private Agent.Builder keyedTools(Agent.Builder agent) {
     return agent
-            .maxSteps(10)
-            .tools(
-                Tool.newBuilder("book")
-                    .description("Books a table; needs approval.")
-                    .requiresApproval()
-                    .handler((args, ctx) -> Map.of("booking", saw(ctx).idempotencyKey()))
-                    .build(),
-                Tool.newBuilder("note")
-                    .description("Notes something.")
-                    .handler((args, ctx) -> Map.of("noted", saw(ctx).idempotencyKey()))
-                    .build(),
-                Tool.newBuilder("charge")
-                    .description("Charges; fails transiently on its first two attempts.")
-                    .maxAttempts(5)
-                    .handler(
-                        (args, ctx) -> {
-                          saw(ctx);
-                          if (ctx.attempt() < 3) {
-                            throw new RetryableToolException("payment service busy");
-                          }
-                          return Map.of("charged", true);
-                        })
-                    .build());
+        .maxSteps(10)
+        .tools(
+            Tool.newBuilder("book")
+                .description("Books a table; needs approval.")
+                .requiresApproval()
+                .handler((args, ctx) -> Map.of("booking", saw(ctx).idempotencyKey()))
+                .build(),
+            Tool.newBuilder("note")
+                .description("Notes something.")
+                .handler((args, ctx) -> Map.of("noted", saw(ctx).idempotencyKey()))
+                .build(),
+            Tool.newBuilder("charge")
+                .description("Charges; fails transiently on its first two attempts.")
+                .maxAttempts(5)
+                .handler(
+                    (args, ctx) -> {
+                      saw(ctx);
+                      if (ctx.attempt() < 3) {
+                        throw new RetryableToolException("payment service busy");
+                      }
+                      return Map.of("charged", true);
+                    })
+                .build());
   }
 
   private SessionTestKit kit(ModelProvider model) {
@@ -85,7 +90,10 @@ class IdempotencyKeyTest extends SessionKitTest {
 
   @Test
   void twoSessions_withTheSameScriptedCallIds_getDifferentKeys() {
-    kit = kit(Scripts.of("{'turns':[{'toolCalls':[{'name':'note','arguments':{}}]},{'text':'noted'}]}"));
+    kit =
+        kit(
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'note','arguments':{}}]},{'text':'noted'}]}"));
 
     kit.send("keys-a", "note it");
     kit.send("keys-b", "note it");
@@ -114,7 +122,8 @@ class IdempotencyKeyTest extends SessionKitTest {
     RunResult result = kit.send("keys-retry", "charge it");
 
     assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
-    List<Seen> charges = seenIn("keys-retry").stream().filter(s -> s.toolCallId().equals("call_0_1")).toList();
+    List<Seen> charges =
+        seenIn("keys-retry").stream().filter(s -> s.toolCallId().equals("call_0_1")).toList();
     assertThat(charges).extracting(Seen::attempt).containsExactly(1, 2, 3);
     assertThat(charges).extracting(Seen::key).containsOnly(charges.get(0).key());
     String execution = firstRunId("keys-retry");
@@ -130,7 +139,8 @@ class IdempotencyKeyTest extends SessionKitTest {
   }
 
   @Test
-  void aCallWaitingAcrossContinueAsNew_runsWithTheKeyOfTheSessionsFirstWorkflowRun() throws Exception {
+  void aCallWaitingAcrossContinueAsNew_runsWithTheKeyOfTheSessionsFirstWorkflowRun()
+      throws Exception {
     kit =
         kit(
             Scripts.of(
@@ -145,20 +155,28 @@ class IdempotencyKeyTest extends SessionKitTest {
         .pollInterval(Duration.ofMillis(30))
         .pollDelay(Duration.ZERO)
         .pollInSameThread()
-        .until(() -> {
-          kit.session("keys-can")
-              .decide(new Decision("not-the-approval-" + noise.getAndIncrement(), true, null, "noise"));
-          return kit.closedRuns("keys-can") > 0;
-        });
+        .until(
+            () -> {
+              kit.session("keys-can")
+                  .decide(
+                      new Decision(
+                          "not-the-approval-" + noise.getAndIncrement(), true, null, "noise"));
+              return kit.closedRuns("keys-can") > 0;
+            });
     assertThat(kit.closedRuns("keys-can")).isGreaterThanOrEqualTo(1);
 
-    kit.session("keys-can").approve(new Decision(paused.approval().approvalId(), true, null, "ops"));
+    kit.session("keys-can")
+        .approve(new Decision(paused.approval().approvalId(), true, null, "ops"));
     assertThat(kit.attach("keys-can").text()).isEqualTo("booked");
 
     String execution = firstRunId("keys-can");
     assertThat(
-            kit.client.fetchHistory("keys-can").getEvents().get(0)
-                .getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId())
+            kit.client
+                .fetchHistory("keys-can")
+                .getEvents()
+                .get(0)
+                .getWorkflowExecutionStartedEventAttributes()
+                .getContinuedExecutionRunId())
         .as("the calls after the approval ran in a workflow run continued from another")
         .isNotEmpty();
     // Positions 1 and 2 of the run: counted over the hand-over, as if the run had never moved.
@@ -175,27 +193,35 @@ class IdempotencyKeyTest extends SessionKitTest {
 
   @Test
   void aForkThatRunsACallAgain_givesItANewKey_andACopiedResultIsNotRunAgain() {
-    kit = kit(Scripts.of("{'turns':[{'toolCalls':[{'name':'book','arguments':{}}]},{'text':'booked'}]}"));
+    kit =
+        kit(
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'book','arguments':{}}]},{'text':'booked'}]}"));
     RunResult paused = kit.send("keys-src", "book");
     int pausedStep = kit.store.history("keys-src", 1).get(0).step();
-    kit.session("keys-src").approve(new Decision(paused.approval().approvalId(), true, null, "ops"));
+    kit.session("keys-src")
+        .approve(new Decision(paused.approval().approvalId(), true, null, "ops"));
     RunResult sourceDone = kit.attach("keys-src");
     assertThat(sourceDone.text()).isEqualTo("booked");
     String sourceKey = seenIn("keys-src").get(0).key();
 
     // From the pause: the call has no result in the entry, so the fork runs it, as a new effect.
     RunResult forked = kit.fork("keys-src", pausedStep, ForkPatch.NONE, "keys-src.fork-1");
-    kit.session("keys-src.fork-1").approve(new Decision(forked.approval().approvalId(), true, null, "ops"));
+    kit.session("keys-src.fork-1")
+        .approve(new Decision(forked.approval().approvalId(), true, null, "ops"));
     assertThat(kit.attach("keys-src.fork-1").text()).isEqualTo("booked");
     Seen forkCall = seenIn("keys-src.fork-1").get(0);
     assertThat(forkCall.toolCallId()).isEqualTo("call_0_0");
     assertThat(forkCall.key()).isNotEqualTo(sourceKey);
     assertThat(forkCall.key())
-        .isEqualTo(IdempotencyKeys.forCall("keys-src.fork-1", firstRunId("keys-src.fork-1"), 1, 0, "call_0_0"));
+        .isEqualTo(
+            IdempotencyKeys.forCall(
+                "keys-src.fork-1", firstRunId("keys-src.fork-1"), 1, 0, "call_0_0"));
 
     // From the end: the recorded result is copied, and nothing runs again.
     int before = seen.size();
-    RunResult copied = kit.fork("keys-src", sourceDone.checkpointStep(), ForkPatch.NONE, "keys-src.fork-2");
+    RunResult copied =
+        kit.fork("keys-src", sourceDone.checkpointStep(), ForkPatch.NONE, "keys-src.fork-2");
     assertThat(copied.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(seen).hasSize(before);
   }

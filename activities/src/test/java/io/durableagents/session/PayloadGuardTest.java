@@ -8,11 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.StoredResults;
 import io.durableagents.workflow.ToolCallRecord;
 import io.temporal.api.enums.v1.EventType;
@@ -39,14 +39,17 @@ class PayloadGuardTest {
             dir,
             ScriptedModelProvider.fromJson(
                 "{\"turns\":[{\"toolCalls\":[{\"name\":\"big\",\"arguments\":{\"size\":524000}}]},"
-                    + "{\"text\":\"" + answer + "\"}]}"),
+                    + "{\"text\":\""
+                    + answer
+                    + "\"}]}"),
             10)) {
       RunResult result = kit.send("under-1", "go");
 
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
       // Over the run result's bound for tool calls: the result is in the transcript, not stored.
       assertThat(result.toolCalls().get(0).isOmitted()).isTrue();
-      RunResult whole = result.withMessages(kit.store.readMessages("under-1", result.messageCount()));
+      RunResult whole =
+          result.withMessages(kit.store.readMessages("under-1", result.messageCount()));
       assertThat(whole.toolCalls().get(0).result().get("data").asText()).hasSize(524_000);
       assertThat(result.text()).isEqualTo(answer);
     }
@@ -56,7 +59,8 @@ class PayloadGuardTest {
   void anOversizedToolResult_isStoredByReference_andTheModelStillSeesAllOfIt() throws Exception {
     List<ModelRequest> requests = new CopyOnWriteArrayList<>();
     ModelProvider script =
-        Scripts.of("{'turns':[{'toolCalls':[{'name':'big','arguments':{'size':524300}}]},{'text':'ok'}]}");
+        Scripts.of(
+            "{'turns':[{'toolCalls':[{'name':'big','arguments':{'size':524300}}]},{'text':'ok'}]}");
     ModelProvider recording =
         (request, stream) -> {
           requests.add(request);
@@ -75,7 +79,8 @@ class PayloadGuardTest {
       Message toolMessage = requests.get(1).messages().get(2);
       assertThat(toolMessage.result().get("data").asText()).hasSize(524_300);
       // The transcript keeps the reference; no payload in the history comes near the limit.
-      assertThat(kit.store.readMessages("big-1", result.messageCount()).get(2).result()).isEqualTo(reference);
+      assertThat(kit.store.readMessages("big-1", result.messageCount()).get(2).result())
+          .isEqualTo(reference);
       assertThat(kit.client.fetchHistory("big-1").getEvents())
           .allSatisfy(e -> assertThat(e.getSerializedSize()).isLessThan(64 * 1024));
       long retries =
@@ -92,7 +97,10 @@ class PayloadGuardTest {
     // Eight calls of 60,000 characters each: four fit the run result's 256 K, the rest are omitted.
     StringBuilder script = new StringBuilder("{'turns':[");
     for (int i = 0; i < 8; i++) {
-      script.append("{'toolCalls':[{'name':'big','arguments':{'size':60000,'note':'n").append(i).append("'}}]},");
+      script
+          .append("{'toolCalls':[{'name':'big','arguments':{'size':60000,'note':'n")
+          .append(i)
+          .append("'}}]},");
     }
     script.append("{'text':'ok'}]}");
     try (SessionTestKit kit = new SessionTestKit(dir, Scripts.of(script.toString()), 20)) {
@@ -112,7 +120,8 @@ class PayloadGuardTest {
           assertThat(call.result()).isNull();
         }
       }
-      RunResult restored = result.withMessages(kit.store.readMessages("many-big", result.messageCount()));
+      RunResult restored =
+          result.withMessages(kit.store.readMessages("many-big", result.messageCount()));
       for (int i = 0; i < 8; i++) {
         ToolCallRecord call = restored.toolCalls().get(i);
         assertThat(call.isOmitted()).isFalse();
@@ -128,8 +137,9 @@ class PayloadGuardTest {
     try (SessionTestKit kit =
         new SessionTestKit(
             dir,
-            Scripts.of("{'turns':[{'toolCalls':[{'name':'big','arguments':{'size':524300}}]},{'text':'ok'},"
-                + "{'text':'again'}]}"),
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'big','arguments':{'size':524300}}]},{'text':'ok'},"
+                    + "{'text':'again'}]}"),
             10)) {
       RunResult first = kit.send("big-3", "go");
       kit.artifacts.delete(StoredResults.artifactId(first.toolCalls().get(0).result()));
@@ -144,7 +154,8 @@ class PayloadGuardTest {
   void anOversizedModelAnswer_failsTheRunWithPayloadTooLarge_withoutRetrying() {
     String huge = "y".repeat(525_000);
     try (SessionTestKit kit =
-        new SessionTestKit(dir, ScriptedModelProvider.fromJson("{\"turns\":[{\"text\":\"" + huge + "\"}]}"), 10)) {
+        new SessionTestKit(
+            dir, ScriptedModelProvider.fromJson("{\"turns\":[{\"text\":\"" + huge + "\"}]}"), 10)) {
       RunResult result = kit.send("big-2", "go");
 
       assertThat(result.status()).isEqualTo(RunStatus.FAILED);
@@ -153,7 +164,11 @@ class PayloadGuardTest {
       int scheduled = 0;
       for (HistoryEvent event : kit.client.fetchHistory("big-2").getEvents()) {
         if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
-            && event.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("agents.ModelTurn")) {
+            && event
+                .getActivityTaskScheduledEventAttributes()
+                .getActivityType()
+                .getName()
+                .equals("agents.ModelTurn")) {
           scheduled++;
         }
       }
@@ -163,14 +178,16 @@ class PayloadGuardTest {
 
   @Test
   void anOversizedInput_isRefusedBeforeItReachesHistory() {
-    try (SessionTestKit kit = new SessionTestKit(dir, Scripts.of("{'turns':[{'text':'ok'}]}"), 10)) {
+    try (SessionTestKit kit =
+        new SessionTestKit(dir, Scripts.of("{'turns':[{'text':'ok'}]}"), 10)) {
       kit.send("big-3", "hello");
       assertThatThrownBy(() -> kit.send("big-3", "z".repeat(300_000)))
           .isInstanceOf(WorkflowUpdateException.class)
-          .satisfies(e -> {
-            assertThat(Rejection.from(e).type()).isEqualTo(FailureTypes.INVALID_INPUT);
-            assertThat(Rejection.from(e).message()).contains("over the limit of 262144");
-          });
+          .satisfies(
+              e -> {
+                assertThat(Rejection.from(e).type()).isEqualTo(FailureTypes.INVALID_INPUT);
+                assertThat(Rejection.from(e).message()).contains("over the limit of 262144");
+              });
     }
   }
 }

@@ -49,7 +49,8 @@ class PluginRegistrationTest {
                   .build());
       WorkflowClient client = env.getWorkflowClient();
       WorkerFactory factory =
-          WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
+          WorkerFactory.newInstance(
+              client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
       factory.newWorker("team-agents");
       factory.newWorker("team-other-work"); // the plugin leaves this queue alone
       factory.start();
@@ -71,18 +72,24 @@ class PluginRegistrationTest {
       AgentsPlugin plugin = new AgentsPlugin(options.setTaskQueues("agents").build());
 
       assertThat(throttleAfter(plugin, "agents", null)).isEqualTo(Duration.ofSeconds(1));
-      assertThat(throttleAfter(plugin, "agents", Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(300));
-      assertThat(throttleAfter(plugin, "other", Duration.ofSeconds(30))).isEqualTo(Duration.ofSeconds(30));
+      assertThat(throttleAfter(plugin, "agents", Duration.ofMillis(300)))
+          .isEqualTo(Duration.ofMillis(300));
+      assertThat(throttleAfter(plugin, "other", Duration.ofSeconds(30)))
+          .isEqualTo(Duration.ofSeconds(30));
       AgentsPlugin untouched = new AgentsPlugin(options.setCancelCheckInterval(null).build());
-      assertThat(throttleAfter(untouched, "agents", Duration.ofSeconds(30))).isEqualTo(Duration.ofSeconds(30));
+      assertThat(throttleAfter(untouched, "agents", Duration.ofSeconds(30)))
+          .isEqualTo(Duration.ofSeconds(30));
       assertThatThrownBy(() -> options.setCancelCheckInterval(Duration.ZERO))
           .isInstanceOf(IllegalArgumentException.class);
     }
   }
 
-  /** The maximum heartbeat throttle interval of a worker of {@code queue} configured by the plugin. */
+  /**
+   * The maximum heartbeat throttle interval of a worker of {@code queue} configured by the plugin.
+   */
   private static Duration throttleAfter(AgentsPlugin plugin, String queue, Duration set) {
-    io.temporal.worker.WorkerOptions.Builder builder = io.temporal.worker.WorkerOptions.newBuilder();
+    io.temporal.worker.WorkerOptions.Builder builder =
+        io.temporal.worker.WorkerOptions.newBuilder();
     if (set != null) {
       builder.setMaxHeartbeatThrottleInterval(set);
     }
@@ -115,7 +122,9 @@ class PluginRegistrationTest {
 
   /** One agent with no tools, a store and a model that never answers: all the builder needs. */
   private static AgentsPluginOptions.Builder minimalOptions(AgentStore store) {
-    return AgentsPluginOptions.newBuilder().addAgent(Agent.newBuilder("a").build()).setStore(store)
+    return AgentsPluginOptions.newBuilder()
+        .addAgent(Agent.newBuilder("a").build())
+        .setStore(store)
         .setModelProvider(ScriptedModelProvider.fromJson("{\"turns\":[]}"));
   }
 

@@ -25,14 +25,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs a tool-using session of two runs, fetches its history and replays it with the current
- * workflow code. The sessions upsert their search attributes, as on a namespace that has them. The history is also written to {@code target/histories/}: a new golden history
- * for {@code workflows/src/test/resources/histories/} is taken from there when a behaviour ships.
+ * workflow code. The sessions upsert their search attributes, as on a namespace that has them. The
+ * history is also written to {@code target/histories/}: a new golden history for {@code
+ * workflows/src/test/resources/histories/} is taken from there when a behaviour ships.
  */
 class ReplayFreshHistoryTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -57,7 +58,10 @@ class ReplayFreshHistoryTest {
       assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
       assertThat(second.run()).isEqualTo(2);
 
-      replayAndKeep(kit, "golden-tool-loop", "tool-loop-" + mode.name().toLowerCase(Locale.ROOT).replace('_', '-') + ".json");
+      replayAndKeep(
+          kit,
+          "golden-tool-loop",
+          "tool-loop-" + mode.name().toLowerCase(Locale.ROOT).replace('_', '-') + ".json");
     }
   }
 
@@ -65,7 +69,8 @@ class ReplayFreshHistoryTest {
   void aLongToolLoop_holdsItsSaves_andHasTheWorkerWriteThem_replays() throws Exception {
     String addTurn = "{'text':'adding','toolCalls':[{'name':'add','arguments':{'a':1,'b':1}}]},";
     try (SessionTestKit kit =
-        new SessionTestKit(dir, Scripts.of("{'turns':[" + addTurn.repeat(6) + "{'text':'done'}]}"), 10)) {
+        new SessionTestKit(
+            dir, Scripts.of("{'turns':[" + addTurn.repeat(6) + "{'text':'done'}]}"), 10)) {
       assertThat(kit.send("golden-held", "add six times").text()).isEqualTo("done");
 
       // The path this golden history stands for: turns held their entries, then one had the
@@ -74,11 +79,17 @@ class ReplayFreshHistoryTest {
       List<Class<?>> kinds = new java.util.ArrayList<>();
       for (HistoryEvent event : history.getEvents()) {
         if (event.hasActivityTaskScheduledEventAttributes()
-            && event.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("agents.ModelTurn")) {
+            && event
+                .getActivityTaskScheduledEventAttributes()
+                .getActivityType()
+                .getName()
+                .equals("agents.ModelTurn")) {
           ModelTurnRequest request =
               DefaultDataConverter.STANDARD_INSTANCE.fromPayloads(
-                  0, Optional.of(event.getActivityTaskScheduledEventAttributes().getInput()),
-                  ModelTurnRequest.class, ModelTurnRequest.class);
+                  0,
+                  Optional.of(event.getActivityTaskScheduledEventAttributes().getInput()),
+                  ModelTurnRequest.class,
+                  ModelTurnRequest.class);
           kinds.add(request.saves().getClass());
         }
       }
@@ -99,9 +110,11 @@ class ReplayFreshHistoryTest {
             10)) {
       kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       RunResult first = kit.send("golden-approvals", "pay three");
-      kit.session("golden-approvals").approve(new Decision(first.approval().approvalId(), true, "ok", "a"));
+      kit.session("golden-approvals")
+          .approve(new Decision(first.approval().approvalId(), true, "ok", "a"));
       RunResult second = kit.attach("golden-approvals");
-      kit.session("golden-approvals").decide(new Decision(second.approval().approvalId(), false, "no", "b"));
+      kit.session("golden-approvals")
+          .decide(new Decision(second.approval().approvalId(), false, "no", "b"));
       RunResult third = kit.attach("golden-approvals");
       assertThat(third.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
       kit.env.sleep(java.time.Duration.ofHours(2));
@@ -125,8 +138,11 @@ class ReplayFreshHistoryTest {
           kit.fork(
               "golden-fork-source",
               2,
-              new ForkPatch(null, null,
-                  List.of(new ForkPatch.ToolResultPatch("call_0_0", JSON.readTree("{\"echo\":\"b\"}"))),
+              new ForkPatch(
+                  null,
+                  null,
+                  List.of(
+                      new ForkPatch.ToolResultPatch("call_0_0", JSON.readTree("{\"echo\":\"b\"}"))),
                   null),
               "golden-fork");
       // The fork starts after the batch and continues the run: its turn is the source's second
@@ -138,8 +154,14 @@ class ReplayFreshHistoryTest {
 
       TriggerEnvelope trigger =
           new TriggerEnvelope(
-              "evt-1", "email", "invoice.received", JSON.readTree("{\"amount\":120}"),
-              JSON.readTree("{\"customerId\":\"c-9\"}"), "thread-42", 1_700_000_000_000L, List.of());
+              "evt-1",
+              "email",
+              "invoice.received",
+              JSON.readTree("{\"amount\":120}"),
+              JSON.readTree("{\"customerId\":\"c-9\"}"),
+              "thread-42",
+              1_700_000_000_000L,
+              List.of());
       assertThat(kit.sendTrigger("golden-trigger", trigger).text()).isEqualTo("one");
       replayAndKeep(kit, "golden-trigger", "trigger.json");
     }
@@ -157,18 +179,27 @@ class ReplayFreshHistoryTest {
             10)) {
       kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       RunResult paused = kit.send("golden-state", "remember and pay");
-      kit.session("golden-state").approve(new Decision(paused.approval().approvalId(), true, "ok", "a"));
+      kit.session("golden-state")
+          .approve(new Decision(paused.approval().approvalId(), true, "ok", "a"));
       assertThat(kit.attach("golden-state").status()).isEqualTo(RunStatus.FINISHED);
-      assertThat(kit.session("golden-state").status().businessState()).isEqualTo(JSON.readTree("{\"a\":1,\"b\":2}"));
+      assertThat(kit.session("golden-state").status().businessState())
+          .isEqualTo(JSON.readTree("{\"a\":1,\"b\":2}"));
       replayAndKeep(kit, "golden-state", "business-state.json");
 
-      // Step 2 is the pause: the fork asks for approval again, then its recall sees the patched state.
+      // Step 2 is the pause: the fork asks for approval again, then its recall sees the patched
+      // state.
       RunResult forked =
-          kit.fork("golden-state", 2, new ForkPatch(null, JSON.readTree("{\"a\":9}"), null, null), "golden-state-fork");
-      kit.session("golden-state-fork").approve(new Decision(forked.approval().approvalId(), true, "ok", "a"));
+          kit.fork(
+              "golden-state",
+              2,
+              new ForkPatch(null, JSON.readTree("{\"a\":9}"), null, null),
+              "golden-state-fork");
+      kit.session("golden-state-fork")
+          .approve(new Decision(forked.approval().approvalId(), true, "ok", "a"));
       RunResult rerun = kit.attach("golden-state-fork");
       assertThat(rerun.status()).isEqualTo(RunStatus.FINISHED);
-      assertThat(rerun.toolCalls().get(rerun.toolCalls().size() - 1).result()).isEqualTo(JSON.readTree("{\"a\":9}"));
+      assertThat(rerun.toolCalls().get(rerun.toolCalls().size() - 1).result())
+          .isEqualTo(JSON.readTree("{\"a\":9}"));
       replayAndKeep(kit, "golden-state-fork", "fork-business-state.json");
     }
   }
@@ -189,7 +220,8 @@ class ReplayFreshHistoryTest {
           .pollInterval(Duration.ofMillis(20))
           .until(() -> kit.effects.containsKey("call_0_0"));
       kit.session("golden-cancel").cancel("test");
-      assertThat(run.get(2, java.util.concurrent.TimeUnit.MINUTES).status()).isEqualTo(RunStatus.CANCELLED);
+      assertThat(run.get(2, java.util.concurrent.TimeUnit.MINUTES).status())
+          .isEqualTo(RunStatus.CANCELLED);
       assertThat(kit.send("golden-cancel", "again").status()).isEqualTo(RunStatus.FINISHED);
       replayAndKeep(kit, "golden-cancel", "cancel.json");
     }
@@ -199,21 +231,30 @@ class ReplayFreshHistoryTest {
   void aRunEndingInContinueAsNew_replays() throws Exception {
     StringBuilder script = new StringBuilder("{\"turns\":[");
     for (int i = 0; i < 12; i++) {
-      script.append("{\"toolCalls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"").append(i).append("\"}}]},");
+      script
+          .append("{\"toolCalls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"")
+          .append(i)
+          .append("\"}}]},");
     }
     script.append("{\"text\":\"done\"}]}");
     try (SessionTestKit kit =
-        new SessionTestKit(dir, io.durableagents.model.ScriptedModelProvider.fromJson(script.toString()), 50)) {
+        new SessionTestKit(
+            dir, io.durableagents.model.ScriptedModelProvider.fromJson(script.toString()), 50)) {
       kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       RunResult result = kit.send("golden-can", "go", null, 40);
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
       // The first workflow run of the session ends in continue-as-new.
       String firstRunId =
-          kit.client.fetchHistory("golden-can").getEvents().get(0)
-              .getWorkflowExecutionStartedEventAttributes().getFirstExecutionRunId();
+          kit.client
+              .fetchHistory("golden-can")
+              .getEvents()
+              .get(0)
+              .getWorkflowExecutionStartedEventAttributes()
+              .getFirstExecutionRunId();
       WorkflowExecutionHistory first = kit.client.fetchHistory("golden-can", firstRunId);
       assertThat(first.getLastEvent().getEventType())
-          .isEqualTo(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
+          .isEqualTo(
+              io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
       WorkflowReplayer.replayWorkflowExecution(first, AgentSessionWorkflowImpl.class);
       Path out = Path.of("target", "histories", "continue-as-new.json");
       Files.createDirectories(out.getParent());
@@ -231,24 +272,32 @@ class ReplayFreshHistoryTest {
       assertThat(kit.send("golden-can-input", "one", null, eventLimit).text()).isEqualTo("first");
       kit.worker.suspendPolling();
       for (int i = 0; i < 6; i++) {
-        kit.session("golden-can-input").decide(new Decision("no-such-approval", true, null, "absorb a poll"));
+        kit.session("golden-can-input")
+            .decide(new Decision("no-such-approval", true, null, "absorb a poll"));
         Thread.sleep(200);
       }
       long events = kit.client.fetchHistory("golden-can-input").getEvents().size();
       for (long i = events; i <= eventLimit; i++) {
-        kit.session("golden-can-input").decide(new Decision("no-such-approval", true, null, "grow"));
+        kit.session("golden-can-input")
+            .decide(new Decision("no-such-approval", true, null, "grow"));
       }
       java.util.concurrent.CompletableFuture<RunResult> second =
-          java.util.concurrent.CompletableFuture.supplyAsync(() -> kit.send("golden-can-input", "two"));
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> kit.send("golden-can-input", "two"));
       Thread.sleep(500);
       kit.worker.resumePolling();
       assertThat(second.get(1, java.util.concurrent.TimeUnit.MINUTES).text()).isEqualTo("second");
       String firstRunId =
-          kit.client.fetchHistory("golden-can-input").getEvents().get(0)
-              .getWorkflowExecutionStartedEventAttributes().getFirstExecutionRunId();
+          kit.client
+              .fetchHistory("golden-can-input")
+              .getEvents()
+              .get(0)
+              .getWorkflowExecutionStartedEventAttributes()
+              .getFirstExecutionRunId();
       WorkflowExecutionHistory first = kit.client.fetchHistory("golden-can-input", firstRunId);
       assertThat(first.getLastEvent().getEventType())
-          .isEqualTo(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
+          .isEqualTo(
+              io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
       WorkflowReplayer.replayWorkflowExecution(first, AgentSessionWorkflowImpl.class);
       Path out = Path.of("target", "histories", "continue-as-new-input.json");
       Files.createDirectories(out.getParent());
@@ -256,7 +305,8 @@ class ReplayFreshHistoryTest {
     }
   }
 
-  private static void replayAndKeep(SessionTestKit kit, String sessionId, String file) throws Exception {
+  private static void replayAndKeep(SessionTestKit kit, String sessionId, String file)
+      throws Exception {
     WorkflowExecutionHistory history = kit.client.fetchHistory(sessionId);
     WorkflowReplayer.replayWorkflowExecution(history, AgentSessionWorkflowImpl.class);
     Path out = Path.of("target", "histories", file);

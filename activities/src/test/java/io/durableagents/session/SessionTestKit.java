@@ -26,8 +26,8 @@ import io.temporal.common.SearchAttributeKey;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactory;
-import io.temporal.worker.WorkerOptions;
 import io.temporal.worker.WorkerFactoryOptions;
+import io.temporal.worker.WorkerOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -44,32 +44,45 @@ final class SessionTestKit implements AutoCloseable {
   final TestWorkflowEnvironment env;
   final AgentStore store;
   final WorkflowClient client;
+
   /** The kit's worker: tests suspend its polling to deliver several messages in one task. */
   io.temporal.worker.Worker worker;
+
   private WorkerFactory factory;
   private final ModelProvider model;
   private final java.util.function.UnaryOperator<Agent.Builder> customize;
   private final WorkerOptions workerOptions;
+
   /** Invocations per tool call id, across attempts: the tools' side effects. */
   final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
+
   /** Calls the plugin made on the store, by method name. */
   final Map<String, AtomicInteger> storeCalls = new ConcurrentHashMap<>();
+
   /** The ranges of transcript the plugin read from the store, as "session from-to". */
   final List<String> messageReads = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   /** Attachment bytes, in the test's directory. */
   final FileArtifactStore artifacts;
+
   /** How the test agent's model turns and tool calls run. */
   private Execution mode;
+
   /** The workers' transcript cache bound (see {@link #redeployKeepingTranscripts}). */
   private long transcriptCacheChars = AgentsPluginOptions.DEFAULT_TRANSCRIPT_CACHE_CHARS;
-  /** Whether the workers' sessions upsert their search attributes (see {@link #registerSearchAttributes}). */
+
+  /**
+   * Whether the workers' sessions upsert their search attributes (see {@link
+   * #registerSearchAttributes}).
+   */
   private SearchAttributeUpserts searchAttributeUpserts = SearchAttributeUpserts.WHEN_REGISTERED;
 
   SessionTestKit(Path dir, ModelProvider model, int maxSteps) {
     this(dir, model, maxSteps, WorkerFactoryOptions.newBuilder());
   }
 
-  SessionTestKit(Path dir, ModelProvider model, int maxSteps, WorkerFactoryOptions.Builder factory) {
+  SessionTestKit(
+      Path dir, ModelProvider model, int maxSteps, WorkerFactoryOptions.Builder factory) {
     this(dir, model, agent -> agent.maxSteps(maxSteps), factory);
   }
 
@@ -79,8 +92,15 @@ final class SessionTestKit implements AutoCloseable {
   }
 
   /** A kit whose workers (the first and any {@link #redeploy}ed one) have {@code workerOptions}. */
-  SessionTestKit(Path dir, ModelProvider model, int maxSteps, Execution mode, WorkerOptions workerOptions) {
-    this(dir, model, agent -> agent.maxSteps(maxSteps), WorkerFactoryOptions.newBuilder(), mode, workerOptions);
+  SessionTestKit(
+      Path dir, ModelProvider model, int maxSteps, Execution mode, WorkerOptions workerOptions) {
+    this(
+        dir,
+        model,
+        agent -> agent.maxSteps(maxSteps),
+        WorkerFactoryOptions.newBuilder(),
+        mode,
+        workerOptions);
   }
 
   SessionTestKit(
@@ -101,7 +121,10 @@ final class SessionTestKit implements AutoCloseable {
     this(dir, model, customize, factory, mode, WorkerOptions.getDefaultInstance());
   }
 
-  /** The most general kit: the agent adjusted by {@code customize}, workers with {@code workerOptions}. */
+  /**
+   * The most general kit: the agent adjusted by {@code customize}, workers with {@code
+   * workerOptions}.
+   */
   SessionTestKit(
       Path dir,
       ModelProvider model,
@@ -146,7 +169,9 @@ final class SessionTestKit implements AutoCloseable {
             AgentStore.class.getClassLoader(),
             new Class<?>[] {AgentStore.class},
             (proxy, method, args) -> {
-              storeCalls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
+              storeCalls
+                  .computeIfAbsent(method.getName(), name -> new AtomicInteger())
+                  .incrementAndGet();
               if (method.getName().equals("readMessages")) {
                 messageReads.add(
                     args[0] + " " + (args.length == 2 ? "0-" + args[1] : args[1] + "-" + args[2]));
@@ -167,7 +192,9 @@ final class SessionTestKit implements AutoCloseable {
     factory.shutdown();
     factory.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
     mode = newMode;
-    factory = WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin()).build());
+    factory =
+        WorkerFactory.newInstance(
+            client, WorkerFactoryOptions.newBuilder().setPlugins(plugin()).build());
     worker = factory.newWorker(TASK_QUEUE, workerOptions);
     factory.start();
   }
@@ -211,10 +238,12 @@ final class SessionTestKit implements AutoCloseable {
             Tool.newBuilder("echo")
                 .execution(mode)
                 .description("Echoes its text.")
-                .input(EchoInput.class, (in, ctx) -> {
-                  effect(ctx.toolCallId());
-                  return Map.of("echo", in.text());
-                })
+                .input(
+                    EchoInput.class,
+                    (in, ctx) -> {
+                      effect(ctx.toolCallId());
+                      return Map.of("echo", in.text());
+                    })
                 .build(),
             Tool.newBuilder("boom")
                 .execution(mode)
@@ -264,7 +293,8 @@ final class SessionTestKit implements AutoCloseable {
                 .build(),
             Tool.newBuilder("remember")
                 .execution(mode)
-                .description("Merges its arguments into the business state; returns the state it sees.")
+                .description(
+                    "Merges its arguments into the business state; returns the state it sees.")
                 .handler(
                     (args, ctx) -> {
                       effect(ctx.toolCallId());
@@ -325,7 +355,8 @@ final class SessionTestKit implements AutoCloseable {
     return result;
   }
 
-  private RunResult sendOnce(String sessionId, String input, Integer maxSteps, Integer continueAfterEvents) {
+  private RunResult sendOnce(
+      String sessionId, String input, Integer maxSteps, Integer continueAfterEvents) {
     return updateWithStart(
         new SendRequest(input),
         new SessionStart(sessionId, null, maxSteps, null, null, continueAfterEvents));
@@ -342,14 +373,16 @@ final class SessionTestKit implements AutoCloseable {
         client.newWorkflowStub(
             AgentSessionWorkflow.class,
             WorkflowOptions.newBuilder().setWorkflowId(forkId).setTaskQueue(TASK_QUEUE).build());
-    WorkflowClient.start(stub::run, new SessionStart(forkId, null, null, new ForkSource(source, step, patch)));
+    WorkflowClient.start(
+        stub::run, new SessionStart(forkId, null, null, new ForkSource(source, step, patch)));
   }
 
   /**
    * Starts a fork as {@code AgentClient} does, in one call with its {@code forkPrepared} update,
    * and returns the answer: the prepared fork's status, or why it was refused.
    */
-  io.durableagents.workflow.ForkOutcome forkPrepared(String source, int step, ForkPatch patch, String forkId) {
+  io.durableagents.workflow.ForkOutcome forkPrepared(
+      String source, int step, ForkPatch patch, String forkId) {
     AgentSessionWorkflow stub =
         client.newWorkflowStub(
             AgentSessionWorkflow.class,
@@ -357,7 +390,8 @@ final class SessionTestKit implements AutoCloseable {
                 .setWorkflowId(forkId)
                 .setTaskQueue(TASK_QUEUE)
                 .setWorkflowIdConflictPolicy(
-                    io.temporal.api.enums.v1.WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+                    io.temporal.api.enums.v1.WorkflowIdConflictPolicy
+                        .WORKFLOW_ID_CONFLICT_POLICY_FAIL)
                 .build());
     return WorkflowClient.executeUpdateWithStart(
         stub::forkPrepared,
@@ -394,12 +428,15 @@ final class SessionTestKit implements AutoCloseable {
 
   /** Workflow runs of the session that closed: one per continue-as-new, plus a finished one. */
   long closedRuns(String sessionId) {
-    return env.getWorkflowServiceStubs().blockingStub()
+    return env
+        .getWorkflowServiceStubs()
+        .blockingStub()
         .listClosedWorkflowExecutions(
             io.temporal.api.workflowservice.v1.ListClosedWorkflowExecutionsRequest.newBuilder()
                 .setNamespace("default")
                 .build())
-        .getExecutionsList().stream()
+        .getExecutionsList()
+        .stream()
         .filter(e -> e.getExecution().getWorkflowId().equals(sessionId))
         .count();
   }

@@ -34,7 +34,8 @@ class SessionVisibilityTest {
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Execution.class)
-  void aPausedSession_isAwaitingApproval_thenFinished_andUpsertsOnlyWhatChanged(Execution mode) throws Exception {
+  void aPausedSession_isAwaitingApproval_thenFinished_andUpsertsOnlyWhatChanged(Execution mode)
+      throws Exception {
     try (SessionTestKit kit = new SessionTestKit(dir, Scripts.of(PAY_THEN_ANSWER), 10, mode)) {
       kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
 
@@ -48,7 +49,8 @@ class SessionVisibilityTest {
       assertThat(waiting.containsKey(SessionSearchAttributes.PARENT_SESSION)).isFalse();
       assertThat(currentDetails(kit, "visible")).isEqualTo("run 1 · awaiting-approval · tool pay");
 
-      kit.session("visible").approve(new Decision(paused.approval().approvalId(), true, "ok", "ops"));
+      kit.session("visible")
+          .approve(new Decision(paused.approval().approvalId(), true, "ok", "ops"));
       assertThat(kit.attach("visible").status()).isEqualTo(RunStatus.FINISHED);
 
       SearchAttributes finished = attributes(kit, "visible");
@@ -60,11 +62,22 @@ class SessionVisibilityTest {
       assertThat(currentDetails(kit, "visible")).isEqualTo("run 2 · finished");
       // running (with the agent and no pending approval), awaiting-approval, running, finished;
       // then running, finished for run 2: each upsert carries only what changed.
-      List<HistoryEvent> upserts = events(kit, "visible", EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES);
+      List<HistoryEvent> upserts =
+          events(kit, "visible", EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES);
       assertThat(upserts).hasSize(6);
-      assertThat(upserts.get(0).getUpsertWorkflowSearchAttributesEventAttributes().getSearchAttributes().getIndexedFieldsMap())
+      assertThat(
+              upserts
+                  .get(0)
+                  .getUpsertWorkflowSearchAttributesEventAttributes()
+                  .getSearchAttributes()
+                  .getIndexedFieldsMap())
           .containsOnlyKeys("AgentName", "AgentStatus", "AgentPendingApprovals");
-      assertThat(upserts.get(5).getUpsertWorkflowSearchAttributesEventAttributes().getSearchAttributes().getIndexedFieldsMap())
+      assertThat(
+              upserts
+                  .get(5)
+                  .getUpsertWorkflowSearchAttributesEventAttributes()
+                  .getSearchAttributes()
+                  .getIndexedFieldsMap())
           .containsOnlyKeys("AgentStatus");
 
       List<String> summaries = summaries(kit, "visible", mode);
@@ -81,7 +94,8 @@ class SessionVisibilityTest {
     try (SessionTestKit kit =
         new SessionTestKit(
             dir,
-            Scripts.of("{'turns':[{'toolCalls':[{'name':'echo','arguments':{'text':'a'}}]},{'text':'one'}]}"),
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'echo','arguments':{'text':'a'}}]},{'text':'one'}]}"),
             10)) {
       kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
       assertThat(kit.send("source", "go").status()).isEqualTo(RunStatus.FINISHED);
@@ -98,12 +112,14 @@ class SessionVisibilityTest {
         assertThat(forked.get(SessionSearchAttributes.AGENT_NAME)).as(fork).isEqualTo("tester");
         assertThat(forked.get(SessionSearchAttributes.AGENT_STATUS)).as(fork).isEqualTo("finished");
       }
-      assertThat(attributes(kit, "source").containsKey(SessionSearchAttributes.PARENT_SESSION)).isFalse();
+      assertThat(attributes(kit, "source").containsKey(SessionSearchAttributes.PARENT_SESSION))
+          .isFalse();
     }
   }
 
   @Test
-  void withoutRegisteredAttributes_aSessionRunsWithoutUpserts_andStillShowsItsDetails() throws Exception {
+  void withoutRegisteredAttributes_aSessionRunsWithoutUpserts_andStillShowsItsDetails()
+      throws Exception {
     // The default mode asks the server, and the test server cannot say: nothing is upserted.
     try (SessionTestKit kit = new SessionTestKit(dir, Scripts.of(PAY_THEN_ANSWER), 10)) {
       RunResult paused = kit.send("plain", "pay it");
@@ -111,19 +127,23 @@ class SessionVisibilityTest {
       kit.session("plain").approve(new Decision(paused.approval().approvalId(), true, "ok", "ops"));
 
       assertThat(kit.attach("plain").status()).isEqualTo(RunStatus.FINISHED);
-      assertThat(events(kit, "plain", EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES)).isEmpty();
-      assertThat(attributes(kit, "plain").containsKey(SessionSearchAttributes.AGENT_STATUS)).isFalse();
+      assertThat(events(kit, "plain", EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES))
+          .isEmpty();
+      assertThat(attributes(kit, "plain").containsKey(SessionSearchAttributes.AGENT_STATUS))
+          .isFalse();
     }
   }
 
   @Test
   void registeredAttributes_butUpsertsTurnedOff_upsertNothing() throws Exception {
-    try (SessionTestKit kit = new SessionTestKit(dir, Scripts.of("{'turns':[{'text':'hi'}]}"), 10)) {
+    try (SessionTestKit kit =
+        new SessionTestKit(dir, Scripts.of("{'turns':[{'text':'hi'}]}"), 10)) {
       kit.registerSearchAttributes(SearchAttributeUpserts.NEVER);
 
       assertThat(kit.send("quiet", "hello").status()).isEqualTo(RunStatus.FINISHED);
 
-      assertThat(events(kit, "quiet", EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES)).isEmpty();
+      assertThat(events(kit, "quiet", EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES))
+          .isEmpty();
       assertThat(currentDetails(kit, "quiet")).isEqualTo("run 1 · finished");
     }
   }
@@ -145,7 +165,9 @@ class SessionVisibilityTest {
         .toList();
   }
 
-  /** The summaries of the session's activities: on their scheduled events, or local ones' markers. */
+  /**
+   * The summaries of the session's activities: on their scheduled events, or local ones' markers.
+   */
   private static List<String> summaries(SessionTestKit kit, String sessionId, Execution mode) {
     EventType type =
         mode == Execution.LOCAL_ACTIVITY

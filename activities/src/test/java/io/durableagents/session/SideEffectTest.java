@@ -40,7 +40,9 @@ class SideEffectTest {
       for (HistoryEvent event : kit.client.fetchHistory("cacheless-1").getEvents()) {
         if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
           scheduled.merge(
-              event.getActivityTaskScheduledEventAttributes().getActivityType().getName(), 1, Integer::sum);
+              event.getActivityTaskScheduledEventAttributes().getActivityType().getName(),
+              1,
+              Integer::sum);
         }
         if (event.getEventType() == EventType.EVENT_TYPE_MARKER_RECORDED
             && event.getMarkerRecordedEventAttributes().getMarkerName().equals("LocalActivity")) {

@@ -21,7 +21,9 @@ class StructuredOutputTest {
   private SessionTestKit kit(String finalText) {
     String script =
         "{\"turns\":[{\"toolCalls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}}]},"
-            + "{\"text\":" + com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.textNode(finalText) + "}]}";
+            + "{\"text\":"
+            + com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.textNode(finalText)
+            + "}]}";
     return new SessionTestKit(
         dir,
         ScriptedModelProvider.fromJson(script),

@@ -36,9 +36,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An agent's model turns and a tool's calls run on the task queue and with the retry options
- * they name: each activity reports the queue it ran on, and a failure that the default policy
- * would give up on succeeds within the team's own attempts.
+ * An agent's model turns and a tool's calls run on the task queue and with the retry options they
+ * name: each activity reports the queue it ran on, and a failure that the default policy would give
+ * up on succeeds within the team's own attempts.
  */
 class TaskQueuesAndRetriesTest {
   private static final String SESSIONS = "agents";
@@ -55,10 +55,14 @@ class TaskQueuesAndRetriesTest {
 
   /** Where each activity ran: "model" and the tool's name, to its task queue. */
   private final Map<String, String> queues = new ConcurrentHashMap<>();
+
   private final AtomicInteger modelAttempts = new AtomicInteger();
   private final AtomicInteger toolAttempts = new AtomicInteger();
 
-  /** Fails its first four attempts retryably, then asks for one call of {@code lookup}, then answers. */
+  /**
+   * Fails its first four attempts retryably, then asks for one call of {@code lookup}, then
+   * answers.
+   */
   private final ModelProvider flakyModel =
       (request, stream) -> {
         queues.put("model", Activity.getExecutionContext().getInfo().getActivityTaskQueue());
@@ -118,11 +122,16 @@ class TaskQueuesAndRetriesTest {
 
   @Test
   void aLocalToolOrLocalModel_cannotHaveAQueue() {
-    assertThatThrownBy(() -> flakyTool().execution(Execution.LOCAL_ACTIVITY).taskQueue(TOOLS).build())
+    assertThatThrownBy(
+            () -> flakyTool().execution(Execution.LOCAL_ACTIVITY).taskQueue(TOOLS).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("local tool");
     assertThatThrownBy(
-            () -> Agent.newBuilder("helper").modelExecution(Execution.LOCAL_ACTIVITY).taskQueue(MODELS).build())
+            () ->
+                Agent.newBuilder("helper")
+                    .modelExecution(Execution.LOCAL_ACTIVITY)
+                    .taskQueue(MODELS)
+                    .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("local model turns");
     assertThatThrownBy(() -> flakyTool().taskQueue(" ").build()).hasMessageContaining("blank");
@@ -132,11 +141,16 @@ class TaskQueuesAndRetriesTest {
     AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
     AgentsPlugin plugin =
         new AgentsPlugin(
-            AgentsPluginOptions.newBuilder().addAgent(agent).setModelProvider(flakyModel).setStore(store).build());
+            AgentsPluginOptions.newBuilder()
+                .addAgent(agent)
+                .setModelProvider(flakyModel)
+                .setStore(store)
+                .build());
     TestWorkflowEnvironment env =
         TestWorkflowEnvironment.newInstance(
             TestEnvironmentOptions.newBuilder()
-                .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
+                .setWorkerFactoryOptions(
+                    WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
                 .build());
     try {
       env.newWorker(SESSIONS);
@@ -144,7 +158,10 @@ class TaskQueuesAndRetriesTest {
       env.newWorker(TOOLS);
       env.start();
       return SessionUpdates.sendWithStart(
-          env.getWorkflowClient(), SESSIONS, new SendRequest("look it up"), new SessionStart("s-1", null, null));
+          env.getWorkflowClient(),
+          SESSIONS,
+          new SendRequest("look it up"),
+          new SessionStart("s-1", null, null));
     } finally {
       env.close();
       store.close();

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Proves that no Temporal payload carries the whole transcript: the history a turn adds stays
- * the same size however long the session grows.
+ * Proves that no Temporal payload carries the whole transcript: the history a turn adds stays the
+ * same size however long the session grows.
  */
 class TranscriptByReferenceTest {
   private static final int TURNS = 50;
@@ -29,12 +29,14 @@ class TranscriptByReferenceTest {
     String padding = "x".repeat(400);
     StringBuilder script = new StringBuilder("{\"turns\":[");
     for (int i = 0; i < TURNS - 1; i++) {
-      script.append(String.format(
-          "{\"text\":\"turn %03d %s\",\"toolCalls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"arg %03d %s\"}}]},",
-          i, padding, i, padding));
+      script.append(
+          String.format(
+              "{\"text\":\"turn %03d %s\",\"toolCalls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"arg %03d %s\"}}]},",
+              i, padding, i, padding));
     }
     script.append("{\"text\":\"done\"}]}");
-    try (SessionTestKit kit = new SessionTestKit(dir, ScriptedModelProvider.fromJson(script.toString()), 100)) {
+    try (SessionTestKit kit =
+        new SessionTestKit(dir, ScriptedModelProvider.fromJson(script.toString()), 100)) {
       RunResult result = kit.send("long-1", CANARY + " start");
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
       assertThat(result.steps()).isEqualTo(TURNS);
@@ -44,7 +46,8 @@ class TranscriptByReferenceTest {
       assertThat(turnBytes).hasSize(TURNS);
       long turn5 = turnBytes.get(4);
       long turn50 = turnBytes.get(TURNS - 2); // the last turn that, like turn 5, ran a tool
-      long newContentOfTurn50 = 2L * (padding.length() + 9) + 40; // its text, its argument, its result
+      long newContentOfTurn50 =
+          2L * (padding.length() + 9) + 40; // its text, its argument, its result
       assertThat(turn50 - turn5)
           .as("turn 5: %d bytes, turn 49: %d bytes", turn5, turn50)
           .isLessThanOrEqualTo(newContentOfTurn50);
@@ -71,7 +74,10 @@ class TranscriptByReferenceTest {
     for (HistoryEvent event : events) {
       boolean modelTurn =
           event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
-              && event.getActivityTaskScheduledEventAttributes().getActivityType().getName()
+              && event
+                  .getActivityTaskScheduledEventAttributes()
+                  .getActivityType()
+                  .getName()
                   .equals("agents.ModelTurn");
       if (modelTurn) {
         if (current >= 0) {
@@ -94,5 +100,4 @@ class TranscriptByReferenceTest {
     }
     return count;
   }
-
 }

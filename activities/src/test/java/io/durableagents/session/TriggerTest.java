@@ -57,10 +57,14 @@ class TriggerTest {
   void aTriggerWithAnAttachment_reachesTheModelAsAJsonBlockAndAFilePart_andToolsSeeTheEnvelope()
       throws Exception {
     Recording model =
-        new Recording(Scripts.of("{'turns':[{'toolCalls':[{'name':'trigger_info','arguments':{}}]},{'text':'filed'}]}"));
+        new Recording(
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'trigger_info','arguments':{}}]},{'text':'filed'}]}"));
     try (SessionTestKit kit =
-        new SessionTestKit(dir, model, agent -> agent.maxSteps(5), WorkerFactoryOptions.newBuilder())) {
-      String artifactId = kit.artifacts.put("INVOICE 120 EUR".getBytes(StandardCharsets.UTF_8), "text/plain");
+        new SessionTestKit(
+            dir, model, agent -> agent.maxSteps(5), WorkerFactoryOptions.newBuilder())) {
+      String artifactId =
+          kit.artifacts.put("INVOICE 120 EUR".getBytes(StandardCharsets.UTF_8), "text/plain");
 
       RunResult result = kit.sendTrigger("trigger-1", envelope(artifactId));
 
@@ -68,19 +72,28 @@ class TriggerTest {
       ModelRequest first = model.requests.get(0);
       Message start = first.messages().get(0);
       assertThat(start.role()).isEqualTo("user");
-      assertThat(start.text()).startsWith("```json").contains("\"source\" : \"email\"")
-          .contains("\"trigger\" : \"invoice.received\"").contains("billing@example.org")
-          .doesNotContain("thread-42").doesNotContain("customerId");
-      assertThat(start.attachments()).extracting(Attachment::artifactId).containsExactly(artifactId);
+      assertThat(start.text())
+          .startsWith("```json")
+          .contains("\"source\" : \"email\"")
+          .contains("\"trigger\" : \"invoice.received\"")
+          .contains("billing@example.org")
+          .doesNotContain("thread-42")
+          .doesNotContain("customerId");
+      assertThat(start.attachments())
+          .extracting(Attachment::artifactId)
+          .containsExactly(artifactId);
       assertThat(new String(first.attachments().get(artifactId).bytes(), StandardCharsets.UTF_8))
           .isEqualTo("INVOICE 120 EUR");
       // The transcript keeps the reference only; the bytes are read per call.
       Message stored = kit.store.readMessages("trigger-1", 1).get(0);
-      assertThat(stored.attachments()).singleElement().satisfies(a -> assertThat(a.artifactId()).isEqualTo(artifactId));
+      assertThat(stored.attachments())
+          .singleElement()
+          .satisfies(a -> assertThat(a.artifactId()).isEqualTo(artifactId));
       assertThat(model.requests.get(1).attachments()).containsKey(artifactId);
       // The rest of the envelope is for tools.
       assertThat(result.toolCalls().get(0).result().get("thread").asText()).isEqualTo("thread-42");
-      assertThat(result.toolCalls().get(0).result().get("keys").get("customerId").asText()).isEqualTo("c-9");
+      assertThat(result.toolCalls().get(0).result().get("keys").get("customerId").asText())
+          .isEqualTo("c-9");
       assertThat(result.toolCalls().get(0).result().get("id").asText()).isEqualTo("evt-1");
     }
   }
@@ -88,7 +101,10 @@ class TriggerTest {
   @Test
   void aDeletedArtifact_failsTheRunWithArtifactNotFound() throws Exception {
     try (SessionTestKit kit =
-        new SessionTestKit(dir, Scripts.of("{'turns':[{'text':'never'}]}"), agent -> agent.maxSteps(5),
+        new SessionTestKit(
+            dir,
+            Scripts.of("{'turns':[{'text':'never'}]}"),
+            agent -> agent.maxSteps(5),
             WorkerFactoryOptions.newBuilder())) {
       String artifactId = kit.artifacts.put(new byte[] {1, 2, 3}, "application/pdf");
       kit.artifacts.delete(artifactId);

@@ -1,23 +1,23 @@
 package io.durableagents.store;
 
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.projection.StoredSession;
-import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.durableagents.projection.StoredEntry;
+import io.durableagents.projection.StoredSession;
 import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.ApprovalStatus;
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.Usage;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.CheckpointSave;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -78,11 +78,29 @@ abstract class AgentStoreContract {
     store.saveCheckpoint(
         save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 1)));
     store.saveCheckpoint(
-        save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS, 1,
-            transcript.subList(1, 2), new Usage(10, 5), 1_000L));
+        save(
+            session,
+            "exec-1",
+            1,
+            1,
+            RunStatus.IN_PROGRESS,
+            FinishReason.TOOL_CALLS,
+            1,
+            transcript.subList(1, 2),
+            new Usage(10, 5),
+            1_000L));
     store.saveCheckpoint(
-        save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
-            transcript.subList(2, 4), new Usage(25, 12), 2_000L));
+        save(
+            session,
+            "exec-1",
+            1,
+            2,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            2,
+            transcript.subList(2, 4),
+            new Usage(25, 12),
+            2_000L));
 
     assertThat(store.readMessages(session, 4)).containsExactlyElementsOf(transcript);
 
@@ -104,7 +122,15 @@ abstract class AgentStoreContract {
     assertThat(history.get(0))
         .isEqualTo(
             new StoredEntry(
-                2, 1, 2_000L, RunStatus.FINISHED, FinishReason.STOP, 4, new Usage(25, 12), "fp-1", null,
+                2,
+                1,
+                2_000L,
+                RunStatus.FINISHED,
+                FinishReason.STOP,
+                4,
+                new Usage(25, 12),
+                "fp-1",
+                null,
                 TranscriptHash.of(transcript)));
     assertThat(history.get(2).finishReason()).isNull();
     assertThat(store.history(session, 2)).extracting(StoredEntry::step).containsExactly(2, 1);
@@ -117,36 +143,99 @@ abstract class AgentStoreContract {
     List<Message> transcript = conversation();
     JsonNode first = JSON.readTree("{\"cart\":{\"items\":[\"Zürich \\\"tea\\\"\"]},\"n\":1}");
     JsonNode second = JSON.readTree("{\"cart\":{\"items\":[]},\"n\":2}");
-    store.saveCheckpoint(withState(save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS,
-        FinishReason.TOOL_CALLS, 0, transcript.subList(0, 2)), first));
-    store.saveCheckpoint(withState(save(session, "exec-1", 1, 2, RunStatus.IN_PROGRESS,
-        FinishReason.TOOL_CALLS, 2, transcript.subList(2, 3)), JSON.createObjectNode()));
-    store.saveCheckpoint(save(session, "exec-1", 1, 3, RunStatus.FINISHED, FinishReason.STOP, 3,
-        transcript.subList(3, 4)));
+    store.saveCheckpoint(
+        withState(
+            save(
+                session,
+                "exec-1",
+                1,
+                1,
+                RunStatus.IN_PROGRESS,
+                FinishReason.TOOL_CALLS,
+                0,
+                transcript.subList(0, 2)),
+            first));
+    store.saveCheckpoint(
+        withState(
+            save(
+                session,
+                "exec-1",
+                1,
+                2,
+                RunStatus.IN_PROGRESS,
+                FinishReason.TOOL_CALLS,
+                2,
+                transcript.subList(2, 3)),
+            JSON.createObjectNode()));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            3,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            3,
+            transcript.subList(3, 4)));
 
     assertThat(store.history(session, 0))
         .extracting(StoredEntry::businessState)
         .containsExactly(null, JSON.createObjectNode(), first);
 
-    store.saveCheckpoint(withState(save(session, "exec-1", 1, 2, RunStatus.IN_PROGRESS,
-        FinishReason.TOOL_CALLS, 2, transcript.subList(2, 3), Usage.ZERO, 600L), second));
+    store.saveCheckpoint(
+        withState(
+            save(
+                session,
+                "exec-1",
+                1,
+                2,
+                RunStatus.IN_PROGRESS,
+                FinishReason.TOOL_CALLS,
+                2,
+                transcript.subList(2, 3),
+                Usage.ZERO,
+                600L),
+            second));
     assertThat(store.history(session, 0).get(1).businessState()).isEqualTo(second);
   }
 
   private static CheckpointSave withState(CheckpointSave save, JsonNode state) {
-    return new CheckpointSave(save.sessionId(), save.executionId(), save.agent(), save.run(),
-        save.step(), save.status(), save.finishReason(), save.firstSeq(), save.newMessages(),
-        save.usage(), save.fingerprint(), save.savedAt(), save.approvals(), state, save.transcriptHash());
+    return new CheckpointSave(
+        save.sessionId(),
+        save.executionId(),
+        save.agent(),
+        save.run(),
+        save.step(),
+        save.status(),
+        save.finishReason(),
+        save.firstSeq(),
+        save.newMessages(),
+        save.usage(),
+        save.fingerprint(),
+        save.savedAt(),
+        save.approvals(),
+        state,
+        save.transcriptHash());
   }
 
   @Test
   void eachEntryKeepsTheHashChainOfItsTranscript_computedByTheStore() {
     String session = newSessionId();
     List<Message> transcript = conversation();
-    store.saveCheckpoint(save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 2)));
-    store.saveCheckpoints(List.of(
-        save(session, "exec-1", 1, 2, RunStatus.IN_PROGRESS, null, 2, transcript.subList(2, 3)),
-        save(session, "exec-1", 1, 3, RunStatus.FINISHED, FinishReason.STOP, 3, transcript.subList(3, 4))));
+    store.saveCheckpoint(
+        save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 2)));
+    store.saveCheckpoints(
+        List.of(
+            save(session, "exec-1", 1, 2, RunStatus.IN_PROGRESS, null, 2, transcript.subList(2, 3)),
+            save(
+                session,
+                "exec-1",
+                1,
+                3,
+                RunStatus.FINISHED,
+                FinishReason.STOP,
+                3,
+                transcript.subList(3, 4))));
 
     assertThat(store.history(session, 0))
         .extracting(StoredEntry::step, StoredEntry::transcriptHash)
@@ -156,7 +245,8 @@ abstract class AgentStoreContract {
             org.assertj.core.groups.Tuple.tuple(1, TranscriptHash.of(transcript.subList(0, 2))));
 
     // A save that leaves a gap after the stored transcript cannot continue the chain.
-    store.saveCheckpoint(save(session, "exec-1", 2, 4, RunStatus.FINISHED, null, 9, List.of(Message.user("late"))));
+    store.saveCheckpoint(
+        save(session, "exec-1", 2, 4, RunStatus.FINISHED, null, 9, List.of(Message.user("late"))));
     assertThat(store.history(session, 1).get(0).transcriptHash()).isNull();
   }
 
@@ -164,16 +254,39 @@ abstract class AgentStoreContract {
   void aForkCopiesTheSourcePrefixInTheStore_andWritesWhatAPlainSaveOfTheWholeTranscriptWrites() {
     String source = newSessionId();
     List<Message> transcript = conversation();
-    store.saveCheckpoint(save(source, "exec-src", 1, 3, RunStatus.FINISHED, FinishReason.STOP, 0, transcript));
+    store.saveCheckpoint(
+        save(source, "exec-src", 1, 3, RunStatus.FINISHED, FinishReason.STOP, 0, transcript));
     Message patched = Message.user("patched");
     List<Message> forkTranscript = List.of(transcript.get(0), transcript.get(1), patched);
 
     String fork = newSessionId();
-    store.saveFork(source, 2, withHash(save(fork, "exec-fork", 1, 2, RunStatus.IN_PROGRESS,
-        FinishReason.TOOL_CALLS, 2, List.of(patched)), "hash-2"));
+    store.saveFork(
+        source,
+        2,
+        withHash(
+            save(
+                fork,
+                "exec-fork",
+                1,
+                2,
+                RunStatus.IN_PROGRESS,
+                FinishReason.TOOL_CALLS,
+                2,
+                List.of(patched)),
+            "hash-2"));
     String plain = newSessionId();
-    store.saveCheckpoint(withHash(save(plain, "exec-fork", 1, 2, RunStatus.IN_PROGRESS,
-        FinishReason.TOOL_CALLS, 0, forkTranscript), "hash-2"));
+    store.saveCheckpoint(
+        withHash(
+            save(
+                plain,
+                "exec-fork",
+                1,
+                2,
+                RunStatus.IN_PROGRESS,
+                FinishReason.TOOL_CALLS,
+                0,
+                forkTranscript),
+            "hash-2"));
 
     assertThat(store.readMessages(fork, 3)).isEqualTo(forkTranscript);
     assertThat(store.history(fork, 0)).isEqualTo(store.history(plain, 0));
@@ -189,11 +302,24 @@ abstract class AgentStoreContract {
   void aForkOfMoreMessagesThanTheSourceHolds_failsAndWritesNothing() {
     String source = newSessionId();
     List<Message> transcript = conversation();
-    store.saveCheckpoint(save(source, "exec-src", 1, 1, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 2)));
+    store.saveCheckpoint(
+        save(source, "exec-src", 1, 1, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 2)));
 
     String fork = newSessionId();
-    assertThatThrownBy(() -> store.saveFork(source, 3, save(fork, "exec-fork", 1, 2,
-            RunStatus.IN_PROGRESS, null, 3, List.of(Message.user("x")))))
+    assertThatThrownBy(
+            () ->
+                store.saveFork(
+                    source,
+                    3,
+                    save(
+                        fork,
+                        "exec-fork",
+                        1,
+                        2,
+                        RunStatus.IN_PROGRESS,
+                        null,
+                        3,
+                        List.of(Message.user("x")))))
         .isInstanceOf(StoreException.class)
         .hasMessageContaining("holds 2 of the 3 messages");
     assertThat(store.session(fork)).isEmpty();
@@ -202,9 +328,22 @@ abstract class AgentStoreContract {
   }
 
   private static CheckpointSave withHash(CheckpointSave save, String hash) {
-    return new CheckpointSave(save.sessionId(), save.executionId(), save.agent(), save.run(),
-        save.step(), save.status(), save.finishReason(), save.firstSeq(), save.newMessages(),
-        save.usage(), save.fingerprint(), save.savedAt(), save.approvals(), save.businessState(), hash);
+    return new CheckpointSave(
+        save.sessionId(),
+        save.executionId(),
+        save.agent(),
+        save.run(),
+        save.step(),
+        save.status(),
+        save.finishReason(),
+        save.firstSeq(),
+        save.newMessages(),
+        save.usage(),
+        save.fingerprint(),
+        save.savedAt(),
+        save.approvals(),
+        save.businessState(),
+        hash);
   }
 
   @Test
@@ -215,11 +354,32 @@ abstract class AgentStoreContract {
     String apart = newSessionId();
     for (String session : List.of(together, apart)) {
       saves.clear();
-      saves.add(save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 1)));
-      saves.add(save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS, 1,
-          transcript.subList(1, 2), new Usage(10, 5), 1_000L));
-      saves.add(save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
-          transcript.subList(2, 4), new Usage(25, 12), 2_000L));
+      saves.add(
+          save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 1)));
+      saves.add(
+          save(
+              session,
+              "exec-1",
+              1,
+              1,
+              RunStatus.IN_PROGRESS,
+              FinishReason.TOOL_CALLS,
+              1,
+              transcript.subList(1, 2),
+              new Usage(10, 5),
+              1_000L));
+      saves.add(
+          save(
+              session,
+              "exec-1",
+              1,
+              2,
+              RunStatus.FINISHED,
+              FinishReason.STOP,
+              2,
+              transcript.subList(2, 4),
+              new Usage(25, 12),
+              2_000L));
       if (session.equals(together)) {
         store.saveCheckpoints(saves);
         store.saveCheckpoints(saves); // a retried turn writes them again: nothing changes
@@ -231,10 +391,7 @@ abstract class AgentStoreContract {
     assertThat(store.readMessages(together, 4)).containsExactlyElementsOf(transcript);
     StoredSession written = store.session(together).orElseThrow();
     StoredSession expected = store.session(apart).orElseThrow();
-    assertThat(written)
-        .usingRecursiveComparison()
-        .ignoringFields("sessionId")
-        .isEqualTo(expected);
+    assertThat(written).usingRecursiveComparison().ignoringFields("sessionId").isEqualTo(expected);
     assertThat(store.history(together, 0)).isEqualTo(store.history(apart, 0));
   }
 
@@ -242,10 +399,12 @@ abstract class AgentStoreContract {
   void lineageIsRecordedOnTheForksOwnExecutionOnly() {
     String fork = newSessionId();
     List<Message> transcript = conversation();
-    store.saveCheckpoint(save(fork, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 0, transcript));
+    store.saveCheckpoint(
+        save(fork, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 0, transcript));
     assertThat(store.session(fork).orElseThrow().parentSessionId()).isNull();
 
-    store.recordLineage(fork, "exec-other", "parent", 7, "none"); // a late call for another execution
+    store.recordLineage(
+        fork, "exec-other", "parent", 7, "none"); // a late call for another execution
     assertThat(store.session(fork).orElseThrow().parentStep()).isNull();
     store.recordLineage(fork, "exec-1", "parent", 2, "businessState toolResult(call-1)");
     store.recordLineage(fork, "exec-1", "parent", 2, "businessState toolResult(call-1)");
@@ -254,8 +413,18 @@ abstract class AgentStoreContract {
     assertThat(row.parentStep()).isEqualTo(2);
     assertThat(row.forkPatch()).isEqualTo("businessState toolResult(call-1)");
     // Later saves keep it.
-    store.saveCheckpoint(save(fork, "exec-1", 2, 3, RunStatus.FINISHED, FinishReason.STOP, 4,
-        List.of(Message.user("more")), Usage.ZERO, 3_000L));
+    store.saveCheckpoint(
+        save(
+            fork,
+            "exec-1",
+            2,
+            3,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            4,
+            List.of(Message.user("more")),
+            Usage.ZERO,
+            3_000L));
     assertThat(store.session(fork).orElseThrow().parentSessionId()).isEqualTo("parent");
   }
 
@@ -263,8 +432,8 @@ abstract class AgentStoreContract {
   void aRetriedSaveIsIdempotent() {
     String session = newSessionId();
     List<Message> transcript = conversation();
-    CheckpointSave first = save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0,
-        transcript.subList(0, 2));
+    CheckpointSave first =
+        save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 2));
     store.saveCheckpoint(first);
     StoredSession before = store.session(session).orElseThrow();
 
@@ -281,16 +450,44 @@ abstract class AgentStoreContract {
   void savingTheSameStepAgainReplacesItsEntry() {
     String session = newSessionId();
     List<Message> transcript = conversation();
-    store.saveCheckpoint(save(session, "exec-1", 1, 1, RunStatus.AWAITING_APPROVAL,
-        FinishReason.TOOL_CALLS, 0, transcript.subList(0, 2), new Usage(3, 4), 1_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            1,
+            RunStatus.AWAITING_APPROVAL,
+            FinishReason.TOOL_CALLS,
+            0,
+            transcript.subList(0, 2),
+            new Usage(3, 4),
+            1_000L));
 
-    store.saveCheckpoint(save(session, "exec-1", 1, 1, RunStatus.CANCELLED, FinishReason.ERROR,
-        0, transcript.subList(0, 2), new Usage(7, 8), 3_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            1,
+            RunStatus.CANCELLED,
+            FinishReason.ERROR,
+            0,
+            transcript.subList(0, 2),
+            new Usage(7, 8),
+            3_000L));
 
     assertThat(store.history(session, 0))
         .containsExactly(
             new StoredEntry(
-                1, 1, 3_000L, RunStatus.CANCELLED, FinishReason.ERROR, 2, new Usage(7, 8), "fp-1", null,
+                1,
+                1,
+                3_000L,
+                RunStatus.CANCELLED,
+                FinishReason.ERROR,
+                2,
+                new Usage(7, 8),
+                "fp-1",
+                null,
                 TranscriptHash.of(transcript.subList(0, 2))));
     StoredSession record = store.session(session).orElseThrow();
     assertThat(record.status()).isEqualTo(RunStatus.CANCELLED);
@@ -303,11 +500,31 @@ abstract class AgentStoreContract {
   void aLateSaveOfAnOlderStepDoesNotMoveTheSessionBackwards() {
     String session = newSessionId();
     List<Message> transcript = conversation();
-    CheckpointSave step1 = save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS,
-        FinishReason.TOOL_CALLS, 0, transcript.subList(0, 2), new Usage(10, 5), 1_000L);
+    CheckpointSave step1 =
+        save(
+            session,
+            "exec-1",
+            1,
+            1,
+            RunStatus.IN_PROGRESS,
+            FinishReason.TOOL_CALLS,
+            0,
+            transcript.subList(0, 2),
+            new Usage(10, 5),
+            1_000L);
     store.saveCheckpoint(step1);
-    store.saveCheckpoint(save(session, "exec-1", 2, 3, RunStatus.FINISHED, FinishReason.STOP, 2,
-        transcript.subList(2, 4), new Usage(30, 20), 2_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            2,
+            3,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            2,
+            transcript.subList(2, 4),
+            new Usage(30, 20),
+            2_000L));
 
     store.saveCheckpoint(step1);
 
@@ -357,9 +574,14 @@ abstract class AgentStoreContract {
     String session = newSessionId();
     List<Message> transcript =
         List.of(
-            Message.user("Zürich, 京都 or Αθήνα? \uD83D\uDE80 \"quoted\" \\ back\\slash\n\ttab \u0001"),
+            Message.user(
+                "Zürich, 京都 or Αθήνα? \uD83D\uDE80 \"quoted\" \\ back\\slash\n\ttab \u0001"),
             new Message(
-                Message.TOOL, null, null, "call_1", "lookup",
+                Message.TOOL,
+                null,
+                null,
+                "call_1",
+                "lookup",
                 JSON.readTree("{\"städte\":[\"Zürich\",\"京都\"],\"emoji\":\"\uD83D\uDE80\"}")));
     store.saveCheckpoint(save(session, "exec-1", 1, 0, RunStatus.IDLE, null, 0, transcript));
 
@@ -370,14 +592,19 @@ abstract class AgentStoreContract {
   void aStoredMessageThatIsNotAMessage_failsTheReadNamingIt() throws Exception {
     String session = newSessionId();
     store.saveCheckpoint(
-        save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0, conversation().subList(0, 3)));
+        save(
+            session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0, conversation().subList(0, 3)));
 
-    executeSql("UPDATE agent_messages SET body = ? WHERE session_id = ? AND seq = 1", "{not json", session);
+    executeSql(
+        "UPDATE agent_messages SET body = ? WHERE session_id = ? AND seq = 1",
+        "{not json",
+        session);
     assertThatThrownBy(() -> store.readMessages(session, 3))
         .isInstanceOf(StoreException.class)
         .hasMessageContaining("message 1 of session " + session + " is not a valid message JSON");
 
-    executeSql("UPDATE agent_messages SET body = ? WHERE session_id = ? AND seq = 1", "null", session);
+    executeSql(
+        "UPDATE agent_messages SET body = ? WHERE session_id = ? AND seq = 1", "null", session);
     assertThatThrownBy(() -> store.readMessages(session, 3))
         .isInstanceOf(StoreException.class)
         .hasMessageContaining("message 1 of session " + session + " is stored as JSON null");
@@ -399,12 +626,14 @@ abstract class AgentStoreContract {
         .isInstanceOf(StoreException.class)
         .hasMessageContaining("missing");
     // A range that skips the gap reads; one across it fails.
-    assertThat(store.readMessages(session, 2, 4)).containsExactlyElementsOf(transcript.subList(2, 4));
+    assertThat(store.readMessages(session, 2, 4))
+        .containsExactlyElementsOf(transcript.subList(2, 4));
     assertThat(store.readMessages(session, 3, 3)).isEmpty();
     assertThatThrownBy(() -> store.readMessages(session, 1, 3))
         .isInstanceOf(StoreException.class)
         .hasMessageContaining("asked for messages 1 to 2 but found only 0");
-    assertThatThrownBy(() -> store.readMessages(session, 3, 2)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> store.readMessages(session, 3, 2))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -413,12 +642,32 @@ abstract class AgentStoreContract {
     List<Message> transcript = conversation();
     store.saveCheckpoint(
         save(session, "exec-old", 1, 0, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 2)));
-    store.saveCheckpoint(save(session, "exec-old", 1, 5, RunStatus.FINISHED, FinishReason.STOP,
-        2, transcript.subList(2, 4), new Usage(50, 50), 5_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-old",
+            1,
+            5,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            2,
+            transcript.subList(2, 4),
+            new Usage(50, 50),
+            5_000L));
 
     Message fresh = Message.user("a brand-new conversation");
-    store.saveCheckpoint(save(session, "exec-new", 1, 0, RunStatus.IN_PROGRESS, null, 0,
-        List.of(fresh), Usage.ZERO, 9_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-new",
+            1,
+            0,
+            RunStatus.IN_PROGRESS,
+            null,
+            0,
+            List.of(fresh),
+            Usage.ZERO,
+            9_000L));
 
     StoredSession record = store.session(session).orElseThrow();
     assertThat(record.executionId()).isEqualTo("exec-new");
@@ -456,10 +705,18 @@ abstract class AgentStoreContract {
             () -> {
               start.await();
               for (int step = 0; step < steps; step++) {
-                store.saveCheckpoint(save(session, "exec-" + session, 1, step,
-                    RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS, 2 * step,
-                    List.of(numbered(session, 2 * step), numbered(session, 2 * step + 1)),
-                    new Usage(step, step), 1_000L + step));
+                store.saveCheckpoint(
+                    save(
+                        session,
+                        "exec-" + session,
+                        1,
+                        step,
+                        RunStatus.IN_PROGRESS,
+                        FinishReason.TOOL_CALLS,
+                        2 * step,
+                        List.of(numbered(session, 2 * step), numbered(session, 2 * step + 1)),
+                        new Usage(step, step),
+                        1_000L + step));
               }
               return null;
             };
@@ -485,7 +742,6 @@ abstract class AgentStoreContract {
     }
   }
 
-
   // ---- history: order, limit, the per-store history limit --------------------------------------
 
   @Test
@@ -493,17 +749,49 @@ abstract class AgentStoreContract {
     String session = newSessionId();
     List<Message> transcript = conversation();
     // Steps land out of order, as retried saves may.
-    store.saveCheckpoint(save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0,
-        transcript.subList(0, 1), Usage.ZERO, 1_000L));
-    store.saveCheckpoint(save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
-        transcript.subList(2, 4), new Usage(9, 9), 3_000L));
-    store.saveCheckpoint(save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS,
-        FinishReason.TOOL_CALLS, 1, transcript.subList(1, 2), new Usage(4, 4), 2_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            0,
+            RunStatus.IN_PROGRESS,
+            null,
+            0,
+            transcript.subList(0, 1),
+            Usage.ZERO,
+            1_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            2,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            2,
+            transcript.subList(2, 4),
+            new Usage(9, 9),
+            3_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            1,
+            RunStatus.IN_PROGRESS,
+            FinishReason.TOOL_CALLS,
+            1,
+            transcript.subList(1, 2),
+            new Usage(4, 4),
+            2_000L));
 
     assertThat(store.history(session, 0)).extracting(StoredEntry::step).containsExactly(2, 1, 0);
-    assertThat(store.history(session, 0)).extracting(StoredEntry::savedAt)
+    assertThat(store.history(session, 0))
+        .extracting(StoredEntry::savedAt)
         .containsExactly(3_000L, 2_000L, 1_000L);
-    assertThat(store.history(session, 0)).extracting(StoredEntry::messageCount)
+    assertThat(store.history(session, 0))
+        .extracting(StoredEntry::messageCount)
         .containsExactly(4, 2, 1);
     assertThat(store.history(session, 1)).extracting(StoredEntry::step).containsExactly(2);
     assertThat(store.history(session, 2)).extracting(StoredEntry::step).containsExactly(2, 1);
@@ -520,8 +808,18 @@ abstract class AgentStoreContract {
     String session = newSessionId();
     int steps = 55;
     for (int step = 0; step < steps; step++) {
-      store.saveCheckpoint(save(session, "exec-1", 1, step, RunStatus.IN_PROGRESS, null, step,
-          List.of(numbered(session, step)), Usage.ZERO, 1_000L + step));
+      store.saveCheckpoint(
+          save(
+              session,
+              "exec-1",
+              1,
+              step,
+              RunStatus.IN_PROGRESS,
+              null,
+              step,
+              List.of(numbered(session, step)),
+              Usage.ZERO,
+              1_000L + step));
     }
 
     List<StoredEntry> history = store.history(session, 0);
@@ -538,9 +836,18 @@ abstract class AgentStoreContract {
     String session = newSessionId();
     List<CheckpointSave> saves = new ArrayList<>();
     for (int step = 0; step < 6; step++) {
-      saves.add(save(session, "exec-1", 1, step, RunStatus.IN_PROGRESS, null, 2 * step,
-          List.of(numbered(session, 2 * step), numbered(session, 2 * step + 1)),
-          new Usage(step, step), 1_000L + step));
+      saves.add(
+          save(
+              session,
+              "exec-1",
+              1,
+              step,
+              RunStatus.IN_PROGRESS,
+              null,
+              2 * step,
+              List.of(numbered(session, 2 * step), numbered(session, 2 * step + 1)),
+              new Usage(step, step),
+              1_000L + step));
     }
     saves.forEach(limited::saveCheckpoint);
 
@@ -559,10 +866,20 @@ abstract class AgentStoreContract {
     AgentStore none = storeWithHistoryLimit(0);
     String session = newSessionId();
     List<Message> transcript = conversation();
-    none.saveCheckpoint(save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0,
-        transcript.subList(0, 2)));
-    none.saveCheckpoint(save(session, "exec-1", 1, 1, RunStatus.FINISHED, FinishReason.STOP, 2,
-        transcript.subList(2, 4), new Usage(3, 3), 900L));
+    none.saveCheckpoint(
+        save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 2)));
+    none.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            1,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            2,
+            transcript.subList(2, 4),
+            new Usage(3, 3),
+            900L));
 
     assertThat(none.history(session, 0)).isEmpty();
     assertThat(none.session(session).orElseThrow().lastStep()).isEqualTo(1);
@@ -575,34 +892,62 @@ abstract class AgentStoreContract {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("historyLimit");
     assertThat(StoreOptions.fromEnvironment(java.util.Map.of()).getHistoryLimit()).isEqualTo(50);
-    assertThat(StoreOptions.fromEnvironment(
-        java.util.Map.of(StoreOptions.HISTORY_LIMIT_VARIABLE, " 7 ")).getHistoryLimit()).isEqualTo(7);
-    assertThatThrownBy(() -> StoreOptions.fromEnvironment(
-        java.util.Map.of(StoreOptions.HISTORY_LIMIT_VARIABLE, "lots")))
+    assertThat(
+            StoreOptions.fromEnvironment(
+                    java.util.Map.of(StoreOptions.HISTORY_LIMIT_VARIABLE, " 7 "))
+                .getHistoryLimit())
+        .isEqualTo(7);
+    assertThatThrownBy(
+            () ->
+                StoreOptions.fromEnvironment(
+                    java.util.Map.of(StoreOptions.HISTORY_LIMIT_VARIABLE, "lots")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(StoreOptions.HISTORY_LIMIT_VARIABLE);
   }
 
-  // ---- monotonic under retries and late arrivals --------------------------------------------------
+  // ---- monotonic under retries and late arrivals
+  // --------------------------------------------------
 
   @Test
   void aLateRetryOfAnEarlierSaveOfTheSameStepDoesNotUndoTheNewerOne() {
     String session = newSessionId();
     List<Message> transcript = conversation();
-    CheckpointSave paused = save(session, "exec-1", 1, 1, RunStatus.AWAITING_APPROVAL,
-        FinishReason.AWAITING_APPROVAL, 0, transcript.subList(0, 2), new Usage(5, 5), 1_000L);
-    CheckpointSave resumed = save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS,
-        FinishReason.AWAITING_APPROVAL, 2, List.of(), new Usage(5, 5), 2_000L);
+    CheckpointSave paused =
+        save(
+            session,
+            "exec-1",
+            1,
+            1,
+            RunStatus.AWAITING_APPROVAL,
+            FinishReason.AWAITING_APPROVAL,
+            0,
+            transcript.subList(0, 2),
+            new Usage(5, 5),
+            1_000L);
+    CheckpointSave resumed =
+        save(
+            session,
+            "exec-1",
+            1,
+            1,
+            RunStatus.IN_PROGRESS,
+            FinishReason.AWAITING_APPROVAL,
+            2,
+            List.of(),
+            new Usage(5, 5),
+            2_000L);
     store.saveCheckpoint(paused);
     store.saveCheckpoint(resumed);
 
     store.saveCheckpoint(paused);
 
-    assertThat(store.history(session, 0)).singleElement()
-        .satisfies(entry -> {
-          assertThat(entry.status()).isEqualTo(RunStatus.IN_PROGRESS);
-          assertThat(entry.savedAt()).isEqualTo(2_000L);
-        });
+    assertThat(store.history(session, 0))
+        .singleElement()
+        .satisfies(
+            entry -> {
+              assertThat(entry.status()).isEqualTo(RunStatus.IN_PROGRESS);
+              assertThat(entry.savedAt()).isEqualTo(2_000L);
+            });
     StoredSession record = store.session(session).orElseThrow();
     assertThat(record.status()).isEqualTo(RunStatus.IN_PROGRESS);
     assertThat(record.updatedAt()).isEqualTo(2_000L);
@@ -612,16 +957,46 @@ abstract class AgentStoreContract {
   void aLateSaveOfThePreviousWorkflowWithTheSameIdIsIgnored() {
     String session = newSessionId();
     List<Message> transcript = conversation();
-    CheckpointSave old = save(session, "exec-old", 1, 0, RunStatus.IN_PROGRESS, null, 0,
-        transcript.subList(0, 2), Usage.ZERO, 1_000L);
+    CheckpointSave old =
+        save(
+            session,
+            "exec-old",
+            1,
+            0,
+            RunStatus.IN_PROGRESS,
+            null,
+            0,
+            transcript.subList(0, 2),
+            Usage.ZERO,
+            1_000L);
     store.saveCheckpoint(old);
     Message fresh = Message.user("new conversation");
-    store.saveCheckpoint(save(session, "exec-new", 1, 0, RunStatus.IN_PROGRESS, null, 0,
-        List.of(fresh), Usage.ZERO, 5_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-new",
+            1,
+            0,
+            RunStatus.IN_PROGRESS,
+            null,
+            0,
+            List.of(fresh),
+            Usage.ZERO,
+            5_000L));
 
     store.saveCheckpoint(old);
-    store.saveCheckpoint(save(session, "exec-old", 1, 3, RunStatus.FINISHED, FinishReason.STOP,
-        2, transcript.subList(2, 4), Usage.ZERO, 1_500L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-old",
+            1,
+            3,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            2,
+            transcript.subList(2, 4),
+            Usage.ZERO,
+            1_500L));
 
     StoredSession record = store.session(session).orElseThrow();
     assertThat(record.executionId()).isEqualTo("exec-new");
@@ -631,7 +1006,8 @@ abstract class AgentStoreContract {
     assertThat(store.history(session, 0)).extracting(StoredEntry::step).containsExactly(0);
   }
 
-  // ---- delete and prune ---------------------------------------------------------------------------
+  // ---- delete and prune
+  // ---------------------------------------------------------------------------
 
   @Test
   void deleteRemovesEveryRowOfTheSession_andNothingElse() {
@@ -639,10 +1015,30 @@ abstract class AgentStoreContract {
     String other = newSessionId();
     List<Message> transcript = conversation();
     store.saveCheckpoint(approvalSave(session, "exec-1", 1, 1_000L, ApprovalStatus.PENDING));
-    store.saveCheckpoint(save(session, "exec-1", 1, 2, RunStatus.AWAITING_APPROVAL, null, 2,
-        transcript.subList(2, 4), Usage.ZERO, 2_000L));
-    store.saveCheckpoint(save(other, "exec-2", 1, 0, RunStatus.FINISHED, FinishReason.STOP, 0,
-        transcript, Usage.ZERO, 2_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            2,
+            RunStatus.AWAITING_APPROVAL,
+            null,
+            2,
+            transcript.subList(2, 4),
+            Usage.ZERO,
+            2_000L));
+    store.saveCheckpoint(
+        save(
+            other,
+            "exec-2",
+            1,
+            0,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            0,
+            transcript,
+            Usage.ZERO,
+            2_000L));
 
     assertThat(store.delete(session, false)).isTrue();
 
@@ -663,8 +1059,18 @@ abstract class AgentStoreContract {
     String session = newSessionId();
     List<Message> transcript = conversation();
     store.saveCheckpoint(approvalSave(session, "exec-1", 1, 1_000L, ApprovalStatus.APPROVED));
-    store.saveCheckpoint(save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
-        transcript.subList(2, 4), new Usage(8, 2), 2_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            2,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            2,
+            transcript.subList(2, 4),
+            new Usage(8, 2),
+            2_000L));
     List<StoredEntry> before = store.history(session, 0);
 
     assertThat(store.delete(session, true)).isTrue();
@@ -685,17 +1091,47 @@ abstract class AgentStoreContract {
     List<Message> transcript = conversation();
     String oldFinished = newSessionId();
     store.saveCheckpoint(approvalSave(oldFinished, "exec-a", 1, 500L, ApprovalStatus.APPROVED));
-    store.saveCheckpoint(save(oldFinished, "exec-a", 1, 2, RunStatus.FINISHED, FinishReason.STOP,
-        2, transcript.subList(2, 4), Usage.ZERO, 1_000L));
+    store.saveCheckpoint(
+        save(
+            oldFinished,
+            "exec-a",
+            1,
+            2,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            2,
+            transcript.subList(2, 4),
+            Usage.ZERO,
+            1_000L));
     String oldWaiting = newSessionId();
     store.saveCheckpoint(approvalSave(oldWaiting, "exec-b", 1, 1_000L, ApprovalStatus.PENDING));
     String recent = newSessionId();
     for (int step = 0; step < 3; step++) {
-      store.saveCheckpoint(save(recent, "exec-c", 1, step, RunStatus.IN_PROGRESS, null, step,
-          List.of(transcript.get(step)), Usage.ZERO, 1_000L + 2_000L * step));
+      store.saveCheckpoint(
+          save(
+              recent,
+              "exec-c",
+              1,
+              step,
+              RunStatus.IN_PROGRESS,
+              null,
+              step,
+              List.of(transcript.get(step)),
+              Usage.ZERO,
+              1_000L + 2_000L * step));
     }
-    store.saveCheckpoint(save(recent, "exec-c", 1, 3, RunStatus.FINISHED, FinishReason.STOP, 3,
-        List.of(transcript.get(3)), Usage.ZERO, 7_000L));
+    store.saveCheckpoint(
+        save(
+            recent,
+            "exec-c",
+            1,
+            3,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            3,
+            List.of(transcript.get(3)),
+            Usage.ZERO,
+            7_000L));
 
     PruneResult result = store.prune(java.time.Instant.ofEpochMilli(4_000L));
 
@@ -707,7 +1143,8 @@ abstract class AgentStoreContract {
     assertThat(store.approvals(oldFinished, false)).isEmpty();
     assertThatThrownBy(() -> store.readMessages(oldFinished, 1)).isInstanceOf(StoreException.class);
 
-    assertThat(store.session(oldWaiting).orElseThrow().status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(store.session(oldWaiting).orElseThrow().status())
+        .isEqualTo(RunStatus.AWAITING_APPROVAL);
     assertThat(store.approvals(oldWaiting, true)).hasSize(1);
     assertThat(store.history(oldWaiting, 0)).isEmpty();
     assertThat(store.readMessages(oldWaiting, 2)).hasSize(2);
@@ -724,15 +1161,45 @@ abstract class AgentStoreContract {
     long now = System.currentTimeMillis();
     long twoHoursAgo = now - java.time.Duration.ofHours(2).toMillis();
     String stale = newSessionId();
-    store.saveCheckpoint(save(stale, "exec-a", 1, 0, RunStatus.FAILED, FinishReason.ERROR, 0,
-        transcript.subList(0, 2), Usage.ZERO, twoHoursAgo));
+    store.saveCheckpoint(
+        save(
+            stale,
+            "exec-a",
+            1,
+            0,
+            RunStatus.FAILED,
+            FinishReason.ERROR,
+            0,
+            transcript.subList(0, 2),
+            Usage.ZERO,
+            twoHoursAgo));
     String kept = newSessionId();
-    store.saveCheckpoint(save(kept, "exec-b", 1, 0, RunStatus.FINISHED, FinishReason.STOP, 0,
-        transcript, Usage.ZERO, now));
+    store.saveCheckpoint(
+        save(
+            kept,
+            "exec-b",
+            1,
+            0,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            0,
+            transcript,
+            Usage.ZERO,
+            now));
     // A session deleted with its history kept, whose history then grows old.
     String orphan = newSessionId();
-    store.saveCheckpoint(save(orphan, "exec-c", 1, 0, RunStatus.FINISHED, FinishReason.STOP, 0,
-        transcript.subList(0, 3), Usage.ZERO, now - 60_000L));
+    store.saveCheckpoint(
+        save(
+            orphan,
+            "exec-c",
+            1,
+            0,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            0,
+            transcript.subList(0, 3),
+            Usage.ZERO,
+            now - 60_000L));
     store.delete(orphan, true);
 
     PruneResult result = store.prune(java.time.Duration.ofMinutes(30));
@@ -751,13 +1218,15 @@ abstract class AgentStoreContract {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
-  // ---- approvals ----------------------------------------------------------------------------------
+  // ---- approvals
+  // ----------------------------------------------------------------------------------
 
   @Test
   void approvalsAreListedOldestFirst_pendingOnlyOnRequest_andDecisionsNeverRevert() {
     String first = newSessionId();
     String second = newSessionId();
-    CheckpointSave secondPending = approvalSave(second, "exec-2", 1, 3_000L, ApprovalStatus.PENDING);
+    CheckpointSave secondPending =
+        approvalSave(second, "exec-2", 1, 3_000L, ApprovalStatus.PENDING);
     store.saveCheckpoint(secondPending);
     store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalStatus.PENDING));
     store.saveCheckpoint(approvalSave(first, "exec-1", 2, 2_000L, ApprovalStatus.PENDING));
@@ -765,41 +1234,59 @@ abstract class AgentStoreContract {
     store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalStatus.APPROVED));
 
     assertThat(store.approvals(null, false))
-        .filteredOn(a -> a.approval().approvalId().startsWith(first)
-            || a.approval().approvalId().startsWith(second))
+        .filteredOn(
+            a ->
+                a.approval().approvalId().startsWith(first)
+                    || a.approval().approvalId().startsWith(second))
         .extracting(a -> a.approval().requestedAt())
         .containsExactly(1_000L, 2_000L, 3_000L);
     assertThat(store.approvals(null, true))
-        .filteredOn(a -> a.approval().approvalId().startsWith(first)
-            || a.approval().approvalId().startsWith(second))
+        .filteredOn(
+            a ->
+                a.approval().approvalId().startsWith(first)
+                    || a.approval().approvalId().startsWith(second))
         .extracting(a -> a.approval().approvalId())
         .containsExactly(first + "/approval-2", second + "/approval-1");
-    assertThat(store.approvals(first, false)).extracting(ApprovalRecord::status)
+    assertThat(store.approvals(first, false))
+        .extracting(ApprovalRecord::status)
         .containsExactly(ApprovalStatus.APPROVED, ApprovalStatus.PENDING);
     assertThat(store.approvals(first, false).get(0).decidedBy()).isEqualTo("ops");
 
     // A late retry of the save that requested it does not make it pending again.
     store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_000L, ApprovalStatus.PENDING));
-    assertThat(store.approvals(first, true)).extracting(a -> a.approval().approvalId())
+    assertThat(store.approvals(first, true))
+        .extracting(a -> a.approval().approvalId())
         .containsExactly(first + "/approval-2");
 
     store.markApprovalNotified(second, second + "/approval-1", 3_500L);
     store.markApprovalNotified(second, second + "/approval-1", 9_999L);
-    assertThat(store.approvals(second, false)).singleElement()
+    assertThat(store.approvals(second, false))
+        .singleElement()
         .satisfies(a -> assertThat(a.notifiedAt()).isEqualTo(3_500L));
   }
 
-  // ---- rebuild ------------------------------------------------------------------------------------
+  // ---- rebuild
+  // ------------------------------------------------------------------------------------
 
   @Test
   void rebuildReplacesTheSessionWithWhatTheSavesWrite() {
     String session = newSessionId();
     List<Message> transcript = conversation();
-    List<CheckpointSave> saves = List.of(
-        approvalSave(session, "exec-1", 1, 1_000L, ApprovalStatus.PENDING),
-        approvalSave(session, "exec-1", 1, 1_000L, ApprovalStatus.APPROVED),
-        save(session, "exec-1", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
-            transcript.subList(2, 4), new Usage(30, 3), 3_000L));
+    List<CheckpointSave> saves =
+        List.of(
+            approvalSave(session, "exec-1", 1, 1_000L, ApprovalStatus.PENDING),
+            approvalSave(session, "exec-1", 1, 1_000L, ApprovalStatus.APPROVED),
+            save(
+                session,
+                "exec-1",
+                1,
+                2,
+                RunStatus.FINISHED,
+                FinishReason.STOP,
+                2,
+                transcript.subList(2, 4),
+                new Usage(30, 3),
+                3_000L));
     saves.forEach(store::saveCheckpoint);
     StoredSession live = store.session(session).orElseThrow();
     List<StoredEntry> liveHistory = store.history(session, 0);
@@ -808,8 +1295,8 @@ abstract class AgentStoreContract {
     // Damage: a gap in the transcript, a stray entry, a lost approval decision.
     store.delete(session, false);
     store.saveCheckpoint(saves.get(2));
-    store.saveCheckpoint(save(session, "exec-1", 1, 9, RunStatus.FAILED, null, 4, List.of(),
-        Usage.ZERO, 9_000L));
+    store.saveCheckpoint(
+        save(session, "exec-1", 1, 9, RunStatus.FAILED, null, 4, List.of(), Usage.ZERO, 9_000L));
 
     store.rebuild(session, saves);
 
@@ -828,11 +1315,31 @@ abstract class AgentStoreContract {
     String session = newSessionId();
     List<Message> transcript = conversation();
     // What a fork copies: the parent's transcript up to the entry it forks from.
-    store.saveCheckpoint(save(session, "fork-exec", 1, 1, RunStatus.IN_PROGRESS,
-        FinishReason.TOOL_CALLS, 0, transcript.subList(0, 2), new Usage(1, 1), 1_000L));
+    store.saveCheckpoint(
+        save(
+            session,
+            "fork-exec",
+            1,
+            1,
+            RunStatus.IN_PROGRESS,
+            FinishReason.TOOL_CALLS,
+            0,
+            transcript.subList(0, 2),
+            new Usage(1, 1),
+            1_000L));
     // What the fork workflow saves itself.
-    CheckpointSave own = save(session, "fork-exec", 1, 2, RunStatus.FINISHED, FinishReason.STOP, 2,
-        transcript.subList(2, 4), new Usage(2, 2), 2_000L);
+    CheckpointSave own =
+        save(
+            session,
+            "fork-exec",
+            1,
+            2,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            2,
+            transcript.subList(2, 4),
+            new Usage(2, 2),
+            2_000L);
     store.saveCheckpoint(own);
     List<StoredEntry> liveHistory = store.history(session, 0);
 
@@ -842,10 +1349,30 @@ abstract class AgentStoreContract {
     assertThat(store.readMessages(session, 4)).containsExactlyElementsOf(transcript);
 
     String broken = newSessionId();
-    store.saveCheckpoint(save(broken, "fork-exec", 1, 0, RunStatus.IN_PROGRESS, null, 0,
-        transcript.subList(0, 1), Usage.ZERO, 1_000L));
-    CheckpointSave startsAtTwo = save(broken, "fork-exec", 1, 2, RunStatus.FINISHED,
-        FinishReason.STOP, 2, transcript.subList(2, 4), Usage.ZERO, 2_000L);
+    store.saveCheckpoint(
+        save(
+            broken,
+            "fork-exec",
+            1,
+            0,
+            RunStatus.IN_PROGRESS,
+            null,
+            0,
+            transcript.subList(0, 1),
+            Usage.ZERO,
+            1_000L));
+    CheckpointSave startsAtTwo =
+        save(
+            broken,
+            "fork-exec",
+            1,
+            2,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            2,
+            transcript.subList(2, 4),
+            Usage.ZERO,
+            2_000L);
     assertThatThrownBy(() -> store.rebuild(broken, List.of(startsAtTwo)))
         .isInstanceOf(StoreException.class)
         .hasMessageContaining("message 2");
@@ -864,15 +1391,27 @@ abstract class AgentStoreContract {
     String session = newSessionId();
     List<CheckpointSave> saves = new ArrayList<>();
     for (int step = 0; step < 5; step++) {
-      saves.add(save(session, "exec-1", 1, step, RunStatus.IN_PROGRESS, null, step,
-          List.of(numbered(session, step)), Usage.ZERO, 1_000L + step));
+      saves.add(
+          save(
+              session,
+              "exec-1",
+              1,
+              step,
+              RunStatus.IN_PROGRESS,
+              null,
+              step,
+              List.of(numbered(session, step)),
+              Usage.ZERO,
+              1_000L + step));
     }
     saves.forEach(limited::saveCheckpoint);
     List<StoredEntry> live = limited.history(session, 0);
 
     limited.rebuild(session, saves);
 
-    assertThat(limited.history(session, 0)).isEqualTo(live).extracting(StoredEntry::step)
+    assertThat(limited.history(session, 0))
+        .isEqualTo(live)
+        .extracting(StoredEntry::step)
         .containsExactly(4, 3);
     assertThat(limited.readMessages(session, 5)).hasSize(5);
   }
@@ -884,15 +1423,41 @@ abstract class AgentStoreContract {
   protected static CheckpointSave approvalSave(
       String session, String execution, int run, long requestedAt, ApprovalStatus status) {
     List<Message> transcript = conversation();
-    Approval approval = new Approval(session + "/approval-" + run, "call-1", "weather",
-        JSON.createObjectNode().put("city", "Zürich"), requestedAt, requestedAt + 60_000L);
+    Approval approval =
+        new Approval(
+            session + "/approval-" + run,
+            "call-1",
+            "weather",
+            JSON.createObjectNode().put("city", "Zürich"),
+            requestedAt,
+            requestedAt + 60_000L);
     boolean decided = !ApprovalStatus.PENDING.equals(status);
-    ApprovalRecord record = new ApprovalRecord(approval, run, 1, status,
-        decided ? requestedAt + 10 : 0, decided ? "ops" : null, decided ? "fine" : null, 0);
-    return new CheckpointSave(session, execution, "helper", run, 1,
+    ApprovalRecord record =
+        new ApprovalRecord(
+            approval,
+            run,
+            1,
+            status,
+            decided ? requestedAt + 10 : 0,
+            decided ? "ops" : null,
+            decided ? "fine" : null,
+            0);
+    return new CheckpointSave(
+        session,
+        execution,
+        "helper",
+        run,
+        1,
         decided ? RunStatus.IN_PROGRESS : RunStatus.AWAITING_APPROVAL,
-        FinishReason.AWAITING_APPROVAL, 0, transcript.subList(0, 2), Usage.ZERO, "fp-1",
-        decided ? requestedAt + 10 : requestedAt, List.of(record), null, null);
+        FinishReason.AWAITING_APPROVAL,
+        0,
+        transcript.subList(0, 2),
+        Usage.ZERO,
+        "fp-1",
+        decided ? requestedAt + 10 : requestedAt,
+        List.of(record),
+        null,
+        null);
   }
 
   protected static String newSessionId() {
@@ -916,16 +1481,42 @@ abstract class AgentStoreContract {
     return Message.user(session + " #" + seq);
   }
 
-  protected static CheckpointSave save(String session, String execution, int run, int step,
-      RunStatus status, String finishReason, int firstSeq, List<Message> messages) {
-    return save(session, execution, run, step, status, finishReason, firstSeq, messages,
-        Usage.ZERO, 500L);
+  protected static CheckpointSave save(
+      String session,
+      String execution,
+      int run,
+      int step,
+      RunStatus status,
+      String finishReason,
+      int firstSeq,
+      List<Message> messages) {
+    return save(
+        session, execution, run, step, status, finishReason, firstSeq, messages, Usage.ZERO, 500L);
   }
 
-  protected static CheckpointSave save(String session, String execution, int run, int step,
-      RunStatus status, String finishReason, int firstSeq, List<Message> messages, Usage usage,
+  protected static CheckpointSave save(
+      String session,
+      String execution,
+      int run,
+      int step,
+      RunStatus status,
+      String finishReason,
+      int firstSeq,
+      List<Message> messages,
+      Usage usage,
       long savedAt) {
-    return new CheckpointSave(session, execution, "helper", run, step, status, finishReason,
-        firstSeq, messages, usage, "fp-1", savedAt);
+    return new CheckpointSave(
+        session,
+        execution,
+        "helper",
+        run,
+        step,
+        status,
+        finishReason,
+        firstSeq,
+        messages,
+        usage,
+        "fp-1",
+        savedAt);
   }
 }

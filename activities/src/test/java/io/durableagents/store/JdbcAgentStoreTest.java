@@ -51,8 +51,7 @@ class JdbcAgentStoreTest extends AgentStoreContract {
     String session = newSessionId();
     List<Message> transcript = conversation();
     try (AgentStore first = AgentStores.open(sqliteUrl(file))) {
-      first.saveCheckpoint(
-          save(session, "exec-1", 1, 0, RunStatus.IDLE, null, 0, transcript));
+      first.saveCheckpoint(save(session, "exec-1", 1, 0, RunStatus.IDLE, null, 0, transcript));
     }
     try (AgentStore again = AgentStores.open(sqliteUrl(file))) {
       assertThat(again.readMessages(session, transcript.size()))
@@ -74,8 +73,8 @@ class JdbcAgentStoreTest extends AgentStoreContract {
     try (HikariDataSource dataSource = new HikariDataSource(config)) {
       String session = newSessionId();
       try (AgentStore onGiven = AgentStores.open(dataSource)) {
-        onGiven.saveCheckpoint(save(session, "exec-1", 1, 0, RunStatus.IDLE, null, 0,
-            conversation().subList(0, 1)));
+        onGiven.saveCheckpoint(
+            save(session, "exec-1", 1, 0, RunStatus.IDLE, null, 0, conversation().subList(0, 1)));
       }
       assertThat(dataSource.isClosed()).isFalse();
       try (AgentStore again = AgentStores.open(dataSource)) {

@@ -68,7 +68,10 @@ class PostgresAgentStoreTest extends AgentStoreContract {
       }
       assertThat(names)
           .containsExactly(
-              "agent_approvals", "agent_checkpoints", "agent_messages", "agent_sessions",
+              "agent_approvals",
+              "agent_checkpoints",
+              "agent_messages",
+              "agent_sessions",
               "agent_store_schema_history");
     }
   }
@@ -93,9 +96,18 @@ class PostgresAgentStoreTest extends AgentStoreContract {
                 // Alternate workers, and retry every save on the other one, as Temporal may.
                 AgentStore one = step % 2 == 0 ? store : second;
                 AgentStore other = one == store ? second : store;
-                var save = save(session, "exec-1", 1, step, RunStatus.IN_PROGRESS, null, step,
-                    List.of(io.durableagents.workflow.Message.user(session + " #" + step)),
-                    io.durableagents.workflow.Usage.ZERO, 1_000L + step);
+                var save =
+                    save(
+                        session,
+                        "exec-1",
+                        1,
+                        step,
+                        RunStatus.IN_PROGRESS,
+                        null,
+                        step,
+                        List.of(io.durableagents.workflow.Message.user(session + " #" + step)),
+                        io.durableagents.workflow.Usage.ZERO,
+                        1_000L + step);
                 one.saveCheckpoint(save);
                 other.saveCheckpoint(save);
               }

@@ -2,10 +2,10 @@ package io.durableagents.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.Usage;
-import io.durableagents.workflow.CheckpointSave;
 import io.temporal.api.common.v1.ActivityType;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.EventType;
@@ -52,14 +52,28 @@ class ProjectionRebuilderDecodingTest {
 
     List<CheckpointSave> saves =
         ProjectionRebuilder.newInstance()
-            .saves(List.of(new WorkflowExecutionHistory(History.newBuilder().addAllEvents(events).build())));
+            .saves(
+                List.of(
+                    new WorkflowExecutionHistory(
+                        History.newBuilder().addAllEvents(events).build())));
 
     assertThat(saves).containsExactly(first, second, third, fourth);
   }
 
   private static CheckpointSave save(int step, int firstSeq, String text) {
-    return new CheckpointSave("chat-1", "exec-1", "helper", 1, step, RunStatus.IN_PROGRESS, null,
-        firstSeq, List.of(Message.user(text)), new Usage(step, step), "fp", 1_000L + step);
+    return new CheckpointSave(
+        "chat-1",
+        "exec-1",
+        "helper",
+        1,
+        step,
+        RunStatus.IN_PROGRESS,
+        null,
+        firstSeq,
+        List.of(Message.user(text)),
+        new Usage(step, step),
+        "fp",
+        1_000L + step);
   }
 
   /** A model turn's input as the workflow sends it, with or without a folded save. */

@@ -1,6 +1,5 @@
 package io.durableagents.store;
 
-import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,13 +14,13 @@ import io.durableagents.testing.PluginTestEnvironment;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.ApprovalStatus;
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionStart;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.CheckpointSave;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -78,33 +77,35 @@ class ProjectionRebuilderTest {
   /** The test agent, its model turns and tools run in {@code mode}. */
   private Agent agent(String name, Execution mode) {
     return Agent.newBuilder(name)
-            .model("scripted")
-            .modelExecution(mode)
-            .instructions("test agent")
-            .approvalTimeout(Duration.ofHours(1))
-            .approvalNotifier((sessionId, agent, approval) ->
+        .model("scripted")
+        .modelExecution(mode)
+        .instructions("test agent")
+        .approvalTimeout(Duration.ofHours(1))
+        .approvalNotifier(
+            (sessionId, agent, approval) ->
                 notified.put(approval.approvalId(), System.currentTimeMillis()))
-            .tools(
-                Tool.newBuilder("add")
-                    .execution(mode)
-                    .description("Adds two integers.")
-                    .inputSchema(
-                        "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},"
-                            + "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}")
-                    .handler((args, ctx) -> {
+        .tools(
+            Tool.newBuilder("add")
+                .execution(mode)
+                .description("Adds two integers.")
+                .inputSchema(
+                    "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},"
+                        + "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}")
+                .handler(
+                    (args, ctx) -> {
                       long sum = args.get("a").asLong() + args.get("b").asLong();
                       ctx.businessState().update(JSON.createObjectNode().put("lastSum", sum));
                       return Map.of("sum", sum);
                     })
-                    .build(),
-                Tool.newBuilder("pay")
-                    .execution(mode)
-                    .description("Pays; always needs approval.")
-                    .inputSchema("{\"type\":\"object\"}")
-                    .requiresApproval()
-                    .handler((args, ctx) -> Map.of("paid", args.path("amount").asInt()))
-                    .build())
-            .build();
+                .build(),
+            Tool.newBuilder("pay")
+                .execution(mode)
+                .description("Pays; always needs approval.")
+                .inputSchema("{\"type\":\"object\"}")
+                .requiresApproval()
+                .handler((args, ctx) -> Map.of("paid", args.path("amount").asInt()))
+                .build())
+        .build();
   }
 
   @AfterEach
@@ -122,8 +123,8 @@ class ProjectionRebuilderTest {
   }
 
   /**
-   * In both modes: a model turn holds its entries and a later write restates them, which a
-   * rebuild applies twice, in history order, to the same rows.
+   * In both modes: a model turn holds its entries and a later write restates them, which a rebuild
+   * applies twice, in history order, to the same rows.
    */
   @ParameterizedTest(name = "{0}")
   @EnumSource(Execution.class)
@@ -132,7 +133,8 @@ class ProjectionRebuilderTest {
     String agent = mode == Execution.ACTIVITY ? "rebuilder" : "rebuilder-local";
     RunResult paused = send(session, "add and pay", new SessionStart(session, agent, null));
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
-    client.newWorkflowStub(AgentSessionWorkflow.class, session)
+    client
+        .newWorkflowStub(AgentSessionWorkflow.class, session)
         .approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
     RunResult done = attach(session);
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
@@ -158,8 +160,11 @@ class ProjectionRebuilderTest {
     assertThat(rebuilt).isEqualTo(expected);
     assertThat(expected.messages()).hasSize(done.messageCount() + 2);
     // business_state (column 7) is rebuilt too: the adds left their last sum in it.
-    assertThat(expected.checkpoints()).last().satisfies(row -> assertThat(row.get(7)).isEqualTo("{\"lastSum\":13}"));
-    assertThat(expected.approvals()).singleElement()
+    assertThat(expected.checkpoints())
+        .last()
+        .satisfies(row -> assertThat(row.get(7)).isEqualTo("{\"lastSum\":13}"));
+    assertThat(expected.approvals())
+        .singleElement()
         .satisfies(row -> assertThat(row.get(6)).isEqualTo(ApprovalStatus.APPROVED.value()));
     assertThat(expected.approvals().get(0).get(12)).isNotEqualTo(0L); // notified_at
     assertThat(result.saves()).isEqualTo(saves.size());
@@ -172,7 +177,8 @@ class ProjectionRebuilderTest {
   void aDamagedLiveProjection_isRepairedInPlace() {
     String session = "rebuild-2";
     RunResult paused = send(session, "add and pay", null);
-    client.newWorkflowStub(AgentSessionWorkflow.class, session)
+    client
+        .newWorkflowStub(AgentSessionWorkflow.class, session)
         .approve(new Decision(paused.approval().approvalId(), false, "no", "bob"));
     assertThat(attach(session).status()).isEqualTo(RunStatus.FINISHED);
     ProjectionTables before = ProjectionTables.read(liveUrl(), session);
@@ -197,8 +203,11 @@ class ProjectionRebuilderTest {
     RunResult paused = followContinued(session, send(session, "add and pay", start));
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     // The paused run may hand over to the next one (continue-as-new) as the decision arrives.
-    acrossHandover(() -> client.newWorkflowStub(AgentSessionWorkflow.class, session)
-        .approve(new Decision(paused.approval().approvalId(), true, null, "carol")));
+    acrossHandover(
+        () ->
+            client
+                .newWorkflowStub(AgentSessionWorkflow.class, session)
+                .approve(new Decision(paused.approval().approvalId(), true, null, "carol")));
     followContinued(session, acrossHandover(() -> attach(session)));
     for (String input : List.of("two", "three", "four")) {
       assertThat(followContinued(session, send(session, input, start)).status())
@@ -216,7 +225,10 @@ class ProjectionRebuilderTest {
         .isEqualTo(ProjectionTables.read(liveUrl(), session));
   }
 
-  /** How many model turns of {@code runs} held their saves (local activity markers' or activities' inputs). */
+  /**
+   * How many model turns of {@code runs} held their saves (local activity markers' or activities'
+   * inputs).
+   */
   private static long heldTurns(List<WorkflowExecutionHistory> runs) {
     return runs.stream()
         .flatMap(run -> run.getEvents().stream())
@@ -228,8 +240,11 @@ class ProjectionRebuilderTest {
   /** A result the session answered with while it continued as new: attach to the next run. */
   private RunResult followContinued(String session, RunResult result) {
     RunResult current = result;
-    for (int i = 0; i < 20 && !RunStatus.settled(current.status())
-        && !RunStatus.AWAITING_APPROVAL.equals(current.status()); i++) {
+    for (int i = 0;
+        i < 20
+            && !RunStatus.settled(current.status())
+            && !RunStatus.AWAITING_APPROVAL.equals(current.status());
+        i++) {
       current = acrossHandover(() -> attach(session));
     }
     return current;
@@ -237,14 +252,18 @@ class ProjectionRebuilderTest {
 
   /** Waits until the projection shows a settled session with at least {@code messages}. */
   private void awaitSettled(String session, int messages) {
-    await("session %s settled with %d messages or more in the projection".formatted(session, messages))
+    await(
+            "session %s settled with %d messages or more in the projection"
+                .formatted(session, messages))
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(50))
         .pollDelay(Duration.ZERO)
         .until(
             () -> live.session(session),
-            row -> row.isPresent() && RunStatus.settled(row.get().status())
-                && row.get().messageCount() >= messages);
+            row ->
+                row.isPresent()
+                    && RunStatus.settled(row.get().status())
+                    && row.get().messageCount() >= messages);
   }
 
   /**
@@ -264,7 +283,9 @@ class ProjectionRebuilderTest {
 
   private RunResult send(String sessionId, String input, SessionStart start) {
     return SessionUpdates.sendWithStart(
-        client, TASK_QUEUE, new SendRequest(input),
+        client,
+        TASK_QUEUE,
+        new SendRequest(input),
         start != null ? start : new SessionStart(sessionId, null, null));
   }
 

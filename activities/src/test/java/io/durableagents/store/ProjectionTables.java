@@ -21,22 +21,26 @@ public record ProjectionTables(
   public static ProjectionTables read(String jdbcUrl, String sessionId) {
     try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
       return new ProjectionTables(
-          rows(connection,
+          rows(
+              connection,
               "SELECT session_id, execution_id, agent, status, current_run, last_step,"
                   + " message_count, input_tokens, output_tokens, fingerprint, parent_session_id,"
                   + " parent_step, fork_patch, transcript_hash, created_at, updated_at FROM agent_sessions"
                   + " WHERE session_id = ?",
               sessionId),
-          rows(connection,
+          rows(
+              connection,
               "SELECT seq, run, step, role, body FROM agent_messages WHERE session_id = ?"
                   + " ORDER BY seq",
               sessionId),
-          rows(connection,
+          rows(
+              connection,
               "SELECT step, run, status, finish_reason, message_count, input_tokens,"
                   + " output_tokens, business_state, fingerprint, run_config, transcript_hash, saved_at"
                   + " FROM agent_checkpoints WHERE session_id = ? ORDER BY step",
               sessionId),
-          rows(connection,
+          rows(
+              connection,
               "SELECT approval_id, run, step, tool_call_id, tool_name, input, status,"
                   + " requested_at, expires_at, decided_at, decided_by, note, notified_at"
                   + " FROM agent_approvals WHERE session_id = ? ORDER BY approval_id",

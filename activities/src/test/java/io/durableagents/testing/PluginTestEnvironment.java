@@ -13,7 +13,8 @@ public final class PluginTestEnvironment {
     TestWorkflowEnvironment env =
         TestWorkflowEnvironment.newInstance(
             TestEnvironmentOptions.newBuilder()
-                .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
+                .setWorkerFactoryOptions(
+                    WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
                 .build());
     env.newWorker(taskQueue);
     env.start();

@@ -21,14 +21,21 @@ class ToolTest {
 
     assertThat(tool.validate(JSON.readTree("{\"restaurant\":\"Zinc\",\"people\":2}"))).isEmpty();
     assertThat(tool.validate(JSON.readTree("{\"restaurant\":\"Zinc\"}")))
-        .singleElement().asString().contains("people");
+        .singleElement()
+        .asString()
+        .contains("people");
     assertThat(tool.validate(JSON.readTree("{\"restaurant\":\"Zinc\",\"people\":\"two\"}")))
-        .singleElement().asString().contains("integer");
-    assertThat(tool.validate(JSON.readTree("{\"restaurant\":\"Zinc\",\"people\":2,\"x\":1}"))).isNotEmpty();
+        .singleElement()
+        .asString()
+        .contains("integer");
+    assertThat(tool.validate(JSON.readTree("{\"restaurant\":\"Zinc\",\"people\":2,\"x\":1}")))
+        .isNotEmpty();
 
     Object result =
         tool.handler()
-            .execute(JSON.readTree("{\"restaurant\":\"Zinc\",\"people\":2}"), new ToolContext("c", "s", "a", 1, 1));
+            .execute(
+                JSON.readTree("{\"restaurant\":\"Zinc\",\"people\":2}"),
+                new ToolContext("c", "s", "a", 1, 1));
     assertThat(result).isEqualTo(Map.of("ok", "Zinc/2"));
   }
 
@@ -36,7 +43,8 @@ class ToolTest {
   void explicitSchema_isEnforced_andHostileStringsAreJustData() throws Exception {
     Tool tool =
         Tool.newBuilder("find")
-            .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\",\"maxLength\":20}},\"required\":[\"q\"]}")
+            .inputSchema(
+                "{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\",\"maxLength\":20}},\"required\":[\"q\"]}")
             .handler((args, ctx) -> args)
             .build();
     assertThat(tool.validate(JSON.readTree("{\"q\":\"'; DROP TABLE x;--\"}"))).isEmpty();

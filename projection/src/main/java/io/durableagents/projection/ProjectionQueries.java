@@ -13,10 +13,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The read side of the projection: its queries and the rows they map to, on a connection the
- * caller holds (a pooled one of the store, a read-only one of the reader) and in whatever
- * transaction it opened. What a missing row or message means is the caller's to say. Stateless
- * and thread-safe.
+ * The read side of the projection: its queries and the rows they map to, on a connection the caller
+ * holds (a pooled one of the store, a read-only one of the reader) and in whatever transaction it
+ * opened. What a missing row or message means is the caller's to say. Stateless and thread-safe.
  *
  * <p>Failures of the database are {@link SQLException}s; rows that do not map (a message or JSON
  * column that does not decode) are {@link ProjectionException}s.

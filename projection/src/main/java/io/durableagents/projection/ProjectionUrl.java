@@ -113,8 +113,8 @@ public final class ProjectionUrl {
   }
 
   /**
-   * Whether this is a SQLite database in memory: one of its own for every connection, gone with
-   * it, so neither a pool nor a reader in another process could share it.
+   * Whether this is a SQLite database in memory: one of its own for every connection, gone with it,
+   * so neither a pool nor a reader in another process could share it.
    */
   public boolean sqliteInMemory() {
     return sqliteInMemory;
@@ -144,8 +144,8 @@ public final class ProjectionUrl {
   }
 
   /**
-   * The URL without what may be secret, for messages: the user info and the query (where
-   * PostgreSQL URLs carry {@code password=}).
+   * The URL without what may be secret, for messages: the user info and the query (where PostgreSQL
+   * URLs carry {@code password=}).
    */
   public static String describe(String url) {
     if (url == null) {
@@ -167,8 +167,8 @@ public final class ProjectionUrl {
   /**
    * A new connection that cannot write, for a reader. It never creates a database: a SQLite file
    * that is missing or a directory is an error naming the URL, not an empty projection, since a
-   * wrong URL must not read as "nothing there" (the worker creates the database when it starts).
-   * A SQLite connection waits up to {@value #SQLITE_BUSY_TIMEOUT_MILLIS} ms for a writer's lock; a
+   * wrong URL must not read as "nothing there" (the worker creates the database when it starts). A
+   * SQLite connection waits up to {@value #SQLITE_BUSY_TIMEOUT_MILLIS} ms for a writer's lock; a
    * PostgreSQL one is read-only in autocommit too, not only in transactions.
    *
    * @throws ProjectionException if the SQLite database file is not there
@@ -191,7 +191,11 @@ public final class ProjectionUrl {
       throw new ProjectionException(
           Files.isDirectory(file)
               ? "the projection " + describe() + " names a directory, not a SQLite database file"
-              : "no projection database at " + file + " (" + describe() + "): the worker creates it"
+              : "no projection database at "
+                  + file
+                  + " ("
+                  + describe()
+                  + "): the worker creates it"
                   + " when it starts; point the client at the worker's projection");
     }
     return DriverManager.getConnection(url, readOnlySqlite());

@@ -1,7 +1,7 @@
 package io.durableagents.projection;
 
-import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.Usage;
 
 /**

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * The read model on a real PostgreSQL server (embedded binaries, started once for the class),
- * each database a fresh schema.
+ * The read model on a real PostgreSQL server (embedded binaries, started once for the class), each
+ * database a fresh schema.
  */
 class PostgresProjectionQueriesTest extends ProjectionQueriesContract {
   private static final AtomicInteger SCHEMAS = new AtomicInteger();

@@ -1,7 +1,5 @@
 package io.durableagents.projection;
 
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -11,10 +9,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.ApprovalStatus;
 import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.Usage;
-import io.durableagents.workflow.ApprovalRecord;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -117,8 +117,20 @@ abstract class ProjectionQueriesContract {
 
   private static StoredSession finishedSession(String sessionId) {
     return new StoredSession(
-        sessionId, "exec-1", "concierge", RunStatus.FINISHED, 2, 7, 4, new Usage(120, 45), "fp", 1_000L,
-        1_700L, null, null, null);
+        sessionId,
+        "exec-1",
+        "concierge",
+        RunStatus.FINISHED,
+        2,
+        7,
+        4,
+        new Usage(120, 45),
+        "fp",
+        1_000L,
+        1_700L,
+        null,
+        null,
+        null);
   }
 
   @Test
@@ -134,8 +146,20 @@ abstract class ProjectionQueriesContract {
       assertThat(read.session(connection, "chat-1.fork"))
           .contains(
               new StoredSession(
-                  "chat-1.fork", "exec-1", "concierge", RunStatus.FINISHED, 2, 7, 4, new Usage(120, 45),
-                  "fp", 1_000L, 1_700L, "chat-1", 3, "businessState appendInput"));
+                  "chat-1.fork",
+                  "exec-1",
+                  "concierge",
+                  RunStatus.FINISHED,
+                  2,
+                  7,
+                  4,
+                  new Usage(120, 45),
+                  "fp",
+                  1_000L,
+                  1_700L,
+                  "chat-1",
+                  3,
+                  "businessState appendInput"));
       assertThat(read.session(connection, "nobody")).isEmpty();
     }
   }
@@ -152,12 +176,23 @@ abstract class ProjectionQueriesContract {
             + " WHERE session_id = 'chat-2' AND step = 3");
 
     StoredEntry newest =
-        new StoredEntry(3, 1, 3_000L, RunStatus.FINISHED, "stop", 4, new Usage(30, 5), "fp", state, "h3");
+        new StoredEntry(
+            3, 1, 3_000L, RunStatus.FINISHED, "stop", 4, new Usage(30, 5), "fp", state, "h3");
     StoredEntry middle =
-        new StoredEntry(2, 1, 2_000L, RunStatus.IN_PROGRESS, null, 3, new Usage(20, 5), "fp", null, null);
+        new StoredEntry(
+            2, 1, 2_000L, RunStatus.IN_PROGRESS, null, 3, new Usage(20, 5), "fp", null, null);
     StoredEntry oldest =
         new StoredEntry(
-            1, 1, 1_000L, RunStatus.IN_PROGRESS, "tool_calls", 2, new Usage(10, 5), "fp", null, null);
+            1,
+            1,
+            1_000L,
+            RunStatus.IN_PROGRESS,
+            "tool_calls",
+            2,
+            new Usage(10, 5),
+            "fp",
+            null,
+            null);
     try (Connection connection = reading()) {
       assertThat(read.history(connection, "chat-2", 0)).containsExactly(newest, middle, oldest);
       assertThat(read.history(connection, "chat-2", -1)).containsExactly(newest, middle, oldest);
@@ -240,9 +275,19 @@ abstract class ProjectionQueriesContract {
             + " input, status, requested_at, expires_at, decided_at, decided_by, note, notified_at)"
             + " VALUES (?, ?, 1, 2, ?, 'book', ?, ?, ?, 9000, ?, ?, ?, ?)";
     String arguments = "{\"party\":2}";
-    execute(insert, "a-2", "chat-7", "call-2", arguments, "pending", 2_000L, null, null, null,
-        2_100L);
-    execute(insert, "a-1", "chat-7", "call-1", "not json", "approved", 1_000L, 1_500L, "ops", "ok",
+    execute(
+        insert, "a-2", "chat-7", "call-2", arguments, "pending", 2_000L, null, null, null, 2_100L);
+    execute(
+        insert,
+        "a-1",
+        "chat-7",
+        "call-1",
+        "not json",
+        "approved",
+        1_000L,
+        1_500L,
+        "ops",
+        "ok",
         null);
     execute(insert, "a-3", "chat-8", "call-3", null, "pending", 2_000L, null, null, null, null);
 
@@ -253,25 +298,41 @@ abstract class ProjectionQueriesContract {
             "chat-7",
             new ApprovalRecord(
                 new Approval("a-2", "call-2", "book", party, 2_000L, 9_000L),
-                1, 2, ApprovalStatus.PENDING, 0L, null, null, 2_100L));
+                1,
+                2,
+                ApprovalStatus.PENDING,
+                0L,
+                null,
+                null,
+                2_100L));
     StoredApproval decided =
         new StoredApproval(
             "chat-7",
             new ApprovalRecord(
                 new Approval("a-1", "call-1", "book", text, 1_000L, 9_000L),
-                1, 2, ApprovalStatus.APPROVED, 1_500L, "ops", "ok", 0L));
+                1,
+                2,
+                ApprovalStatus.APPROVED,
+                1_500L,
+                "ops",
+                "ok",
+                0L));
     StoredApproval other =
         new StoredApproval(
             "chat-8",
             new ApprovalRecord(
                 new Approval("a-3", "call-3", "book", null, 2_000L, 9_000L),
-                1, 2, ApprovalStatus.PENDING, 0L, null, null, 0L));
+                1,
+                2,
+                ApprovalStatus.PENDING,
+                0L,
+                null,
+                null,
+                0L));
     try (Connection connection = reading()) {
-      assertThat(read.approvals(connection, null, false))
-          .containsExactly(decided, pending, other);
+      assertThat(read.approvals(connection, null, false)).containsExactly(decided, pending, other);
       assertThat(read.approvals(connection, null, true)).containsExactly(pending, other);
-      assertThat(read.approvals(connection, "chat-7", false))
-          .containsExactly(decided, pending);
+      assertThat(read.approvals(connection, "chat-7", false)).containsExactly(decided, pending);
       assertThat(read.approvals(connection, "chat-7", true)).containsExactly(pending);
       assertThat(read.approvals(connection, "nobody", false)).isEmpty();
     }

@@ -39,7 +39,9 @@ class ProjectionUrlTest {
   void inMemoryAndResourceDatabasesAreNoFile() {
     for (String memory :
         List.of(
-            "jdbc:sqlite:", "jdbc:sqlite::memory:", "jdbc:sqlite:file:x?mode=memory",
+            "jdbc:sqlite:",
+            "jdbc:sqlite::memory:",
+            "jdbc:sqlite:file:x?mode=memory",
             "jdbc:sqlite:?a=b")) {
       ProjectionUrl url = ProjectionUrl.parse(memory, "store");
       assertThat(url.sqliteInMemory()).as(memory).isTrue();
@@ -93,7 +95,11 @@ class ProjectionUrlTest {
     assertThatThrownBy(url::openReadOnly)
         .isInstanceOf(ProjectionException.class)
         .hasMessage(
-            "no projection database at " + file + " (jdbc:sqlite:" + file + "?...): the worker"
+            "no projection database at "
+                + file
+                + " (jdbc:sqlite:"
+                + file
+                + "?...): the worker"
                 + " creates it when it starts; point the client at the worker's projection");
     assertThat(file.getParent()).doesNotExist();
   }

@@ -30,10 +30,10 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The top-level {@code agents} command with the client commands {@code send} and
- * {@code status}; the worker app adds its own ({@code demo}, {@code dev}, {@code server},
- * {@code worker}). Errors become one line on stderr and an exit code from {@link ExitCodes}; a
- * stack trace only with {@code --verbose} or {@code AGENTS_DEBUG=1}.
+ * The top-level {@code agents} command with the client commands {@code send} and {@code status};
+ * the worker app adds its own ({@code demo}, {@code dev}, {@code server}, {@code worker}). Errors
+ * become one line on stderr and an exit code from {@link ExitCodes}; a stack trace only with {@code
+ * --verbose} or {@code AGENTS_DEBUG=1}.
  *
  * <pre>{@code
  * public static void main(String[] args) {
@@ -43,6 +43,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  */
 public final class AgentsCli {
   public static final String NAME = "agents";
+
   /** Set to {@code 1} (or {@code true}) to print stack traces of errors. */
   public static final String DEBUG_VARIABLE = "AGENTS_DEBUG";
 
@@ -74,7 +75,8 @@ public final class AgentsCli {
     commandLine.addSubcommand(new ApprovalsCommand());
     commandLine.addSubcommand(new SessionsCommand());
     // These settings reach every subcommand added so far, so they come last.
-    // An argument starting with @ is text (a message may well start with one), never a file to read.
+    // An argument starting with @ is text (a message may well start with one), never a file to
+    // read.
     commandLine.setExpandAtFiles(false);
     commandLine.setDefaultValueProvider(new EnvironmentDefaults(env));
     commandLine.setOut(utf8(System.out));
@@ -118,7 +120,8 @@ public final class AgentsCli {
 
   /** The one line printed for an exception thrown by a command. */
   public static String messageOf(Throwable e) {
-    if (e instanceof CliException || e instanceof AgentClientException
+    if (e instanceof CliException
+        || e instanceof AgentClientException
         || e instanceof IllegalArgumentException) {
       if (isUnreachable(e) && !(e instanceof CliException)) {
         return "Lost the connection to Temporal: " + e.getMessage();
@@ -126,7 +129,8 @@ public final class AgentsCli {
       return e.getMessage() == null ? e.toString() : e.getMessage();
     }
     if (isUnreachable(e)) {
-      return "Cannot reach Temporal: " + rootMessage(e)
+      return "Cannot reach Temporal: "
+          + rootMessage(e)
           + " (start one with './agents dev', or point --temporal / TEMPORAL_ADDRESS at yours).";
     }
     return "Unexpected error: " + rootMessage(e) + " (run with --verbose for details)";
@@ -228,7 +232,10 @@ public final class AgentsCli {
       PrintWriter err = commandLine.getErr();
       err.println(commandLine.getColorScheme().errorText(e.getMessage()));
       UnmatchedArgumentException.printSuggestions(e, err);
-      err.println("Try '" + commandLine.getCommandSpec().qualifiedName() + " --help' for more information.");
+      err.println(
+          "Try '"
+              + commandLine.getCommandSpec().qualifiedName()
+              + " --help' for more information.");
       err.flush();
       return ExitCodes.USAGE;
     }
@@ -243,7 +250,8 @@ public final class AgentsCli {
     }
 
     @Override
-    public int handleExecutionException(Exception e, CommandLine commandLine, ParseResult parseResult) {
+    public int handleExecutionException(
+        Exception e, CommandLine commandLine, ParseResult parseResult) {
       if (e instanceof ParameterException parameterException) {
         return new UsageErrorHandler().handleParseException(parameterException, new String[0]);
       }

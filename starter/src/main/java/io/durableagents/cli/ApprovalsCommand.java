@@ -12,8 +12,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code agents approvals}: the back-office inbox, from the projection: approvals of every
- * session, oldest request first. Reads the projection only; Temporal is not contacted.
+ * {@code agents approvals}: the back-office inbox, from the projection: approvals of every session,
+ * oldest request first. Reads the projection only; Temporal is not contacted.
  */
 @Command(
     name = "approvals",

@@ -9,7 +9,11 @@ import picocli.CommandLine.Command;
       "Approve a pending tool call; the call runs and the run resumes.",
       "Waits for the run to settle again and prints its result, unless --no-wait."
     },
-    footer = {"", "Exit codes: 0 finished, 1 failed or already decided, 3 awaiting the next approval,", "4 no such session or approval."})
+    footer = {
+      "",
+      "Exit codes: 0 finished, 1 failed or already decided, 3 awaiting the next approval,",
+      "4 no such session or approval."
+    })
 public class ApproveCommand extends DecideCommand {
   @Override
   boolean approved() {

@@ -17,9 +17,9 @@ import picocli.CommandLine.Spec;
 /**
  * Where the CLI finds Temporal and the projection: a picocli mixin shared by every command that
  * talks to a session and by the worker commands. The Temporal options win over the {@code
- * TEMPORAL_*} variables and the {@code temporal.toml} profile (see {@link ConnectionSettings});
- * the others fall back to their environment variable (see {@link EnvironmentDefaults}), then to
- * the built-in default.
+ * TEMPORAL_*} variables and the {@code temporal.toml} profile (see {@link ConnectionSettings}); the
+ * others fall back to their environment variable (see {@link EnvironmentDefaults}), then to the
+ * built-in default.
  *
  * <pre>{@code
  * @Command(name = "send")
@@ -40,7 +40,10 @@ public class ConnectionOptions {
   public static final String DEFAULT_NAMESPACE = ConnectionSettings.DEFAULT_NAMESPACE;
   public static final String DEFAULT_TASK_QUEUE = AgentClientOptions.DEFAULT_TASK_QUEUE;
   public static final String DEFAULT_PROJECTION = "jdbc:sqlite:.agents/projection.db";
-  /** The options that choose a Temporal to connect to (commands with their own server refuse them). */
+
+  /**
+   * The options that choose a Temporal to connect to (commands with their own server refuse them).
+   */
   public static final List<String> TEMPORAL_OPTIONS =
       List.of("--temporal", "--namespace", "--profile", "--api-key-file", "--tls");
 
@@ -51,14 +54,18 @@ public class ConnectionOptions {
       names = "--temporal",
       paramLabel = "HOST:PORT",
       description =
-          "Temporal frontend address (env TEMPORAL_ADDRESS, else the profile's; default: " + DEFAULT_TEMPORAL + ").")
+          "Temporal frontend address (env TEMPORAL_ADDRESS, else the profile's; default: "
+              + DEFAULT_TEMPORAL
+              + ").")
   String temporal;
 
   @Option(
       names = "--namespace",
       paramLabel = "NS",
       description =
-          "Temporal namespace (env TEMPORAL_NAMESPACE, else the profile's; default: " + DEFAULT_NAMESPACE + ").")
+          "Temporal namespace (env TEMPORAL_NAMESPACE, else the profile's; default: "
+              + DEFAULT_NAMESPACE
+              + ").")
   String namespace;
 
   @Option(
@@ -86,7 +93,8 @@ public class ConnectionOptions {
       names = "--task-queue",
       paramLabel = "QUEUE",
       defaultValue = DEFAULT_TASK_QUEUE,
-      description = "Task queue the agent workers poll (env AGENTS_TASK_QUEUE; default: ${DEFAULT-VALUE}).")
+      description =
+          "Task queue the agent workers poll (env AGENTS_TASK_QUEUE; default: ${DEFAULT-VALUE}).")
   String taskQueue;
 
   @Option(
@@ -161,7 +169,8 @@ public class ConnectionOptions {
     WorkflowServiceStubs service = temporalSettings.connect();
     ProjectionReader reader = null;
     try {
-      WorkflowClient workflowClient = WorkflowClient.newInstance(service, temporalSettings.clientOptions());
+      WorkflowClient workflowClient =
+          WorkflowClient.newInstance(service, temporalSettings.clientOptions());
       AgentClientOptions.Builder options = AgentClientOptions.newBuilder().setTaskQueue(taskQueue);
       if (withProjection) {
         reader = ProjectionReader.open(projection);
@@ -181,7 +190,10 @@ public class ConnectionOptions {
    * on stderr (a script that retried on failure would send the input again).
    */
   private void warnMessagesLeftOut(AgentClientException e) {
-    PrintWriter err = mixee != null ? mixee.commandLine().getErr() : new PrintWriter(System.err, true, Charset.defaultCharset());
+    PrintWriter err =
+        mixee != null
+            ? mixee.commandLine().getErr()
+            : new PrintWriter(System.err, true, Charset.defaultCharset());
     err.println("Warning: the result is shown without its messages: " + e.getMessage());
     err.flush();
   }

@@ -40,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 public final class ConnectionSettings {
   public static final String DEFAULT_ADDRESS = "127.0.0.1:7233";
   public static final String DEFAULT_NAMESPACE = "default";
+
   /** Deadline of the namespace check; the health check has the SDK's 5 s attempt deadline. */
   static final long NAMESPACE_CHECK_SECONDS = 5;
 
@@ -89,7 +90,9 @@ public final class ConnectionSettings {
     return !isBlank(profile.getApiKey());
   }
 
-  /** Options for {@link WorkflowServiceStubs#newServiceStubs}: target, TLS, API key, gRPC metadata. */
+  /**
+   * Options for {@link WorkflowServiceStubs#newServiceStubs}: target, TLS, API key, gRPC metadata.
+   */
   public WorkflowServiceStubsOptions serviceStubsOptions() {
     return stubsOptions;
   }
@@ -120,7 +123,8 @@ public final class ConnectionSettings {
       if (e instanceof CliException) {
         throw e;
       }
-      throw e instanceof StatusRuntimeException status && refusedCredentials(status.getStatus().getCode())
+      throw e instanceof StatusRuntimeException status
+              && refusedCredentials(status.getStatus().getCode())
           ? refused(status)
           : unreachable(e);
     }
@@ -133,7 +137,10 @@ public final class ConnectionSettings {
   private CliException refused(StatusRuntimeException e) {
     return new CliException(
         ExitCodes.ERROR,
-        "Temporal at " + address() + " refused the credentials (" + firstLine(e)
+        "Temporal at "
+            + address()
+            + " refused the credentials ("
+            + firstLine(e)
             + "): check the API key (TEMPORAL_API_KEY, --api-key-file) or the client certificate.",
         e);
   }
@@ -143,14 +150,19 @@ public final class ConnectionSettings {
       stubs
           .blockingStub()
           .withDeadlineAfter(NAMESPACE_CHECK_SECONDS, TimeUnit.SECONDS)
-          .describeNamespace(DescribeNamespaceRequest.newBuilder().setNamespace(namespace()).build());
+          .describeNamespace(
+              DescribeNamespaceRequest.newBuilder().setNamespace(namespace()).build());
     } catch (StatusRuntimeException e) {
       Status.Code code = e.getStatus().getCode();
       if (code == Status.Code.NOT_FOUND) {
         throw new CliException(
             ExitCodes.ERROR,
-            "Namespace '" + namespace() + "' does not exist on Temporal at " + address()
-                + ": create it (temporal operator namespace create --namespace " + namespace()
+            "Namespace '"
+                + namespace()
+                + "' does not exist on Temporal at "
+                + address()
+                + ": create it (temporal operator namespace create --namespace "
+                + namespace()
                 + "), or pick another with --namespace / TEMPORAL_NAMESPACE.",
             e);
       }
@@ -167,7 +179,11 @@ public final class ConnectionSettings {
   private CliException unreachable(RuntimeException e) {
     return new CliException(
         ExitCodes.ERROR,
-        "Cannot reach Temporal at " + address() + (tls() ? " over TLS" : "") + " (" + firstLine(e)
+        "Cannot reach Temporal at "
+            + address()
+            + (tls() ? " over TLS" : "")
+            + " ("
+            + firstLine(e)
             + "): start one with './agents dev', or point --temporal / TEMPORAL_ADDRESS at yours.",
         e);
   }
@@ -197,7 +213,8 @@ public final class ConnectionSettings {
 
   @Override
   public int hashCode() {
-    return Objects.hash(profile.getAddress(), profile.getNamespace(), profile.getApiKey(), profile.getTls());
+    return Objects.hash(
+        profile.getAddress(), profile.getNamespace(), profile.getApiKey(), profile.getTls());
   }
 
   /** Never prints the API key. */
@@ -259,14 +276,17 @@ public final class ConnectionSettings {
 
     private Builder(Map<String, String> env) {
       Map<String, String> set = new HashMap<>();
-      Objects.requireNonNull(env, "env").forEach((name, value) -> {
-        // An empty TEMPORAL_GRPC_META_X removes header x from the profile: keep it as it is.
-        if (name.startsWith(GRPC_META_PREFIX)) {
-          set.put(name, value);
-        } else if (value != null && !value.isBlank()) {
-          set.put(name, value.strip());
-        }
-      });
+      Objects.requireNonNull(env, "env")
+          .forEach(
+              (name, value) -> {
+                // An empty TEMPORAL_GRPC_META_X removes header x from the profile: keep it as it
+                // is.
+                if (name.startsWith(GRPC_META_PREFIX)) {
+                  set.put(name, value);
+                } else if (value != null && !value.isBlank()) {
+                  set.put(name, value.strip());
+                }
+              });
       this.env = Map.copyOf(set);
     }
 
@@ -282,7 +302,9 @@ public final class ConnectionSettings {
       return this;
     }
 
-    /** {@code --profile}: the {@code temporal.toml} profile, instead of {@code TEMPORAL_PROFILE}. */
+    /**
+     * {@code --profile}: the {@code temporal.toml} profile, instead of {@code TEMPORAL_PROFILE}.
+     */
     public Builder profile(String profile) {
       this.profileName = isBlank(profile) ? null : profile.strip();
       return this;
@@ -331,8 +353,8 @@ public final class ConnectionSettings {
 
     /**
      * Refuses a HOST:PORT address whose port is empty or out of 1-65535 (exit 2), from any source:
-     * gRPC would refuse it on a background thread, printing a stack trace, and then only report
-     * the server unreachable. Targets with a scheme ({@code dns:///host:port}) are gRPC's to check.
+     * gRPC would refuse it on a background thread, printing a stack trace, and then only report the
+     * server unreachable. Targets with a scheme ({@code dns:///host:port}) are gRPC's to check.
      */
     static void requirePort(String address) {
       if (address == null || address.contains("://")) {
@@ -347,13 +369,17 @@ public final class ConnectionSettings {
       if (port.isEmpty() || (port.chars().allMatch(Character::isDigit) && !validPort(port))) {
         throw new CliException(
             ExitCodes.USAGE,
-            "Invalid Temporal address '" + address + "': expected HOST:PORT with a port of 1-65535.");
+            "Invalid Temporal address '"
+                + address
+                + "': expected HOST:PORT with a port of 1-65535.");
       }
     }
 
     private static boolean validPort(String digits) {
       String significant = digits.replaceFirst("^0+", "");
-      return !significant.isEmpty() && significant.length() <= 5 && Integer.parseInt(significant) <= 65535;
+      return !significant.isEmpty()
+          && significant.length() <= 5
+          && Integer.parseInt(significant) <= 65535;
     }
 
     /** The profile of the config file (if any) with the environment applied. */
@@ -369,13 +395,17 @@ public final class ConnectionSettings {
         profiles = profilesOf(file, toml);
       } else if (explicitFile != null) {
         throw new CliException(
-            ExitCodes.USAGE, "Temporal config file not found: " + file + " (from TEMPORAL_CONFIG_FILE).");
+            ExitCodes.USAGE,
+            "Temporal config file not found: " + file + " (from TEMPORAL_CONFIG_FILE).");
       }
       if (profile != null && !profiles.containsKey(profile)) {
-        throw new CliException(ExitCodes.USAGE, noProfile(profile, profileSource, file, toml != null, profiles));
+        throw new CliException(
+            ExitCodes.USAGE, noProfile(profile, profileSource, file, toml != null, profiles));
       }
       LoadClientConfigProfileOptions.Builder options =
-          LoadClientConfigProfileOptions.newBuilder().setEnvOverrides(env).setConfigFileProfile(profile);
+          LoadClientConfigProfileOptions.newBuilder()
+              .setEnvOverrides(env)
+              .setConfigFileProfile(profile);
       if (profiles.isEmpty()) {
         options.setDisableFile(true);
       } else {
@@ -413,21 +443,33 @@ public final class ConnectionSettings {
     private static CliException malformed(Path file, Exception e) {
       String detail =
           e instanceof JsonProcessingException json && json.getLocation() != null
-              ? json.getOriginalMessage() + " (line " + json.getLocation().getLineNr() + ", column "
-                  + json.getLocation().getColumnNr() + ")"
+              ? json.getOriginalMessage()
+                  + " (line "
+                  + json.getLocation().getLineNr()
+                  + ", column "
+                  + json.getLocation().getColumnNr()
+                  + ")"
               : firstLine(e);
       return new CliException(
           ExitCodes.USAGE, "Cannot read the Temporal config file " + file + ": " + detail, e);
     }
 
     private static String noProfile(
-        String profile, String source, Path file, boolean fileExists, Map<String, ClientConfigProfile> profiles) {
+        String profile,
+        String source,
+        Path file,
+        boolean fileExists,
+        Map<String, ClientConfigProfile> profiles) {
       String start = "No Temporal profile '" + profile + "' (from " + source + ")";
       if (!fileExists) {
-        return start + ": there is no config file" + (file == null ? "" : " at " + file)
+        return start
+            + ": there is no config file"
+            + (file == null ? "" : " at " + file)
             + " (set TEMPORAL_CONFIG_FILE to yours).";
       }
-      return start + " in " + file
+      return start
+          + " in "
+          + file
           + (profiles.isEmpty()
               ? ": it has none."
               : "; it has: " + String.join(", ", new TreeSet<>(profiles.keySet())) + ".");
@@ -442,18 +484,31 @@ public final class ConnectionSettings {
         return key;
       } catch (IOException e) {
         throw new CliException(
-            ExitCodes.USAGE, "Cannot read the API key file " + file + " (--api-key-file): " + firstLine(e), e);
+            ExitCodes.USAGE,
+            "Cannot read the API key file " + file + " (--api-key-file): " + firstLine(e),
+            e);
       }
     }
 
-    /** Files the TLS settings name must exist; a certificate needs its key and the other way round. */
+    /**
+     * Files the TLS settings name must exist; a certificate needs its key and the other way round.
+     */
     private static void requireTlsFiles(ClientConfigTLS tls) {
       if (tls == null || Boolean.TRUE.equals(tls.isDisabled())) {
         return;
       }
-      requireFile(tls.getClientCertPath(), "TLS client certificate", "TEMPORAL_TLS_CLIENT_CERT_PATH / tls.client_cert_path");
-      requireFile(tls.getClientKeyPath(), "TLS client key", "TEMPORAL_TLS_CLIENT_KEY_PATH / tls.client_key_path");
-      requireFile(tls.getServerCACertPath(), "TLS server CA certificate", "TEMPORAL_TLS_SERVER_CA_CERT_PATH / tls.server_ca_cert_path");
+      requireFile(
+          tls.getClientCertPath(),
+          "TLS client certificate",
+          "TEMPORAL_TLS_CLIENT_CERT_PATH / tls.client_cert_path");
+      requireFile(
+          tls.getClientKeyPath(),
+          "TLS client key",
+          "TEMPORAL_TLS_CLIENT_KEY_PATH / tls.client_key_path");
+      requireFile(
+          tls.getServerCACertPath(),
+          "TLS server CA certificate",
+          "TEMPORAL_TLS_SERVER_CA_CERT_PATH / tls.server_ca_cert_path");
       boolean cert = !isBlank(tls.getClientCertPath()) || hasData(tls.getClientCertData());
       boolean key = !isBlank(tls.getClientKeyPath()) || hasData(tls.getClientKeyData());
       if (cert != key) {
@@ -467,7 +522,8 @@ public final class ConnectionSettings {
 
     private static void requireFile(String path, String what, String setting) {
       if (!isBlank(path) && !Files.isReadable(Path.of(path))) {
-        throw new CliException(ExitCodes.USAGE, what + " not found: " + path + " (" + setting + ").");
+        throw new CliException(
+            ExitCodes.USAGE, what + " not found: " + path + " (" + setting + ").");
       }
     }
 

@@ -28,10 +28,16 @@ abstract class DecideCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "APPROVAL_ID", description = "The approval to decide.")
   String approvalId;
 
-  @Option(names = "--note", paramLabel = "TEXT", description = "A note kept with the decision (a rejection's result carries it).")
+  @Option(
+      names = "--note",
+      paramLabel = "TEXT",
+      description = "A note kept with the decision (a rejection's result carries it).")
   String note;
 
-  @Option(names = "--by", paramLabel = "NAME", description = "Who decides (default: the user name).")
+  @Option(
+      names = "--by",
+      paramLabel = "NAME",
+      description = "Who decides (default: the user name).")
   String decidedBy;
 
   @Option(names = "--no-wait", description = "Decide and return without waiting for the run.")
@@ -53,7 +59,8 @@ abstract class DecideCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     try (ConnectionOptions.Connection connected = connection.open()) {
-      DecisionOptions decision = DecisionOptions.newBuilder().setNote(note).setDecidedBy(by).build();
+      DecisionOptions decision =
+          DecisionOptions.newBuilder().setNote(note).setDecidedBy(by).build();
       DecisionOutcome outcome =
           approved()
               ? connected.agents().approve(session, approvalId, decision)
@@ -62,7 +69,8 @@ abstract class DecideCommand implements Callable<Integer> {
         if (json) {
           RunResultPrinter.printJson(outcome, out);
         } else {
-          out.println(outcome.outcome() + ": " + outcome.toolName() + " (" + outcome.toolCallId() + ")");
+          out.println(
+              outcome.outcome() + ": " + outcome.toolName() + " (" + outcome.toolCallId() + ")");
           out.flush();
         }
         return ExitCodes.OK;

@@ -56,7 +56,8 @@ public class DiffCommand implements Callable<Integer> {
       for (int line = 0; line < Math.max(left.size(), right.size()); line++) {
         String prefix = line == 0 ? String.format("%-3d%s  ", i, mark) : "      ";
         out.println(
-            pad(prefix + (line < left.size() ? left.get(line) : "")) + " │ "
+            pad(prefix + (line < left.size() ? left.get(line) : ""))
+                + " │ "
                 + (line < right.size() ? right.get(line) : ""));
       }
     }
@@ -67,10 +68,19 @@ public class DiffCommand implements Callable<Integer> {
             : "Diverged at step " + diff.divergedAt() + ".");
     Trajectories.Drift drift = diff.drift();
     out.println(
-        "Drift: tool order " + (drift.toolOrder() ? "differs" : "same")
-            + "; arguments " + (drift.arguments().isEmpty() ? "same" : "differ at " + drift.arguments())
-            + "; step count " + diff.stepsA().size() + " vs " + diff.stepsB().size()
-            + "; finish reason " + diff.finishReasonA() + " vs " + diff.finishReasonB() + ".");
+        "Drift: tool order "
+            + (drift.toolOrder() ? "differs" : "same")
+            + "; arguments "
+            + (drift.arguments().isEmpty() ? "same" : "differ at " + drift.arguments())
+            + "; step count "
+            + diff.stepsA().size()
+            + " vs "
+            + diff.stepsB().size()
+            + "; finish reason "
+            + diff.finishReasonA()
+            + " vs "
+            + diff.finishReasonB()
+            + ".");
     out.flush();
     return ExitCodes.OK;
   }
@@ -85,8 +95,13 @@ public class DiffCommand implements Callable<Integer> {
       lines.add(RunResultPrinter.printable(step.text()));
     }
     for (ToolCallRecord call : step.toolCalls()) {
-      lines.add("→ " + call.name() + " " + RunResultPrinter.compactJson(call.arguments(), 30)
-          + " = " + RunResultPrinter.compactJson(call.result(), 40));
+      lines.add(
+          "→ "
+              + call.name()
+              + " "
+              + RunResultPrinter.compactJson(call.arguments(), 30)
+              + " = "
+              + RunResultPrinter.compactJson(call.result(), 40));
     }
     return lines.isEmpty() ? List.of("(empty)") : lines;
   }

@@ -9,11 +9,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * Takes option defaults from environment variables of the same meaning: an option
- * given on the command line wins, then the variable, then the option's built-in default. Reads
- * from a map so tests need not touch the process environment. The Temporal connection options
- * ({@code --temporal}, {@code --namespace}, ...) have no entry here: {@link ConnectionSettings}
- * reads {@code TEMPORAL_*} and {@code temporal.toml} profiles from {@link #environmentOf}.
+ * Takes option defaults from environment variables of the same meaning: an option given on the
+ * command line wins, then the variable, then the option's built-in default. Reads from a map so
+ * tests need not touch the process environment. The Temporal connection options ({@code
+ * --temporal}, {@code --namespace}, ...) have no entry here: {@link ConnectionSettings} reads
+ * {@code TEMPORAL_*} and {@code temporal.toml} profiles from {@link #environmentOf}.
  */
 public final class EnvironmentDefaults implements IDefaultValueProvider {
   /** Option name to the environment variable that supplies its default. */
@@ -40,7 +40,8 @@ public final class EnvironmentDefaults implements IDefaultValueProvider {
    */
   public static Map<String, String> environmentOf(CommandSpec spec) {
     CommandLine commandLine = spec == null ? null : spec.commandLine();
-    if (commandLine != null && commandLine.getDefaultValueProvider() instanceof EnvironmentDefaults defaults) {
+    if (commandLine != null
+        && commandLine.getDefaultValueProvider() instanceof EnvironmentDefaults defaults) {
       return defaults.env;
     }
     return System.getenv();

@@ -38,16 +38,24 @@ public class ForkCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "SESSION", description = "The source session.")
   String session;
 
-  @Option(names = "--from-step", paramLabel = "N", required = true, description = "The history entry (see agents history).")
+  @Option(
+      names = "--from-step",
+      paramLabel = "N",
+      required = true,
+      description = "The history entry (see agents history).")
   int fromStep;
 
-  @Option(names = "--append-input", paramLabel = "TEXT", description = "A user message sent after any calls still pending.")
+  @Option(
+      names = "--append-input",
+      paramLabel = "TEXT",
+      description = "A user message sent after any calls still pending.")
   String appendInput;
 
   @Option(
       names = "--tool-result",
       paramLabel = "CALL_ID=JSON",
-      description = "Replace (or record) a call's result, e.g. call_0_0='{\"forecast\":\"rain\"}'. Repeatable.")
+      description =
+          "Replace (or record) a call's result, e.g. call_0_0='{\"forecast\":\"rain\"}'. Repeatable.")
   List<String> toolResults = new ArrayList<>();
 
   @Option(
@@ -56,7 +64,10 @@ public class ForkCommand implements Callable<Integer> {
       description = "Replace the entry's business state with this JSON object ('null' clears it).")
   String businessState;
 
-  @Option(names = "--as", paramLabel = "NEW_ID", description = "Id of the new session (default SESSION.fork-N).")
+  @Option(
+      names = "--as",
+      paramLabel = "NEW_ID",
+      description = "Id of the new session (default SESSION.fork-N).")
   String newId;
 
   @Option(names = "--json", description = "Print the fork as one JSON document.")
@@ -78,7 +89,8 @@ public class ForkCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ConnectionOptions.Connection connected = connection.open()) {
       WaitHint hint =
-          WaitHint.after(SendCommand.WAIT_HINT_AFTER, "the fork", spec.commandLine().getErr(), connection);
+          WaitHint.after(
+              SendCommand.WAIT_HINT_AFTER, "the fork", spec.commandLine().getErr(), connection);
       ForkResult fork;
       try {
         fork = connected.agents().fork(session, fromStep, patch, newId);
@@ -89,8 +101,15 @@ public class ForkCommand implements Callable<Integer> {
         RunResultPrinter.printJson(fork, out);
       } else {
         out.println(
-            "Forked " + fork.parentSessionId() + " at step " + fork.parentStep() + " as " + fork.sessionId()
-                + " (patch: " + fork.patch() + ").");
+            "Forked "
+                + fork.parentSessionId()
+                + " at step "
+                + fork.parentStep()
+                + " as "
+                + fork.sessionId()
+                + " (patch: "
+                + fork.patch()
+                + ").");
         out.println("Wait for its run with: ./agents send " + fork.sessionId() + " \"\"");
         out.flush();
       }
@@ -109,7 +128,10 @@ public class ForkCommand implements Callable<Integer> {
       throw new CliException(ExitCodes.USAGE, "--business-state: the value is not JSON", e);
     }
     if (state == null || ForkPatch.businessStateProblem(state) != null) {
-      throw new CliException(ExitCodes.USAGE, "--business-state needs a JSON object, or null to clear the state", null);
+      throw new CliException(
+          ExitCodes.USAGE,
+          "--business-state needs a JSON object, or null to clear the state",
+          null);
     }
     return state;
   }
@@ -117,14 +139,17 @@ public class ForkCommand implements Callable<Integer> {
   private ForkPatch.ToolResultPatch parseToolResult(String value) {
     int eq = value.indexOf('=');
     if (eq <= 0) {
-      throw new CliException(ExitCodes.USAGE, "--tool-result needs CALL_ID=JSON, got '" + value + "'", null);
+      throw new CliException(
+          ExitCodes.USAGE, "--tool-result needs CALL_ID=JSON, got '" + value + "'", null);
     }
     JsonNode result;
     try {
       result = JSON.readTree(value.substring(eq + 1));
     } catch (java.io.IOException e) {
       throw new CliException(
-          ExitCodes.USAGE, "--tool-result " + value.substring(0, eq) + ": the result is not JSON", e);
+          ExitCodes.USAGE,
+          "--tool-result " + value.substring(0, eq) + ": the result is not JSON",
+          e);
     }
     return new ForkPatch.ToolResultPatch(value.substring(0, eq), result);
   }

@@ -14,8 +14,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code agents history SESSION}: the session's checkpoint history from the projection, newest
- * step first. Reads the projection only; Temporal is not contacted.
+ * {@code agents history SESSION}: the session's checkpoint history from the projection, newest step
+ * first. Reads the projection only; Temporal is not contacted.
  */
 @Command(
     name = "history",
@@ -48,7 +48,8 @@ public class HistoryCommand implements Callable<Integer> {
   public Integer call() {
     SendCommand.requireValidSession(session);
     if (limit < 0) {
-      throw new ParameterException(spec.commandLine(), "--limit must not be negative, got " + limit);
+      throw new ParameterException(
+          spec.commandLine(), "--limit must not be negative, got " + limit);
     }
     List<HistoryEntry> entries;
     boolean known;
@@ -65,8 +66,11 @@ public class HistoryCommand implements Callable<Integer> {
     if (!known) {
       PrintWriter err = spec.commandLine().getErr();
       err.println(
-          "No session '" + RunResultPrinter.printable(session) + "' in the projection "
-              + connection.projection() + " (run from the worker's directory or pass its --projection).");
+          "No session '"
+              + RunResultPrinter.printable(session)
+              + "' in the projection "
+              + connection.projection()
+              + " (run from the worker's directory or pass its --projection).");
       err.flush();
       return ExitCodes.NOT_FOUND;
     }

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 final class MessageInput {
   /** The token that names standard input. */
   static final String STDIN = "-";
+
   /** A message of INPUT_CHARS UTF-16 characters is at most three UTF-8 bytes per character. */
   static final int MAX_BYTES = 3 * Limits.INPUT_CHARS;
 
@@ -31,7 +32,8 @@ final class MessageInput {
       throw usage("Give the message either as TEXT or with --input-file, not both.");
     }
     if (text == null && inputFile == null) {
-      throw usage("Missing the message: give TEXT, --input-file PATH, or - to read standard input.");
+      throw usage(
+          "Missing the message: give TEXT, --input-file PATH, or - to read standard input.");
     }
     if (inputFile == null && !STDIN.equals(text)) {
       return text;
@@ -48,7 +50,12 @@ final class MessageInput {
     try {
       path = Path.of(name);
     } catch (java.nio.file.InvalidPathException e) {
-      throw usage("Invalid --input-file path '" + RunResultPrinter.printable(name) + "': " + e.getReason() + ".");
+      throw usage(
+          "Invalid --input-file path '"
+              + RunResultPrinter.printable(name)
+              + "': "
+              + e.getReason()
+              + ".");
     }
     if (Files.isDirectory(path)) {
       throw usage("--input-file " + shown(path) + " is a directory, not a file.");
@@ -83,7 +90,8 @@ final class MessageInput {
   private static String decode(byte[] bytes, String source) {
     if (bytes.length == 0) {
       throw usage(
-          source + " is empty. (To wait for the run in progress without sending anything, send \"\".)");
+          source
+              + " is empty. (To wait for the run in progress without sending anything, send \"\".)");
     }
     try {
       return StandardCharsets.UTF_8
@@ -98,7 +106,10 @@ final class MessageInput {
   }
 
   private static String tooLong(String source) {
-    return "The message in " + source + " is over the limit of " + Limits.INPUT_CHARS
+    return "The message in "
+        + source
+        + " is over the limit of "
+        + Limits.INPUT_CHARS
         + " characters per send; attach large content as an artifact instead.";
   }
 

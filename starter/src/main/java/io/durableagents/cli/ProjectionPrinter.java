@@ -27,11 +27,16 @@ public final class ProjectionPrinter {
   /** The history as a table, newest step first, with the last message of each checkpoint. */
   public static void printHistory(String sessionId, List<HistoryEntry> entries, PrintWriter out) {
     out.println(
-        RunResultPrinter.printable(sessionId) + " · " + entries.size()
+        RunResultPrinter.printable(sessionId)
+            + " · "
+            + entries.size()
             + (entries.size() == 1 ? " history entry" : " history entries")
             + ", newest first (times UTC)");
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"STEP", "RUN", "SAVED AT", "STATUS", "FINISH", "MESSAGES", "TOKENS IN/OUT", "LAST MESSAGE"});
+    rows.add(
+        new String[] {
+          "STEP", "RUN", "SAVED AT", "STATUS", "FINISH", "MESSAGES", "TOKENS IN/OUT", "LAST MESSAGE"
+        });
     for (HistoryEntry entry : entries) {
       var checkpoint = entry.checkpoint();
       List<Message> messages = checkpoint.messages();
@@ -41,10 +46,14 @@ public final class ProjectionPrinter {
             String.valueOf(checkpoint.run()),
             time(entry.savedAt()),
             RunResultPrinter.printable(String.valueOf(entry.status())),
-            checkpoint.finishReason() == null ? "-" : RunResultPrinter.printable(checkpoint.finishReason()),
+            checkpoint.finishReason() == null
+                ? "-"
+                : RunResultPrinter.printable(checkpoint.finishReason()),
             String.valueOf(messages.size()),
             checkpoint.usage().inputTokens() + " / " + checkpoint.usage().outputTokens(),
-            messages.isEmpty() ? "-" : cut(describe(messages.get(messages.size() - 1)), LAST_MESSAGE_WIDTH)
+            messages.isEmpty()
+                ? "-"
+                : cut(describe(messages.get(messages.size() - 1)), LAST_MESSAGE_WIDTH)
           });
     }
     printTable(rows, new boolean[] {true, true, false, false, false, true, true, false}, out);
@@ -52,14 +61,25 @@ public final class ProjectionPrinter {
   }
 
   /** The approvals as a table, oldest request first, and how to decide the pending ones. */
-  public static void printApprovals(List<ApprovalRow> approvals, boolean pendingOnly, PrintWriter out) {
+  public static void printApprovals(
+      List<ApprovalRow> approvals, boolean pendingOnly, PrintWriter out) {
     if (approvals.isEmpty()) {
       out.println(pendingOnly ? "No approval is waiting for a decision." : "No approvals.");
       out.flush();
       return;
     }
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"REQUESTED (UTC)", "SESSION", "APPROVAL ID", "TOOL", "INPUT", "STATUS", "EXPIRES (UTC)", "DECIDED BY"});
+    rows.add(
+        new String[] {
+          "REQUESTED (UTC)",
+          "SESSION",
+          "APPROVAL ID",
+          "TOOL",
+          "INPUT",
+          "STATUS",
+          "EXPIRES (UTC)",
+          "DECIDED BY"
+        });
     for (ApprovalRow approval : approvals) {
       rows.add(
           new String[] {
@@ -74,14 +94,18 @@ public final class ProjectionPrinter {
           });
     }
     printTable(rows, new boolean[8], out);
-    List<ApprovalRow> pending = approvals.stream().filter(ApprovalRow::isPending).collect(Collectors.toList());
+    List<ApprovalRow> pending =
+        approvals.stream().filter(ApprovalRow::isPending).collect(Collectors.toList());
     if (!pending.isEmpty()) {
       ApprovalRow first = pending.get(0);
       out.println();
       out.println(
-          RunResultPrinter.plural(pending.size(), "approval") + " waiting; decide with: ./agents approve "
-              + RunResultPrinter.printable(first.sessionId()) + " "
-              + RunResultPrinter.printable(first.approvalId()) + "   (or reject)");
+          RunResultPrinter.plural(pending.size(), "approval")
+              + " waiting; decide with: ./agents approve "
+              + RunResultPrinter.printable(first.sessionId())
+              + " "
+              + RunResultPrinter.printable(first.approvalId())
+              + "   (or reject)");
     }
     out.flush();
   }
@@ -90,7 +114,9 @@ public final class ProjectionPrinter {
   static String describe(Message message) {
     String role = message.role() == null ? "?" : message.role();
     if (Message.TOOL.equals(role)) {
-      return "tool " + RunResultPrinter.printable(message.toolName()) + " = "
+      return "tool "
+          + RunResultPrinter.printable(message.toolName())
+          + " = "
           + RunResultPrinter.compactJson(message.result(), LAST_MESSAGE_WIDTH);
     }
     StringBuilder text = new StringBuilder(role).append(": ");
@@ -102,8 +128,11 @@ public final class ProjectionPrinter {
         text.append(' ');
       }
       text.append("→ ")
-          .append(message.toolCalls().stream().map(ToolCall::name).map(RunResultPrinter::printable)
-              .collect(Collectors.joining(", ")));
+          .append(
+              message.toolCalls().stream()
+                  .map(ToolCall::name)
+                  .map(RunResultPrinter::printable)
+                  .collect(Collectors.joining(", ")));
     }
     return text.toString();
   }

@@ -16,20 +16,22 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 
 /**
- * Prints run results: with {@code --json} exactly one JSON document (the run result),
- * otherwise a short summary for people. Human output escapes control characters, so hostile
- * model or tool text cannot drive the terminal.
+ * Prints run results: with {@code --json} exactly one JSON document (the run result), otherwise a
+ * short summary for people. Human output escapes control characters, so hostile model or tool text
+ * cannot drive the terminal.
  */
 public final class RunResultPrinter {
   /** Longest JSON of tool arguments or results shown in human output before it is cut. */
   static final int MAX_INLINE_JSON = 200;
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
+
   /** Two-space indentation, arrays one element a line, {@code "key": value}. */
   private static final ObjectWriter PRETTY =
       MAPPER.writer(
           new DefaultPrettyPrinter(
-                  Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER))
+                  Separators.createDefaultInstance()
+                      .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
               .withArrayIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE));
 
   private RunResultPrinter() {}
@@ -66,7 +68,9 @@ public final class RunResultPrinter {
       out.println(
           "  error: "
               + printable(result.error().code())
-              + (result.error().message() == null ? "" : ": " + printable(result.error().message())));
+              + (result.error().message() == null
+                  ? ""
+                  : ": " + printable(result.error().message())));
     }
     if (RunStatus.AWAITING_APPROVAL.equals(result.status())) {
       printApproval(result.sessionId(), result.approval(), out);
@@ -87,10 +91,15 @@ public final class RunResultPrinter {
     String id = approval == null ? "APPROVAL_ID" : printable(approval.approvalId());
     if (approval != null) {
       out.println(
-          "  awaiting approval " + id + ": " + printable(approval.toolName()) + " "
+          "  awaiting approval "
+              + id
+              + ": "
+              + printable(approval.toolName())
+              + " "
               + compactJson(approval.input(), MAX_INLINE_JSON));
     }
-    out.println("  decide with: ./agents approve " + printable(sessionId) + " " + id + "   (or reject)");
+    out.println(
+        "  decide with: ./agents approve " + printable(sessionId) + " " + id + "   (or reject)");
   }
 
   /** {@code chat-1 · run 2 · finished (stop) · 3 steps · 523 in / 106 out tokens}. */
@@ -98,7 +107,8 @@ public final class RunResultPrinter {
     StringBuilder line = new StringBuilder();
     line.append(printable(result.sessionId())).append(" · run ").append(result.run());
     line.append(" · ").append(printable(String.valueOf(result.status())));
-    if (result.finishReason() != null && !result.finishReason().equals(String.valueOf(result.status()))) {
+    if (result.finishReason() != null
+        && !result.finishReason().equals(String.valueOf(result.status()))) {
       line.append(" (").append(printable(result.finishReason())).append(')');
     }
     line.append(" · ").append(plural(result.steps(), "step"));
@@ -120,11 +130,16 @@ public final class RunResultPrinter {
     if (call.isOmitted()) {
       return "→ " + printable(call.name()) + " (arguments and result in the transcript)";
     }
-    String line = "→ " + printable(call.name()) + " " + compactJson(call.arguments(), MAX_INLINE_JSON);
-    return call.result() == null ? line : line + " = " + compactJson(call.result(), MAX_INLINE_JSON);
+    String line =
+        "→ " + printable(call.name()) + " " + compactJson(call.arguments(), MAX_INLINE_JSON);
+    return call.result() == null
+        ? line
+        : line + " = " + compactJson(call.result(), MAX_INLINE_JSON);
   }
 
-  /** One-line JSON of {@code node} ({@code {}} for null), cut to {@code maxChars} with an ellipsis. */
+  /**
+   * One-line JSON of {@code node} ({@code {}} for null), cut to {@code maxChars} with an ellipsis.
+   */
   public static String compactJson(JsonNode node, int maxChars) {
     String json;
     if (node == null || node.isMissingNode()) {
@@ -152,9 +167,15 @@ public final class RunResultPrinter {
     text.codePoints()
         .forEach(
             cp -> {
-              boolean control = (cp < 0x20 && cp != '\n' && cp != '\t') || (cp >= 0x7f && cp < 0xa0);
-              boolean bidi = cp == 0x202a || cp == 0x202b || cp == 0x202c || cp == 0x202d
-                  || cp == 0x202e || (cp >= 0x2066 && cp <= 0x2069);
+              boolean control =
+                  (cp < 0x20 && cp != '\n' && cp != '\t') || (cp >= 0x7f && cp < 0xa0);
+              boolean bidi =
+                  cp == 0x202a
+                      || cp == 0x202b
+                      || cp == 0x202c
+                      || cp == 0x202d
+                      || cp == 0x202e
+                      || (cp >= 0x2066 && cp <= 0x2069);
               if (control || bidi) {
                 out.append(String.format("\\u%04x", cp));
               } else {

@@ -45,7 +45,10 @@ public class SendCommand implements Callable<Integer> {
 
   @Mixin ConnectionOptions connection;
 
-  @Parameters(index = "0", paramLabel = "SESSION", description = "Session id (letters, digits, . _ : @ -).")
+  @Parameters(
+      index = "0",
+      paramLabel = "SESSION",
+      description = "Session id (letters, digits, . _ : @ -).")
   String session;
 
   @Parameters(
@@ -64,10 +67,16 @@ public class SendCommand implements Callable<Integer> {
   /** Where {@code -} reads from. */
   InputStream stdin = System.in;
 
-  @Option(names = "--agent", paramLabel = "NAME", description = "Agent of a new session (default: the worker's).")
+  @Option(
+      names = "--agent",
+      paramLabel = "NAME",
+      description = "Agent of a new session (default: the worker's).")
   String agent;
 
-  @Option(names = "--max-steps", paramLabel = "N", description = "Model-turn budget of a new session's runs.")
+  @Option(
+      names = "--max-steps",
+      paramLabel = "N",
+      description = "Model-turn budget of a new session's runs.")
   Integer maxSteps;
 
   @Option(names = "--json", description = "Print the run result as one JSON document.")
@@ -77,7 +86,8 @@ public class SendCommand implements Callable<Integer> {
   public Integer call() {
     requireValidSession(session);
     if (maxSteps != null && maxSteps < 1) {
-      throw new ParameterException(spec.commandLine(), "--max-steps must be at least 1, got " + maxSteps);
+      throw new ParameterException(
+          spec.commandLine(), "--max-steps must be at least 1, got " + maxSteps);
     }
     String input = MessageInput.resolve(text, inputFile, stdin);
     SendOptions options = SendOptions.newBuilder().setAgent(agent).setMaxSteps(maxSteps).build();
@@ -86,7 +96,8 @@ public class SendCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     RunResult result;
     try (ConnectionOptions.Connection connected = connection.open()) {
-      WaitHint hint = WaitHint.after(WAIT_HINT_AFTER, "the run", spec.commandLine().getErr(), connection);
+      WaitHint hint =
+          WaitHint.after(WAIT_HINT_AFTER, "the run", spec.commandLine().getErr(), connection);
       try {
         // An empty message sends nothing: it waits for the run in progress.
         result =
@@ -98,10 +109,16 @@ public class SendCommand implements Callable<Integer> {
       }
     }
     RunResultPrinter.print(result, json, out);
-    if (json && result.messageCount() > 0 && result.messages() != null && result.messages().isEmpty()) {
+    if (json
+        && result.messageCount() > 0
+        && result.messages() != null
+        && result.messages().isEmpty()) {
       PrintWriter err = spec.commandLine().getErr();
       err.println(
-          "Note: the projection " + connection.projection() + " holds no messages of '" + session
+          "Note: the projection "
+              + connection.projection()
+              + " holds no messages of '"
+              + session
               + "'; run from the worker's directory or pass the worker's --projection.");
       err.flush();
     }

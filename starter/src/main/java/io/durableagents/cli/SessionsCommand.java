@@ -42,7 +42,8 @@ public class SessionsCommand implements Callable<Integer> {
   @Option(
       names = "--status",
       paramLabel = "STATUS",
-      description = "Only sessions in this status: running, awaiting-approval, finished, failed or cancelled.")
+      description =
+          "Only sessions in this status: running, awaiting-approval, finished, failed or cancelled.")
   String status;
 
   @Option(names = "--agent", paramLabel = "AGENT", description = "Only sessions of this agent.")
@@ -61,17 +62,27 @@ public class SessionsCommand implements Callable<Integer> {
   /** One session as visibility sees it; absent attributes are null. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Listed(
-      String sessionId, String agent, String status, Long pendingApprovals, String parentSession, String startTime) {}
+      String sessionId,
+      String agent,
+      String status,
+      Long pendingApprovals,
+      String parentSession,
+      String startTime) {}
 
   @Override
   public Integer call() {
     if (status != null && !SessionSearchAttributes.STATUSES.contains(status)) {
       throw new ParameterException(
           spec.commandLine(),
-          "Unknown status '" + status + "': expected one of " + String.join(", ", SessionSearchAttributes.STATUSES) + ".");
+          "Unknown status '"
+              + status
+              + "': expected one of "
+              + String.join(", ", SessionSearchAttributes.STATUSES)
+              + ".");
     }
     if (limit < 1) {
-      throw new ParameterException(spec.commandLine(), "--limit must be at least 1, got " + limit + ".");
+      throw new ParameterException(
+          spec.commandLine(), "--limit must be at least 1, got " + limit + ".");
     }
     String query = query(status, agent);
     List<Listed> sessions;
@@ -94,10 +105,18 @@ public class SessionsCommand implements Callable<Integer> {
             .append(quoted(AgentSessionWorkflow.WORKFLOW_TYPE))
             .append(" AND ExecutionStatus = 'Running'");
     if (status != null) {
-      query.append(" AND ").append(SessionSearchAttributes.AGENT_STATUS.getName()).append(" = ").append(quoted(status));
+      query
+          .append(" AND ")
+          .append(SessionSearchAttributes.AGENT_STATUS.getName())
+          .append(" = ")
+          .append(quoted(status));
     }
     if (agent != null) {
-      query.append(" AND ").append(SessionSearchAttributes.AGENT_NAME.getName()).append(" = ").append(quoted(agent));
+      query
+          .append(" AND ")
+          .append(SessionSearchAttributes.AGENT_NAME.getName())
+          .append(" = ")
+          .append(quoted(agent));
     }
     return query.toString();
   }
@@ -115,9 +134,13 @@ public class SessionsCommand implements Callable<Integer> {
         // The namespace lacks the attributes the filter names.
         throw new CliException(
             ExitCodes.ERROR,
-            "Temporal cannot filter sessions by status or agent on namespace '" + connection.namespace() + "' ("
-                + refusal.getDescription() + "); register the search attributes:\n  "
-                + String.join("\n  ", SessionSearchAttributes.createCommands(connection.namespace())),
+            "Temporal cannot filter sessions by status or agent on namespace '"
+                + connection.namespace()
+                + "' ("
+                + refusal.getDescription()
+                + "); register the search attributes:\n  "
+                + String.join(
+                    "\n  ", SessionSearchAttributes.createCommands(connection.namespace())),
             e);
       }
       throw e;
@@ -126,7 +149,8 @@ public class SessionsCommand implements Callable<Integer> {
 
   private static Status invalidArgument(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof StatusRuntimeException grpc && grpc.getStatus().getCode() == Status.Code.INVALID_ARGUMENT) {
+      if (t instanceof StatusRuntimeException grpc
+          && grpc.getStatus().getCode() == Status.Code.INVALID_ARGUMENT) {
         return grpc.getStatus();
       }
     }
@@ -144,7 +168,8 @@ public class SessionsCommand implements Callable<Integer> {
         execution.getStartTime() == null ? null : execution.getStartTime().toString());
   }
 
-  private static <T> T valueOf(SearchAttributes attributes, io.temporal.common.SearchAttributeKey<T> key) {
+  private static <T> T valueOf(
+      SearchAttributes attributes, io.temporal.common.SearchAttributeKey<T> key) {
     return attributes.containsKey(key) ? attributes.get(key) : null;
   }
 
@@ -166,10 +191,12 @@ public class SessionsCommand implements Callable<Integer> {
             orDash(session.parentSession()),
             session.startTime() == null
                 ? "-"
-                : ProjectionPrinter.time(java.time.Instant.parse(session.startTime()).toEpochMilli())
+                : ProjectionPrinter.time(
+                    java.time.Instant.parse(session.startTime()).toEpochMilli())
           });
     }
-    ProjectionPrinter.printTable(rows, new boolean[] {false, false, false, true, false, false}, out);
+    ProjectionPrinter.printTable(
+        rows, new boolean[] {false, false, false, true, false, false}, out);
     out.flush();
   }
 

@@ -36,7 +36,11 @@ public class StatusCommand implements Callable<Integer> {
     SendCommand.requireValidSession(session);
     SessionStatus status;
     try (ConnectionOptions.Connection connected = connection.open(false)) {
-      status = connected.agents().status(session).orElseThrow(() -> new SessionNotFoundException(session));
+      status =
+          connected
+              .agents()
+              .status(session)
+              .orElseThrow(() -> new SessionNotFoundException(session));
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -64,10 +68,13 @@ public class StatusCommand implements Callable<Integer> {
             + " · "
             + RunResultPrinter.usage(status.usage()));
     if (status.businessState() != null) {
-      out.println("  business state: " + RunResultPrinter.compactJson(status.businessState(), Integer.MAX_VALUE));
+      out.println(
+          "  business state: "
+              + RunResultPrinter.compactJson(status.businessState(), Integer.MAX_VALUE));
     }
     boolean lastRunShowsApproval =
-        status.lastResult() != null && RunStatus.AWAITING_APPROVAL.equals(status.lastResult().status());
+        status.lastResult() != null
+            && RunStatus.AWAITING_APPROVAL.equals(status.lastResult().status());
     if (status.approval() != null && !lastRunShowsApproval) {
       RunResultPrinter.printApproval(status.sessionId(), status.approval(), out);
     }

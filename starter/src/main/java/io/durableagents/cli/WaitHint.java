@@ -15,15 +15,20 @@ final class WaitHint {
   private WaitHint() {}
 
   /** Schedules the hint {@code delay} from now, naming what the command waits for. */
-  static WaitHint after(Duration delay, String waitingFor, PrintWriter err, ConnectionOptions connection) {
+  static WaitHint after(
+      Duration delay, String waitingFor, PrintWriter err, ConnectionOptions connection) {
     WaitHint hint = new WaitHint();
     hint.timer.schedule(
         new TimerTask() {
           @Override
           public void run() {
             err.println(
-                "Still waiting for " + waitingFor + "... is a worker polling task queue '"
-                    + connection.taskQueue() + "' on " + connection.temporal()
+                "Still waiting for "
+                    + waitingFor
+                    + "... is a worker polling task queue '"
+                    + connection.taskQueue()
+                    + "' on "
+                    + connection.temporal()
                     + "? (start one with './agents worker' or './agents dev')");
             err.flush();
           }

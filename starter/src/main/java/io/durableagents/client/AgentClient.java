@@ -3,21 +3,23 @@ package io.durableagents.client;
 import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ForkOutcome;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.InputChecks;
-import io.durableagents.workflow.Trajectories;
-import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SendRules;
-import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
+import io.durableagents.workflow.Trajectories;
+import io.durableagents.workflow.TriggerEnvelope;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.UpdateOptions;
@@ -35,8 +37,6 @@ import io.temporal.common.converter.DataConverter;
 import io.temporal.common.converter.DataConverterException;
 import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.failure.ApplicationFailure;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -69,15 +69,16 @@ import java.util.function.Supplier;
  * thread per conversation. The wait for a result ({@link WorkflowUpdateHandle#getResultAsync()})
  * holds no thread, however long the run takes; but the SDK only starts an update blocking (until
  * the workflow accepts it, usually milliseconds), so that start runs on daemon threads the client
- * owns, which end when idle. Checks made before anything is sent (the session id, the input's
- * rules and limits) throw at once, as in the blocking methods; everything else completes the
- * future exceptionally with the exception the blocking method would throw, and a session that
- * continues as new is followed there too. Cancelling a future stops nothing in the session:
- * {@link #cancel} does.
+ * owns, which end when idle. Checks made before anything is sent (the session id, the input's rules
+ * and limits) throw at once, as in the blocking methods; everything else completes the future
+ * exceptionally with the exception the blocking method would throw, and a session that continues as
+ * new is followed there too. Cancelling a future stops nothing in the session: {@link #cancel}
+ * does.
  */
 public final class AgentClient {
   private final WorkflowClient client;
   private final AgentClientOptions options;
+
   /** Starts updates for the async methods: the SDK offers no non-blocking way to start one. */
   private final ExecutorService asyncStarts;
 
@@ -96,9 +97,9 @@ public final class AgentClient {
   }
 
   /**
-   * Threads created on demand and dropped after a minute idle; daemons, since a client has no
-   * close and must not keep the JVM alive. Unbounded, because each one only waits for Temporal to
-   * accept an update, as the caller's own thread would in the blocking method.
+   * Threads created on demand and dropped after a minute idle; daemons, since a client has no close
+   * and must not keep the JVM alive. Unbounded, because each one only waits for Temporal to accept
+   * an update, as the caller's own thread would in the blocking method.
    */
   private static ExecutorService newAsyncStarts() {
     AtomicInteger threads = new AtomicInteger();
@@ -118,8 +119,8 @@ public final class AgentClient {
   /**
    * Sends input to a session and returns the result of the run it belongs to, once that run
    * settles. An unknown session is started (update-with-start); a finished one continues the
-   * conversation with this input as the next user turn. To wait for a run without sending
-   * anything, use {@link #awaitRun}.
+   * conversation with this input as the next user turn. To wait for a run without sending anything,
+   * use {@link #awaitRun}.
    *
    * <p>The input is checked before anything is sent, with the session's own rules ({@link
    * SendRules}) and {@link Limits}: a refused first send would still create the workflow. Once the
@@ -148,7 +149,8 @@ public final class AgentClient {
    * @throws IllegalArgumentException for an invalid session id or empty input
    * @throws InvalidInputException for input the session would refuse; nothing was sent
    */
-  public CompletableFuture<RunResult> sendAsync(String sessionId, String input, SendOptions sendOptions) {
+  public CompletableFuture<RunResult> sendAsync(
+      String sessionId, String input, SendOptions sendOptions) {
     SendRequest request = textRequest(sessionId, input);
     return sendWithStartAsync(sessionId, request, sendOptions);
   }
@@ -174,7 +176,9 @@ public final class AgentClient {
     return sendTriggerAsync(sessionId, trigger, SendOptions.getDefaultInstance());
   }
 
-  /** {@link #sendTrigger(String, TriggerEnvelope, SendOptions)} without holding the caller's thread. */
+  /**
+   * {@link #sendTrigger(String, TriggerEnvelope, SendOptions)} without holding the caller's thread.
+   */
   public CompletableFuture<RunResult> sendTriggerAsync(
       String sessionId, TriggerEnvelope trigger, SendOptions sendOptions) {
     SessionIds.requireValid(sessionId);
@@ -196,7 +200,8 @@ public final class AgentClient {
     RunResult result;
     do {
       try {
-        // Empty input starts nothing: the session answers with the run in progress, once it settles.
+        // Empty input starts nothing: the session answers with the run in progress, once it
+        // settles.
         result = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(ATTACH);
       } catch (RuntimeException e) {
         throw failure(sessionId, e, "Cannot wait for the run of '" + sessionId + "'", true);
@@ -239,16 +244,18 @@ public final class AgentClient {
     SendRequest request = new SendRequest(input);
     if (request.isEmpty()) {
       throw new IllegalArgumentException(
-          "send needs input; awaitRun(\"" + sessionId + "\") waits for the run without sending any.");
+          "send needs input; awaitRun(\""
+              + sessionId
+              + "\") waits for the run without sending any.");
     }
     return request;
   }
 
   /**
-   * Checks, with the default data converter, what {@link #send(String, String, SendOptions)}
-   * checks before it sends anything: for callers that want to refuse input before they connect
-   * (the CLI). Empty input passes: it has nothing to check (send refuses it; {@link #awaitRun}
-   * waits without input).
+   * Checks, with the default data converter, what {@link #send(String, String, SendOptions)} checks
+   * before it sends anything: for callers that want to refuse input before they connect (the CLI).
+   * Empty input passes: it has nothing to check (send refuses it; {@link #awaitRun} waits without
+   * input).
    *
    * @throws IllegalArgumentException for an invalid session id
    * @throws InvalidInputException for input the session would refuse
@@ -258,7 +265,8 @@ public final class AgentClient {
     Objects.requireNonNull(sendOptions, "sendOptions");
     SendRequest request = new SendRequest(input == null ? "" : input);
     if (!request.isEmpty()) {
-      requireSendable(request, sessionStart(sessionId, sendOptions), DefaultDataConverter.STANDARD_INSTANCE);
+      requireSendable(
+          request, sessionStart(sessionId, sendOptions), DefaultDataConverter.STANDARD_INSTANCE);
     }
   }
 
@@ -269,11 +277,22 @@ public final class AgentClient {
    */
   static void requireSendable(SendRequest request, SessionStart start, DataConverter converter) {
     String agent = start.agent();
-    if (agent != null && (agent.length() > Limits.AGENT_NAME_CHARS || agent.isBlank()
-        || agent.codePoints().anyMatch(cp -> Character.isISOControl(cp) || Character.getType(cp) == Character.SURROGATE))) {
+    if (agent != null
+        && (agent.length() > Limits.AGENT_NAME_CHARS
+            || agent.isBlank()
+            || agent
+                .codePoints()
+                .anyMatch(
+                    cp ->
+                        Character.isISOControl(cp)
+                            || Character.getType(cp) == Character.SURROGATE))) {
       throw new InvalidInputException(
-          "Invalid agent name: use 1-" + Limits.AGENT_NAME_CHARS + " characters, no control characters"
-              + " (got " + agent.length() + " characters).");
+          "Invalid agent name: use 1-"
+              + Limits.AGENT_NAME_CHARS
+              + " characters, no control characters"
+              + " (got "
+              + agent.length()
+              + " characters).");
     }
     String problem = SendRules.problem(SendRules.inputsOf(request));
     if (problem != null) {
@@ -287,7 +306,10 @@ public final class AgentClient {
     }
     if (bytes > Limits.REQUEST_BYTES) {
       throw new InvalidInputException(
-          "The request is " + bytes + " bytes serialized, over the limit of " + Limits.REQUEST_BYTES
+          "The request is "
+              + bytes
+              + " bytes serialized, over the limit of "
+              + Limits.REQUEST_BYTES
               + " bytes per request (escaped control characters take 6 bytes each); attach large"
               + " content as an artifact instead.");
     }
@@ -312,7 +334,8 @@ public final class AgentClient {
             .setUpdateName("send")
             .setWaitForStage(WorkflowUpdateStage.COMPLETED)
             .build();
-    WithStartWorkflowOperation<Void> start = new WithStartWorkflowOperation<>(stub::run, sessionStart);
+    WithStartWorkflowOperation<Void> start =
+        new WithStartWorkflowOperation<>(stub::run, sessionStart);
     RunResult result;
     try {
       result = WorkflowClient.executeUpdateWithStart(stub::send, request, updateOptions, start);
@@ -333,10 +356,13 @@ public final class AgentClient {
     SessionStart sessionStart = sessionStart(sessionId, sendOptions);
     requireSendable(request, sessionStart, client.getOptions().getDataConverter());
     AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
-    WithStartWorkflowOperation<Void> start = new WithStartWorkflowOperation<>(stub::run, sessionStart);
+    WithStartWorkflowOperation<Void> start =
+        new WithStartWorkflowOperation<>(stub::run, sessionStart);
     CompletableFuture<RunResult> answer =
         updateAsync(
-            () -> WorkflowClient.startUpdateWithStart(stub::send, request, accepted(RunResult.class, "send"), start),
+            () ->
+                WorkflowClient.startUpdateWithStart(
+                    stub::send, request, accepted(RunResult.class, "send"), start),
             e -> failure(sessionId, e, "Temporal refused send to '" + sessionId + "'", false));
     return normalized(settledAsync(sessionId, answer));
   }
@@ -346,7 +372,8 @@ public final class AgentClient {
         WorkflowOptions.newBuilder()
             .setWorkflowId(sessionId)
             .setTaskQueue(options.getTaskQueue())
-            .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+            .setWorkflowIdConflictPolicy(
+                WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
             .setStaticSummary(staticSummary(sendOptions.getAgent()))
             .build();
     return client.newWorkflowStub(AgentSessionWorkflow.class, workflowOptions);
@@ -367,7 +394,8 @@ public final class AgentClient {
   // The callback completes mapped on every path; the stage whenComplete returns has nothing more.
   @SuppressWarnings("FutureReturnValueIgnored")
   private <R> CompletableFuture<R> updateAsync(
-      Supplier<WorkflowUpdateHandle<R>> start, Function<RuntimeException, RuntimeException> errors) {
+      Supplier<WorkflowUpdateHandle<R>> start,
+      Function<RuntimeException, RuntimeException> errors) {
     CompletableFuture<R> mapped = new CompletableFuture<>();
     CompletableFuture.supplyAsync(start, asyncStarts)
         .thenCompose(WorkflowUpdateHandle::getResultAsync)
@@ -378,13 +406,17 @@ public final class AgentClient {
                 return;
               }
               Throwable cause = unwrap(failure);
-              mapped.completeExceptionally(cause instanceof RuntimeException e ? errors.apply(e) : cause);
+              mapped.completeExceptionally(
+                  cause instanceof RuntimeException e ? errors.apply(e) : cause);
             });
     return mapped;
   }
 
-  /** Follows a {@code continued} answer to the session's next workflow run, then adds the messages. */
-  private CompletableFuture<RunResult> settledAsync(String sessionId, CompletableFuture<RunResult> answer) {
+  /**
+   * Follows a {@code continued} answer to the session's next workflow run, then adds the messages.
+   */
+  private CompletableFuture<RunResult> settledAsync(
+      String sessionId, CompletableFuture<RunResult> answer) {
     return answer.thenCompose(
         result -> {
           if (result != null && result.isContinued()) {
@@ -420,7 +452,8 @@ public final class AgentClient {
 
   private static Throwable unwrap(Throwable failure) {
     Throwable cause = failure;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
       cause = cause.getCause();
     }
     return cause;
@@ -438,13 +471,14 @@ public final class AgentClient {
 
   /**
    * Approves a pending approval and returns at once: the gated call runs, and the run goes on
-   * ({@link #awaitRun} waits for it). The session refuses an unknown or already decided approval
-   * id ({@link ApprovalNotFoundException}); an approval id, note or {@code decidedBy} over its
-   * {@link Limits} is refused before anything is sent ({@link InvalidInputException}).
+   * ({@link #awaitRun} waits for it). The session refuses an unknown or already decided approval id
+   * ({@link ApprovalNotFoundException}); an approval id, note or {@code decidedBy} over its {@link
+   * Limits} is refused before anything is sent ({@link InvalidInputException}).
    *
    * @throws SessionNotFoundException when there is no such session
    */
-  public DecisionOutcome approve(String sessionId, String approvalId, DecisionOptions decisionOptions) {
+  public DecisionOutcome approve(
+      String sessionId, String approvalId, DecisionOptions decisionOptions) {
     return decide(sessionId, decision(sessionId, approvalId, true, decisionOptions));
   }
 
@@ -463,7 +497,8 @@ public final class AgentClient {
    * rejection carrying the note, and the run goes on ({@link #awaitRun} waits for it). Refusals as
    * for {@link #approve(String, String, DecisionOptions)}.
    */
-  public DecisionOutcome reject(String sessionId, String approvalId, DecisionOptions decisionOptions) {
+  public DecisionOutcome reject(
+      String sessionId, String approvalId, DecisionOptions decisionOptions) {
     return decide(sessionId, decision(sessionId, approvalId, false, decisionOptions));
   }
 
@@ -488,7 +523,8 @@ public final class AgentClient {
   }
 
   /** {@link #rejectAsync(String, String, DecisionOptions)} with a note (null: none). */
-  public CompletableFuture<DecisionOutcome> rejectAsync(String sessionId, String approvalId, String note) {
+  public CompletableFuture<DecisionOutcome> rejectAsync(
+      String sessionId, String approvalId, String note) {
     return rejectAsync(sessionId, approvalId, DecisionOptions.newBuilder().setNote(note).build());
   }
 
@@ -512,7 +548,8 @@ public final class AgentClient {
     Objects.requireNonNull(approvalId, "approvalId");
     Objects.requireNonNull(decisionOptions, "decisionOptions");
     Decision decision =
-        new Decision(approvalId, approved, decisionOptions.getNote(), decisionOptions.getDecidedBy());
+        new Decision(
+            approvalId, approved, decisionOptions.getNote(), decisionOptions.getDecidedBy());
     String problem = InputChecks.decisionProblem(decision);
     if (problem != null) {
       throw new InvalidInputException(problem);
@@ -532,14 +569,16 @@ public final class AgentClient {
   private CompletableFuture<DecisionOutcome> decideAsync(String sessionId, Decision decision) {
     AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
     return updateAsync(
-        () -> WorkflowClient.startUpdate(stub::approve, decision, accepted(DecisionOutcome.class, "approve")),
+        () ->
+            WorkflowClient.startUpdate(
+                stub::approve, decision, accepted(DecisionOutcome.class, "approve")),
         e -> failure(sessionId, e, "Temporal refused the decision", true));
   }
 
   /**
-   * Cancels the run in progress (a no-op when none is): in-flight calls are cancelled, calls of
-   * the turn without a result get {@code {"error": "cancelled"}}, the run settles
-   * {@code cancelled}, and the session accepts the next message.
+   * Cancels the run in progress (a no-op when none is): in-flight calls are cancelled, calls of the
+   * turn without a result get {@code {"error": "cancelled"}}, the run settles {@code cancelled},
+   * and the session accepts the next message.
    */
   public void cancel(String sessionId) {
     SessionIds.requireValid(sessionId);
@@ -566,7 +605,8 @@ public final class AgentClient {
       return refusal(sessionId, update);
     }
     boolean fromTemporal =
-        e instanceof WorkflowNotFoundException || e instanceof WorkflowServiceException
+        e instanceof WorkflowNotFoundException
+            || e instanceof WorkflowServiceException
             || e instanceof StatusRuntimeException;
     if (!fromTemporal) {
       return e;
@@ -584,12 +624,15 @@ public final class AgentClient {
       return new AgentClientException("Session '" + sessionId + "' refused: " + rootMessage(e), e);
     }
     return switch (rejection.type()) {
-      case FailureTypes.SESSION_AWAITING_APPROVAL -> new SessionAwaitingApprovalException(
-          sessionId,
-          rejection.details().size() > 1 ? rejection.details().get(1) : null,
-          rejection.message());
-      case FailureTypes.UNKNOWN_APPROVAL -> new ApprovalNotFoundException(rejection.message(), false);
-      case FailureTypes.APPROVAL_ALREADY_DECIDED -> new ApprovalNotFoundException(rejection.message(), true);
+      case FailureTypes.SESSION_AWAITING_APPROVAL ->
+          new SessionAwaitingApprovalException(
+              sessionId,
+              rejection.details().size() > 1 ? rejection.details().get(1) : null,
+              rejection.message());
+      case FailureTypes.UNKNOWN_APPROVAL ->
+          new ApprovalNotFoundException(rejection.message(), false);
+      case FailureTypes.APPROVAL_ALREADY_DECIDED ->
+          new ApprovalNotFoundException(rejection.message(), true);
       case FailureTypes.NO_RUN -> new SessionNotFoundException(sessionId);
       case FailureTypes.INVALID_INPUT, FailureTypes.INVALID_DECISION ->
           new InvalidInputException(rejection.message(), e);
@@ -616,7 +659,8 @@ public final class AgentClient {
       if (isNotFound(e)) {
         return Optional.empty();
       }
-      throw new AgentClientException("Cannot read status of '" + sessionId + "': " + rootMessage(e), e);
+      throw new AgentClientException(
+          "Cannot read status of '" + sessionId + "': " + rootMessage(e), e);
     }
   }
 
@@ -625,13 +669,13 @@ public final class AgentClient {
    * projection that cannot be read leaves the messages out and is reported to the listener, never
    * thrown (a caller that retries a failed send would add its input again).
    */
-
   private RunResult withMessages(RunResult result) {
     if (result == null || options.getProjection() == null) {
       return result;
     }
     try {
-      return result.withMessages(options.getProjection().messages(result.sessionId(), result.messageCount()));
+      return result.withMessages(
+          options.getProjection().messages(result.sessionId(), result.messageCount()));
     } catch (AgentClientException e) {
       options.getProjectionFailureListener().accept(e);
       return result;
@@ -666,10 +710,10 @@ public final class AgentClient {
   }
 
   /**
-   * The checkpoint history of a session from the projection, newest step first:
-   * entries {@code {step, savedAt, status, checkpoint}}, each with its full checkpoint. An unknown
-   * session gives an empty list. The store keeps the newest {@code historyLimit} steps of each
-   * session (default 50).
+   * The checkpoint history of a session from the projection, newest step first: entries {@code
+   * {step, savedAt, status, checkpoint}}, each with its full checkpoint. An unknown session gives
+   * an empty list. The store keeps the newest {@code historyLimit} steps of each session (default
+   * 50).
    *
    * <pre>{@code
    * for (HistoryEntry entry : agents.history("chat-42", 10)) {
@@ -702,16 +746,17 @@ public final class AgentClient {
     ProjectionReader projection = options.getProjection();
     if (projection == null) {
       throw new IllegalStateException(
-          what + " is read from the projection: build the client with"
+          what
+              + " is read from the projection: build the client with"
               + " AgentClientOptions.newBuilder().setProjection(ProjectionReader.open(jdbcUrl))");
     }
     return projection;
   }
 
   /**
-   * Starts a new session from a kept history entry of {@code sessionId}, with {@code patch}
-   * applied (see {@link ForkPatch}); the source session and its history are not touched. The new
-   * id is {@code newSessionId}, or {@code <sessionId>.fork-<n>} with the first free n. Needs the
+   * Starts a new session from a kept history entry of {@code sessionId}, with {@code patch} applied
+   * (see {@link ForkPatch}); the source session and its history are not touched. The new id is
+   * {@code newSessionId}, or {@code <sessionId>.fork-<n>} with the first free n. Needs the
    * projection (to find the entry) and a worker: it returns once the fork's transcript is prepared,
    * so a fork is either made or not at all. The fork's run then goes on in the background.
    *
@@ -721,7 +766,8 @@ public final class AgentClient {
    * RunResult rerun = agents.awaitRun(fork.sessionId());   // waits for the fork's run
    * }</pre>
    *
-   * @throws CheckpointNotFoundException when the entry is not kept (the message lists the kept steps)
+   * @throws CheckpointNotFoundException when the entry is not kept (the message lists the kept
+   *     steps)
    * @throws InvalidInputException when the patch cannot apply to the entry or breaks a limit, or
    *     the worker refused it; nothing is created
    * @throws AgentClientException when {@code newSessionId} is taken
@@ -756,7 +802,8 @@ public final class AgentClient {
       }
       return startFork(newSessionId, agent, source).orElseThrow(() -> forkIdTaken(newSessionId));
     }
-    // Two forks of one session at once may pick the same free id: the one that loses takes the next.
+    // Two forks of one session at once may pick the same free id: the one that loses takes the
+    // next.
     for (int attempt = 1; attempt <= MAX_FORK_ID_ATTEMPTS; attempt++) {
       Optional<ForkResult> fork = startFork(firstFreeForkId(sessionId), agent, source);
       if (fork.isPresent()) {
@@ -764,7 +811,10 @@ public final class AgentClient {
       }
     }
     throw new AgentClientException(
-        "Could not find a free fork id for '" + sessionId + "' in " + MAX_FORK_ID_ATTEMPTS
+        "Could not find a free fork id for '"
+            + sessionId
+            + "' in "
+            + MAX_FORK_ID_ATTEMPTS
             + " tries (many forks at once); pass one with newSessionId.");
   }
 
@@ -791,7 +841,11 @@ public final class AgentClient {
                     "parentStep", source.parentStep(),
                     "patch", source.patch().summary()))
             .setStaticSummary(
-                staticSummary(agent) + " · fork of " + source.parentSessionId() + " at step " + source.parentStep())
+                staticSummary(agent)
+                    + " · fork of "
+                    + source.parentSessionId()
+                    + " at step "
+                    + source.parentStep())
             .build();
     AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, options);
     UpdateOptions<ForkOutcome> prepared =
@@ -810,21 +864,31 @@ public final class AgentClient {
       if (isAlreadyRunning(e)) {
         return Optional.empty();
       }
-      throw new AgentClientException("Cannot fork '" + source.parentSessionId() + "': " + rootMessage(e), e);
+      throw new AgentClientException(
+          "Cannot fork '" + source.parentSessionId() + "': " + rootMessage(e), e);
     }
     if (outcome.isRefused()) {
       throw new InvalidInputException(
-          "The fork of '" + source.parentSessionId() + "' at step " + source.parentStep() + " was refused: "
+          "The fork of '"
+              + source.parentSessionId()
+              + "' at step "
+              + source.parentStep()
+              + " was refused: "
               + outcome.refusal());
     }
     return Optional.of(
-        new ForkResult(forkId, source.parentSessionId(), source.parentStep(), source.patch().summary()));
+        new ForkResult(
+            forkId, source.parentSessionId(), source.parentStep(), source.patch().summary()));
   }
 
-  /** Temporal refused a start because a workflow with the id is running: update-with-start says so as a status. */
+  /**
+   * Temporal refused a start because a workflow with the id is running: update-with-start says so
+   * as a status.
+   */
   private static boolean isAlreadyRunning(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof StatusRuntimeException status && status.getStatus().getCode() == Status.Code.ALREADY_EXISTS) {
+      if (t instanceof StatusRuntimeException status
+          && status.getStatus().getCode() == Status.Code.ALREADY_EXISTS) {
         return true;
       }
     }
@@ -855,7 +919,8 @@ public final class AgentClient {
   private ProjectionReader requireProjection(String what) {
     if (options.getProjection() == null) {
       throw new AgentClientException(
-          what + " reads the projection: build the AgentClient with AgentClientOptions.setProjection(...).");
+          what
+              + " reads the projection: build the AgentClient with AgentClientOptions.setProjection(...).");
     }
     return options.getProjection();
   }
@@ -864,7 +929,8 @@ public final class AgentClient {
     for (int n = 1; ; n++) {
       String candidate = sessionId + ".fork-" + n;
       if (candidate.length() > 200) {
-        throw new IllegalArgumentException("Session id '" + sessionId + "' is too long to fork with a default id.");
+        throw new IllegalArgumentException(
+            "Session id '" + sessionId + "' is too long to fork with a default id.");
       }
       if (!sessionExists(candidate)) {
         return candidate;
@@ -886,7 +952,8 @@ public final class AgentClient {
       if (isNotFound(e)) {
         return false;
       }
-      throw new AgentClientException("Cannot check session '" + sessionId + "': " + rootMessage(e), e);
+      throw new AgentClientException(
+          "Cannot check session '" + sessionId + "': " + rootMessage(e), e);
     }
   }
 }

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 public final class AgentClientOptions {
   public static final String DEFAULT_TASK_QUEUE = "agents";
   private static final Logger log = LoggerFactory.getLogger(AgentClient.class);
+
   /** Logs the failure as a warning, the result goes on without messages. */
   private static final Consumer<AgentClientException> LOG_PROJECTION_FAILURE =
       new Consumer<>() {
@@ -40,7 +41,9 @@ public final class AgentClientOptions {
   private final Consumer<AgentClientException> projectionFailureListener;
 
   private AgentClientOptions(
-      String taskQueue, ProjectionReader projection, Consumer<AgentClientException> projectionFailureListener) {
+      String taskQueue,
+      ProjectionReader projection,
+      Consumer<AgentClientException> projectionFailureListener) {
     this.taskQueue = taskQueue;
     this.projection = projection;
     this.projectionFailureListener = projectionFailureListener;
@@ -76,9 +79,8 @@ public final class AgentClientOptions {
   }
 
   /**
-   * Hears why the messages of a run result could not be read from the projection after the
-   * session took a send's input; the result is returned without them. Default: a warning in the
-   * log.
+   * Hears why the messages of a run result could not be read from the projection after the session
+   * took a send's input; the result is returned without them. Default: a warning in the log.
    */
   public Consumer<AgentClientException> getProjectionFailureListener() {
     return projectionFailureListener;
@@ -104,8 +106,13 @@ public final class AgentClientOptions {
 
   @Override
   public String toString() {
-    return "AgentClientOptions{taskQueue='" + taskQueue + "', projection=" + projection
-        + ", projectionFailureListener=" + projectionFailureListener + "}";
+    return "AgentClientOptions{taskQueue='"
+        + taskQueue
+        + "', projection="
+        + projection
+        + ", projectionFailureListener="
+        + projectionFailureListener
+        + "}";
   }
 
   public static final class Builder {
@@ -123,8 +130,8 @@ public final class AgentClientOptions {
     }
 
     /**
-     * The task queue the agent workers poll, where the sessions the client starts (and forks)
-     * run. Default (null): {@value AgentClientOptions#DEFAULT_TASK_QUEUE}, the workers' default.
+     * The task queue the agent workers poll, where the sessions the client starts (and forks) run.
+     * Default (null): {@value AgentClientOptions#DEFAULT_TASK_QUEUE}, the workers' default.
      */
     public Builder setTaskQueue(String taskQueue) {
       this.taskQueue = taskQueue;
@@ -143,8 +150,8 @@ public final class AgentClientOptions {
 
     /**
      * Hears why a run's messages could not be read from the projection after the session took the
-     * input; the call still returns its result (without them), since a retry would send the
-     * input again. Default (null): a warning in the log.
+     * input; the call still returns its result (without them), since a retry would send the input
+     * again. Default (null): a warning in the log.
      */
     public Builder setProjectionFailureListener(Consumer<AgentClientException> listener) {
       this.projectionFailureListener = listener;

@@ -1,14 +1,14 @@
 package io.durableagents.client;
 
-import io.durableagents.workflow.ApprovalStatus;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflow.ApprovalStatus;
 
 /**
- * An approval as the projection keeps it, for back-office inboxes: a gated tool call that waits
- * (or waited) for a human decision.
+ * An approval as the projection keeps it, for back-office inboxes: a gated tool call that waits (or
+ * waited) for a human decision.
  *
  * @param input the tool call's arguments
  * @param status {@code pending}, {@code approved}, {@code rejected}, {@code expired} or {@code

@@ -1,11 +1,11 @@
 package io.durableagents.client;
 
-import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.Usage;
 import java.util.List;
 
@@ -14,8 +14,8 @@ import java.util.List;
  *
  * @param stepIndex the step the checkpoint was saved after (a model turn or a tool batch)
  * @param run the run the step belongs to
- * @param status the session's status at that step ({@code in-progress}, {@code
- *     awaiting-approval}, {@code finished}, {@code failed}, {@code cancelled})
+ * @param status the session's status at that step ({@code in-progress}, {@code awaiting-approval},
+ *     {@code finished}, {@code failed}, {@code cancelled})
  * @param finishReason why the step ended, or null
  * @param messages the whole conversation at that step, in order
  * @param businessState the JSON state the tools keep, or null

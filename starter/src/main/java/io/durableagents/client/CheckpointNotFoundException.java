@@ -5,15 +5,22 @@ import java.util.List;
 
 /**
  * A fork named a step the session's history does not keep (never reached, or dropped past the
- * store's {@code historyLimit}). Code {@code checkpoint_not_found}; the message lists the kept steps.
+ * store's {@code historyLimit}). Code {@code checkpoint_not_found}; the message lists the kept
+ * steps.
  */
 public class CheckpointNotFoundException extends AgentClientException {
   private final List<Integer> keptSteps;
 
   public CheckpointNotFoundException(String sessionId, int step, List<Integer> keptSteps) {
     super(
-        FailureTypes.CHECKPOINT_NOT_FOUND + ": session '" + sessionId + "' has no kept history entry at step " + step
-            + "; kept steps: " + (keptSteps.isEmpty() ? "none" : keptSteps) + ".");
+        FailureTypes.CHECKPOINT_NOT_FOUND
+            + ": session '"
+            + sessionId
+            + "' has no kept history entry at step "
+            + step
+            + "; kept steps: "
+            + (keptSteps.isEmpty() ? "none" : keptSteps)
+            + ".");
     this.keptSteps = List.copyOf(keptSteps);
   }
 

@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * Options of {@link AgentClient#approve} and {@link AgentClient#reject}: a note kept with the
- * decision and who decided, both stored with the approval (see {@code ApprovalRow}) and limited
- * in length ({@code io.durableagents.workflow.Limits}).
+ * decision and who decided, both stored with the approval (see {@code ApprovalRow}) and limited in
+ * length ({@code io.durableagents.workflow.Limits}).
  *
  * <pre>{@code
  * agents.reject("chat-42", approvalId,
@@ -70,8 +70,11 @@ public final class DecisionOptions {
 
   @Override
   public String toString() {
-    return "DecisionOptions{note=" + (note == null ? null : "'" + note + "'")
-        + ", decidedBy=" + (decidedBy == null ? null : "'" + decidedBy + "'") + "}";
+    return "DecisionOptions{note="
+        + (note == null ? null : "'" + note + "'")
+        + ", decidedBy="
+        + (decidedBy == null ? null : "'" + decidedBy + "'")
+        + "}";
   }
 
   public static final class Builder {

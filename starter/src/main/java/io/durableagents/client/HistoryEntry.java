@@ -1,12 +1,12 @@
 package io.durableagents.client;
 
-import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.durableagents.workflow.RunStatus;
 
 /**
- * One entry of a session's checkpoint history: one per save, after every model turn
- * and every tool batch; saving a step again replaces its entry.
+ * One entry of a session's checkpoint history: one per save, after every model turn and every tool
+ * batch; saving a step again replaces its entry.
  *
  * @param step the checkpoint's {@code stepIndex}
  * @param savedAt epoch milliseconds (UTC)

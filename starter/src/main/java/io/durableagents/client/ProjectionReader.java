@@ -6,8 +6,8 @@ import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.projection.StoredApproval;
 import io.durableagents.projection.StoredEntry;
 import io.durableagents.projection.StoredSession;
-import io.durableagents.workflow.Message;
 import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.Message;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -19,9 +19,9 @@ import java.util.Optional;
  * approvals), read-only: it never creates a database, a table or a row. A SQLite path that is
  * missing or a directory, and a database without the projection's tables, are errors naming the
  * URL, never an empty projection: a wrong URL must not read as "nothing there" (the worker creates
- * the database and its tables when it starts). Each read takes a connection of its own; there is
- * no pool. The queries, rows and URL parsing are the store's own read model
- * ({@code durable-agents-projection}), so the two cannot drift apart.
+ * the database and its tables when it starts). Each read takes a connection of its own; there is no
+ * pool. The queries, rows and URL parsing are the store's own read model ({@code
+ * durable-agents-projection}), so the two cannot drift apart.
  *
  * <p>Supports {@code jdbc:sqlite:PATH} and {@code jdbc:postgresql://HOST[:PORT]/DATABASE} (the
  * latter needs the PostgreSQL JDBC driver on the classpath). Thread-safe.
@@ -97,9 +97,9 @@ public final class ProjectionReader implements AutoCloseable {
   }
 
   /**
-   * The checkpoint history of a session, newest step first: one entry per kept step, each with
-   * its full checkpoint (the transcript up to that step included). Empty for an unknown session,
-   * and for one whose history the store keeps none of.
+   * The checkpoint history of a session, newest step first: one entry per kept step, each with its
+   * full checkpoint (the transcript up to that step included). Empty for an unknown session, and
+   * for one whose history the store keeps none of.
    *
    * @param limit at most this many entries (the newest); zero or less means all that are kept
    * @throws AgentClientException if the projection cannot be read, or lacks messages an entry
@@ -174,9 +174,16 @@ public final class ProjectionReader implements AutoCloseable {
     List<Message> result = queries.contiguousMessages(connection, sessionId, 0, count);
     if (result.size() < count) {
       throw new AgentClientException(
-          "the projection lacks messages of session " + sessionId + ": its history needs the first "
-              + count + " but only " + result.size() + " are there without a gap; rebuild it from"
-              + " the workflow history with 'agents projection rebuild " + sessionId + "'");
+          "the projection lacks messages of session "
+              + sessionId
+              + ": its history needs the first "
+              + count
+              + " but only "
+              + result.size()
+              + " are there without a gap; rebuild it from"
+              + " the workflow history with 'agents projection rebuild "
+              + sessionId
+              + "'");
     }
     return result;
   }
@@ -277,13 +284,20 @@ public final class ProjectionReader implements AutoCloseable {
     } catch (SQLException e) {
       if (ProjectionQueries.isMissingTable(e)) {
         throw new AgentClientException(
-            "the database at " + url.describe() + " holds no projection (" + e.getMessage()
+            "the database at "
+                + url.describe()
+                + " holds no projection ("
+                + e.getMessage()
                 + "): the worker creates its tables when it starts; point the client at the"
                 + " worker's projection",
             e);
       }
       throw new AgentClientException(
-          "cannot read " + what + " from the projection at " + url.describe() + ": "
+          "cannot read "
+              + what
+              + " from the projection at "
+              + url.describe()
+              + ": "
               + e.getMessage(),
           e);
     }

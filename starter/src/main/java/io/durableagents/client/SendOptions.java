@@ -70,7 +70,11 @@ public final class SendOptions {
 
   @Override
   public String toString() {
-    return "SendOptions{agent=" + (agent == null ? null : "'" + agent + "'") + ", maxSteps=" + maxSteps + "}";
+    return "SendOptions{agent="
+        + (agent == null ? null : "'" + agent + "'")
+        + ", maxSteps="
+        + maxSteps
+        + "}";
   }
 
   public static final class Builder {

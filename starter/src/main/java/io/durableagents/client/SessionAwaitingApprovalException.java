@@ -1,9 +1,9 @@
 package io.durableagents.client;
 
 /**
- * A session refused new input because a tool call waits for a decision. Decide it first
- * ({@link AgentClient#approve} or {@link AgentClient#reject}, then {@link AgentClient#awaitRun}
- * for the run to settle), then send again.
+ * A session refused new input because a tool call waits for a decision. Decide it first ({@link
+ * AgentClient#approve} or {@link AgentClient#reject}, then {@link AgentClient#awaitRun} for the run
+ * to settle), then send again.
  */
 public class SessionAwaitingApprovalException extends AgentClientException {
   private final String sessionId;

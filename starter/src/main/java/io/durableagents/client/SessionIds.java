@@ -16,7 +16,8 @@ public final class SessionIds {
       throw new IllegalArgumentException(
           "Invalid session id "
               + (sessionId == null ? "null" : "'" + printable(sessionId) + "'")
-              + ": use 1-" + Limits.SESSION_ID_CHARS
+              + ": use 1-"
+              + Limits.SESSION_ID_CHARS
               + " characters of letters, digits and . _ : @ -, starting with a letter or digit.");
     }
     return sessionId;
@@ -24,13 +25,17 @@ public final class SessionIds {
 
   private static String printable(String value) {
     StringBuilder out = new StringBuilder();
-    value.codePoints().limit(80).forEach(cp -> {
-      if (Character.isISOControl(cp) || Character.getType(cp) == Character.SURROGATE) {
-        out.append(String.format("\\u%04x", cp));
-      } else {
-        out.appendCodePoint(cp);
-      }
-    });
+    value
+        .codePoints()
+        .limit(80)
+        .forEach(
+            cp -> {
+              if (Character.isISOControl(cp) || Character.getType(cp) == Character.SURROGATE) {
+                out.append(String.format("\\u%04x", cp));
+              } else {
+                out.appendCodePoint(cp);
+              }
+            });
     return value.codePointCount(0, value.length()) > 80 ? out + "..." : out.toString();
   }
 }

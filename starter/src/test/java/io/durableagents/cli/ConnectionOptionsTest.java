@@ -86,10 +86,13 @@ class ConnectionOptionsTest {
     Probe probe =
         parse(
             env("TEMPORAL_ADDRESS", "temporal.internal:7233", "AGENTS_TASK_QUEUE", "support"),
-            "--temporal", "127.0.0.1:9000",
+            "--temporal",
+            "127.0.0.1:9000",
             "--task-queue=other",
-            "--namespace", "ns",
-            "--projection", "jdbc:sqlite:data/x.db");
+            "--namespace",
+            "ns",
+            "--projection",
+            "jdbc:sqlite:data/x.db");
 
     assertThat(probe.connection.temporal()).isEqualTo("127.0.0.1:9000");
     assertThat(probe.connection.taskQueue()).isEqualTo("other");
@@ -126,7 +129,14 @@ class ConnectionOptionsTest {
     Path apiKey = Files.writeString(dir.resolve("api-key"), "k");
 
     Probe fromProfile = parse(env(), "--profile", "staging");
-    Probe overridden = parse(env(), "--profile=staging", "--namespace", "other", "--api-key-file", apiKey.toString());
+    Probe overridden =
+        parse(
+            env(),
+            "--profile=staging",
+            "--namespace",
+            "other",
+            "--api-key-file",
+            apiKey.toString());
 
     assertThat(fromProfile.connection.temporal()).isEqualTo("staging.example:7233");
     assertThat(fromProfile.connection.namespace()).isEqualTo("agents-staging");
@@ -144,7 +154,10 @@ class ConnectionOptionsTest {
 
     assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(outcome.err().strip())
-        .isEqualTo("No Temporal profile 'nope' (from TEMPORAL_PROFILE) in " + configFile + ": it has none.");
+        .isEqualTo(
+            "No Temporal profile 'nope' (from TEMPORAL_PROFILE) in "
+                + configFile
+                + ": it has none.");
   }
 
   @Test
@@ -162,7 +175,12 @@ class ConnectionOptionsTest {
     CliHarness.Outcome outcome = CliHarness.run(env(), new Object[0], "send", "--help");
 
     assertThat(outcome.out())
-        .contains("--profile=NAME", "TEMPORAL_PROFILE", "--api-key-file=PATH", "TEMPORAL_API_KEY", "--tls")
+        .contains(
+            "--profile=NAME",
+            "TEMPORAL_PROFILE",
+            "--api-key-file=PATH",
+            "TEMPORAL_API_KEY",
+            "--tls")
         .contains("TEMPORAL_TLS_CLIENT_CERT_PATH", "TEMPORAL_ADDRESS", "default: 127.0.0.1:7233");
   }
 }

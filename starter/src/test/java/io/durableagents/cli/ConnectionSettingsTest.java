@@ -73,20 +73,32 @@ class ConnectionSettingsTest {
 
   @Test
   void aPortOutOfRange_isAUsageError_fromEverySource_beforeGrpcSeesIt() throws IOException {
-    for (String address : new String[] {"127.0.0.1:99999", "127.0.0.1:65536", "127.0.0.1:0", "127.0.0.1:", "[::1]:70000"}) {
+    for (String address :
+        new String[] {
+          "127.0.0.1:99999", "127.0.0.1:65536", "127.0.0.1:0", "127.0.0.1:", "[::1]:70000"
+        }) {
       assertThatThrownBy(() -> ConnectionSettings.newBuilder(env()).address(address).build())
           .as(address)
-          .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
-          .hasMessage("Invalid Temporal address '" + address + "': expected HOST:PORT with a port of 1-65535.");
+          .isInstanceOfSatisfying(
+              CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
+          .hasMessage(
+              "Invalid Temporal address '"
+                  + address
+                  + "': expected HOST:PORT with a port of 1-65535.");
     }
-    assertThatThrownBy(() -> ConnectionSettings.fromEnvironment(env("TEMPORAL_ADDRESS", "localhost:123456")))
+    assertThatThrownBy(
+            () -> ConnectionSettings.fromEnvironment(env("TEMPORAL_ADDRESS", "localhost:123456")))
         .hasMessageContaining("'localhost:123456'");
     writeConfig("[profile.default]\naddress = \"temporal.internal:100000\"\n");
     assertThatThrownBy(() -> ConnectionSettings.fromEnvironment(env()))
         .hasMessageContaining("'temporal.internal:100000'");
 
-    for (String address : new String[] {"127.0.0.1:1", "127.0.0.1:65535", "[::1]:7233", "dns:///temporal:7233", "temporal"}) {
-      assertThat(ConnectionSettings.newBuilder(env()).address(address).build().address()).isEqualTo(address);
+    for (String address :
+        new String[] {
+          "127.0.0.1:1", "127.0.0.1:65535", "[::1]:7233", "dns:///temporal:7233", "temporal"
+        }) {
+      assertThat(ConnectionSettings.newBuilder(env()).address(address).build().address())
+          .isEqualTo(address);
     }
   }
 
@@ -94,7 +106,13 @@ class ConnectionSettingsTest {
   void environmentOnly_setsAddressAndNamespace_blankValuesCountAsUnset() {
     ConnectionSettings settings =
         ConnectionSettings.fromEnvironment(
-            env("TEMPORAL_ADDRESS", " temporal.internal:7233 ", "TEMPORAL_NAMESPACE", "agents-prod", "TEMPORAL_API_KEY", " "));
+            env(
+                "TEMPORAL_ADDRESS",
+                " temporal.internal:7233 ",
+                "TEMPORAL_NAMESPACE",
+                "agents-prod",
+                "TEMPORAL_API_KEY",
+                " "));
 
     assertThat(settings.address()).isEqualTo("temporal.internal:7233");
     assertThat(settings.serviceStubsOptions().getTarget()).isEqualTo("temporal.internal:7233");
@@ -123,7 +141,8 @@ class ConnectionSettingsTest {
     assertThat(prod.namespace()).isEqualTo("agents-prod");
 
     ConnectionSettings overridden =
-        ConnectionSettings.fromEnvironment(env("TEMPORAL_PROFILE", "prod", "TEMPORAL_NAMESPACE", "agents-staging"));
+        ConnectionSettings.fromEnvironment(
+            env("TEMPORAL_PROFILE", "prod", "TEMPORAL_NAMESPACE", "agents-staging"));
     assertThat(overridden.address()).isEqualTo("prod.example:7233");
     assertThat(overridden.namespace()).isEqualTo("agents-staging");
   }
@@ -139,7 +158,8 @@ class ConnectionSettingsTest {
         [profile.staging]
         address = "staging.example:7233"
         """);
-    Map<String, String> env = env("TEMPORAL_PROFILE", "prod", "TEMPORAL_ADDRESS", "env.example:7233");
+    Map<String, String> env =
+        env("TEMPORAL_PROFILE", "prod", "TEMPORAL_ADDRESS", "env.example:7233");
 
     assertThat(ConnectionSettings.fromEnvironment(env).address()).isEqualTo("env.example:7233");
     ConnectionSettings settings =
@@ -150,7 +170,11 @@ class ConnectionSettingsTest {
             .build();
     assertThat(settings.address()).isEqualTo("flag.example:7233");
     assertThat(settings.namespace()).isEqualTo("from-flag");
-    assertThat(ConnectionSettings.newBuilder(env("TEMPORAL_PROFILE", "prod")).profile("staging").build().address())
+    assertThat(
+            ConnectionSettings.newBuilder(env("TEMPORAL_PROFILE", "prod"))
+                .profile("staging")
+                .build()
+                .address())
         .isEqualTo("staging.example:7233");
   }
 
@@ -158,8 +182,13 @@ class ConnectionSettingsTest {
   void apiKey_turnsTlsOn_andIsSentAsABearerToken() {
     ConnectionSettings settings =
         ConnectionSettings.fromEnvironment(
-            env("TEMPORAL_ADDRESS", "us-east-1.aws.api.temporal.io:7233", "TEMPORAL_NAMESPACE", "agents.a1b2c",
-                "TEMPORAL_API_KEY", "secret-key"));
+            env(
+                "TEMPORAL_ADDRESS",
+                "us-east-1.aws.api.temporal.io:7233",
+                "TEMPORAL_NAMESPACE",
+                "agents.a1b2c",
+                "TEMPORAL_API_KEY",
+                "secret-key"));
 
     assertThat(settings.hasApiKey()).isTrue();
     assertThat(settings.tls()).isTrue();
@@ -175,7 +204,9 @@ class ConnectionSettingsTest {
     Path keyFile = Files.writeString(dir.resolve("api-key"), "file-key\n");
 
     ConnectionSettings settings =
-        ConnectionSettings.newBuilder(env("TEMPORAL_API_KEY", "env-key")).apiKeyFile(keyFile).build();
+        ConnectionSettings.newBuilder(env("TEMPORAL_API_KEY", "env-key"))
+            .apiKeyFile(keyFile)
+            .build();
 
     assertThat(authorization(settings.serviceStubsOptions())).isEqualTo("Bearer file-key");
     assertThat(settings.tls()).isTrue();
@@ -203,7 +234,8 @@ class ConnectionSettingsTest {
   void clientCertificate_buildsAnSslContext_withTheServerCaAndName() throws Exception {
     ConnectionSettings settings =
         ConnectionSettings.fromEnvironment(
-            env("TEMPORAL_ADDRESS", "agents.a1b2c.tmprl.cloud:7233",
+            env(
+                "TEMPORAL_ADDRESS", "agents.a1b2c.tmprl.cloud:7233",
                 "TEMPORAL_TLS_CLIENT_CERT_PATH", resource("client.pem").toString(),
                 "TEMPORAL_TLS_CLIENT_KEY_PATH", resource("client.key").toString(),
                 "TEMPORAL_TLS_SERVER_CA_CERT_PATH", resource("ca.pem").toString(),
@@ -252,20 +284,30 @@ class ConnectionSettingsTest {
     assertThatThrownBy(
             () ->
                 ConnectionSettings.fromEnvironment(
-                    env("TEMPORAL_TLS_CLIENT_CERT_PATH", missing.toString(),
+                    env(
+                        "TEMPORAL_TLS_CLIENT_CERT_PATH", missing.toString(),
                         "TEMPORAL_TLS_CLIENT_KEY_PATH", resource("client.key").toString())))
-        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
-        .hasMessage("TLS client certificate not found: " + missing
-            + " (TEMPORAL_TLS_CLIENT_CERT_PATH / tls.client_cert_path).");
-    assertThatThrownBy(() -> ConnectionSettings.fromEnvironment(env("TEMPORAL_TLS_SERVER_CA_CERT_PATH", missing.toString())))
+        .isInstanceOfSatisfying(
+            CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
+        .hasMessage(
+            "TLS client certificate not found: "
+                + missing
+                + " (TEMPORAL_TLS_CLIENT_CERT_PATH / tls.client_cert_path).");
+    assertThatThrownBy(
+            () ->
+                ConnectionSettings.fromEnvironment(
+                    env("TEMPORAL_TLS_SERVER_CA_CERT_PATH", missing.toString())))
         .hasMessageStartingWith("TLS server CA certificate not found: " + missing);
   }
 
   @Test
   void certificateWithoutKey_isAUsageError() throws Exception {
     assertThatThrownBy(
-            () -> ConnectionSettings.fromEnvironment(env("TEMPORAL_TLS_CLIENT_CERT_PATH", resource("client.pem").toString())))
-        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
+            () ->
+                ConnectionSettings.fromEnvironment(
+                    env("TEMPORAL_TLS_CLIENT_CERT_PATH", resource("client.pem").toString())))
+        .isInstanceOfSatisfying(
+            CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
         .hasMessageContaining("needs its key");
   }
 
@@ -276,19 +318,26 @@ class ConnectionSettingsTest {
     assertThatThrownBy(
             () ->
                 ConnectionSettings.fromEnvironment(
-                    env("TEMPORAL_TLS_CLIENT_CERT_PATH", garbage.toString(),
+                    env(
+                        "TEMPORAL_TLS_CLIENT_CERT_PATH", garbage.toString(),
                         "TEMPORAL_TLS_CLIENT_KEY_PATH", resource("client.key").toString())))
-        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
+        .isInstanceOfSatisfying(
+            CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
         .hasMessageStartingWith("Invalid TLS settings: ");
   }
 
   @Test
   void unknownProfile_namesTheProfilesThere() throws IOException {
-    writeConfig("[profile.prod]\naddress = \"prod.example:7233\"\n[profile.staging]\naddress = \"s:7233\"\n");
+    writeConfig(
+        "[profile.prod]\naddress = \"prod.example:7233\"\n[profile.staging]\naddress = \"s:7233\"\n");
 
     assertThatThrownBy(() -> ConnectionSettings.fromEnvironment(env("TEMPORAL_PROFILE", "pord")))
-        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
-        .hasMessage("No Temporal profile 'pord' (from TEMPORAL_PROFILE) in " + configFile + "; it has: prod, staging.");
+        .isInstanceOfSatisfying(
+            CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
+        .hasMessage(
+            "No Temporal profile 'pord' (from TEMPORAL_PROFILE) in "
+                + configFile
+                + "; it has: prod, staging.");
     assertThatThrownBy(() -> ConnectionSettings.newBuilder(env()).profile("pord").build())
         .hasMessageStartingWith("No Temporal profile 'pord' (from --profile)");
   }
@@ -297,8 +346,12 @@ class ConnectionSettingsTest {
   void namedConfigFileThatDoesNotExist_isAUsageError() {
     Path missing = dir.resolve("missing.toml");
 
-    assertThatThrownBy(() -> ConnectionSettings.fromEnvironment(Map.of("TEMPORAL_CONFIG_FILE", missing.toString())))
-        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
+    assertThatThrownBy(
+            () ->
+                ConnectionSettings.fromEnvironment(
+                    Map.of("TEMPORAL_CONFIG_FILE", missing.toString())))
+        .isInstanceOfSatisfying(
+            CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
         .hasMessage("Temporal config file not found: " + missing + " (from TEMPORAL_CONFIG_FILE).");
   }
 
@@ -307,7 +360,8 @@ class ConnectionSettingsTest {
     writeConfig("[profile.prod]\naddress = \"prod.example:7233\n");
 
     assertThatThrownBy(() -> ConnectionSettings.fromEnvironment(env()))
-        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
+        .isInstanceOfSatisfying(
+            CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
         .hasMessageStartingWith("Cannot read the Temporal config file " + configFile + ": ")
         .hasMessageContaining("(line 2, column ");
   }
@@ -317,7 +371,8 @@ class ConnectionSettingsTest {
     Path missing = dir.resolve("api-key");
 
     assertThatThrownBy(() -> ConnectionSettings.newBuilder(env()).apiKeyFile(missing).build())
-        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
+        .isInstanceOfSatisfying(
+            CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
         .hasMessageStartingWith("Cannot read the API key file " + missing + " (--api-key-file)");
   }
 
@@ -331,7 +386,8 @@ class ConnectionSettingsTest {
     long start = System.nanoTime();
 
     assertThatThrownBy(() -> ConnectionSettings.plain(address, "default").connect())
-        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.ERROR))
+        .isInstanceOfSatisfying(
+            CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.ERROR))
         .hasMessageStartingWith("Cannot reach Temporal at " + address + " (")
         .hasMessageContaining("start one with './agents dev'");
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
@@ -340,7 +396,8 @@ class ConnectionSettingsTest {
   @Test
   void invalidAddress_isAUsageError() {
     assertThatThrownBy(() -> ConnectionSettings.plain("not an address", "default").connect())
-        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
+        .isInstanceOfSatisfying(
+            CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
         .hasMessage("Invalid Temporal address 'not an address': expected HOST:PORT.");
   }
 }

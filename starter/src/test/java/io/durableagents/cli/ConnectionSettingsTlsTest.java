@@ -10,9 +10,9 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -32,9 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The TLS settings over a real TLS connection: a gRPC server on loopback with the test
- * certificate ({@code temporal.test}, its own CA) stands in for Temporal Cloud's frontend, which
- * this build cannot reach. It serves the health check and records what each call presented.
+ * The TLS settings over a real TLS connection: a gRPC server on loopback with the test certificate
+ * ({@code temporal.test}, its own CA) stands in for Temporal Cloud's frontend, which this build
+ * cannot reach. It serves the health check and records what each call presented.
  */
 class ConnectionSettingsTlsTest {
   private static final Metadata.Key<String> AUTHORIZATION =
@@ -67,7 +67,8 @@ class ConnectionSettingsTlsTest {
             SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
             try {
               Certificate[] peer = session.getPeerCertificates();
-              clientCertificate.set(((X509Certificate) peer[0]).getSubjectX500Principal().getName());
+              clientCertificate.set(
+                  ((X509Certificate) peer[0]).getSubjectX500Principal().getName());
             } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
               clientCertificate.set(null);
             }
@@ -79,7 +80,8 @@ class ConnectionSettingsTlsTest {
           }
         };
     HealthStatusManager health = new HealthStatusManager();
-    health.setStatus(WorkflowServiceStubs.HEALTH_CHECK_SERVICE_NAME, HealthCheckResponse.ServingStatus.SERVING);
+    health.setStatus(
+        WorkflowServiceStubs.HEALTH_CHECK_SERVICE_NAME, HealthCheckResponse.ServingStatus.SERVING);
     server =
         NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
             .sslContext(
@@ -99,10 +101,14 @@ class ConnectionSettingsTlsTest {
     Map<String, String> env =
         new java.util.HashMap<>(
             Map.of(
-                "TEMPORAL_CONFIG_FILE", noProfiles.toString(),
-                "TEMPORAL_ADDRESS", address,
-                "TEMPORAL_TLS_SERVER_CA_CERT_PATH", resource("client.pem").getPath(),
-                "TEMPORAL_TLS_SERVER_NAME", "temporal.test"));
+                "TEMPORAL_CONFIG_FILE",
+                noProfiles.toString(),
+                "TEMPORAL_ADDRESS",
+                address,
+                "TEMPORAL_TLS_SERVER_CA_CERT_PATH",
+                resource("client.pem").getPath(),
+                "TEMPORAL_TLS_SERVER_NAME",
+                "temporal.test"));
     for (int i = 0; i < pairs.length; i += 2) {
       env.put(pairs[i], pairs[i + 1]);
     }
@@ -114,9 +120,12 @@ class ConnectionSettingsTlsTest {
     String address = start(ClientAuth.REQUIRE, null);
     ConnectionSettings settings =
         ConnectionSettings.fromEnvironment(
-            env(address,
-                "TEMPORAL_TLS_CLIENT_CERT_PATH", resource("client.pem").getPath(),
-                "TEMPORAL_TLS_CLIENT_KEY_PATH", resource("client.key").getPath()));
+            env(
+                address,
+                "TEMPORAL_TLS_CLIENT_CERT_PATH",
+                resource("client.pem").getPath(),
+                "TEMPORAL_TLS_CLIENT_KEY_PATH",
+                resource("client.key").getPath()));
 
     WorkflowServiceStubs stubs = settings.connect();
     stubs.shutdownNow();
@@ -127,14 +136,18 @@ class ConnectionSettingsTlsTest {
 
   @Test
   void apiKey_travelsAsABearerTokenOverTls_andARefusalIsOneClearError() throws Exception {
-    String address = start(ClientAuth.NONE, Status.UNAUTHENTICATED.withDescription("invalid API key"));
+    String address =
+        start(ClientAuth.NONE, Status.UNAUTHENTICATED.withDescription("invalid API key"));
     ConnectionSettings settings =
         ConnectionSettings.fromEnvironment(env(address, "TEMPORAL_API_KEY", "test-key"));
 
     assertThatThrownBy(settings::connect)
-        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.ERROR))
+        .isInstanceOfSatisfying(
+            CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.ERROR))
         .hasMessage(
-            "Temporal at " + address + " refused the credentials (UNAUTHENTICATED: invalid API key): check the"
+            "Temporal at "
+                + address
+                + " refused the credentials (UNAUTHENTICATED: invalid API key): check the"
                 + " API key (TEMPORAL_API_KEY, --api-key-file) or the client certificate.");
     assertThat(authorization.get()).isEqualTo("Bearer test-key");
   }
@@ -146,7 +159,8 @@ class ConnectionSettingsTlsTest {
         ConnectionSettings.fromEnvironment(env(address, "TEMPORAL_TLS_SERVER_NAME", "other.test"));
 
     assertThatThrownBy(settings::connect)
-        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.ERROR))
+        .isInstanceOfSatisfying(
+            CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.ERROR))
         .hasMessageStartingWith("Cannot reach Temporal at " + address + " over TLS (");
     assertThat(authorization.get()).isNull();
   }

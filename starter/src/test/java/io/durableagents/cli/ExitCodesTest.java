@@ -6,8 +6,8 @@ import io.durableagents.client.AgentClientException;
 import io.durableagents.client.ApprovalNotFoundException;
 import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionNotFoundException;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.FailureTypes;
+import io.durableagents.workflow.RunStatus;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.failure.ApplicationFailure;
@@ -37,7 +37,8 @@ class ExitCodesTest {
     }
   }
 
-  private static CliHarness.Outcome boom(Map<String, String> env, RuntimeException e, String... extraArgs) {
+  private static CliHarness.Outcome boom(
+      Map<String, String> env, RuntimeException e, String... extraArgs) {
     String[] args = new String[extraArgs.length + 1];
     args[0] = "boom";
     System.arraycopy(extraArgs, 0, args, 1, extraArgs.length);
@@ -55,11 +56,14 @@ class ExitCodesTest {
 
   @Test
   void approvalRefusals_mapTo3_4_and1() {
-    assertThat(boom(Map.of(), new SessionAwaitingApprovalException("s", "a-1", "waits on a-1")).exitCode())
+    assertThat(
+            boom(Map.of(), new SessionAwaitingApprovalException("s", "a-1", "waits on a-1"))
+                .exitCode())
         .isEqualTo(ExitCodes.AWAITING_APPROVAL);
     assertThat(boom(Map.of(), new ApprovalNotFoundException("no such approval", false)).exitCode())
         .isEqualTo(ExitCodes.NOT_FOUND);
-    CliHarness.Outcome decided = boom(Map.of(), new ApprovalNotFoundException("already decided", true));
+    CliHarness.Outcome decided =
+        boom(Map.of(), new ApprovalNotFoundException("already decided", true));
     assertThat(decided.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(decided.err().strip()).isEqualTo("already decided");
   }
@@ -75,7 +79,8 @@ class ExitCodesTest {
 
   @Test
   void illegalArgument_exits2() {
-    CliHarness.Outcome outcome = boom(Map.of(), new IllegalArgumentException("Model script not found: x.json"));
+    CliHarness.Outcome outcome =
+        boom(Map.of(), new IllegalArgumentException("Model script not found: x.json"));
 
     assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(outcome.err().strip()).isEqualTo("Model script not found: x.json");
@@ -95,7 +100,8 @@ class ExitCodesTest {
     AgentClientException refused =
         new AgentClientException(
             "Session 'a' refused the input: awaiting approval",
-            ApplicationFailure.newNonRetryableFailure("awaiting approval", FailureTypes.SESSION_AWAITING_APPROVAL));
+            ApplicationFailure.newNonRetryableFailure(
+                "awaiting approval", FailureTypes.SESSION_AWAITING_APPROVAL));
 
     CliHarness.Outcome outcome = boom(Map.of(), refused);
 
@@ -111,7 +117,9 @@ class ExitCodesTest {
   @Test
   void unreachableTemporal_exits1_withAClearLine() {
     RuntimeException e =
-        new RuntimeException("wrapped", new StatusRuntimeException(Status.UNAVAILABLE.withDescription("io exception")));
+        new RuntimeException(
+            "wrapped",
+            new StatusRuntimeException(Status.UNAVAILABLE.withDescription("io exception")));
 
     CliHarness.Outcome outcome = boom(Map.of(), e);
 
@@ -132,8 +140,10 @@ class ExitCodesTest {
   @Test
   void verboseOrAgentsDebug_printTheStackTrace() {
     CliHarness.Outcome verbose = boom(Map.of(), new IllegalStateException("kaput"), "--verbose");
-    CliHarness.Outcome debug = boom(Map.of("AGENTS_DEBUG", "1"), new IllegalStateException("kaput"));
-    CliHarness.Outcome quiet = boom(Map.of("AGENTS_DEBUG", "0"), new IllegalStateException("kaput"));
+    CliHarness.Outcome debug =
+        boom(Map.of("AGENTS_DEBUG", "1"), new IllegalStateException("kaput"));
+    CliHarness.Outcome quiet =
+        boom(Map.of("AGENTS_DEBUG", "0"), new IllegalStateException("kaput"));
 
     assertThat(verbose.err()).contains("java.lang.IllegalStateException: kaput").contains("\tat ");
     assertThat(debug.err()).contains("\tat ");
@@ -154,9 +164,12 @@ class ExitCodesTest {
   @Test
   void usageErrors_exit2() {
     assertThat(CliHarness.run("send", "only-session").exitCode()).isEqualTo(ExitCodes.USAGE);
-    assertThat(CliHarness.run("send", "s", "t", "--no-such-option").exitCode()).isEqualTo(ExitCodes.USAGE);
-    assertThat(CliHarness.run("send", "s", "t", "--max-steps", "zero").exitCode()).isEqualTo(ExitCodes.USAGE);
-    assertThat(CliHarness.run("send", "s", "t", "--max-steps", "0").exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(CliHarness.run("send", "s", "t", "--no-such-option").exitCode())
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(CliHarness.run("send", "s", "t", "--max-steps", "zero").exitCode())
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(CliHarness.run("send", "s", "t", "--max-steps", "0").exitCode())
+        .isEqualTo(ExitCodes.USAGE);
     assertThat(CliHarness.run("no-such-command").exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(CliHarness.run().exitCode()).isEqualTo(ExitCodes.USAGE);
   }
@@ -175,7 +188,8 @@ class ExitCodesTest {
       port = socket.getLocalPort();
     }
 
-    CliHarness.Outcome outcome = CliHarness.run("send", "chat-1", "hello", "--temporal", "127.0.0.1:" + port);
+    CliHarness.Outcome outcome =
+        CliHarness.run("send", "chat-1", "hello", "--temporal", "127.0.0.1:" + port);
 
     assertThat(outcome.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(outcome.err().strip().lines()).hasSize(1);

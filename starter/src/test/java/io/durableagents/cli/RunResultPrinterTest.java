@@ -49,11 +49,19 @@ class RunResultPrinterTest {
             """,
             RunResult.class);
 
-    assertThat(print(omitted, false)).contains("→ get_weather (arguments and result in the transcript)");
+    assertThat(print(omitted, false))
+        .contains("→ get_weather (arguments and result in the transcript)");
     RunResult restored = omitted.withMessages(sample().messages());
     assertThat(restored.toolCalls().get(0).isOmitted()).isFalse();
-    assertThat(print(restored, false)).contains("→ get_weather {\"city\":\"Paris\"} = {\"city\":\"Paris\",\"sky\":\"sunny\"}");
-    assertThat(JSON.readTree(print(omitted, true)).path("toolCalls").get(0).path("omitted").asBoolean()).isTrue();
+    assertThat(print(restored, false))
+        .contains("→ get_weather {\"city\":\"Paris\"} = {\"city\":\"Paris\",\"sky\":\"sunny\"}");
+    assertThat(
+            JSON.readTree(print(omitted, true))
+                .path("toolCalls")
+                .get(0)
+                .path("omitted")
+                .asBoolean())
+        .isTrue();
   }
 
   @Test
@@ -95,12 +103,15 @@ class RunResultPrinterTest {
             """,
             RunResult.class);
 
-    assertThat(print(failed, false)).contains("failed (error)").contains("error: model_error: quota exceeded");
+    assertThat(print(failed, false))
+        .contains("failed (error)")
+        .contains("error: model_error: quota exceeded");
   }
 
   @Test
   void human_escapesControlCharacters() {
-    assertThat(RunResultPrinter.printable("a\u001b[2Jb\nc\u202ed")).isEqualTo("a\\u001b[2Jb\nc\\u202ed");
+    assertThat(RunResultPrinter.printable("a\u001b[2Jb\nc\u202ed"))
+        .isEqualTo("a\\u001b[2Jb\nc\\u202ed");
   }
 
   @Test

@@ -20,8 +20,8 @@ import picocli.CommandLine;
 
 /**
  * Where {@code agents send} takes its message from, and the checks made before it connects: the
- * Temporal address is a closed port, so a command that got as far as connecting would say
- * "Cannot reach Temporal" (exit 1) instead of the refusal asserted (exit 2).
+ * Temporal address is a closed port, so a command that got as far as connecting would say "Cannot
+ * reach Temporal" (exit 1) instead of the refusal asserted (exit 2).
  */
 class SendCommandInputTest {
   @TempDir Path dir;
@@ -48,8 +48,10 @@ class SendCommandInputTest {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    CommandLine commandLine = AgentsCli.commandLine(Map.of("TEMPORAL_CONFIG_FILE", noProfiles.toString()));
-    SendCommand send = (SendCommand) commandLine.getSubcommands().get("send").getCommandSpec().userObject();
+    CommandLine commandLine =
+        AgentsCli.commandLine(Map.of("TEMPORAL_CONFIG_FILE", noProfiles.toString()));
+    SendCommand send =
+        (SendCommand) commandLine.getSubcommands().get("send").getCommandSpec().userObject();
     send.stdin = new ByteArrayInputStream(stdin);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
@@ -85,7 +87,10 @@ class SendCommandInputTest {
     assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(ExitCodes.USAGE);
     assertThat(outcome.err().strip())
         .isEqualTo(
-            "The input is " + (Limits.INPUT_CHARS + 1) + " characters, over the limit of " + Limits.INPUT_CHARS
+            "The input is "
+                + (Limits.INPUT_CHARS + 1)
+                + " characters, over the limit of "
+                + Limits.INPUT_CHARS
                 + " per send; attach large content as an artifact instead.");
     assertThat(outcome.err()).doesNotContain("worker").doesNotContain("Cannot reach");
   }
@@ -100,18 +105,23 @@ class SendCommandInputTest {
     assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(outcome.err().strip())
         .isEqualTo(
-            "The message in --input-file " + huge + " (10485760 bytes) is over the limit of " + Limits.INPUT_CHARS
+            "The message in --input-file "
+                + huge
+                + " (10485760 bytes) is over the limit of "
+                + Limits.INPUT_CHARS
                 + " characters per send; attach large content as an artifact instead.");
   }
 
   @Test
   void controlCharactersOverTheRequestSize_areRefusedBeforeConnecting() throws IOException {
-    Path controls = Files.writeString(dir.resolve("controls.txt"), "\u0001".repeat(Limits.INPUT_CHARS));
+    Path controls =
+        Files.writeString(dir.resolve("controls.txt"), "\u0001".repeat(Limits.INPUT_CHARS));
 
     CliHarness.Outcome outcome = send("s1", "--input-file", controls.toString());
 
     assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
-    assertThat(outcome.err()).contains("bytes serialized, over the limit of " + Limits.REQUEST_BYTES);
+    assertThat(outcome.err())
+        .contains("bytes serialized, over the limit of " + Limits.REQUEST_BYTES);
   }
 
   @Test
@@ -119,9 +129,11 @@ class SendCommandInputTest {
     CliHarness.Outcome tooMuch = send(new byte[MessageInput.MAX_BYTES + 10], "s1", "-");
 
     assertThat(tooMuch.exitCode()).isEqualTo(ExitCodes.USAGE);
-    assertThat(tooMuch.err()).contains("The message in standard input (more than " + MessageInput.MAX_BYTES + " bytes)");
+    assertThat(tooMuch.err())
+        .contains("The message in standard input (more than " + MessageInput.MAX_BYTES + " bytes)");
 
-    CliHarness.Outcome fine = send("hello from stdin".getBytes(StandardCharsets.UTF_8), "s1", "--input-file", "-");
+    CliHarness.Outcome fine =
+        send("hello from stdin".getBytes(StandardCharsets.UTF_8), "s1", "--input-file", "-");
 
     assertThat(fine.exitCode()).as(fine.err()).isEqualTo(ExitCodes.ERROR);
     assertThat(fine.err()).startsWith("Cannot reach Temporal at " + nowhere); // passed every check
@@ -134,14 +146,26 @@ class SendCommandInputTest {
     Path empty = Files.writeString(dir.resolve("empty.txt"), "");
     Path missing = dir.resolve("missing.txt");
 
-    assertUsage(send("s1", "hi", "--input-file", latin1.toString()), "Give the message either as TEXT or with --input-file, not both.");
-    assertUsage(send("s1"), "Missing the message: give TEXT, --input-file PATH, or - to read standard input.");
-    assertUsage(send("s1", "--input-file", dir.toString()), "--input-file " + dir + " is a directory, not a file.");
-    assertUsage(send("s1", "--input-file", missing.toString()), "--input-file " + missing + " does not exist.");
-    assertUsage(send("s1", "--input-file", latin1.toString()), "--input-file " + latin1 + " is not UTF-8 text.");
+    assertUsage(
+        send("s1", "hi", "--input-file", latin1.toString()),
+        "Give the message either as TEXT or with --input-file, not both.");
+    assertUsage(
+        send("s1"),
+        "Missing the message: give TEXT, --input-file PATH, or - to read standard input.");
+    assertUsage(
+        send("s1", "--input-file", dir.toString()),
+        "--input-file " + dir + " is a directory, not a file.");
+    assertUsage(
+        send("s1", "--input-file", missing.toString()),
+        "--input-file " + missing + " does not exist.");
+    assertUsage(
+        send("s1", "--input-file", latin1.toString()),
+        "--input-file " + latin1 + " is not UTF-8 text.");
     assertUsage(
         send("s1", "--input-file", empty.toString()),
-        "--input-file " + empty + " is empty. (To wait for the run in progress without sending anything, send \"\".)");
+        "--input-file "
+            + empty
+            + " is empty. (To wait for the run in progress without sending anything, send \"\".)");
     assertUsage(send(new byte[] {(byte) 0xff}, "s1", "-"), "standard input is not UTF-8 text.");
   }
 
@@ -156,8 +180,11 @@ class SendCommandInputTest {
     Path file = Files.writeString(dir.resolve("m.txt"), "line one\nline two ✓\n");
 
     assertThat(MessageInput.resolve("@" + file, null, InputStreamOf.EMPTY)).isEqualTo("@" + file);
-    assertThat(MessageInput.resolve(null, file.toString(), InputStreamOf.EMPTY)).isEqualTo("line one\nline two ✓\n");
-    assertThat(MessageInput.resolve("-", null, new ByteArrayInputStream("from stdin".getBytes(StandardCharsets.UTF_8))))
+    assertThat(MessageInput.resolve(null, file.toString(), InputStreamOf.EMPTY))
+        .isEqualTo("line one\nline two ✓\n");
+    assertThat(
+            MessageInput.resolve(
+                "-", null, new ByteArrayInputStream("from stdin".getBytes(StandardCharsets.UTF_8))))
         .isEqualTo("from stdin");
     assertThat(MessageInput.resolve("", null, InputStreamOf.EMPTY)).isEmpty();
   }

@@ -1,6 +1,5 @@
 package io.durableagents.client;
 
-import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,6 +11,7 @@ import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.workflow.ApprovalStatus;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
@@ -42,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AgentClientSessionTest {
   private static final String TASK_QUEUE = AgentClientOptions.DEFAULT_TASK_QUEUE;
+
   /** A paid call of 500 waits for a decision between two calls that do not. */
   private static final String GATED =
       "{\"turns\":[{\"text\":\"paying\",\"toolCalls\":["
@@ -49,6 +50,7 @@ class AgentClientSessionTest {
           + "{\"name\":\"pay\",\"arguments\":{\"amount\":500}},"
           + "{\"name\":\"echo\",\"arguments\":{\"text\":\"after\"}}]},"
           + "{\"text\":\"all done\"}]}";
+
   /** Four slow turns: long enough for a session bounded to 25 events to continue as new. */
   private static final String SLOW =
       "{\"turns\":[{\"toolCalls\":[{\"name\":\"slow\",\"arguments\":{\"ms\":300}}]},"
@@ -62,6 +64,7 @@ class AgentClientSessionTest {
   private AgentStore store;
   private ProjectionReader projection;
   private AgentClient agents;
+
   /** Invocations per tool call id: the tools' side effects. */
   private final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
 
@@ -78,14 +81,16 @@ class AgentClientSessionTest {
     env =
         TestWorkflowEnvironment.newInstance(
             TestEnvironmentOptions.newBuilder()
-                .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
+                .setWorkerFactoryOptions(
+                    WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
                 .build());
     env.newWorker(TASK_QUEUE);
     env.start();
     projection = ProjectionReader.open(url);
     agents =
         AgentClient.newInstance(
-            env.getWorkflowClient(), AgentClientOptions.newBuilder().setProjection(projection).build());
+            env.getWorkflowClient(),
+            AgentClientOptions.newBuilder().setProjection(projection).build());
   }
 
   private Agent agent() {
@@ -96,29 +101,34 @@ class AgentClientSessionTest {
         .tools(
             Tool.newBuilder("echo")
                 .description("Echoes its text.")
-                .inputSchema("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}")
-                .handler((args, ctx) -> {
-                  effect(ctx.toolCallId());
-                  return Map.of("echo", args.path("text").asText());
-                })
+                .inputSchema(
+                    "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}")
+                .handler(
+                    (args, ctx) -> {
+                      effect(ctx.toolCallId());
+                      return Map.of("echo", args.path("text").asText());
+                    })
                 .build(),
             Tool.newBuilder("pay")
                 .description("Pays an amount; amounts over 100 need approval.")
-                .inputSchema("{\"type\":\"object\",\"properties\":{\"amount\":{\"type\":\"integer\"}}}")
+                .inputSchema(
+                    "{\"type\":\"object\",\"properties\":{\"amount\":{\"type\":\"integer\"}}}")
                 .needsApproval(args -> args.path("amount").asInt() > 100)
-                .handler((args, ctx) -> {
-                  effect(ctx.toolCallId());
-                  return Map.of("paid", args.path("amount").asInt());
-                })
+                .handler(
+                    (args, ctx) -> {
+                      effect(ctx.toolCallId());
+                      return Map.of("paid", args.path("amount").asInt());
+                    })
                 .build(),
             Tool.newBuilder("slow")
                 .description("Takes a while.")
                 .inputSchema("{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\"}}}")
-                .handler((args, ctx) -> {
-                  effect(ctx.toolCallId());
-                  Thread.sleep(args.path("ms").asLong());
-                  return Map.of("slept", true);
-                })
+                .handler(
+                    (args, ctx) -> {
+                      effect(ctx.toolCallId());
+                      Thread.sleep(args.path("ms").asLong());
+                      return Map.of("slept", true);
+                    })
                 .build())
         .build();
   }
@@ -165,11 +175,14 @@ class AgentClientSessionTest {
     assertThat(done.toolCalls().get(1).result().get("paid").asInt()).isEqualTo(500);
     assertThat(done.messages()).hasSize(done.messageCount());
     assertThat(effects).containsOnlyKeys("call_0_0", "call_0_1", "call_0_2");
-    assertThat(projection.approvals(false)).singleElement().satisfies(row -> {
-      assertThat(row.status()).isEqualTo(ApprovalStatus.APPROVED);
-      assertThat(row.note()).isEqualTo("ok");
-      assertThat(row.decidedBy()).isEqualTo("alice");
-    });
+    assertThat(projection.approvals(false))
+        .singleElement()
+        .satisfies(
+            row -> {
+              assertThat(row.status()).isEqualTo(ApprovalStatus.APPROVED);
+              assertThat(row.note()).isEqualTo("ok");
+              assertThat(row.decidedBy()).isEqualTo("alice");
+            });
     // With nothing in progress, awaitRun answers the last run's result again.
     assertThat(agents.awaitRun("approve-1").text()).isEqualTo("all done");
   }
@@ -184,15 +197,20 @@ class AgentClientSessionTest {
 
     assertThat(outcome.outcome()).isEqualTo(ApprovalStatus.REJECTED);
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
-    assertThat(done.toolCalls()).extracting(ToolCallRecord::id).containsExactly("call_0_0", "call_0_1", "call_0_2");
+    assertThat(done.toolCalls())
+        .extracting(ToolCallRecord::id)
+        .containsExactly("call_0_0", "call_0_1", "call_0_2");
     assertThat(done.toolCalls().get(1).result().get("error").asText()).isEqualTo("rejected");
     assertThat(done.toolCalls().get(1).result().get("note").asText()).isEqualTo("too much");
     assertThat(effects).containsOnlyKeys("call_0_0", "call_0_2");
-    assertThat(projection.approvals(false)).singleElement().satisfies(row -> {
-      assertThat(row.status()).isEqualTo(ApprovalStatus.REJECTED);
-      assertThat(row.note()).isEqualTo("too much");
-      assertThat(row.decidedBy()).isNull();
-    });
+    assertThat(projection.approvals(false))
+        .singleElement()
+        .satisfies(
+            row -> {
+              assertThat(row.status()).isEqualTo(ApprovalStatus.REJECTED);
+              assertThat(row.note()).isEqualTo("too much");
+              assertThat(row.decidedBy()).isNull();
+            });
   }
 
   @Test
@@ -203,9 +221,11 @@ class AgentClientSessionTest {
     agents.approve("twice-1", approvalId);
 
     assertThatThrownBy(() -> agents.reject("twice-1", approvalId))
-        .isInstanceOfSatisfying(ApprovalNotFoundException.class, e -> assertThat(e.alreadyDecided()).isTrue());
+        .isInstanceOfSatisfying(
+            ApprovalNotFoundException.class, e -> assertThat(e.alreadyDecided()).isTrue());
     assertThatThrownBy(() -> agents.approve("twice-1", "no-such-approval"))
-        .isInstanceOfSatisfying(ApprovalNotFoundException.class, e -> assertThat(e.alreadyDecided()).isFalse());
+        .isInstanceOfSatisfying(
+            ApprovalNotFoundException.class, e -> assertThat(e.alreadyDecided()).isFalse());
     assertThat(agents.awaitRun("twice-1").status()).isEqualTo(RunStatus.FINISHED);
     assertThat(effects.get("call_0_1").get()).isEqualTo(1);
   }
@@ -214,10 +234,14 @@ class AgentClientSessionTest {
   void awaitRun_andDecisions_onAnUnknownSession_areSessionNotFound() throws Exception {
     start(GATED);
 
-    assertThatThrownBy(() -> agents.awaitRun("nobody-1")).isInstanceOf(SessionNotFoundException.class);
-    assertThatThrownBy(() -> agents.approve("nobody-1", "a-1")).isInstanceOf(SessionNotFoundException.class);
-    assertThat(failureOf(agents.awaitRunAsync("nobody-1"))).isInstanceOf(SessionNotFoundException.class);
-    assertThat(failureOf(agents.rejectAsync("nobody-1", "a-1", "no"))).isInstanceOf(SessionNotFoundException.class);
+    assertThatThrownBy(() -> agents.awaitRun("nobody-1"))
+        .isInstanceOf(SessionNotFoundException.class);
+    assertThatThrownBy(() -> agents.approve("nobody-1", "a-1"))
+        .isInstanceOf(SessionNotFoundException.class);
+    assertThat(failureOf(agents.awaitRunAsync("nobody-1")))
+        .isInstanceOf(SessionNotFoundException.class);
+    assertThat(failureOf(agents.rejectAsync("nobody-1", "a-1", "no")))
+        .isInstanceOf(SessionNotFoundException.class);
   }
 
   @Test
@@ -252,13 +276,16 @@ class AgentClientSessionTest {
     RunResult paused = paused("async-rej-1");
     String approvalId = paused.approval().approvalId();
 
-    DecisionOptions decision = DecisionOptions.newBuilder().setNote("no").setDecidedBy("bob").build();
-    DecisionOutcome outcome = agents.rejectAsync("async-rej-1", approvalId, decision).get(1, TimeUnit.MINUTES);
+    DecisionOptions decision =
+        DecisionOptions.newBuilder().setNote("no").setDecidedBy("bob").build();
+    DecisionOutcome outcome =
+        agents.rejectAsync("async-rej-1", approvalId, decision).get(1, TimeUnit.MINUTES);
     Throwable again = failureOf(agents.rejectAsync("async-rej-1", approvalId));
 
     assertThat(outcome.outcome()).isEqualTo(ApprovalStatus.REJECTED);
     assertThat(again)
-        .isInstanceOfSatisfying(ApprovalNotFoundException.class, e -> assertThat(e.alreadyDecided()).isTrue());
+        .isInstanceOfSatisfying(
+            ApprovalNotFoundException.class, e -> assertThat(e.alreadyDecided()).isTrue());
     RunResult done = agents.awaitRunAsync("async-rej-1").get(1, TimeUnit.MINUTES);
     assertThat(done.toolCalls().get(1).result().get("note").asText()).isEqualTo("no");
     assertThat(effects).doesNotContainKey("call_0_1");
@@ -284,7 +311,9 @@ class AgentClientSessionTest {
     RunResult sent = sending.get(2, TimeUnit.MINUTES);
     RunResult awaited = waiting.get(2, TimeUnit.MINUTES);
 
-    assertThat(closedRuns("can-1")).as("workflow runs closed by continue-as-new").isGreaterThanOrEqualTo(1);
+    assertThat(closedRuns("can-1"))
+        .as("workflow runs closed by continue-as-new")
+        .isGreaterThanOrEqualTo(1);
     for (RunResult result : new RunResult[] {sent, awaited}) {
       assertThat(result.isContinued()).isFalse();
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
@@ -301,10 +330,14 @@ class AgentClientSessionTest {
     start(GATED);
     AtomicReference<Throwable> seen = new AtomicReference<>();
 
-    agents.awaitRunAsync("nobody-2").exceptionally(e -> {
-      seen.set(e);
-      return null;
-    }).get(1, TimeUnit.MINUTES);
+    agents
+        .awaitRunAsync("nobody-2")
+        .exceptionally(
+            e -> {
+              seen.set(e);
+              return null;
+            })
+        .get(1, TimeUnit.MINUTES);
 
     assertThat(seen.get()).isInstanceOf(SessionNotFoundException.class);
   }
@@ -320,9 +353,13 @@ class AgentClientSessionTest {
   }
 
   private long closedRuns(String sessionId) {
-    return env.getWorkflowServiceStubs().blockingStub()
-        .listClosedWorkflowExecutions(ListClosedWorkflowExecutionsRequest.newBuilder().setNamespace("default").build())
-        .getExecutionsList().stream()
+    return env
+        .getWorkflowServiceStubs()
+        .blockingStub()
+        .listClosedWorkflowExecutions(
+            ListClosedWorkflowExecutionsRequest.newBuilder().setNamespace("default").build())
+        .getExecutionsList()
+        .stream()
         .filter(e -> e.getExecution().getWorkflowId().equals(sessionId))
         .count();
   }

@@ -21,16 +21,22 @@ class ClientOptionsTest {
   void agentClientOptions_defaults() {
     AgentClientOptions defaults = AgentClientOptions.getDefaultInstance();
 
-    assertThat(defaults.getTaskQueue()).isEqualTo(AgentClientOptions.DEFAULT_TASK_QUEUE).isEqualTo("agents");
+    assertThat(defaults.getTaskQueue())
+        .isEqualTo(AgentClientOptions.DEFAULT_TASK_QUEUE)
+        .isEqualTo("agents");
     assertThat(defaults.getProjection()).isNull();
     assertThat(defaults.getProjectionFailureListener()).isNotNull();
-    assertThat(AgentClientOptions.newBuilder().build()).isEqualTo(defaults).hasSameHashCodeAs(defaults);
-    assertThat(defaults.toString()).contains("taskQueue='agents'", "projection=null", "log a warning");
+    assertThat(AgentClientOptions.newBuilder().build())
+        .isEqualTo(defaults)
+        .hasSameHashCodeAs(defaults);
+    assertThat(defaults.toString())
+        .contains("taskQueue='agents'", "projection=null", "log a warning");
   }
 
   @Test
   void agentClientOptions_toBuilder_roundTripsEveryOption_andChangesOnlyWhatIsSet() {
-    ProjectionReader projection = ProjectionReader.open("jdbc:sqlite:" + dir.resolve("projection.db"));
+    ProjectionReader projection =
+        ProjectionReader.open("jdbc:sqlite:" + dir.resolve("projection.db"));
     List<AgentClientException> heard = new ArrayList<>();
     Consumer<AgentClientException> listener = heard::add;
     AgentClientOptions options =
@@ -64,7 +70,11 @@ class ClientOptionsTest {
             .build();
 
     AgentClientOptions reset =
-        options.toBuilder().setTaskQueue(null).setProjection(null).setProjectionFailureListener(null).build();
+        options.toBuilder()
+            .setTaskQueue(null)
+            .setProjection(null)
+            .setProjectionFailureListener(null)
+            .build();
 
     assertThat(reset).isEqualTo(AgentClientOptions.getDefaultInstance());
     assertThatThrownBy(() -> AgentClientOptions.newBuilder().setTaskQueue(" ").build())
@@ -97,9 +107,12 @@ class ClientOptionsTest {
     DecisionOptions defaults = DecisionOptions.getDefaultInstance();
     assertThat(defaults.getNote()).isNull();
     assertThat(defaults.getDecidedBy()).isNull();
-    assertThat(DecisionOptions.newBuilder().build()).isEqualTo(defaults).hasSameHashCodeAs(defaults);
+    assertThat(DecisionOptions.newBuilder().build())
+        .isEqualTo(defaults)
+        .hasSameHashCodeAs(defaults);
 
-    DecisionOptions options = DecisionOptions.newBuilder().setNote("over budget").setDecidedBy("alice").build();
+    DecisionOptions options =
+        DecisionOptions.newBuilder().setNote("over budget").setDecidedBy("alice").build();
 
     assertThat(options.getNote()).isEqualTo("over budget");
     assertThat(options.getDecidedBy()).isEqualTo("alice");

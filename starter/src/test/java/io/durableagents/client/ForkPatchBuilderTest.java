@@ -44,14 +44,18 @@ class ForkPatchBuilderTest {
         new ForkPatch(
             transcript,
             vip,
-            List.of(new ToolResultPatch("call_0_0", rain), new ToolResultPatch("call_0_1", NullNode.getInstance())),
+            List.of(
+                new ToolResultPatch("call_0_0", rain),
+                new ToolResultPatch("call_0_1", NullNode.getInstance())),
             "And now?");
 
     assertThat(built).isEqualTo(positional);
     assertThat(JSON.writeValueAsString(built)).isEqualTo(JSON.writeValueAsString(positional));
-    assertThat(JSON.readValue(JSON.writeValueAsString(built), ForkPatch.class)).isEqualTo(positional);
+    assertThat(JSON.readValue(JSON.writeValueAsString(built), ForkPatch.class))
+        .isEqualTo(positional);
     assertThat(built.summary())
-        .isEqualTo("messages(1) businessState toolResult(call_0_0) toolResult(call_0_1) appendInput");
+        .isEqualTo(
+            "messages(1) businessState toolResult(call_0_0) toolResult(call_0_1) appendInput");
   }
 
   @Test
@@ -75,14 +79,16 @@ class ForkPatchBuilderTest {
     assertThat(original.toBuilder().build()).isEqualTo(original);
     assertThat(ForkPatch.newBuilder(original).build()).isEqualTo(original);
     ForkPatch changed = original.toBuilder().setAppendInput("second").build();
-    assertThat(changed).isEqualTo(new ForkPatch(null, original.businessState(), original.toolResults(), "second"));
+    assertThat(changed)
+        .isEqualTo(new ForkPatch(null, original.businessState(), original.toolResults(), "second"));
     assertThat(original.appendInput()).isEqualTo("first");
   }
 
   @Test
   void setToolResults_replacesThoseAdded_andNullsAreDroppedAsByTheRecord() throws Exception {
     JsonNode result = JSON.readTree("{\"ok\":true}");
-    List<ToolResultPatch> withNull = new ArrayList<>(Arrays.asList(new ToolResultPatch("call_1_0", result), null));
+    List<ToolResultPatch> withNull =
+        new ArrayList<>(Arrays.asList(new ToolResultPatch("call_1_0", result), null));
 
     ForkPatch built =
         ForkPatch.newBuilder().addToolResult("call_0_0", result).setToolResults(withNull).build();
@@ -94,12 +100,17 @@ class ForkPatchBuilderTest {
 
   @Test
   void aBuilderUsedAgain_leavesThePatchesItBuiltAlone() throws Exception {
-    ForkPatch.Builder builder = ForkPatch.newBuilder().addToolResult("call_0_0", JSON.readTree("1"));
+    ForkPatch.Builder builder =
+        ForkPatch.newBuilder().addToolResult("call_0_0", JSON.readTree("1"));
     ForkPatch first = builder.build();
 
     ForkPatch second = builder.addToolResult("call_0_1", JSON.readTree("2")).build();
 
-    assertThat(first.toolResults()).extracting(ToolResultPatch::toolCallId).containsExactly("call_0_0");
-    assertThat(second.toolResults()).extracting(ToolResultPatch::toolCallId).containsExactly("call_0_0", "call_0_1");
+    assertThat(first.toolResults())
+        .extracting(ToolResultPatch::toolCallId)
+        .containsExactly("call_0_0");
+    assertThat(second.toolResults())
+        .extracting(ToolResultPatch::toolCallId)
+        .containsExactly("call_0_0", "call_0_1");
   }
 }

@@ -1,12 +1,12 @@
 package io.durableagents.client;
 
-import io.durableagents.workflow.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCall;
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,7 +55,20 @@ class ProjectionReaderTest {
       assertThat(reader.messages("nobody", -1)).isEmpty();
 
       assertThat(reader.session("chat-1"))
-          .contains(new SessionRow("chat-1", "concierge", RunStatus.FINISHED, 2, 7, 4, 120, 45, 1_700L, null, null, null));
+          .contains(
+              new SessionRow(
+                  "chat-1",
+                  "concierge",
+                  RunStatus.FINISHED,
+                  2,
+                  7,
+                  4,
+                  120,
+                  45,
+                  1_700L,
+                  null,
+                  null,
+                  null));
       assertThat(reader.session("nobody")).isEmpty();
     }
   }
@@ -78,10 +91,15 @@ class ProjectionReaderTest {
       assertThatThrownBy(() -> reader.messages("chat-1", -1))
           .isInstanceOf(AgentClientException.class)
           .hasMessage(
-              "no projection database at " + file + " (jdbc:sqlite:" + file + "): the worker creates it"
+              "no projection database at "
+                  + file
+                  + " (jdbc:sqlite:"
+                  + file
+                  + "): the worker creates it"
                   + " when it starts; point the client at the worker's projection");
       assertThatThrownBy(() -> reader.session("chat-1")).isInstanceOf(AgentClientException.class);
-      assertThatThrownBy(() -> reader.history("chat-1", 0)).isInstanceOf(AgentClientException.class);
+      assertThatThrownBy(() -> reader.history("chat-1", 0))
+          .isInstanceOf(AgentClientException.class);
       assertThatThrownBy(() -> reader.approvals(true)).isInstanceOf(AgentClientException.class);
     }
     assertThat(file).doesNotExist();
@@ -89,7 +107,8 @@ class ProjectionReaderTest {
 
     Path sibling = dir.resolve("missing.db");
     try (ProjectionReader reader = ProjectionReader.open("jdbc:sqlite:" + sibling)) {
-      assertThatThrownBy(() -> reader.checkpoint("chat-1", 1)).hasMessageContaining(sibling.toString());
+      assertThatThrownBy(() -> reader.checkpoint("chat-1", 1))
+          .hasMessageContaining(sibling.toString());
     }
     assertThat(sibling).doesNotExist();
   }
@@ -99,7 +118,10 @@ class ProjectionReaderTest {
     try (ProjectionReader reader = ProjectionReader.open("jdbc:sqlite:" + dir)) {
       assertThatThrownBy(() -> reader.approvals(false))
           .isInstanceOf(AgentClientException.class)
-          .hasMessage("the projection jdbc:sqlite:" + dir + " names a directory, not a SQLite database file");
+          .hasMessage(
+              "the projection jdbc:sqlite:"
+                  + dir
+                  + " names a directory, not a SQLite database file");
     }
   }
 
@@ -115,7 +137,8 @@ class ProjectionReaderTest {
           .isInstanceOf(AgentClientException.class)
           .hasMessageStartingWith("the database at jdbc:sqlite:" + file + " holds no projection (")
           .hasMessageContaining("no such table: agent_messages");
-      assertThatThrownBy(() -> reader.session("chat-1")).hasMessageContaining("no such table: agent_sessions");
+      assertThatThrownBy(() -> reader.session("chat-1"))
+          .hasMessageContaining("no such table: agent_sessions");
     }
   }
 
@@ -185,7 +208,8 @@ class ProjectionReaderTest {
 
   @Test
   void toString_namesTheUrl_withoutWhatMayBeSecret() {
-    try (ProjectionReader reader = ProjectionReader.open("jdbc:sqlite:" + dir.resolve("p.db") + "?password=x1")) {
+    try (ProjectionReader reader =
+        ProjectionReader.open("jdbc:sqlite:" + dir.resolve("p.db") + "?password=x1")) {
       assertThat(reader.toString()).contains("jdbc:sqlite:", "p.db").doesNotContain("x1");
     }
   }
@@ -205,7 +229,8 @@ class ProjectionReaderTest {
     return createProjection(file, MIGRATIONS);
   }
 
-  private static Connection createProjection(Path file, List<String> migrations) throws SQLException, IOException {
+  private static Connection createProjection(Path file, List<String> migrations)
+      throws SQLException, IOException {
     Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
     try (Statement statement = connection.createStatement()) {
       statement.execute("PRAGMA journal_mode=WAL");
@@ -219,14 +244,17 @@ class ProjectionReaderTest {
   /** The store's own migrations, in order (the activities module is a test dependency). */
   private static final List<String> MIGRATIONS =
       List.of(
-          "V1__sessions_messages_checkpoints.sql", "V2__approvals.sql", "V3__prune_indexes.sql",
+          "V1__sessions_messages_checkpoints.sql",
+          "V2__approvals.sql",
+          "V3__prune_indexes.sql",
           "V4__fork_patch_and_transcript_hash.sql");
 
   private static List<String> schemaStatements(List<String> migrations) throws IOException {
     StringBuilder script = new StringBuilder();
     for (String migration : migrations) {
       try (InputStream in =
-          ProjectionReaderTest.class.getResourceAsStream("/io/durableagents/store/migration/" + migration)) {
+          ProjectionReaderTest.class.getResourceAsStream(
+              "/io/durableagents/store/migration/" + migration)) {
         assertThat(in).as(migration + " on the test classpath").isNotNull();
         script.append(new String(in.readAllBytes(), StandardCharsets.UTF_8)).append('\n');
       }
@@ -243,8 +271,8 @@ class ProjectionReaderTest {
         .toList();
   }
 
-  private static void insertSession(Connection connection, String sessionId, int lastStep,
-      int messageCount) throws SQLException {
+  private static void insertSession(
+      Connection connection, String sessionId, int lastStep, int messageCount) throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
             "INSERT INTO agent_sessions (session_id, execution_id, agent, status, current_run,"

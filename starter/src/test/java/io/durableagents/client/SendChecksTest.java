@@ -52,8 +52,11 @@ class SendChecksTest {
     assertThatThrownBy(() -> agents.send("big-1", "a".repeat(Limits.INPUT_CHARS + 1)))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage(
-            "The input is " + (Limits.INPUT_CHARS + 1) + " characters, over the limit of "
-                + Limits.INPUT_CHARS + " per send; attach large content as an artifact instead.");
+            "The input is "
+                + (Limits.INPUT_CHARS + 1)
+                + " characters, over the limit of "
+                + Limits.INPUT_CHARS
+                + " per send; attach large content as an artifact instead.");
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
   }
 
@@ -88,13 +91,26 @@ class SendChecksTest {
 
   @Test
   void agentNames_overTheLimit_blank_orWithControlCharacters_areRefused() {
-    for (String agent : new String[] {"a".repeat(Limits.AGENT_NAME_CHARS + 1), "a".repeat(2 * 1024 * 1024), " ", "con\u001bcierge"}) {
-      assertThatThrownBy(() -> agents.send("agent-1", "hello", SendOptions.newBuilder().setAgent(agent).build()))
+    for (String agent :
+        new String[] {
+          "a".repeat(Limits.AGENT_NAME_CHARS + 1),
+          "a".repeat(2 * 1024 * 1024),
+          " ",
+          "con\u001bcierge"
+        }) {
+      assertThatThrownBy(
+              () ->
+                  agents.send("agent-1", "hello", SendOptions.newBuilder().setAgent(agent).build()))
           .isInstanceOf(InvalidInputException.class)
-          .hasMessageStartingWith("Invalid agent name: use 1-" + Limits.AGENT_NAME_CHARS + " characters");
+          .hasMessageStartingWith(
+              "Invalid agent name: use 1-" + Limits.AGENT_NAME_CHARS + " characters");
     }
-    assertThatCode(() -> AgentClient.requireSendable("agent-2", "hi",
-        SendOptions.newBuilder().setAgent("a".repeat(Limits.AGENT_NAME_CHARS)).build()))
+    assertThatCode(
+            () ->
+                AgentClient.requireSendable(
+                    "agent-2",
+                    "hi",
+                    SendOptions.newBuilder().setAgent("a".repeat(Limits.AGENT_NAME_CHARS)).build()))
         .doesNotThrowAnyException();
   }
 
@@ -102,8 +118,14 @@ class SendChecksTest {
   void aHugeTrigger_isRefused() {
     TriggerEnvelope trigger =
         new TriggerEnvelope(
-            "t-1", "webhook", "order.created", JsonNodeFactory.instance.textNode("p".repeat(Limits.INPUT_CHARS)),
-            null, null, 0L, List.of());
+            "t-1",
+            "webhook",
+            "order.created",
+            JsonNodeFactory.instance.textNode("p".repeat(Limits.INPUT_CHARS)),
+            null,
+            null,
+            0L,
+            List.of());
 
     assertThatThrownBy(() -> agents.sendTrigger("trigger-1", trigger))
         .isInstanceOf(InvalidInputException.class)
@@ -118,15 +140,18 @@ class SendChecksTest {
     assertThatThrownBy(() -> agents.send("a\u001b[31m", "hi"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'a\\u001b[31m'");
-    assertThatThrownBy(() -> agents.send("../etc", "hi")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> agents.send("../etc", "hi"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void emptyInput_isNoSend_awaitRunSaysWaitByName() {
     assertThatThrownBy(() -> agents.send("empty-1", ""))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("send needs input; awaitRun(\"empty-1\") waits for the run without sending any.");
-    assertThatThrownBy(() -> agents.sendAsync("empty-1", "")).isInstanceOf(IllegalArgumentException.class);
+        .hasMessage(
+            "send needs input; awaitRun(\"empty-1\") waits for the run without sending any.");
+    assertThatThrownBy(() -> agents.sendAsync("empty-1", ""))
+        .isInstanceOf(IllegalArgumentException.class);
     // One overload per input type: a null input compiles, and is refused as such.
     assertThatThrownBy(() -> agents.send("empty-1", null, SendOptions.getDefaultInstance()))
         .isInstanceOf(NullPointerException.class)
@@ -140,10 +165,12 @@ class SendChecksTest {
     assertThatThrownBy(() -> agents.sendAsync("big-4", "a".repeat(Limits.INPUT_CHARS + 1)))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("over the limit of " + Limits.INPUT_CHARS);
-    assertThatThrownBy(() -> agents.sendAsync("agent-3", "hi", SendOptions.newBuilder().setAgent(" ").build()))
+    assertThatThrownBy(
+            () -> agents.sendAsync("agent-3", "hi", SendOptions.newBuilder().setAgent(" ").build()))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("Invalid agent name");
-    assertThatThrownBy(() -> agents.awaitRunAsync("../etc")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> agents.awaitRunAsync("../etc"))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
   }
 
@@ -157,12 +184,19 @@ class SendChecksTest {
 
     assertThatThrownBy(() -> agents.reject("d-1", "a-1", hugeNote))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessage("The note is " + hugeNote.length() + " characters, over the limit of " + Limits.NOTE_CHARS + ".");
-    assertThatThrownBy(() -> agents.rejectAsync("d-1", "a-1", hugeNote)).isInstanceOf(InvalidInputException.class);
+        .hasMessage(
+            "The note is "
+                + hugeNote.length()
+                + " characters, over the limit of "
+                + Limits.NOTE_CHARS
+                + ".");
+    assertThatThrownBy(() -> agents.rejectAsync("d-1", "a-1", hugeNote))
+        .isInstanceOf(InvalidInputException.class);
     assertThatThrownBy(() -> agents.approve("d-1", "a-1", longName))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("decidedBy is " + (Limits.DECIDED_BY_CHARS + 1) + " characters");
-    assertThatThrownBy(() -> agents.approveAsync("d-1", "a-1", longName)).isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> agents.approveAsync("d-1", "a-1", longName))
+        .isInstanceOf(InvalidInputException.class);
     assertThatThrownBy(() -> agents.approve("d-1", longId))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("The approval id is " + longId.length() + " characters");
@@ -173,12 +207,17 @@ class SendChecksTest {
   @Test
   void theLimitsAreInclusive() {
     SendOptions defaults = SendOptions.getDefaultInstance();
-    assertThatCode(() -> AgentClient.requireSendable("edge-1", "a".repeat(Limits.INPUT_CHARS), defaults))
+    assertThatCode(
+            () -> AgentClient.requireSendable("edge-1", "a".repeat(Limits.INPUT_CHARS), defaults))
         .doesNotThrowAnyException();
-    assertThatCode(() -> AgentClient.requireSendable("s".repeat(Limits.SESSION_ID_CHARS), "hi", defaults))
+    assertThatCode(
+            () -> AgentClient.requireSendable("s".repeat(Limits.SESSION_ID_CHARS), "hi", defaults))
         .doesNotThrowAnyException();
-    assertThatCode(() -> AgentClient.requireSendable("edge-2", "", defaults)).doesNotThrowAnyException();
-    assertThatThrownBy(() -> AgentClient.requireSendable("edge-3", "a".repeat(Limits.INPUT_CHARS + 1), defaults))
+    assertThatCode(() -> AgentClient.requireSendable("edge-2", "", defaults))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(
+            () ->
+                AgentClient.requireSendable("edge-3", "a".repeat(Limits.INPUT_CHARS + 1), defaults))
         .isInstanceOf(InvalidInputException.class);
   }
 }

@@ -29,10 +29,10 @@ import java.util.stream.Stream;
 
 /**
  * Your agents on an in-memory Temporal, for tests: Temporal's {@link TestWorkflowEnvironment} with
- * the {@link AgentsPlugin} registered on one worker, the real activities and store on a SQLite
- * file in a temporary directory, and an {@link AgentClient} on them that reads that projection.
- * Nothing to install and nothing left behind: {@link #close()} stops everything and deletes the
- * directory it created.
+ * the {@link AgentsPlugin} registered on one worker, the real activities and store on a SQLite file
+ * in a temporary directory, and an {@link AgentClient} on them that reads that projection. Nothing
+ * to install and nothing left behind: {@link #close()} stops everything and deletes the directory
+ * it created.
  *
  * <pre>{@code
  * try (AgentTestEnvironment env = AgentTestEnvironment.newBuilder()
@@ -88,7 +88,8 @@ public final class AgentTestEnvironment implements AutoCloseable {
       startedEnvironment =
           TestWorkflowEnvironment.newInstance(
               TestEnvironmentOptions.newBuilder()
-                  .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
+                  .setWorkerFactoryOptions(
+                      WorkerFactoryOptions.newBuilder().setPlugins(plugin).build())
                   .setUseTimeskipping(builder.timeSkipping)
                   .build());
       this.worker = startedEnvironment.newWorker(taskQueue);
@@ -97,7 +98,10 @@ public final class AgentTestEnvironment implements AutoCloseable {
       this.client =
           AgentClient.newInstance(
               startedEnvironment.getWorkflowClient(),
-              AgentClientOptions.newBuilder().setTaskQueue(taskQueue).setProjection(projection).build());
+              AgentClientOptions.newBuilder()
+                  .setTaskQueue(taskQueue)
+                  .setProjection(projection)
+                  .build());
     } catch (RuntimeException | Error e) {
       if (startedEnvironment != null) {
         startedEnvironment.close();
@@ -236,8 +240,8 @@ public final class AgentTestEnvironment implements AutoCloseable {
     }
 
     /**
-     * The projection database instead of a SQLite file in the directory, e.g. a PostgreSQL of
-     * your test setup (its driver on the test classpath). Left as it is by {@link #close()}.
+     * The projection database instead of a SQLite file in the directory, e.g. a PostgreSQL of your
+     * test setup (its driver on the test classpath). Left as it is by {@link #close()}.
      */
     public Builder projectionUrl(String jdbcUrl) {
       this.projectionUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
@@ -260,8 +264,8 @@ public final class AgentTestEnvironment implements AutoCloseable {
     }
 
     /**
-     * Further plugin settings (delta listeners, payload bound, transcript cache), applied after
-     * the environment's store, attachments, agents and model.
+     * Further plugin settings (delta listeners, payload bound, transcript cache), applied after the
+     * environment's store, attachments, agents and model.
      */
     public Builder pluginOptions(Consumer<AgentsPluginOptions.Builder> customize) {
       pluginOptions.add(Objects.requireNonNull(customize, "customize"));

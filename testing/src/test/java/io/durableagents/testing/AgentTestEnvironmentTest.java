@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** What an application's test does with the environment: one session, from send to a finished run. */
+/**
+ * What an application's test does with the environment: one session, from send to a finished run.
+ */
 class AgentTestEnvironmentTest {
   private static final String SCRIPT =
       """
@@ -55,10 +57,13 @@ class AgentTestEnvironmentTest {
 
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
       assertThat(result.text()).isEqualTo("2 + 3 = 5");
-      assertThat(result.toolCalls()).singleElement().satisfies(call -> {
-        assertThat(call.name()).isEqualTo("add");
-        assertThat(call.result().get("sum").asLong()).isEqualTo(5);
-      });
+      assertThat(result.toolCalls())
+          .singleElement()
+          .satisfies(
+              call -> {
+                assertThat(call.name()).isEqualTo("add");
+                assertThat(call.result().get("sum").asLong()).isEqualTo(5);
+              });
       assertThat(additions).hasValue(1);
       // The transcript comes from the environment's projection.
       assertThat(result.messages())
@@ -76,7 +81,8 @@ class AgentTestEnvironmentTest {
     try (AgentTestEnvironment env =
         AgentTestEnvironment.newBuilder().addAgent(calculator()).script(SCRIPT).start()) {
       directory = env.directory();
-      assertThat(env.projectionUrl()).isEqualTo("jdbc:sqlite:" + directory.resolve("projection.db"));
+      assertThat(env.projectionUrl())
+          .isEqualTo("jdbc:sqlite:" + directory.resolve("projection.db"));
       assertThat(directory.resolve("projection.db")).exists();
     }
     assertThat(Files.exists(directory)).isFalse();

@@ -2,13 +2,13 @@ package io.durableagents.app;
 
 import io.durableagents.app.demo.ConciergeAgent;
 import io.durableagents.app.http.SseDeltaServer;
+import io.durableagents.cli.ConnectionSettings;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelProviders;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
-import io.durableagents.cli.ConnectionSettings;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.worker.WorkerFactory;
@@ -16,8 +16,8 @@ import io.temporal.worker.WorkerFactoryOptions;
 
 /**
  * A running worker: connection to Temporal, the projection store and the plugin with the demo
- * agent, polling one task queue, and, with {@link WorkerConfig#httpPort()}, the server-sent
- * events endpoint of model deltas. Close it to stop polling and release everything.
+ * agent, polling one task queue, and, with {@link WorkerConfig#httpPort()}, the server-sent events
+ * endpoint of model deltas. Close it to stop polling and release everything.
  */
 public final class AgentWorker implements AutoCloseable {
   private final WorkflowServiceStubs service;
@@ -40,8 +40,8 @@ public final class AgentWorker implements AutoCloseable {
   }
 
   /**
-   * Connects (failing in seconds on a wrong address, namespace or credentials, before the store
-   * is opened and migrated), registers the plugin on {@code config.taskQueue()} and starts polling.
+   * Connects (failing in seconds on a wrong address, namespace or credentials, before the store is
+   * opened and migrated), registers the plugin on {@code config.taskQueue()} and starts polling.
    */
   public static AgentWorker start(WorkerConfig config) {
     ModelProvider model =
@@ -56,7 +56,8 @@ public final class AgentWorker implements AutoCloseable {
       if (config.httpPort() != null) {
         events = SseDeltaServer.start(config.httpPort());
       }
-      WorkflowClient client = WorkflowClient.newInstance(service, config.temporal().clientOptions());
+      WorkflowClient client =
+          WorkflowClient.newInstance(service, config.temporal().clientOptions());
       AgentsPluginOptions.Builder options =
           AgentsPluginOptions.newBuilder()
               .addAgent(ConciergeAgent.create())
@@ -67,7 +68,8 @@ public final class AgentWorker implements AutoCloseable {
       }
       AgentsPlugin plugin = new AgentsPlugin(options.build());
       WorkerFactory factory =
-          WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
+          WorkerFactory.newInstance(
+              client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
       factory.newWorker(config.taskQueue());
       factory.start();
       return new AgentWorker(service, client, factory, store, events);

@@ -3,9 +3,9 @@ package io.durableagents.app;
 import io.temporal.testserver.TestServer;
 
 /**
- * The in-memory Temporal test server from {@code temporal-testing}, bound to a loopback port.
- * For development and demos: it keeps nothing across restarts and enforces none of a real
- * server's history or payload limits.
+ * The in-memory Temporal test server from {@code temporal-testing}, bound to a loopback port. For
+ * development and demos: it keeps nothing across restarts and enforces none of a real server's
+ * history or payload limits.
  */
 public final class EmbeddedTemporalServer implements AutoCloseable {
   private final TestServer.PortBoundTestServer server;
@@ -25,11 +25,17 @@ public final class EmbeddedTemporalServer implements AutoCloseable {
       return new EmbeddedTemporalServer(TestServer.createPortBoundServer(chosen), chosen);
     } catch (RuntimeException e) {
       throw new IllegalStateException(
-          "Cannot start the embedded Temporal server on 127.0.0.1:" + chosen + ": " + e.getMessage(), e);
+          "Cannot start the embedded Temporal server on 127.0.0.1:"
+              + chosen
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
-  /** Whether the server's unbounded lock event log was replaced (see {@link TestServerLockEvents}). */
+  /**
+   * Whether the server's unbounded lock event log was replaced (see {@link TestServerLockEvents}).
+   */
   boolean lockEventsDiscarded() {
     return lockEventsDiscarded;
   }

@@ -16,7 +16,9 @@ public final class TemporalCli {
 
   private TemporalCli() {}
 
-  /** The binary, or empty when none is found. {@code explicit} (may be null) must exist if given. */
+  /**
+   * The binary, or empty when none is found. {@code explicit} (may be null) must exist if given.
+   */
   public static Optional<Path> locate(Path explicit) {
     if (explicit != null) {
       if (!Files.isExecutable(explicit)) {

@@ -49,13 +49,17 @@ public final class TemporalDevServer implements AutoCloseable {
     this.log = log;
   }
 
-  /** Starts the server and returns once it answers, its namespace exists and the attributes are registered. */
+  /**
+   * Starts the server and returns once it answers, its namespace exists and the attributes are
+   * registered.
+   */
   public static TemporalDevServer start(Options options) {
     int port = options.port == 0 ? FreePorts.find() : options.port;
     int uiPort = options.uiPort < 0 ? -1 : options.uiPort == 0 ? FreePorts.find() : options.uiPort;
     List<String> command = new ArrayList<>();
     command.add(options.binary.toString());
-    command.addAll(List.of("server", "start-dev", "--ip", "127.0.0.1", "--port", String.valueOf(port)));
+    command.addAll(
+        List.of("server", "start-dev", "--ip", "127.0.0.1", "--port", String.valueOf(port)));
     command.addAll(List.of("--log-level", "warn", "--log-format", "pretty"));
     if (uiPort < 0) {
       command.add("--headless");
@@ -67,7 +71,8 @@ public final class TemporalDevServer implements AutoCloseable {
     }
     if (options.registerSearchAttributes) {
       for (Map.Entry<String, String> attribute : SessionSearchAttributes.cliTypes().entrySet()) {
-        command.addAll(List.of("--search-attribute", attribute.getKey() + "=" + attribute.getValue()));
+        command.addAll(
+            List.of("--search-attribute", attribute.getKey() + "=" + attribute.getValue()));
       }
     }
     for (String dynamicConfig : options.dynamicConfig) {
@@ -107,8 +112,12 @@ public final class TemporalDevServer implements AutoCloseable {
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
         throw new IllegalStateException(
-            "The Temporal dev server exited with " + process.exitValue() + " before it answered on "
-                + address() + ":\n" + logTail());
+            "The Temporal dev server exited with "
+                + process.exitValue()
+                + " before it answered on "
+                + address()
+                + ":\n"
+                + logTail());
       }
       try {
         if (answers(withAttributes)) {
@@ -120,19 +129,29 @@ public final class TemporalDevServer implements AutoCloseable {
       sleep(200);
     }
     throw new IllegalStateException(
-        "The Temporal dev server did not answer on " + address() + " within " + timeout
-            + (last == null ? "" : " (" + last.getMessage() + ")") + ":\n" + logTail(),
+        "The Temporal dev server did not answer on "
+            + address()
+            + " within "
+            + timeout
+            + (last == null ? "" : " (" + last.getMessage() + ")")
+            + ":\n"
+            + logTail(),
         last);
   }
 
-  /** Health check, namespace {@code default} described, and (when registered) every session attribute listed. */
+  /**
+   * Health check, namespace {@code default} described, and (when registered) every session
+   * attribute listed.
+   */
   private boolean answers(boolean withAttributes) {
     WorkflowServiceStubs service =
         WorkflowServiceStubs.newServiceStubs(
             WorkflowServiceStubsOptions.newBuilder().setTarget(address()).build());
     OperatorServiceStubs operator =
         OperatorServiceStubs.newServiceStubs(
-            OperatorServiceStubsOptions.newBuilder().setTarget(address()).validateAndBuildWithDefaults());
+            OperatorServiceStubsOptions.newBuilder()
+                .setTarget(address())
+                .validateAndBuildWithDefaults());
     try {
       service.healthCheck();
       service
@@ -143,9 +162,11 @@ public final class TemporalDevServer implements AutoCloseable {
           operator
               .blockingStub()
               .withDeadlineAfter(2, TimeUnit.SECONDS)
-              .listSearchAttributes(ListSearchAttributesRequest.newBuilder().setNamespace("default").build())
+              .listSearchAttributes(
+                  ListSearchAttributesRequest.newBuilder().setNamespace("default").build())
               .getCustomAttributesMap();
-      return !withAttributes || custom.keySet().containsAll(SessionSearchAttributes.cliTypes().keySet());
+      return !withAttributes
+          || custom.keySet().containsAll(SessionSearchAttributes.cliTypes().keySet());
     } finally {
       operator.shutdownNow();
       service.shutdownNow();
@@ -262,7 +283,9 @@ public final class TemporalDevServer implements AutoCloseable {
         return this;
       }
 
-      /** Keep the server's state in this SQLite file (it survives restarts); in memory when unset. */
+      /**
+       * Keep the server's state in this SQLite file (it survives restarts); in memory when unset.
+       */
       public Builder databaseFile(Path databaseFile) {
         this.databaseFile = Objects.requireNonNull(databaseFile, "databaseFile");
         return this;
@@ -274,7 +297,9 @@ public final class TemporalDevServer implements AutoCloseable {
         return this;
       }
 
-      /** A dynamic configuration value, {@code KEY=JSON}, e.g. {@code limit.blobSize.error=2097152}. */
+      /**
+       * A dynamic configuration value, {@code KEY=JSON}, e.g. {@code limit.blobSize.error=2097152}.
+       */
       public Builder dynamicConfig(String keyEqualsJson) {
         this.dynamicConfig.add(Objects.requireNonNull(keyEqualsJson, "keyEqualsJson"));
         return this;

@@ -9,11 +9,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Stops the embedded test server's time-lock event log from growing without bound.
  *
- * <p>The test server ({@code temporal-testing} 1.38) appends an event to a {@code LinkedList}
- * for every time-skipping lock and unlock, "for debugging purposes only", and removes only the
- * events of lock handles, searching from the head. Locks taken and released through request
- * contexts (every workflow and activity task) are never removed, so the list grows with every task
- * the server has ever handled, and every timer callback and task completion scans it. After a few
+ * <p>The test server ({@code temporal-testing} 1.38) appends an event to a {@code LinkedList} for
+ * every time-skipping lock and unlock, "for debugging purposes only", and removes only the events
+ * of lock handles, searching from the head. Locks taken and released through request contexts
+ * (every workflow and activity task) are never removed, so the list grows with every task the
+ * server has ever handled, and every timer callback and task completion scans it. After a few
  * minutes of load the scans were 38% of the CPU samples of {@code ./agents bench}, and a long
  * {@code ./agents dev} session slows down for as long as it runs.
  *

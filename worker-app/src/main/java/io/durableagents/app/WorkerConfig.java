@@ -13,10 +13,12 @@ import java.util.Objects;
  *     127.0.0.1:7233}), {@code TEMPORAL_NAMESPACE} (default {@code default}), API key, TLS and
  *     {@code temporal.toml} profile; see {@link ConnectionSettings}
  * @param taskQueue {@code AGENTS_TASK_QUEUE}, default {@code agents}
- * @param projectionUrl {@code AGENTS_PROJECTION_URL}, default {@code jdbc:sqlite:.agents/projection.db}
+ * @param projectionUrl {@code AGENTS_PROJECTION_URL}, default {@code
+ *     jdbc:sqlite:.agents/projection.db}
  * @param modelSpec {@code AGENTS_MODEL}, default null: the demo agent's built-in script
  * @param httpPort {@code --http-port}: the port of the server-sent events endpoint of model deltas
- *     on 127.0.0.1 ({@code GET /sessions/{id}/events}); null (the default) serves none, 0 a free port
+ *     on 127.0.0.1 ({@code GET /sessions/{id}/events}); null (the default) serves none, 0 a free
+ *     port
  * @param storeOptions {@code --history-limit} / {@code AGENTS_HISTORY_LIMIT}: the projection's
  *     history entries kept per session (default 50)
  */
@@ -51,12 +53,22 @@ public record WorkerConfig(
       String projectionUrl,
       String modelSpec,
       Integer httpPort) {
-    this(ConnectionSettings.plain(temporalAddress, namespace), taskQueue, projectionUrl, modelSpec, httpPort, null);
+    this(
+        ConnectionSettings.plain(temporalAddress, namespace),
+        taskQueue,
+        projectionUrl,
+        modelSpec,
+        httpPort,
+        null);
   }
 
   /** A plain connection to {@code temporalAddress}, without the events endpoint. */
   public WorkerConfig(
-      String temporalAddress, String namespace, String taskQueue, String projectionUrl, String modelSpec) {
+      String temporalAddress,
+      String namespace,
+      String taskQueue,
+      String projectionUrl,
+      String modelSpec) {
     this(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, null);
   }
 

@@ -32,7 +32,8 @@ class EmbeddedTemporalServerTest {
   public static class SleeperImpl implements Sleeper {
     private final Echo echo =
         Workflow.newActivityStub(
-            Echo.class, ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(10)).build());
+            Echo.class,
+            ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(10)).build());
 
     @Override
     public String run(int rounds) {

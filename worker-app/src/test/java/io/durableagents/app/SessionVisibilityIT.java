@@ -38,10 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Sessions as Temporal's own tools see them, on the real dev server: the Temporal CLI finds a
- * paused session by its search attributes, {@code agents sessions} lists it without the
- * projection, and the UI's metadata (static summary, current details, activity summaries) is
- * there. A server without the attributes still runs sessions, and its worker says once how to
- * register them.
+ * paused session by its search attributes, {@code agents sessions} lists it without the projection,
+ * and the UI's metadata (static summary, current details, activity summaries) is there. A server
+ * without the attributes still runs sessions, and its worker says once how to register them.
  */
 class SessionVisibilityIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -61,8 +60,9 @@ class SessionVisibilityIT {
   @TempDir Path dir;
 
   @Test
-  void aPausedSession_isFoundByTheTemporalCli_andAgentsSessions_thenFinished_andItsForkNamesItsParent()
-      throws Exception {
+  void
+      aPausedSession_isFoundByTheTemporalCli_andAgentsSessions_thenFinished_andItsForkNamesItsParent()
+          throws Exception {
     Path script = dir.resolve("booking.json");
     Files.writeString(script, BOOKING_SCRIPT);
     String projection = "jdbc:sqlite:" + dir.resolve("projection.db");
@@ -70,25 +70,46 @@ class SessionVisibilityIT {
         AgentWorker worker =
             AgentWorker.start(
                 new WorkerConfig(
-                    server.address(), WorkerConfig.DEFAULT_NAMESPACE, WorkerConfig.DEFAULT_TASK_QUEUE,
-                    projection, "scripted:" + script));
+                    server.address(),
+                    WorkerConfig.DEFAULT_NAMESPACE,
+                    WorkerConfig.DEFAULT_TASK_QUEUE,
+                    projection,
+                    "scripted:" + script));
         ProjectionReader reader = ProjectionReader.open(projection);
         AgentsProcesses processes = new AgentsProcesses(dir)) {
       String address = server.address();
       AgentClient agents =
-          AgentClient.newInstance(worker.client(), AgentClientOptions.newBuilder().setProjection(reader).build());
+          AgentClient.newInstance(
+              worker.client(), AgentClientOptions.newBuilder().setProjection(reader).build());
 
-      RunResult paused = agents.send("book-1", "book a table", SendOptions.newBuilder().setAgent("concierge").build());
+      RunResult paused =
+          agents.send(
+              "book-1", "book a table", SendOptions.newBuilder().setAgent("concierge").build());
       assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
 
       JsonNode listed =
           eventually(
-              () -> temporalCli(address, "workflow", "list", "--query", "AgentStatus=\"awaiting-approval\"", "-o", "json"),
+              () ->
+                  temporalCli(
+                      address,
+                      "workflow",
+                      "list",
+                      "--query",
+                      "AgentStatus=\"awaiting-approval\"",
+                      "-o",
+                      "json"),
               found -> workflowIds(found).contains("book-1"));
       assertThat(workflowIds(listed)).containsExactly("book-1");
 
       AgentsProcesses.Result waiting =
-          processes.run(COMMAND_TIMEOUT, "sessions", "--status", "awaiting-approval", "--json", "--temporal", address);
+          processes.run(
+              COMMAND_TIMEOUT,
+              "sessions",
+              "--status",
+              "awaiting-approval",
+              "--json",
+              "--temporal",
+              address);
       assertThat(waiting.exitCode()).as(waiting.err()).isZero();
       JsonNode row = waiting.json().get(0);
       assertThat(waiting.json()).hasSize(1);
@@ -104,7 +125,8 @@ class SessionVisibilityIT {
       assertThat(currentDetails(session)).isEqualTo("run 1 · awaiting-approval · tool book_table");
 
       agents.approve(
-          "book-1", paused.approval().approvalId(),
+          "book-1",
+          paused.approval().approvalId(),
           DecisionOptions.newBuilder().setNote("ok").setDecidedBy("ops").build());
       RunResult finished = agents.awaitRun("book-1");
       assertThat(finished.status()).isEqualTo(RunStatus.FINISHED);
@@ -112,42 +134,77 @@ class SessionVisibilityIT {
       SearchAttributes settled =
           eventually(
               () -> session.describe().getTypedSearchAttributes(),
-              attributes -> "finished".equals(attributes.get(SessionSearchAttributes.AGENT_STATUS)));
+              attributes ->
+                  "finished".equals(attributes.get(SessionSearchAttributes.AGENT_STATUS)));
       assertThat(settled.get(SessionSearchAttributes.AGENT_NAME)).isEqualTo("concierge");
       assertThat(settled.get(SessionSearchAttributes.PENDING_APPROVALS)).isZero();
       assertThat(currentDetails(session)).isEqualTo("run 1 · finished");
       JsonNode finishedRows =
           eventually(
-              () -> processes.run(COMMAND_TIMEOUT, "sessions", "--status", "finished", "--json", "--temporal", address).json(),
+              () ->
+                  processes
+                      .run(
+                          COMMAND_TIMEOUT,
+                          "sessions",
+                          "--status",
+                          "finished",
+                          "--json",
+                          "--temporal",
+                          address)
+                      .json(),
               rows -> rows.size() == 1);
       assertThat(finishedRows.get(0).path("sessionId").asText()).isEqualTo("book-1");
       AgentsProcesses.Result table =
           processes.run(COMMAND_TIMEOUT, "sessions", "--agent", "concierge", "--temporal", address);
       assertThat(table.exitCode()).as(table.err()).isZero();
       assertThat(table.out()).contains("SESSION").contains("PARENT");
-      assertThat(table.out().lines().filter(line -> line.startsWith("book-1 ")).findFirst().orElseThrow().split("\\s+"))
+      assertThat(
+              table
+                  .out()
+                  .lines()
+                  .filter(line -> line.startsWith("book-1 "))
+                  .findFirst()
+                  .orElseThrow()
+                  .split("\\s+"))
           .startsWith("book-1", "concierge", "finished", "0", "-");
 
       List<String> summaries = activitySummaries(worker, "book-1");
       assertThat(summaries).contains("model turn 1", "tool get_weather", "tool book_table");
       assertThat(summaries.stream().filter(s -> s.startsWith("model turn"))).hasSize(2);
-      assertThat(String.join(" ", summaries)).doesNotContain("Chez Marcel").doesNotContain("book a table");
+      assertThat(String.join(" ", summaries))
+          .doesNotContain("Chez Marcel")
+          .doesNotContain("book a table");
 
       ForkResult fork = agents.fork("book-1", finished.checkpointStep(), null, null);
       String forkId = fork.sessionId();
       JsonNode forks =
           eventually(
-              () -> temporalCli(address, "workflow", "list", "--query", "AgentParentSession=\"book-1\"", "-o", "json"),
+              () ->
+                  temporalCli(
+                      address,
+                      "workflow",
+                      "list",
+                      "--query",
+                      "AgentParentSession=\"book-1\"",
+                      "-o",
+                      "json"),
               found -> workflowIds(found).contains(forkId));
       assertThat(workflowIds(forks)).containsExactly(forkId);
       assertThat(forks.get(0).path("searchAttributes").toString()).contains("AgentStatus");
       WorkflowStub forked = worker.client().newUntypedWorkflowStub(forkId);
-      assertThat(forked.describe().getStaticSummary()).isEqualTo("agent concierge · fork of book-1 at step " + finished.checkpointStep());
+      assertThat(forked.describe().getStaticSummary())
+          .isEqualTo("agent concierge · fork of book-1 at step " + finished.checkpointStep());
       JsonNode forkRows =
           eventually(
-              () -> processes.run(COMMAND_TIMEOUT, "sessions", "--json", "--temporal", address).json(),
+              () ->
+                  processes
+                      .run(COMMAND_TIMEOUT, "sessions", "--json", "--temporal", address)
+                      .json(),
               rows -> rows.size() == 2);
-      JsonNode forkRow = forkRows.get(0).path("sessionId").asText().equals(forkId) ? forkRows.get(0) : forkRows.get(1);
+      JsonNode forkRow =
+          forkRows.get(0).path("sessionId").asText().equals(forkId)
+              ? forkRows.get(0)
+              : forkRows.get(1);
       assertThat(forkRow.path("parentSession").asText()).isEqualTo("book-1");
       assertThat(forkRow.path("agent").asText()).isEqualTo("concierge");
       assertThat(forkRow.path("status").asText()).isEqualTo("finished");
@@ -155,7 +212,8 @@ class SessionVisibilityIT {
   }
 
   @Test
-  void aServerWithoutTheAttributes_stillRunsSessions_andTheWorkerSaysOnceHowToRegisterThem() throws Exception {
+  void aServerWithoutTheAttributes_stillRunsSessions_andTheWorkerSaysOnceHowToRegisterThem()
+      throws Exception {
     Path script = dir.resolve("booking.json");
     Files.writeString(script, BOOKING_SCRIPT);
     try (TemporalDevServer server =
@@ -168,7 +226,11 @@ class SessionVisibilityIT {
       String address = server.address();
       processes.startAndAwait(
           "worker polling task queue 'agents' on " + address,
-          "worker", "--temporal", address, "--model", "scripted:" + script);
+          "worker",
+          "--temporal",
+          address,
+          "--model",
+          "scripted:" + script);
 
       WorkflowServiceStubs service = AgentWorker.connect(address);
       try {
@@ -177,7 +239,9 @@ class SessionVisibilityIT {
           RunResult paused = agents.send(sessionId, "book");
           assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
           agents.approve(
-              sessionId, paused.approval().approvalId(), DecisionOptions.newBuilder().setDecidedBy("ops").build());
+              sessionId,
+              paused.approval().approvalId(),
+              DecisionOptions.newBuilder().setDecidedBy("ops").build());
           RunResult finished = agents.awaitRun(sessionId);
           assertThat(finished.status()).isEqualTo(RunStatus.FINISHED);
         }
@@ -186,12 +250,15 @@ class SessionVisibilityIT {
       }
 
       String output = processes.backgroundOutput();
-      assertThat(occurrences(output, "run without their search attributes")).as(output).isEqualTo(1);
+      assertThat(occurrences(output, "run without their search attributes"))
+          .as(output)
+          .isEqualTo(1);
       for (String command : SessionSearchAttributes.createCommands()) {
         assertThat(output).contains(command);
       }
 
-      AgentsProcesses.Result all = processes.run(COMMAND_TIMEOUT, "sessions", "--json", "--temporal", address);
+      AgentsProcesses.Result all =
+          processes.run(COMMAND_TIMEOUT, "sessions", "--json", "--temporal", address);
       assertThat(all.exitCode()).as(all.err()).isZero();
       List<String> ids = new ArrayList<>();
       all.json().forEach(row -> ids.add(row.path("sessionId").asText()));
@@ -205,21 +272,25 @@ class SessionVisibilityIT {
           .contains("cannot filter sessions by status or agent")
           .contains(SessionSearchAttributes.createCommands().get(0));
 
-      AgentsProcesses.Result unknown = processes.run(COMMAND_TIMEOUT, "sessions", "--status", "paused", "--temporal", address);
+      AgentsProcesses.Result unknown =
+          processes.run(COMMAND_TIMEOUT, "sessions", "--status", "paused", "--temporal", address);
       assertThat(unknown.exitCode()).isEqualTo(2);
       assertThat(unknown.err()).contains("Unknown status 'paused'");
     }
   }
 
   private static String currentDetails(WorkflowStub session) {
-    return session.query("__temporal_workflow_metadata", WorkflowMetadata.class).getCurrentDetails();
+    return session
+        .query("__temporal_workflow_metadata", WorkflowMetadata.class)
+        .getCurrentDetails();
   }
 
   /** The summaries of the session's scheduled activities, in order. */
   private static List<String> activitySummaries(AgentWorker worker, String sessionId) {
     List<String> summaries = new ArrayList<>();
     for (HistoryEvent event : worker.client().fetchHistory(sessionId).getEvents()) {
-      if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED && event.getUserMetadata().hasSummary()) {
+      if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+          && event.getUserMetadata().hasSummary()) {
         summaries.add(
             DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
                 event.getUserMetadata().getSummary(), String.class, String.class));
@@ -229,13 +300,15 @@ class SessionVisibilityIT {
   }
 
   /** Runs {@code temporal ARGS --address ADDRESS} and parses what it prints as JSON. */
-  private JsonNode temporalCli(String address, String... args) throws IOException, InterruptedException {
+  private JsonNode temporalCli(String address, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(RealTemporal.cli().toString());
     command.addAll(List.of(args));
     command.addAll(List.of("--address", address));
     Path out = Files.createTempFile(dir, "temporal", ".out");
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
     if (!process.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError(String.join(" ", command) + " did not finish");
@@ -247,7 +320,8 @@ class SessionVisibilityIT {
 
   private static List<String> workflowIds(JsonNode executions) {
     List<String> ids = new ArrayList<>();
-    executions.forEach(execution -> ids.add(execution.path("execution").path("workflowId").asText()));
+    executions.forEach(
+        execution -> ids.add(execution.path("execution").path("workflowId").asText()));
     return ids;
   }
 

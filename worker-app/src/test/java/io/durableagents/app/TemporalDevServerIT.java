@@ -28,17 +28,28 @@ class TemporalDevServerIT {
       WorkflowServiceStubs service = AgentWorker.connect(server.address());
       OperatorServiceStubs operator =
           OperatorServiceStubs.newServiceStubs(
-              OperatorServiceStubsOptions.newBuilder().setTarget(server.address()).validateAndBuildWithDefaults());
+              OperatorServiceStubsOptions.newBuilder()
+                  .setTarget(server.address())
+                  .validateAndBuildWithDefaults());
       Map<String, IndexedValueType> custom =
           operator
               .blockingStub()
-              .listSearchAttributes(ListSearchAttributesRequest.newBuilder().setNamespace("default").build())
+              .listSearchAttributes(
+                  ListSearchAttributesRequest.newBuilder().setNamespace("default").build())
               .getCustomAttributesMap();
       assertThat(custom)
-          .containsEntry(SessionSearchAttributes.AGENT_NAME.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD)
-          .containsEntry(SessionSearchAttributes.AGENT_STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD)
-          .containsEntry(SessionSearchAttributes.PENDING_APPROVALS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT)
-          .containsEntry(SessionSearchAttributes.PARENT_SESSION.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+          .containsEntry(
+              SessionSearchAttributes.AGENT_NAME.getName(),
+              IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD)
+          .containsEntry(
+              SessionSearchAttributes.AGENT_STATUS.getName(),
+              IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD)
+          .containsEntry(
+              SessionSearchAttributes.PENDING_APPROVALS.getName(),
+              IndexedValueType.INDEXED_VALUE_TYPE_INT)
+          .containsEntry(
+              SessionSearchAttributes.PARENT_SESSION.getName(),
+              IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
       operator.shutdownNow();
       service.shutdownNow();
       assertThat(dir.resolve("temporal.db")).exists();
@@ -55,7 +66,8 @@ class TemporalDevServerIT {
     Path fake = dir.resolve("temporal");
     Files.writeString(fake, "#!/bin/sh\necho 'cannot bind: nope'\nexit 3\n");
     fake.toFile().setExecutable(true);
-    assertThatThrownBy(() -> TemporalDevServer.start(TemporalDevServer.Options.newBuilder(fake).build()))
+    assertThatThrownBy(
+            () -> TemporalDevServer.start(TemporalDevServer.Options.newBuilder(fake).build()))
         .hasMessageContaining("exited with 3")
         .hasMessageContaining("cannot bind: nope");
   }

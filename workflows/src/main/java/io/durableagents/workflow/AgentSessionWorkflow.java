@@ -11,11 +11,11 @@ import io.temporal.workflow.WorkflowMethod;
  * One agent session. The workflow id is the session id; the workflow lives as long as the
  * conversation and runs one agent loop per message it is sent.
  *
- * <p>Payloads are plain JSON, so any Temporal SDK can drive a session: start it with
- * {@link SessionStart}, send with update {@code send} ({@link SendRequest} in, {@link RunResult}
- * out), decide approvals with signal {@code decide} or update {@code approve} ({@link Decision}),
- * cancel the run in progress with signal {@code cancel}, read it with query {@code status}. A fork
- * is started with update {@code forkPrepared}, which tells its creator whether it could be made.
+ * <p>Payloads are plain JSON, so any Temporal SDK can drive a session: start it with {@link
+ * SessionStart}, send with update {@code send} ({@link SendRequest} in, {@link RunResult} out),
+ * decide approvals with signal {@code decide} or update {@code approve} ({@link Decision}), cancel
+ * the run in progress with signal {@code cancel}, read it with query {@code status}. A fork is
+ * started with update {@code forkPrepared}, which tells its creator whether it could be made.
  */
 @WorkflowInterface
 public interface AgentSessionWorkflow {
@@ -27,8 +27,8 @@ public interface AgentSessionWorkflow {
   void run(SessionStart start);
 
   /**
-   * Starts or continues a run with the given input and returns that run's result once it
-   * settles. Use it with update-with-start so the first message creates the session.
+   * Starts or continues a run with the given input and returns that run's result once it settles.
+   * Use it with update-with-start so the first message creates the session.
    */
   @UpdateMethod(name = "send")
   RunResult send(SendRequest request);
@@ -37,8 +37,8 @@ public interface AgentSessionWorkflow {
   void validateSend(SendRequest request);
 
   /**
-   * Decides a pending approval. A decision for an unknown, already decided or expired approval
-   * is ignored and logged: a late or duplicate signal is never fatal.
+   * Decides a pending approval. A decision for an unknown, already decided or expired approval is
+   * ignored and logged: a late or duplicate signal is never fatal.
    */
   @SignalMethod(name = "decide")
   void decide(Decision decision);

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * A wait point: a gated tool call waiting for a human decision. The approval id comes from
- * {@code Workflow.randomUUID()}, so it is stable across replays and new for every pause.
+ * A wait point: a gated tool call waiting for a human decision. The approval id comes from {@code
+ * Workflow.randomUUID()}, so it is stable across replays and new for every pause.
  *
  * @param requestedAt epoch milliseconds
  * @param expiresAt epoch milliseconds; past it the call gets {@code {"error": "approval_expired"}}

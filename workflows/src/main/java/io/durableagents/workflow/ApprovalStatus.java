@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * Where an approval stands. Each has a JSON value ({@link #value()}, also its {@link
- * #toString()}), used by the payloads and the projection's {@code agent_approvals.status}.
+ * Where an approval stands. Each has a JSON value ({@link #value()}, also its {@link #toString()}),
+ * used by the payloads and the projection's {@code agent_approvals.status}.
  */
 public enum ApprovalStatus {
   PENDING("pending"),

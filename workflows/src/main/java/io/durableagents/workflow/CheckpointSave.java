@@ -11,8 +11,8 @@ import java.util.List;
  * previous save, placed at {@code firstSeq}. Keyed by (session, step) and (session, seq), so a
  * retried save neither duplicates nor reorders anything.
  *
- * @param executionId the first run id of the session workflow; a different one means the
- *     session id was reused by a new workflow and the old rows are replaced
+ * @param executionId the first run id of the session workflow; a different one means the session id
+ *     was reused by a new workflow and the old rows are replaced
  * @param approvals approval rows that changed since the previous save (requested or decided)
  * @param businessState the session's business state at this entry, whole (null: none)
  * @param transcriptHash the hash chain ({@link io.durableagents.workflow.TranscriptHash}) of the
@@ -57,8 +57,22 @@ public record CheckpointSave(
       Usage usage,
       String fingerprint,
       long savedAt) {
-    this(sessionId, executionId, agent, run, step, status, finishReason, firstSeq, newMessages,
-        usage, fingerprint, savedAt, List.of(), null, null);
+    this(
+        sessionId,
+        executionId,
+        agent,
+        run,
+        step,
+        status,
+        finishReason,
+        firstSeq,
+        newMessages,
+        usage,
+        fingerprint,
+        savedAt,
+        List.of(),
+        null,
+        null);
   }
 
   /**
@@ -68,18 +82,45 @@ public record CheckpointSave(
    */
   public CheckpointSave compact() {
     return new CheckpointSave(
-        null, null, null, run, step, status, finishReason, firstSeq, newMessages, usage, null, savedAt,
-        approvals, businessState, transcriptHash);
+        null,
+        null,
+        null,
+        run,
+        step,
+        status,
+        finishReason,
+        firstSeq,
+        newMessages,
+        usage,
+        null,
+        savedAt,
+        approvals,
+        businessState,
+        transcriptHash);
   }
 
   /** This save with the fields a {@link #compact()} one left out filled in from its request. */
-  public CheckpointSave completedWith(String sessionId, String executionId, String agent, String fingerprint) {
+  public CheckpointSave completedWith(
+      String sessionId, String executionId, String agent, String fingerprint) {
     if (this.sessionId != null) {
       return this;
     }
     return new CheckpointSave(
-        sessionId, executionId, agent, run, step, status, finishReason, firstSeq, newMessages, usage,
-        fingerprint, savedAt, approvals, businessState, transcriptHash);
+        sessionId,
+        executionId,
+        agent,
+        run,
+        step,
+        status,
+        finishReason,
+        firstSeq,
+        newMessages,
+        usage,
+        fingerprint,
+        savedAt,
+        approvals,
+        businessState,
+        transcriptHash);
   }
 
   /** Number of messages in the transcript once this save is applied. */

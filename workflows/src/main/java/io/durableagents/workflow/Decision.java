@@ -6,9 +6,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * A human decision on an approval: the payload of signal {@link AgentSessionWorkflow#decide decide}
- * and update {@link AgentSessionWorkflow#approve approve}.
- * {@code approved} is required: a payload without it is not read as a rejection. Limits: approval
- * id, note and {@code decidedBy} lengths (see {@link Limits}).
+ * and update {@link AgentSessionWorkflow#approve approve}. {@code approved} is required: a payload
+ * without it is not read as a rejection. Limits: approval id, note and {@code decidedBy} lengths
+ * (see {@link Limits}).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** What the {@code approve} update answers once the decision is accepted: {@code outcome} is approved or rejected. */
+/**
+ * What the {@code approve} update answers once the decision is accepted: {@code outcome} is
+ * approved or rejected.
+ */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DecisionOutcome(

@@ -5,4 +5,5 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** Why a run failed: a stable machine-readable code and a human-readable message. */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ErrorInfo(@JsonProperty("code") String code, @JsonProperty("message") String message) {}
+public record ErrorInfo(
+    @JsonProperty("code") String code, @JsonProperty("message") String message) {}

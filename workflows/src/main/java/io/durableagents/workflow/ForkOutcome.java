@@ -6,8 +6,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * What the {@code forkPrepared} update answers: the fork's status once its transcript is prepared,
- * or why it could not be made. A refusal is an answer, not an update failure, so the worker logs
- * it as one line: nothing failed, and the fork's workflow completes without leaving a session.
+ * or why it could not be made. A refusal is an answer, not an update failure, so the worker logs it
+ * as one line: nothing failed, and the fork's workflow completes without leaving a session.
  *
  * @param refusal why the fork was not made (a patch that does not apply to the entry, a limit, an
  *     entry no longer kept), or null when it was

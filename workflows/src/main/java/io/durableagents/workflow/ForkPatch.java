@@ -11,10 +11,10 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Changes applied to a history entry when forking from it, in this order: {@code messages}
- * rewrites the transcript; {@code businessState} replaces it; each {@code toolResults} entry
- * replaces that call's result in place (same position, id and tool name) or records it when the
- * call has none; {@code appendInput} is a user message sent after any calls still pending.
+ * Changes applied to a history entry when forking from it, in this order: {@code messages} rewrites
+ * the transcript; {@code businessState} replaces it; each {@code toolResults} entry replaces that
+ * call's result in place (same position, id and tool name) or records it when the call has none;
+ * {@code appendInput} is a user message sent after any calls still pending.
  *
  * <pre>{@code
  * ForkPatch patch = ForkPatch.newBuilder()
@@ -51,20 +51,24 @@ public record ForkPatch(
   public ForkPatch {
     // JSON nulls in the lists are dropped rather than failing to decode (a raw start would wedge).
     messages = messages == null ? List.of() : messages.stream().filter(Objects::nonNull).toList();
-    toolResults = toolResults == null ? List.of() : toolResults.stream().filter(Objects::nonNull).toList();
+    toolResults =
+        toolResults == null ? List.of() : toolResults.stream().filter(Objects::nonNull).toList();
   }
 
   /**
-   * Why the worker would refuse this patch whatever the entry, or null: an {@code appendInput}
-   * over {@link Limits#INPUT_CHARS}, a business state that is not an object (or null) or over
-   * {@link Limits#BUSINESS_STATE_BYTES}, a tool result without a call id or result, a message
-   * without a known role. Checked by the client before it starts a fork, and by the fork before
-   * it prepares anything.
+   * Why the worker would refuse this patch whatever the entry, or null: an {@code appendInput} over
+   * {@link Limits#INPUT_CHARS}, a business state that is not an object (or null) or over {@link
+   * Limits#BUSINESS_STATE_BYTES}, a tool result without a call id or result, a message without a
+   * known role. Checked by the client before it starts a fork, and by the fork before it prepares
+   * anything.
    */
   public String problem() {
     if (appendInput != null && appendInput.length() > Limits.INPUT_CHARS) {
-      return "The appended input is " + appendInput.length() + " characters, over the limit of "
-          + Limits.INPUT_CHARS + " per input; attach large content as an artifact instead.";
+      return "The appended input is "
+          + appendInput.length()
+          + " characters, over the limit of "
+          + Limits.INPUT_CHARS
+          + " per input; attach large content as an artifact instead.";
     }
     String stateProblem = businessStateProblem(businessState);
     if (stateProblem != null) {
@@ -73,8 +77,11 @@ public record ForkPatch(
     if (businessState != null && !businessState.isNull()) {
       int bytes = InputChecks.jsonBytes(businessState);
       if (bytes > Limits.BUSINESS_STATE_BYTES) {
-        return "The businessState patch is " + bytes + " bytes of JSON, over the limit of "
-            + Limits.BUSINESS_STATE_BYTES + ".";
+        return "The businessState patch is "
+            + bytes
+            + " bytes of JSON, over the limit of "
+            + Limits.BUSINESS_STATE_BYTES
+            + ".";
       }
     }
     for (ToolResultPatch toolResult : toolResults) {
@@ -82,13 +89,16 @@ public record ForkPatch(
         return "A toolResults entry needs a toolCallId.";
       }
       if (toolResult.result() == null) {
-        return "The toolResults entry for '" + InputChecks.shown(toolResult.toolCallId())
+        return "The toolResults entry for '"
+            + InputChecks.shown(toolResult.toolCallId())
             + "' needs a result (JSON; null is written as null).";
       }
     }
     for (Message message : messages) {
-      if (!Set.of(Message.SYSTEM, Message.USER, Message.ASSISTANT, Message.TOOL).contains(message.role())) {
-        return "A messages entry has role '" + InputChecks.shown(message.role())
+      if (!Set.of(Message.SYSTEM, Message.USER, Message.ASSISTANT, Message.TOOL)
+          .contains(message.role())) {
+        return "A messages entry has role '"
+            + InputChecks.shown(message.role())
             + "'; roles are system, user, assistant and tool.";
       }
     }
@@ -97,8 +107,8 @@ public record ForkPatch(
 
   /**
    * Why this patch cannot apply to {@code entryTranscript} (the entry's messages), or null: each
-   * tool result must name a call of the transcript it patches (the patch's {@code messages} when
-   * it has any).
+   * tool result must name a call of the transcript it patches (the patch's {@code messages} when it
+   * has any).
    */
   public String problemWith(List<Message> entryTranscript) {
     List<Message> patched = messages.isEmpty() ? entryTranscript : messages;
@@ -131,7 +141,8 @@ public record ForkPatch(
       return null;
     }
     return "A businessState patch replaces the state with a JSON object (or null to clear it), not "
-        + businessState.getNodeType() + ".";
+        + businessState.getNodeType()
+        + ".";
   }
 
   /** A one-line description for lineage records. */
@@ -191,8 +202,8 @@ public record ForkPatch(
 
     /**
      * Replaces the tools' business state with a JSON object; JSON null ({@link
-     * com.fasterxml.jackson.databind.node.NullNode}) clears it. Default (null): the entry's state is
-     * kept.
+     * com.fasterxml.jackson.databind.node.NullNode}) clears it. Default (null): the entry's state
+     * is kept.
      */
     public Builder setBusinessState(JsonNode businessState) {
       this.businessState = businessState;

@@ -4,14 +4,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The {@link Limits} applied to what a client sends into a session, as one-line reasons (null
- * when there is none). The client calls them before it sends anything; the session workflow
- * calls them again in its validators and handlers, so a caller that skips the client (another
- * SDK, a raw signal) cannot put state into a session that its next workflow task could not
- * process. Pure and deterministic: workflow code may use them.
+ * The {@link Limits} applied to what a client sends into a session, as one-line reasons (null when
+ * there is none). The client calls them before it sends anything; the session workflow calls them
+ * again in its validators and handlers, so a caller that skips the client (another SDK, a raw
+ * signal) cannot put state into a session that its next workflow task could not process. Pure and
+ * deterministic: workflow code may use them.
  */
 public final class InputChecks {
   private static final ObjectMapper JSON = new ObjectMapper();
+
   /** How much of a client-supplied string a reason or log line shows. */
   private static final int SHOWN_CHARS = 80;
 
@@ -25,17 +26,27 @@ public final class InputChecks {
     if (decision == null) {
       return "A decision is missing.";
     }
-    if (decision.approvalId() != null && decision.approvalId().length() > Limits.APPROVAL_ID_CHARS) {
-      return "The approval id is " + decision.approvalId().length() + " characters, over the limit of "
-          + Limits.APPROVAL_ID_CHARS + ".";
+    if (decision.approvalId() != null
+        && decision.approvalId().length() > Limits.APPROVAL_ID_CHARS) {
+      return "The approval id is "
+          + decision.approvalId().length()
+          + " characters, over the limit of "
+          + Limits.APPROVAL_ID_CHARS
+          + ".";
     }
     if (decision.note() != null && decision.note().length() > Limits.NOTE_CHARS) {
-      return "The note is " + decision.note().length() + " characters, over the limit of "
-          + Limits.NOTE_CHARS + ".";
+      return "The note is "
+          + decision.note().length()
+          + " characters, over the limit of "
+          + Limits.NOTE_CHARS
+          + ".";
     }
     if (decision.decidedBy() != null && decision.decidedBy().length() > Limits.DECIDED_BY_CHARS) {
-      return "decidedBy is " + decision.decidedBy().length() + " characters, over the limit of "
-          + Limits.DECIDED_BY_CHARS + ".";
+      return "decidedBy is "
+          + decision.decidedBy().length()
+          + " characters, over the limit of "
+          + Limits.DECIDED_BY_CHARS
+          + ".";
     }
     return requestProblem(decision);
   }
@@ -51,7 +62,9 @@ public final class InputChecks {
     }
     String parent = source.parentSessionId();
     if (parent == null || parent.isBlank() || parent.length() > Limits.SESSION_ID_CHARS) {
-      return "A fork needs the id of its source session (1-" + Limits.SESSION_ID_CHARS + " characters).";
+      return "A fork needs the id of its source session (1-"
+          + Limits.SESSION_ID_CHARS
+          + " characters).";
     }
     if (source.parentStep() < 0) {
       return "The step to fork from is " + source.parentStep() + "; steps are not negative.";
@@ -64,7 +77,10 @@ public final class InputChecks {
   public static String triggerProblem(TriggerEnvelope trigger) {
     int bytes = jsonBytes(trigger);
     if (bytes > Limits.TRIGGER_BYTES) {
-      return "The trigger envelope is " + bytes + " bytes of JSON, over the limit of " + Limits.TRIGGER_BYTES
+      return "The trigger envelope is "
+          + bytes
+          + " bytes of JSON, over the limit of "
+          + Limits.TRIGGER_BYTES
           + "; attach large content as an artifact instead.";
     }
     return null;
@@ -74,7 +90,11 @@ public final class InputChecks {
   public static String requestProblem(Object request) {
     int bytes = jsonBytes(request);
     if (bytes > Limits.REQUEST_BYTES) {
-      return "The request is " + bytes + " bytes of JSON, over the limit of " + Limits.REQUEST_BYTES + ".";
+      return "The request is "
+          + bytes
+          + " bytes of JSON, over the limit of "
+          + Limits.REQUEST_BYTES
+          + ".";
     }
     return null;
   }

@@ -3,8 +3,8 @@ package io.durableagents.workflow;
 /**
  * The sizes a client may send into a session, in one place. The client ({@code AgentClient}, the
  * CLI) checks them before anything is sent, and the workflow's update validators and signal
- * handlers check them again, so no caller (another SDK, a raw signal) can put state into a
- * session that its next workflow task could not process. docs/limits.md lists them.
+ * handlers check them again, so no caller (another SDK, a raw signal) can put state into a session
+ * that its next workflow task could not process. docs/limits.md lists them.
  */
 public final class Limits {
   /** Characters of one input: a sent message, or the input a fork appends. */
@@ -38,8 +38,8 @@ public final class Limits {
   public static final int MAX_STEPS = 10_000;
 
   /**
-   * Bytes of one serialized client request (a send, a decision, a fork): well under Temporal's
-   * 2 MB payload limit and 4 MB gRPC message limit, so the server never refuses what we accept.
+   * Bytes of one serialized client request (a send, a decision, a fork): well under Temporal's 2 MB
+   * payload limit and 4 MB gRPC message limit, so the server never refuses what we accept.
    */
   public static final int REQUEST_BYTES = 1024 * 1024;
 

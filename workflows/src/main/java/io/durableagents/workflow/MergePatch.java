@@ -6,12 +6,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
 
 /**
- * JSON Merge Patch (RFC 7386), the form in which tools update a session's business state: an
- * object patch sets its members, a {@code null} member removes one, nested objects merge, and
- * anything else replaces. Pure and deterministic, so the workflow and the tools apply it alike.
+ * JSON Merge Patch (RFC 7386), the form in which tools update a session's business state: an object
+ * patch sets its members, a {@code null} member removes one, nested objects merge, and anything
+ * else replaces. Pure and deterministic, so the workflow and the tools apply it alike.
  *
- * <p>Written here rather than taken from a library: it is the RFC's fifteen-line algorithm, and
- * the workflow module keeps no dependency beyond the Temporal SDK and Jackson.
+ * <p>Written here rather than taken from a library: it is the RFC's fifteen-line algorithm, and the
+ * workflow module keeps no dependency beyond the Temporal SDK and Jackson.
  */
 public final class MergePatch {
   private MergePatch() {}

@@ -34,7 +34,12 @@ public record Message(
   }
 
   public Message(
-      String role, String text, List<ToolCall> toolCalls, String toolCallId, String toolName, JsonNode result) {
+      String role,
+      String text,
+      List<ToolCall> toolCalls,
+      String toolCallId,
+      String toolName,
+      JsonNode result) {
     this(role, text, toolCalls, toolCallId, toolName, result, List.of());
   }
 

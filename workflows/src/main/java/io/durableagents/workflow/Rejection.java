@@ -12,9 +12,10 @@ import org.slf4j.Logger;
  * A refusal by the session workflow (update validators), readable by clients in any SDK.
  *
  * <p>The failure's message starts with {@code "<type>: "} and ends with {@code " [value ...]"} for
- * its details: Java SDK 1.38 loses the type and details of a failure thrown from an update validator
- * (sdk-java issue 2875, fixed after 1.38), and a validator throws a plain {@link Refused} anyway (see
- * {@link #failure}), so the message is what every SDK receives; {@link #from(Throwable)} reads it.
+ * its details: Java SDK 1.38 loses the type and details of a failure thrown from an update
+ * validator (sdk-java issue 2875, fixed after 1.38), and a validator throws a plain {@link Refused}
+ * anyway (see {@link #failure}), so the message is what every SDK receives; {@link
+ * #from(Throwable)} reads it.
  *
  * @param type one of {@link FailureTypes}
  * @param message the human-readable reason, without the type prefix

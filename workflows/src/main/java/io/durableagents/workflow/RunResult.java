@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The outcome of one run: the work one message triggered. {@code steps}, {@code usage} and
- * {@code toolCalls} count this run only; {@code messages} is the whole conversation.
+ * The outcome of one run: the work one message triggered. {@code steps}, {@code usage} and {@code
+ * toolCalls} count this run only; {@code messages} is the whole conversation.
  *
- * <p>{@code continued} is true on an answer given because the session continued as new while
- * the caller waited: the run goes on in the session's next workflow run, and the caller sends empty
+ * <p>{@code continued} is true on an answer given because the session continued as new while the
+ * caller waited: the run goes on in the session's next workflow run, and the caller sends empty
  * input to attach to it again ({@code AgentClient} does this transparently).
  *
  * <p>The workflow returns it without {@code messages} (the transcript lives in the store, never in
@@ -44,8 +44,8 @@ public record RunResult(
 
   /**
    * Characters of tool-call arguments and results (as the workflow estimates them) that a run's
-   * result carries, well under Temporal's 2 MB payload limit: a run's calls are in every answer to a
-   * sender and in the state carried over continue-as-new, so they must not grow with the run.
+   * result carries, well under Temporal's 2 MB payload limit: a run's calls are in every answer to
+   * a sender and in the state carried over continue-as-new, so they must not grow with the run.
    */
   public static final int MAX_TOOL_CALL_CHARS = 256 * 1024;
 
@@ -65,8 +65,22 @@ public record RunResult(
       int checkpointStep,
       int messageCount,
       List<Message> messages) {
-    this(sessionId, run, status, finishReason, text, output, steps, usage, toolCalls, approval,
-        error, checkpointStep, messageCount, messages, null);
+    this(
+        sessionId,
+        run,
+        status,
+        finishReason,
+        text,
+        output,
+        steps,
+        usage,
+        toolCalls,
+        approval,
+        error,
+        checkpointStep,
+        messageCount,
+        messages,
+        null);
   }
 
   public RunResult {
@@ -80,13 +94,26 @@ public record RunResult(
    */
   public RunResult withMessages(List<Message> conversation) {
     return new RunResult(
-        sessionId, run, status, finishReason, text, output, steps, usage,
-        restoreOmitted(toolCalls, conversation), approval, error, checkpointStep, messageCount,
-        conversation, continued);
+        sessionId,
+        run,
+        status,
+        finishReason,
+        text,
+        output,
+        steps,
+        usage,
+        restoreOmitted(toolCalls, conversation),
+        approval,
+        error,
+        checkpointStep,
+        messageCount,
+        conversation,
+        continued);
   }
 
   /** {@code calls} with each omitted one completed from the latest messages that hold its id. */
-  private static List<ToolCallRecord> restoreOmitted(List<ToolCallRecord> calls, List<Message> conversation) {
+  private static List<ToolCallRecord> restoreOmitted(
+      List<ToolCallRecord> calls, List<Message> conversation) {
     if (conversation == null || calls.stream().noneMatch(ToolCallRecord::isOmitted)) {
       return calls;
     }
@@ -104,7 +131,9 @@ public record RunResult(
     for (ToolCallRecord call : calls) {
       ToolCall request = asked.get(call.id());
       if (call.isOmitted() && request != null && results.containsKey(call.id())) {
-        restored.add(new ToolCallRecord(call.id(), call.name(), request.arguments(), results.get(call.id())));
+        restored.add(
+            new ToolCallRecord(
+                call.id(), call.name(), request.arguments(), results.get(call.id())));
       } else {
         restored.add(call);
       }
@@ -120,7 +149,20 @@ public record RunResult(
   /** A copy marked as answered at a continue-as-new boundary. */
   public RunResult markContinued() {
     return new RunResult(
-        sessionId, run, status, finishReason, text, output, steps, usage, toolCalls, approval, error,
-        checkpointStep, messageCount, messages, Boolean.TRUE);
+        sessionId,
+        run,
+        status,
+        finishReason,
+        text,
+        output,
+        steps,
+        usage,
+        toolCalls,
+        approval,
+        error,
+        checkpointStep,
+        messageCount,
+        messages,
+        Boolean.TRUE);
   }
 }

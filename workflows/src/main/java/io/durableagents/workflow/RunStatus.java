@@ -4,9 +4,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * The states a run (and so a session) can be in. Each has a JSON value ({@link #value()}, also
- * its {@link #toString()}): the payloads, the projection's {@code status} columns and the CLI use
- * it.
+ * The states a run (and so a session) can be in. Each has a JSON value ({@link #value()}, also its
+ * {@link #toString()}): the payloads, the projection's {@code status} columns and the CLI use it.
  */
 public enum RunStatus {
   IDLE("idle"),

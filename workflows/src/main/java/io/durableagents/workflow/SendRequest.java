@@ -6,10 +6,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
 /**
- * Input of the {@code send} update: a text, a list of messages, or a trigger envelope. A list that starts with the
- * session's whole stored conversation is recognised: only the messages after it are new. Input
- * with neither starts no turn: it attaches to the run in progress, or returns the last run's
- * result.
+ * Input of the {@code send} update: a text, a list of messages, or a trigger envelope. A list that
+ * starts with the session's whole stored conversation is recognised: only the messages after it are
+ * new. Input with neither starts no turn: it attaches to the run in progress, or returns the last
+ * run's result.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a session accepts from a {@code send}: the rules of the workflow's send validator, public
- * so that a client applies exactly the same ones before anything is sent. (A refused
- * update-with-start would still create the workflow: Temporal starts it before the validator runs.)
+ * What a session accepts from a {@code send}: the rules of the workflow's send validator, public so
+ * that a client applies exactly the same ones before anything is sent. (A refused update-with-start
+ * would still create the workflow: Temporal starts it before the validator runs.)
  */
 public final class SendRules {
   private SendRules() {}
@@ -41,21 +41,29 @@ public final class SendRules {
       chars += message.text() == null ? 0 : message.text().length();
     }
     if (chars > Limits.INPUT_CHARS) {
-      return "The input is " + chars + " characters, over the limit of " + Limits.INPUT_CHARS
+      return "The input is "
+          + chars
+          + " characters, over the limit of "
+          + Limits.INPUT_CHARS
           + " per send; attach large content as an artifact instead.";
     }
     for (Message message : inputs) {
       if (!Message.USER.equals(message.role())) {
-        return "Only user messages can be sent; got a '" + printable(message.role())
+        return "Only user messages can be sent; got a '"
+            + printable(message.role())
             + "' message that does not belong to the stored conversation.";
       }
-      if (!message.toolCalls().isEmpty() || message.toolCallId() != null || message.toolName() != null
+      if (!message.toolCalls().isEmpty()
+          || message.toolCallId() != null
+          || message.toolName() != null
           || message.result() != null) {
         return "A sent user message carries tool calls or a tool result; only text and attachments can be sent.";
       }
       int bad = unpairedSurrogate(message.text());
       if (bad >= 0) {
-        return "The input is not valid Unicode text: an unpaired surrogate at character " + bad + ".";
+        return "The input is not valid Unicode text: an unpaired surrogate at character "
+            + bad
+            + ".";
       }
     }
     return null;
@@ -82,14 +90,23 @@ public final class SendRules {
     return -1;
   }
 
-  /** A role as sent, cut short, without control characters or surrogates, for the refusal's message. */
+  /**
+   * A role as sent, cut short, without control characters or surrogates, for the refusal's message.
+   */
   private static String printable(String value) {
     if (value == null) {
       return "null";
     }
     StringBuilder out = new StringBuilder();
-    value.codePoints().limit(40).forEach(cp -> out.appendCodePoint(
-        Character.isISOControl(cp) || Character.getType(cp) == Character.SURROGATE ? '?' : cp));
+    value
+        .codePoints()
+        .limit(40)
+        .forEach(
+            cp ->
+                out.appendCodePoint(
+                    Character.isISOControl(cp) || Character.getType(cp) == Character.SURROGATE
+                        ? '?'
+                        : cp));
     return out.toString();
   }
 }

@@ -7,8 +7,8 @@ import java.util.Map;
 /**
  * The search attributes a session upserts, so Temporal's own tools (the Web UI, {@code temporal
  * workflow list --query}, visibility APIs) can find sessions by agent and status. They must be
- * registered on the namespace once; a worker that finds them missing logs the commands below
- * and runs sessions without them.
+ * registered on the namespace once; a worker that finds them missing logs the commands below and
+ * runs sessions without them.
  *
  * <pre>{@code
  * temporal operator search-attribute create --name AgentName --type Keyword
@@ -19,10 +19,15 @@ import java.util.Map;
  */
 public final class SessionSearchAttributes {
   /** The agent the session talks to. */
-  public static final SearchAttributeKey<String> AGENT_NAME = SearchAttributeKey.forKeyword("AgentName");
+  public static final SearchAttributeKey<String> AGENT_NAME =
+      SearchAttributeKey.forKeyword("AgentName");
 
-  /** {@code running}, {@code awaiting-approval}, {@code finished}, {@code failed} or {@code cancelled}. */
-  public static final SearchAttributeKey<String> AGENT_STATUS = SearchAttributeKey.forKeyword("AgentStatus");
+  /**
+   * {@code running}, {@code awaiting-approval}, {@code finished}, {@code failed} or {@code
+   * cancelled}.
+   */
+  public static final SearchAttributeKey<String> AGENT_STATUS =
+      SearchAttributeKey.forKeyword("AgentStatus");
 
   /** Approvals the session waits for: 0 or 1. */
   public static final SearchAttributeKey<Long> PENDING_APPROVALS =
@@ -73,13 +78,22 @@ public final class SessionSearchAttributes {
   /** The {@code temporal operator search-attribute create} commands that register every key. */
   public static List<String> createCommands() {
     return cliTypes().entrySet().stream()
-        .map(e -> "temporal operator search-attribute create --name " + e.getKey() + " --type " + e.getValue())
+        .map(
+            e ->
+                "temporal operator search-attribute create --name "
+                    + e.getKey()
+                    + " --type "
+                    + e.getValue())
         .toList();
   }
 
-  /** {@link #createCommands()} for {@code namespace}: with {@code --namespace} unless it is {@code default}. */
+  /**
+   * {@link #createCommands()} for {@code namespace}: with {@code --namespace} unless it is {@code
+   * default}.
+   */
   public static List<String> createCommands(String namespace) {
-    String suffix = namespace == null || namespace.equals("default") ? "" : " --namespace " + namespace;
+    String suffix =
+        namespace == null || namespace.equals("default") ? "" : " --namespace " + namespace;
     return createCommands().stream().map(command -> command + suffix).toList();
   }
 

@@ -32,8 +32,8 @@ public record SessionSnapshot(
   }
 
   /**
-   * A run in progress at the boundary: its counters, and the calls of its current turn that have
-   * no result yet (the first may be waiting on {@code approval}, saved at {@code pausedAt}).
+   * A run in progress at the boundary: its counters, and the calls of its current turn that have no
+   * result yet (the first may be waiting on {@code approval}, saved at {@code pausedAt}).
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_EMPTY)

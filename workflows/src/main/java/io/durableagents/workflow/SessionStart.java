@@ -12,12 +12,12 @@ import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import java.io.IOException;
 
 /**
- * Input of the session workflow. {@code agent} may be null for the worker's default agent.
- * {@code maxSteps} overrides the agent's per-run budget when positive. {@code fork} is set for a
- * session forked from another session's history entry. {@code continued} is set by the session
- * itself when it continues as new. {@code continueAfterEvents} bounds the history of one workflow
- * run (default {@value #DEFAULT_CONTINUE_AFTER_EVENTS} events, well under a real server's 51,200);
- * the session also continues as new when Temporal suggests it.
+ * Input of the session workflow. {@code agent} may be null for the worker's default agent. {@code
+ * maxSteps} overrides the agent's per-run budget when positive. {@code fork} is set for a session
+ * forked from another session's history entry. {@code continued} is set by the session itself when
+ * it continues as new. {@code continueAfterEvents} bounds the history of one workflow run (default
+ * {@value #DEFAULT_CONTINUE_AFTER_EVENTS} events, well under a real server's 51,200); the session
+ * also continues as new when Temporal suggests it.
  *
  * <p>A start input that is not a session start (from a client of another SDK, or a hostile one)
  * reads as the empty start instead of failing every workflow task of the new workflow for good; see
@@ -52,8 +52,8 @@ public record SessionStart(
   /**
    * Reads a start input. One that does not bind (a field of the wrong type, JSON that is no object)
    * reads as the empty start, so the workflow runs with the defaults and, without an accepted first
-   * send, completes at once: the id is free again. A continued session's start is the session's
-   * own and is never replaced: if it does not bind, the workflow task fails until a worker that can
+   * send, completes at once: the id is free again. A continued session's start is the session's own
+   * and is never replaced: if it does not bind, the workflow task fails until a worker that can
    * read it takes over, as for any other undecodable state.
    */
   static final class Reader extends StdDeserializer<SessionStart> {
@@ -62,14 +62,19 @@ public record SessionStart(
     }
 
     @Override
-    public SessionStart deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+    public SessionStart deserialize(JsonParser parser, DeserializationContext context)
+        throws IOException {
       JsonNode node = context.readTree(parser);
       try {
         Fields fields = context.readTreeAsValue(node, Fields.class);
         return fields == null
             ? null
             : new SessionStart(
-                fields.sessionId(), fields.agent(), fields.maxSteps(), fields.fork(), fields.continued(),
+                fields.sessionId(),
+                fields.agent(),
+                fields.maxSteps(),
+                fields.fork(),
+                fields.continued(),
                 fields.continueAfterEvents());
       } catch (DatabindException e) {
         if (node.isObject() && node.hasNonNull("continued")) {

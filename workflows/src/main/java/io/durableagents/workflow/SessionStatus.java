@@ -6,8 +6,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * What the {@code status} query answers: where the session is, without the transcript.
- * {@code businessState} is the state the session's tools keep, or null when they keep none.
+ * What the {@code status} query answers: where the session is, without the transcript. {@code
+ * businessState} is the state the session's tools keep, or null when they keep none.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

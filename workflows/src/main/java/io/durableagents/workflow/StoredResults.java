@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * A tool result too large for a Temporal payload is stored in the artifact store, and the
- * transcript, the history and the run result hold this reference in its place:
- * {@code {"storedResult": {"artifactId": ..., "bytes": N, "mediaType": "application/json"}}}.
- * Model turns read the stored result back, so the model sees the whole result.
+ * transcript, the history and the run result hold this reference in its place: {@code
+ * {"storedResult": {"artifactId": ..., "bytes": N, "mediaType": "application/json"}}}. Model turns
+ * read the stored result back, so the model sees the whole result.
  */
 public final class StoredResults {
   /** The single field of a reference. */
@@ -25,7 +25,10 @@ public final class StoredResults {
     return reference;
   }
 
-  /** Whether {@code result} is a reference (an object with nothing but a well-formed {@link #FIELD}). */
+  /**
+   * Whether {@code result} is a reference (an object with nothing but a well-formed {@link
+   * #FIELD}).
+   */
   public static boolean isReference(JsonNode result) {
     return result != null
         && result.isObject()

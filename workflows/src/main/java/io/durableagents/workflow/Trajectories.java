@@ -12,8 +12,8 @@ import java.util.Objects;
 
 /**
  * Compares two agent trajectories (transcripts): the steps of each (one per assistant turn: its
- * text and its tool calls with their results), the first step where they differ (call ids
- * ignored) and the kinds of drift between them. Pure: no IO, usable anywhere.
+ * text and its tool calls with their results), the first step where they differ (call ids ignored)
+ * and the kinds of drift between them. Pure: no IO, usable anywhere.
  *
  * <pre>{@code
  * Trajectories.Comparison diff = Trajectories.compare(messagesA, "stop", messagesB, "stop");
@@ -70,7 +70,8 @@ public final class Trajectories {
       }
       List<ToolCallRecord> calls = new ArrayList<>();
       for (ToolCall call : message.toolCalls()) {
-        calls.add(new ToolCallRecord(call.id(), call.name(), call.arguments(), results.get(call.id())));
+        calls.add(
+            new ToolCallRecord(call.id(), call.name(), call.arguments(), results.get(call.id())));
       }
       steps.add(new Step(steps.size(), message.text(), calls));
     }

@@ -37,8 +37,8 @@ public final class TranscriptHash {
   }
 
   /**
-   * {@link #link} of a message already serialized by a default Jackson {@code ObjectMapper}, as
-   * the store keeps message bodies: the same bytes, so the same chain.
+   * {@link #link} of a message already serialized by a default Jackson {@code ObjectMapper}, as the
+   * store keeps message bodies: the same bytes, so the same chain.
    */
   public static String linkJson(String previous, byte[] messageJson) {
     try {

@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * What started a run when it was not a chat message: a webhook, a schedule, an email. The model
- * sees a JSON block of {@code {source, trigger, payload}} (plus the attachments as file parts);
- * the whole envelope ({@code id, keys, thread, receivedAt} included) is available to tools through
+ * sees a JSON block of {@code {source, trigger, payload}} (plus the attachments as file parts); the
+ * whole envelope ({@code id, keys, thread, receivedAt} included) is available to tools through
  * their context.
  *
  * @param receivedAt epoch milliseconds
@@ -42,7 +42,8 @@ public record TriggerEnvelope(
     block.put("trigger", trigger);
     block.set("payload", payload);
     try {
-      String text = "```json\n" + JSON.writerWithDefaultPrettyPrinter().writeValueAsString(block) + "\n```";
+      String text =
+          "```json\n" + JSON.writerWithDefaultPrettyPrinter().writeValueAsString(block) + "\n```";
       return new Message(Message.USER, text, null, null, null, null, attachments);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("Cannot render the trigger envelope", e);

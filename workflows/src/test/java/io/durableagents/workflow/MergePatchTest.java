@@ -44,7 +44,10 @@ class MergePatchTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', quoteCharacter = '"', value = {"{'a':1} | {'a':1}", "{'a':{'b':null}} | {'a':{}}"})
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {"{'a':1} | {'a':1}", "{'a':{'b':null}} | {'a':{}}"})
   void aMissingTarget_isAnEmptyObject(String patch, String expected) throws Exception {
     assertThat(MergePatch.apply(null, json(patch))).isEqualTo(json(expected));
   }

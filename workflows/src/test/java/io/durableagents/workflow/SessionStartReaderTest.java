@@ -28,13 +28,18 @@ class SessionStartReaderTest {
   void aSessionStart_roundTripsUnchanged() {
     SessionStart fork =
         new SessionStart(
-            "chat-1.fork-1", "concierge", 7,
-            new ForkSource("chat-1", 2, new ForkPatch(null, null, List.of(), "and now?")), null, 500);
+            "chat-1.fork-1",
+            "concierge",
+            7,
+            new ForkSource("chat-1", 2, new ForkPatch(null, null, List.of(), "and now?")),
+            null,
+            500);
     SessionStart plain = new SessionStart("chat-2", null, null);
 
     for (SessionStart start : List.of(fork, plain)) {
       Payload payload = CONVERTER.toPayload(start).orElseThrow();
-      assertThat(CONVERTER.fromPayload(payload, SessionStart.class, SessionStart.class)).isEqualTo(start);
+      assertThat(CONVERTER.fromPayload(payload, SessionStart.class, SessionStart.class))
+          .isEqualTo(start);
     }
     assertThat(read("{\"sessionId\": \"s\", \"maxSteps\": \"3\", \"unknown\": [1]}"))
         .isEqualTo(new SessionStart("s", null, 3));
@@ -44,8 +49,13 @@ class SessionStartReaderTest {
   void aStartThatDoesNotBind_readsAsTheEmptyStart() {
     for (String json :
         List.of(
-            "{\"sessionId\": {\"x\": 1}}", "{\"maxSteps\": \"lots\"}", "{\"fork\": \"x\"}", "[1, 2]", "\"text\"",
-            "42", "{\"agent\": [\"a\"], \"sessionId\": \"s\"}")) {
+            "{\"sessionId\": {\"x\": 1}}",
+            "{\"maxSteps\": \"lots\"}",
+            "{\"fork\": \"x\"}",
+            "[1, 2]",
+            "\"text\"",
+            "42",
+            "{\"agent\": [\"a\"], \"sessionId\": \"s\"}")) {
       assertThat(read(json)).as(json).isEqualTo(new SessionStart(null, null, null));
     }
   }

@@ -14,7 +14,8 @@ class TrajectoriesTest {
     return JSON.readTree(text);
   }
 
-  private static List<Message> weather(String callId, String forecast, String answer) throws Exception {
+  private static List<Message> weather(String callId, String forecast, String answer)
+      throws Exception {
     ToolCall call = new ToolCall(callId, "get_weather", json("{\"city\":\"Paris\"}"));
     return List.of(
         Message.user("weather?"),
@@ -26,7 +27,8 @@ class TrajectoriesTest {
   @Test
   void identicalTrajectoriesWithOtherCallIds_doNotDiverge() throws Exception {
     Trajectories.Comparison diff =
-        Trajectories.compare(weather("call_0_0", "sun", "sunny"), "stop", weather("x-1", "sun", "sunny"), "stop");
+        Trajectories.compare(
+            weather("call_0_0", "sun", "sunny"), "stop", weather("x-1", "sun", "sunny"), "stop");
     assertThat(diff.divergedAt()).isNull();
     assertThat(diff.drift().none()).isTrue();
     assertThat(diff.stepsA()).hasSize(2);
@@ -35,9 +37,11 @@ class TrajectoriesTest {
   @Test
   void aChangedToolResult_divergesAtItsStep() throws Exception {
     Trajectories.Comparison diff =
-        Trajectories.compare(weather("c", "sun", "sunny"), "stop", weather("c", "rain", "take an umbrella"), "stop");
+        Trajectories.compare(
+            weather("c", "sun", "sunny"), "stop", weather("c", "rain", "take an umbrella"), "stop");
     assertThat(diff.divergedAt()).isEqualTo(0);
-    assertThat(diff.stepsB().get(0).toolCalls().get(0).result().get("forecast").asText()).isEqualTo("rain");
+    assertThat(diff.stepsB().get(0).toolCalls().get(0).result().get("forecast").asText())
+        .isEqualTo("rain");
     assertThat(diff.drift().toolOrder()).isFalse();
     assertThat(diff.drift().arguments()).isEmpty();
   }
@@ -49,7 +53,10 @@ class TrajectoriesTest {
     ToolCall c = new ToolCall("2", "book", json("{}"));
     List<Message> x = List.of(Message.assistant(null, List.of(a)), Message.assistant("done", null));
     List<Message> y =
-        List.of(Message.assistant(null, List.of(b)), Message.assistant(null, List.of(c)), Message.assistant("done", null));
+        List.of(
+            Message.assistant(null, List.of(b)),
+            Message.assistant(null, List.of(c)),
+            Message.assistant("done", null));
 
     Trajectories.Comparison diff = Trajectories.compare(x, "stop", y, "max-steps");
 

@@ -1,6 +1,5 @@
 package io.durableagents.activities.internal;
 
-import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,6 +7,7 @@ import io.durableagents.agent.Agent;
 import io.durableagents.agent.Execution;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.RetrySpec;
 import io.durableagents.workflow.internal.activity.ToolSpec;
@@ -52,7 +52,8 @@ public final class AgentRegistry {
   }
 
   public ModelProvider provider(Agent agent) {
-    ModelProvider provider = agent.modelProvider() != null ? agent.modelProvider() : defaultProvider;
+    ModelProvider provider =
+        agent.modelProvider() != null ? agent.modelProvider() : defaultProvider;
     if (provider == null) {
       throw ApplicationFailure.newNonRetryableFailure(
           "Agent '" + agent.name() + "' has no model provider and the plugin has no default.",

@@ -25,7 +25,9 @@ public final class ApprovalActivitiesImpl implements ApprovalActivities {
       agent.approvalNotifier().notify(notice.sessionId(), agent.name(), notice.approval());
     } catch (Exception e) {
       throw ApplicationFailure.newFailureWithCause(
-          "Approval notifier of '" + agent.name() + "' failed: " + e.getMessage(), "notifier_failed", e);
+          "Approval notifier of '" + agent.name() + "' failed: " + e.getMessage(),
+          "notifier_failed",
+          e);
     }
     long notifiedAt = System.currentTimeMillis();
     store.markApprovalNotified(notice.sessionId(), notice.approval().approvalId(), notifiedAt);

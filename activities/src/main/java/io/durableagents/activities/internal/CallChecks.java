@@ -29,12 +29,15 @@ final class CallChecks {
     Tool tool = agent.tool(call.name());
     if (tool == null) {
       return new CallCheck(
-          ErrorResults.of(ErrorResults.UNKNOWN_TOOL, "No tool named '" + call.name() + "'."), false);
+          ErrorResults.of(ErrorResults.UNKNOWN_TOOL, "No tool named '" + call.name() + "'."),
+          false);
     }
-    JsonNode arguments = call.arguments() == null ? JsonNodeFactory.instance.objectNode() : call.arguments();
+    JsonNode arguments =
+        call.arguments() == null ? JsonNodeFactory.instance.objectNode() : call.arguments();
     List<String> problems = tool.validate(arguments);
     if (!problems.isEmpty()) {
-      return new CallCheck(ErrorResults.of(ErrorResults.INVALID_ARGUMENTS, invalidMessage(tool, problems)), false);
+      return new CallCheck(
+          ErrorResults.of(ErrorResults.INVALID_ARGUMENTS, invalidMessage(tool, problems)), false);
     }
     boolean gated;
     try {
@@ -47,6 +50,9 @@ final class CallChecks {
   }
 
   static String invalidMessage(Tool tool, List<String> problems) {
-    return "Arguments of '" + tool.name() + "' do not match its schema: " + String.join("; ", problems);
+    return "Arguments of '"
+        + tool.name()
+        + "' do not match its schema: "
+        + String.join("; ", problems);
   }
 }

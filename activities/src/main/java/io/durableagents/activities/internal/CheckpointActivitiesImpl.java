@@ -1,8 +1,8 @@
 package io.durableagents.activities.internal;
 
 import io.durableagents.store.AgentStore;
-import io.durableagents.workflow.internal.activity.CheckpointActivities;
 import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.workflow.internal.activity.CheckpointActivities;
 import java.util.List;
 
 public final class CheckpointActivitiesImpl implements CheckpointActivities {

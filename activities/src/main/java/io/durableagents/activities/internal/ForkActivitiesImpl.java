@@ -1,11 +1,12 @@
 package io.durableagents.activities.internal;
 
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.projection.StoredSession;
-import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Agent;
+import io.durableagents.projection.StoredEntry;
+import io.durableagents.projection.StoredSession;
 import io.durableagents.store.AgentStore;
+import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.Message;
@@ -13,7 +14,6 @@ import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.internal.activity.CallCheck;
-import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.internal.activity.ForkActivities;
 import io.durableagents.workflow.internal.activity.ForkRequest;
 import io.durableagents.workflow.internal.activity.ForkState;
@@ -35,7 +35,8 @@ public final class ForkActivitiesImpl implements ForkActivities {
   private final SearchAttributeCheck searchAttributes;
   private TranscriptCache transcripts;
 
-  public ForkActivitiesImpl(AgentRegistry registry, AgentStore store, SearchAttributeCheck searchAttributes) {
+  public ForkActivitiesImpl(
+      AgentRegistry registry, AgentStore store, SearchAttributeCheck searchAttributes) {
     this.registry = registry;
     this.store = store;
     this.searchAttributes = searchAttributes;
@@ -60,9 +61,11 @@ public final class ForkActivitiesImpl implements ForkActivities {
       throw checkpointNotFound(source, kept);
     }
     StoredSession parent = store.session(source.parentSessionId()).orElse(null);
-    String agentName = request.agent() != null ? request.agent() : parent == null ? null : parent.agent();
+    String agentName =
+        request.agent() != null ? request.agent() : parent == null ? null : parent.agent();
     Agent agent = registry.agent(agentName);
-    List<Message> entryMessages = entryTranscript(source.parentSessionId(), parent, entry.messageCount());
+    List<Message> entryMessages =
+        entryTranscript(source.parentSessionId(), parent, entry.messageCount());
     List<Message> messages = new ArrayList<>(entryMessages);
     ForkPatch patch = source.patch() == null ? ForkPatch.NONE : source.patch();
     // The checks the client made: a fork started another way is refused here, before any write.
@@ -82,12 +85,15 @@ public final class ForkActivitiesImpl implements ForkActivities {
     for (ToolCall call : pending) {
       checks.add(CallChecks.check(agent, call));
     }
-    boolean awaitsModel = pending.isEmpty() && !RunStatus.settled(entry.status()) && endsUnanswered(messages);
+    boolean awaitsModel =
+        pending.isEmpty() && !RunStatus.settled(entry.status()) && endsUnanswered(messages);
     RunStatus status = pending.isEmpty() && !awaitsModel ? entry.status() : RunStatus.IN_PROGRESS;
     // The part the patch left alone is copied inside the store; only the rest is written anew.
     int copied = unchangedPrefix(entryMessages, messages);
     String transcriptHash =
-        copied == messages.size() && copied == entryMessages.size() && entry.transcriptHash() != null
+        copied == messages.size()
+                && copied == entryMessages.size()
+                && entry.transcriptHash() != null
             ? entry.transcriptHash()
             : TranscriptHash.of(messages);
     store.saveFork(
@@ -110,7 +116,10 @@ public final class ForkActivitiesImpl implements ForkActivities {
             businessState,
             transcriptHash));
     store.recordLineage(
-        request.sessionId(), request.executionId(), source.parentSessionId(), source.parentStep(),
+        request.sessionId(),
+        request.executionId(),
+        source.parentSessionId(),
+        source.parentStep(),
         patch.summary());
     if (transcripts != null) {
       transcripts.remember(request.sessionId(), request.executionId(), messages);
@@ -195,8 +204,13 @@ public final class ForkActivitiesImpl implements ForkActivities {
             .map(String::valueOf)
             .collect(Collectors.joining(", "));
     return ApplicationFailure.newNonRetryableFailure(
-        "Session '" + source.parentSessionId() + "' has no kept history entry at step "
-            + source.parentStep() + "; kept steps: " + (steps.isEmpty() ? "none" : steps) + ".",
+        "Session '"
+            + source.parentSessionId()
+            + "' has no kept history entry at step "
+            + source.parentStep()
+            + "; kept steps: "
+            + (steps.isEmpty() ? "none" : steps)
+            + ".",
         FailureTypes.CHECKPOINT_NOT_FOUND);
   }
 
@@ -207,7 +221,13 @@ public final class ForkActivitiesImpl implements ForkActivities {
       if (Message.TOOL.equals(message.role()) && patch.toolCallId().equals(message.toolCallId())) {
         messages.set(
             i,
-            new Message(Message.TOOL, null, null, message.toolCallId(), message.toolName(), patch.result()));
+            new Message(
+                Message.TOOL,
+                null,
+                null,
+                message.toolCallId(),
+                message.toolName(),
+                patch.result()));
         return;
       }
     }
@@ -223,7 +243,8 @@ public final class ForkActivitiesImpl implements ForkActivities {
         }
       }
     }
-    throw ApplicationFailure.newNonRetryableFailure(ForkPatch.unknownCall(patch.toolCallId()), FailureTypes.INVALID_PATCH);
+    throw ApplicationFailure.newNonRetryableFailure(
+        ForkPatch.unknownCall(patch.toolCallId()), FailureTypes.INVALID_PATCH);
   }
 
   /** Calls of the last tool-calling assistant message that have no result yet, in call order. */

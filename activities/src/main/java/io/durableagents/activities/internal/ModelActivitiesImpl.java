@@ -1,6 +1,5 @@
 package io.durableagents.activities.internal;
 
-import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Agent;
@@ -8,7 +7,6 @@ import io.durableagents.artifacts.ArtifactNotFoundException;
 import io.durableagents.artifacts.ArtifactStore;
 import io.durableagents.artifacts.FileArtifactStore;
 import io.durableagents.model.AttachmentContent;
-import io.durableagents.workflow.Attachment;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
@@ -18,9 +16,11 @@ import io.durableagents.store.StoreException;
 import io.durableagents.streaming.DeltaListener;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
 import io.durableagents.tools.Tool;
+import io.durableagents.workflow.Attachment;
+import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.StoredResults;
-import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.internal.activity.ModelActivities;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.ModelTurnResult;
@@ -30,8 +30,8 @@ import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs one model turn: reads the transcript from the store by reference, calls the provider and
@@ -55,7 +55,10 @@ public final class ModelActivitiesImpl implements ModelActivities {
   }
 
   public ModelActivitiesImpl(
-      AgentRegistry registry, AgentStore store, int maxPayloadBytes, List<DeltaListener> deltaListeners) {
+      AgentRegistry registry,
+      AgentStore store,
+      int maxPayloadBytes,
+      List<DeltaListener> deltaListeners) {
     this.registry = registry;
     this.store = store;
     this.maxPayloadBytes = maxPayloadBytes;
@@ -115,7 +118,10 @@ public final class ModelActivitiesImpl implements ModelActivities {
       int size = PayloadSizes.jsonBytes(result);
       if (size > maxPayloadBytes) {
         throw ApplicationFailure.newNonRetryableFailure(
-            "The model's answer is " + size + " bytes of JSON, over the limit of " + maxPayloadBytes
+            "The model's answer is "
+                + size
+                + " bytes of JSON, over the limit of "
+                + maxPayloadBytes
                 + " bytes (AgentsPluginOptions.maxPayloadBytes).",
             FailureTypes.PAYLOAD_TOO_LARGE);
       }
@@ -135,21 +141,23 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
   /**
    * Writes the saves folded into this turn, then reads the transcript (from this worker's cache
-   * when it holds exactly the stored transcript). An unreachable store fails
-   * the attempt with {@code store_unavailable}, which the workflow waits out (durable timers,
-   * without limit) instead of spending the model's bounded retries; missing transcript rows are a
-   * permanent {@code store_inconsistent}. A turn that holds its saves writes nothing and needs the
-   * cache: without it, it fails with {@code held_saves_unknown}; so does a turn
-   * that writes the held saves on a worker that does not hold exactly those. Once everything is
-   * written, a turn reads the store where the cache cannot continue the transcript.
+   * when it holds exactly the stored transcript). An unreachable store fails the attempt with
+   * {@code store_unavailable}, which the workflow waits out (durable timers, without limit) instead
+   * of spending the model's bounded retries; missing transcript rows are a permanent {@code
+   * store_inconsistent}. A turn that holds its saves writes nothing and needs the cache: without
+   * it, it fails with {@code held_saves_unknown}; so does a turn that writes the held saves on a
+   * worker that does not hold exactly those. Once everything is written, a turn reads the store
+   * where the cache cannot continue the transcript.
    */
   private List<Message> transcript(ModelTurnRequest request) {
     try {
       List<CheckpointSave> saves = request.foldedSaves();
       if (request.saves().holds()) {
-        return transcripts.storedTranscript(request, () -> {
-          throw heldSavesUnknown(request);
-        });
+        return transcripts.storedTranscript(
+            request,
+            () -> {
+              throw heldSavesUnknown(request);
+            });
       }
       if (request.saves() instanceof TurnSaves.WriteHeld) {
         // The entries this worker held, then the new ones: one transaction, nothing restated.
@@ -170,7 +178,9 @@ public final class ModelActivitiesImpl implements ModelActivities {
       boolean outage = e.getCause() instanceof java.sql.SQLException;
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           e.getMessage()
-              + (outage ? "" : " (repair it with: agents projection rebuild " + request.sessionId() + ")"),
+              + (outage
+                  ? ""
+                  : " (repair it with: agents projection rebuild " + request.sessionId() + ")"),
           outage ? FailureTypes.STORE_UNAVAILABLE : FailureTypes.STORE_INCONSISTENT,
           e);
     }
@@ -178,7 +188,8 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
   private static ApplicationFailure heldSavesUnknown(ModelTurnRequest request) {
     return ApplicationFailure.newNonRetryableFailure(
-        "This worker does not hold the transcript of session " + request.sessionId()
+        "This worker does not hold the transcript of session "
+            + request.sessionId()
             + " that the turn's held saves continue; the workflow writes them and sends the turn again.",
         FailureTypes.HELD_SAVES_UNKNOWN);
   }
@@ -190,8 +201,8 @@ public final class ModelActivitiesImpl implements ModelActivities {
   }
 
   /**
-   * The messages with every stored tool result read back in place of its reference (for this
-   * call only: the transcript keeps the references).
+   * The messages with every stored tool result read back in place of its reference (for this call
+   * only: the transcript keeps the references).
    */
   private List<Message> withStoredResults(List<Message> messages) {
     List<Message> resolved = null;
@@ -206,12 +217,18 @@ public final class ModelActivitiesImpl implements ModelActivities {
         result = JSON.readTree(artifacts.read(artifactId));
       } catch (ArtifactNotFoundException e) {
         throw ApplicationFailure.newNonRetryableFailureWithCause(
-            "The stored result of tool call " + message.toolCallId() + " is gone: " + e.getMessage(),
+            "The stored result of tool call "
+                + message.toolCallId()
+                + " is gone: "
+                + e.getMessage(),
             FailureTypes.ARTIFACT_NOT_FOUND,
             e);
       } catch (java.io.IOException e) {
         throw ApplicationFailure.newFailureWithCause(
-            "Cannot read the stored result of tool call " + message.toolCallId() + ": " + e.getMessage(),
+            "Cannot read the stored result of tool call "
+                + message.toolCallId()
+                + ": "
+                + e.getMessage(),
             FailureTypes.STORED_RESULT_UNREADABLE,
             e);
       }
@@ -221,8 +238,13 @@ public final class ModelActivitiesImpl implements ModelActivities {
       resolved.set(
           i,
           new Message(
-              message.role(), message.text(), message.toolCalls(), message.toolCallId(),
-              message.toolName(), result, message.attachments()));
+              message.role(),
+              message.text(),
+              message.toolCalls(),
+              message.toolCallId(),
+              message.toolName(),
+              result,
+              message.attachments()));
     }
     return resolved == null ? messages : resolved;
   }

@@ -1,8 +1,7 @@
 package io.durableagents.activities.internal;
 
-import io.durableagents.workflow.FailureTypes;
-import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelResponse;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ToolCall;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
@@ -12,8 +11,8 @@ import java.util.Set;
 
 /**
  * Checks a provider's answer before anything of it is recorded. Whatever the provider, a malformed
- * answer fails the turn with {@code model_response_invalid}, not retried: the same
- * answer would come back, and a NullPointerException deeper down would be retried as transient.
+ * answer fails the turn with {@code model_response_invalid}, not retried: the same answer would
+ * come back, and a NullPointerException deeper down would be retried as transient.
  */
 final class ModelAnswers {
   private ModelAnswers() {}
@@ -45,7 +44,12 @@ final class ModelAnswers {
       }
       String id = "call_" + step + "_" + i;
       if (given.contains(id)) {
-        problems.add("tool call " + i + " has no id, and the id it would get, '" + id + "', is another call's");
+        problems.add(
+            "tool call "
+                + i
+                + " has no id, and the id it would get, '"
+                + id
+                + "', is another call's");
       }
       named.add(new ToolCall(id, call.name(), call.arguments()));
     }
@@ -59,11 +63,13 @@ final class ModelAnswers {
   private static final int LISTED_PROBLEMS = 5;
 
   private static ApplicationFailure invalid(int step, List<String> problems) {
-    String listed = String.join("; ", problems.subList(0, Math.min(problems.size(), LISTED_PROBLEMS)));
+    String listed =
+        String.join("; ", problems.subList(0, Math.min(problems.size(), LISTED_PROBLEMS)));
     if (problems.size() > LISTED_PROBLEMS) {
       listed += "; and " + (problems.size() - LISTED_PROBLEMS) + " more";
     }
     return ApplicationFailure.newNonRetryableFailure(
-        "The model's answer for turn " + step + " is invalid: " + listed + ".", FailureTypes.MODEL_RESPONSE_INVALID);
+        "The model's answer for turn " + step + " is invalid: " + listed + ".",
+        FailureTypes.MODEL_RESPONSE_INVALID);
   }
 }

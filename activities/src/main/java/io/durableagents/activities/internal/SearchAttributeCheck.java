@@ -66,7 +66,9 @@ public final class SearchAttributeCheck {
         log.warn(
             "Sessions on namespace '{}' run without their search attributes: listing them failed ({}). "
                 + "Once they are registered, restart the workers; to register them:\n{}",
-            namespace, e.getStatus(), commands(namespace));
+            namespace,
+            e.getStatus(),
+            commands(namespace));
       }
       return;
     }
@@ -78,7 +80,9 @@ public final class SearchAttributeCheck {
     log.warn(
         "Sessions on namespace '{}' run without their search attributes: {} not registered (with these types). "
             + "Register them, then restart the workers:\n{}",
-        namespace, String.join(", ", missing), commands(namespace));
+        namespace,
+        String.join(", ", missing),
+        commands(namespace));
   }
 
   /** The session attributes that {@code registered} lacks, or has with another type. */
@@ -97,7 +101,8 @@ public final class SearchAttributeCheck {
   }
 
   /** The namespace's custom search attributes, asked over the client's own connection. */
-  private static Map<String, IndexedValueType> customAttributes(WorkflowServiceStubs service, String namespace) {
+  private static Map<String, IndexedValueType> customAttributes(
+      WorkflowServiceStubs service, String namespace) {
     OperatorServiceStubs operator =
         OperatorServiceStubs.newServiceStubs(
             OperatorServiceStubsOptions.newBuilder(service.getOptions())
@@ -111,7 +116,8 @@ public final class SearchAttributeCheck {
       return operator
           .blockingStub()
           .withDeadlineAfter(LIST_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-          .listSearchAttributes(ListSearchAttributesRequest.newBuilder().setNamespace(namespace).build())
+          .listSearchAttributes(
+              ListSearchAttributesRequest.newBuilder().setNamespace(namespace).build())
           .getCustomAttributesMap();
     } finally {
       operator.shutdown();

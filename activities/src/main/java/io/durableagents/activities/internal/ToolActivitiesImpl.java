@@ -1,6 +1,5 @@
 package io.durableagents.activities.internal;
 
-import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -12,6 +11,7 @@ import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolContext;
 import io.durableagents.workflow.ErrorResults;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.StoredResults;
 import io.durableagents.workflow.internal.activity.IdempotencyKeys;
 import io.durableagents.workflow.internal.activity.ToolActivities;
@@ -36,14 +36,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one tool call. Unknown tools and arguments that fail the schema become error results
- * without running anything; a throwing tool becomes an error result, unless the failure is
- * transient, in which case the attempt fails and the tool's retry policy applies.
+ * Runs one tool call. Unknown tools and arguments that fail the schema become error results without
+ * running anything; a throwing tool becomes an error result, unless the failure is transient, in
+ * which case the attempt fails and the tool's retry policy applies.
  *
  * <p>While a handler runs as a regular activity, the worker heartbeats for it every {@link
  * #HEARTBEAT_INTERVAL}, from a daemon thread: the handler needs no code for it, and the server
- * learns within the tool's heartbeat timeout that a worker died, instead of after the tool's
- * whole timeout. A handler quicker than the interval sends no heartbeat.
+ * learns within the tool's heartbeat timeout that a worker died, instead of after the tool's whole
+ * timeout. A handler quicker than the interval sends no heartbeat.
  */
 public final class ToolActivitiesImpl implements ToolActivities {
   private static final Logger log = LoggerFactory.getLogger(ToolActivitiesImpl.class);
@@ -56,7 +56,10 @@ public final class ToolActivitiesImpl implements ToolActivities {
    */
   public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(3);
 
-  /** One shared ticker: a tick only hands a heartbeat to the SDK (the first of a period is a round trip). */
+  /**
+   * One shared ticker: a tick only hands a heartbeat to the SDK (the first of a period is a round
+   * trip).
+   */
   private static final ScheduledExecutorService HEARTBEATS =
       Executors.newScheduledThreadPool(
           2,
@@ -106,17 +109,23 @@ public final class ToolActivitiesImpl implements ToolActivities {
             new BusinessState(request.businessState()),
             idempotencyKey(request, info));
     Object value;
-    ScheduledFuture<?> heartbeats = info.isLocal() ? null : heartbeatWhileRunning(Activity.getExecutionContext());
+    ScheduledFuture<?> heartbeats =
+        info.isLocal() ? null : heartbeatWhileRunning(Activity.getExecutionContext());
     try {
       value = tool.handler().execute(arguments, context);
     } catch (RetryableToolException | IOException | UncheckedIOException | TimeoutException e) {
-      log.warn("tool {} call {} attempt {} failed transiently: {}",
-          tool.name(), request.toolCallId(), info.getAttempt(), e.toString());
+      log.warn(
+          "tool {} call {} attempt {} failed transiently: {}",
+          tool.name(),
+          request.toolCallId(),
+          info.getAttempt(),
+          e.toString());
       throw ApplicationFailure.newFailureWithCause(
           "Tool '" + tool.name() + "' failed: " + e.getMessage(), FailureTypes.TOOL_TRANSIENT, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw ApplicationFailure.newFailure("Tool '" + tool.name() + "' was interrupted", FailureTypes.TOOL_TRANSIENT);
+      throw ApplicationFailure.newFailure(
+          "Tool '" + tool.name() + "' was interrupted", FailureTypes.TOOL_TRANSIENT);
     } catch (Exception e) {
       return error(ErrorResults.TOOL_ERROR, e.getMessage() == null ? e.toString() : e.getMessage());
     } finally {
@@ -128,7 +137,9 @@ public final class ToolActivitiesImpl implements ToolActivities {
     try {
       result = value instanceof JsonNode node ? node : MAPPER.valueToTree(value);
     } catch (IllegalArgumentException e) {
-      return error(ErrorResults.TOOL_ERROR, "Result of '" + tool.name() + "' is not JSON: " + e.getMessage());
+      return error(
+          ErrorResults.TOOL_ERROR,
+          "Result of '" + tool.name() + "' is not JSON: " + e.getMessage());
     }
     List<JsonNode> stateUpdates = context.businessState().updates();
     if (!stateUpdates.isEmpty()) {
@@ -136,15 +147,21 @@ public final class ToolActivitiesImpl implements ToolActivities {
       if (stateBytes > BusinessState.MAX_BYTES) {
         return error(
             ErrorResults.STATE_TOO_LARGE,
-            "Tool '" + tool.name() + "' made the business state " + stateBytes + " bytes, over the limit of "
-                + BusinessState.MAX_BYTES + "; its updates were dropped. Keep bulk data in artifacts.");
+            "Tool '"
+                + tool.name()
+                + "' made the business state "
+                + stateBytes
+                + " bytes, over the limit of "
+                + BusinessState.MAX_BYTES
+                + "; its updates were dropped. Keep bulk data in artifacts.");
       }
     }
     int size = PayloadSizes.jsonBytes(result);
     if (size > maxPayloadBytes) {
       return stored(tool, request, result, size, stateUpdates);
     }
-    return new ToolOutcome(result == null ? JsonNodeFactory.instance.nullNode() : result, false, stateUpdates);
+    return new ToolOutcome(
+        result == null ? JsonNodeFactory.instance.nullNode() : result, false, stateUpdates);
   }
 
   /**
@@ -155,34 +172,51 @@ public final class ToolActivitiesImpl implements ToolActivities {
     if (request.idempotencyKey() != null && !request.idempotencyKey().isBlank()) {
       return request.idempotencyKey();
     }
-    return IdempotencyKeys.forActivity(info.getWorkflowId(), info.getWorkflowRunId(), info.getActivityId());
+    return IdempotencyKeys.forActivity(
+        info.getWorkflowId(), info.getWorkflowRunId(), info.getActivityId());
   }
 
   /**
-   * A result over the payload limit goes to the artifact store, and a reference takes its place.
-   * If it cannot be stored, the model gets an error result naming the limit.
+   * A result over the payload limit goes to the artifact store, and a reference takes its place. If
+   * it cannot be stored, the model gets an error result naming the limit.
    */
   private ToolOutcome stored(
       Tool tool, ToolRequest request, JsonNode result, int size, List<JsonNode> stateUpdates) {
     try {
       String artifactId = artifacts.put(MAPPER.writeValueAsBytes(result), "application/json");
-      log.info("tool {} call {}: result of {} bytes stored as artifact {}",
-          tool.name(), request.toolCallId(), size, artifactId);
+      log.info(
+          "tool {} call {}: result of {} bytes stored as artifact {}",
+          tool.name(),
+          request.toolCallId(),
+          size,
+          artifactId);
       return new ToolOutcome(StoredResults.reference(artifactId, size), false, stateUpdates);
     } catch (IOException | RuntimeException e) {
-      log.warn("tool {} call {}: cannot store a result of {} bytes", tool.name(), request.toolCallId(), size, e);
+      log.warn(
+          "tool {} call {}: cannot store a result of {} bytes",
+          tool.name(),
+          request.toolCallId(),
+          size,
+          e);
       return error(
           ErrorResults.RESULT_TOO_LARGE,
-          "Tool '" + tool.name() + "' returned " + size + " bytes of JSON, over the limit of "
-              + maxPayloadBytes + " bytes (AgentsPluginOptions.maxPayloadBytes), and it could not be"
-              + " stored: " + e.getMessage() + ". Return less, or a reference to where the data is.");
+          "Tool '"
+              + tool.name()
+              + "' returned "
+              + size
+              + " bytes of JSON, over the limit of "
+              + maxPayloadBytes
+              + " bytes (AgentsPluginOptions.maxPayloadBytes), and it could not be"
+              + " stored: "
+              + e.getMessage()
+              + ". Return less, or a reference to where the data is.");
     }
   }
 
   /**
    * Heartbeats for the running handler until the returned future is cancelled. Once a heartbeat
-   * reports that the attempt is over (cancelled, timed out, the worker shutting down) it stops;
-   * any other failure is logged and the next tick tries again.
+   * reports that the attempt is over (cancelled, timed out, the worker shutting down) it stops; any
+   * other failure is logged and the next tick tries again.
    */
   private static ScheduledFuture<?> heartbeatWhileRunning(ActivityExecutionContext context) {
     long interval = HEARTBEAT_INTERVAL.toMillis();
@@ -198,7 +232,10 @@ public final class ToolActivitiesImpl implements ToolActivities {
                   future.cancel(false);
                 }
               } catch (RuntimeException e) {
-                log.warn("heartbeat of tool activity {} failed: {}", context.getInfo().getActivityId(), e.toString());
+                log.warn(
+                    "heartbeat of tool activity {} failed: {}",
+                    context.getInfo().getActivityId(),
+                    e.toString());
               }
             },
             interval,

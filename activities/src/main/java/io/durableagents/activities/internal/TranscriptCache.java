@@ -1,12 +1,12 @@
 package io.durableagents.activities.internal;
 
 import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.TranscriptHash;
-import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.workflow.internal.MessageSize;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.TurnSaves;
-import io.durableagents.workflow.internal.MessageSize;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -21,24 +21,28 @@ import java.util.function.Supplier;
  *
  * <p>What a turn sends is remembered only when it agrees with the workflow: read from the store,
  * its hash chain must equal the request's {@code transcriptHash}. The next turn of the same
- * workflow execution uses it when the saves folded into that turn continue it without a gap up
- * to exactly the request's stored count; every message after the remembered ones comes from those
+ * workflow execution uses it when the saves folded into that turn continue it without a gap up to
+ * exactly the request's stored count; every message after the remembered ones comes from those
  * saves, which the workflow wrote. A turn served by another worker meanwhile leaves a gap, a fork
  * or a reused session id has another execution id, and a request of older workflow code has
- * neither: all of these read the store. Bounded by the characters held (texts, arguments,
- * results), least recently used first out; a transcript over the bound is not kept.
+ * neither: all of these read the store. Bounded by the characters held (texts, arguments, results),
+ * least recently used first out; a transcript over the bound is not kept.
  *
  * <p>It also keeps the saves that turns on this worker held (left unwritten) since the session's
  * last write, so that the turn that writes them needs only their steps, not their content again.
  */
 public final class TranscriptCache {
   /**
-   * What a turn of execution {@code executionId} sent to the model, with the estimated size of
-   * each message, and the saves that turns on this worker held since the last write (their
-   * messages are among {@code messages}). Never modified once built.
+   * What a turn of execution {@code executionId} sent to the model, with the estimated size of each
+   * message, and the saves that turns on this worker held since the last write (their messages are
+   * among {@code messages}). Never modified once built.
    */
   private record Entry(
-      String executionId, List<Message> messages, List<Integer> sizes, long chars, List<CheckpointSave> held) {
+      String executionId,
+      List<Message> messages,
+      List<Integer> sizes,
+      long chars,
+      List<CheckpointSave> held) {
     Entry withHeld(List<CheckpointSave> saves) {
       return new Entry(executionId, messages, sizes, chars, saves);
     }
@@ -48,7 +52,10 @@ public final class TranscriptCache {
   private final Map<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
   private long heldChars;
 
-  /** A cache of {@code maxChars} characters, shared by one worker's model turns and fork preparations. */
+  /**
+   * A cache of {@code maxChars} characters, shared by one worker's model turns and fork
+   * preparations.
+   */
   public TranscriptCache(long maxChars) {
     this.maxChars = maxChars;
   }
@@ -61,8 +68,8 @@ public final class TranscriptCache {
   /**
    * The first messages of the remembered transcript of execution {@code executionId} of the
    * session, at most {@code count}; empty when none is remembered. Everything remembered came from
-   * the store or from saves the workflow wrote, so it is what the store holds at those positions:
-   * a fork of a session this worker served reads only the rest.
+   * the store or from saves the workflow wrote, so it is what the store holds at those positions: a
+   * fork of a session this worker served reads only the rest.
    */
   List<Message> prefix(String sessionId, String executionId, int count) {
     Entry remembered = entry(sessionId);
@@ -83,9 +90,9 @@ public final class TranscriptCache {
   }
 
   /**
-   * The stored transcript of {@code request}'s session (its first {@code storedMessages}
-   * messages): the remembered one continued by the request's folded saves when it can be, else
-   * what {@code store} reads.
+   * The stored transcript of {@code request}'s session (its first {@code storedMessages} messages):
+   * the remembered one continued by the request's folded saves when it can be, else what {@code
+   * store} reads.
    */
   List<Message> storedTranscript(ModelTurnRequest request, Supplier<List<Message>> store) {
     if (request.transcriptHash() == null || request.executionId() == null) {
@@ -97,7 +104,9 @@ public final class TranscriptCache {
             ? continued(remembered, request)
             : null;
     if (continued != null) {
-      put(request.sessionId(), withNewMessages(continued, request).withHeld(heldAfter(remembered, request)));
+      put(
+          request.sessionId(),
+          withNewMessages(continued, request).withHeld(heldAfter(remembered, request)));
       return Collections.unmodifiableList(continued.messages());
     }
     List<Message> read = store.get();
@@ -127,8 +136,8 @@ public final class TranscriptCache {
   }
 
   /**
-   * What stays held after the request: a turn that holds adds its saves (replacing any of the
-   * same steps, as a retried attempt carries them again); any other turn writes them all.
+   * What stays held after the request: a turn that holds adds its saves (replacing any of the same
+   * steps, as a retried attempt carries them again); any other turn writes them all.
    */
   private static List<CheckpointSave> heldAfter(Entry remembered, ModelTurnRequest request) {
     if (!request.saves().holds()) {
@@ -147,9 +156,9 @@ public final class TranscriptCache {
   }
 
   /**
-   * {@code remembered} continued by the request's folded saves, or null when they leave a gap or
-   * do not reach the request's stored count. A save restates the messages the previous turn
-   * received as new, so it may overlap the end of what is remembered: the save's copy wins.
+   * {@code remembered} continued by the request's folded saves, or null when they leave a gap or do
+   * not reach the request's stored count. A save restates the messages the previous turn received
+   * as new, so it may overlap the end of what is remembered: the save's copy wins.
    */
   private static Entry continued(Entry remembered, ModelTurnRequest request) {
     List<Message> messages = new ArrayList<>(remembered.messages());

@@ -10,16 +10,15 @@ import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 
 /**
- * Writing transactions for a database with one writer at a time (SQLite): they run one after
- * the other, and those that queued up while one was writing are committed together.
+ * Writing transactions for a database with one writer at a time (SQLite): they run one after the
+ * other, and those that queued up while one was writing are committed together.
  *
- * <p>Committing (an fsync) is most of a small transaction's cost; sessions writing at the same
- * time share it instead of queueing for one each. Each transaction of a group runs inside a
- * savepoint, so one that fails is rolled back alone and its caller gets the failure; a transient
- * failure (the database busy with another process) or a failed commit fails every caller of the
- * group (each retries, as after any failed transaction). No
- * caller returns before the commit that holds its writes. Waiting is fair: first come, first
- * written.
+ * <p>Committing (an fsync) is most of a small transaction's cost; sessions writing at the same time
+ * share it instead of queueing for one each. Each transaction of a group runs inside a savepoint,
+ * so one that fails is rolled back alone and its caller gets the failure; a transient failure (the
+ * database busy with another process) or a failed commit fails every caller of the group (each
+ * retries, as after any failed transaction). No caller returns before the commit that holds its
+ * writes. Waiting is fair: first come, first written.
  */
 public final class GroupCommit {
   /** Transactions committed together at most: bounds how long the transaction holds the lock. */
@@ -33,7 +32,9 @@ public final class GroupCommit {
     this.dataSource = dataSource;
   }
 
-  /** Runs {@code work} in a transaction, possibly together with others, and returns once committed. */
+  /**
+   * Runs {@code work} in a transaction, possibly together with others, and returns once committed.
+   */
   public <T> T run(SqlWork<T> work) throws SQLException {
     Pending<T> mine = new Pending<>(work);
     synchronized (queue) {

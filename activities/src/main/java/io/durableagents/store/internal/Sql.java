@@ -11,8 +11,8 @@ public final class Sql {
   /**
    * The first statement of a save: a write that changes nothing. On SQLite it takes the write lock
    * up front (waiting under busy_timeout), so that the transaction never has to upgrade a read
-   * snapshot to a write, which fails at once when another writer committed meanwhile; on
-   * PostgreSQL it locks the session row for the execution-id check.
+   * snapshot to a write, which fails at once when another writer committed meanwhile; on PostgreSQL
+   * it locks the session row for the execution-id check.
    */
   public static final String LOCK_SESSION =
       "UPDATE agent_sessions SET updated_at = updated_at WHERE session_id = ?";
@@ -99,8 +99,8 @@ public final class Sql {
 
   /**
    * Deletes the history entries of a session beyond the newest N steps (parameters: session,
-   * session, N). When the session has N entries or fewer the subquery has no row, the comparison
-   * is NULL and nothing is deleted.
+   * session, N). When the session has N entries or fewer the subquery has no row, the comparison is
+   * NULL and nothing is deleted.
    */
   public static final String TRIM_HISTORY =
       "DELETE FROM agent_checkpoints WHERE session_id = ? AND step <= ("

@@ -1,10 +1,10 @@
 package io.durableagents.streaming.internal;
 
-import io.durableagents.workflow.FailureTypes;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelStream;
 import io.durableagents.streaming.Delta;
 import io.durableagents.streaming.DeltaListener;
+import io.durableagents.workflow.FailureTypes;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
 import java.time.Duration;
@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Once a heartbeat reports that the activity is cancelled, timed out or its worker is shutting
  * down ({@link ActivityCompletionException}), or the thread is interrupted, the stream stops for
- * good: that call and every later one throw the same exception without forwarding anything, so
- * the provider's read loop ends and its HTTP call is abandoned. Not thread-safe: one stream
- * serves one model call on one thread.
+ * good: that call and every later one throw the same exception without forwarding anything, so the
+ * provider's read loop ends and its HTTP call is abandoned. Not thread-safe: one stream serves one
+ * model call on one thread.
  */
 public final class DeltaForwardingStream implements ModelStream {
   private static final Logger log = LoggerFactory.getLogger(DeltaForwardingStream.class);
@@ -76,8 +76,8 @@ public final class DeltaForwardingStream implements ModelStream {
   }
 
   /**
-   * The stream of one model activity execution: heartbeats through {@code context}, after a
-   * {@link #QUIET_START}.
+   * The stream of one model activity execution: heartbeats through {@code context}, after a {@link
+   * #QUIET_START}.
    */
   public static DeltaForwardingStream forActivity(
       ActivityExecutionContext context, String sessionId, int step, List<DeltaListener> listeners) {
@@ -125,9 +125,17 @@ public final class DeltaForwardingStream implements ModelStream {
           listenerFailed = true; // once per turn: a broken listener must not flood the log
           log.warn(
               "Delta listener {} failed on session {} step {}; the model turn goes on",
-              listener.getClass().getName(), sessionId, step, e);
+              listener.getClass().getName(),
+              sessionId,
+              step,
+              e);
         } else {
-          log.debug("Delta listener {} failed again on session {} step {}", listener.getClass().getName(), sessionId, step, e);
+          log.debug(
+              "Delta listener {} failed again on session {} step {}",
+              listener.getClass().getName(),
+              sessionId,
+              step,
+              e);
         }
       }
     }
@@ -148,7 +156,9 @@ public final class DeltaForwardingStream implements ModelStream {
     if (Thread.currentThread().isInterrupted()) {
       stopped =
           ModelException.transientFailure(
-              FailureTypes.MODEL_INTERRUPTED, "the model call was interrupted (worker shutting down?)", null);
+              FailureTypes.MODEL_INTERRUPTED,
+              "the model call was interrupted (worker shutting down?)",
+              null);
       throw stopped;
     }
   }

@@ -31,8 +31,12 @@ public final class RecordSchemas {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     if (type == String.class || type.isEnum()) {
       node.put("type", "string");
-    } else if (type == int.class || type == long.class || type == Integer.class || type == Long.class
-        || type == short.class || type == Short.class) {
+    } else if (type == int.class
+        || type == long.class
+        || type == Integer.class
+        || type == Long.class
+        || type == short.class
+        || type == Short.class) {
       node.put("type", "integer");
     } else if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {
       node.put("type", "number");

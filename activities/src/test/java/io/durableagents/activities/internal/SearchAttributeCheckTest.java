@@ -15,8 +15,16 @@ class SearchAttributeCheckTest {
     assertThat(
             SearchAttributeCheck.missing(
                 Map.of(
-                    "AgentName", KEYWORD, "AgentStatus", KEYWORD, "AgentPendingApprovals", INT,
-                    "AgentParentSession", KEYWORD, "CustomerId", KEYWORD)))
+                    "AgentName",
+                    KEYWORD,
+                    "AgentStatus",
+                    KEYWORD,
+                    "AgentPendingApprovals",
+                    INT,
+                    "AgentParentSession",
+                    KEYWORD,
+                    "CustomerId",
+                    KEYWORD)))
         .isEmpty();
   }
 
@@ -24,8 +32,13 @@ class SearchAttributeCheckTest {
   void anAbsentAttribute_orOneOfAnotherType_isMissing() {
     assertThat(
             SearchAttributeCheck.missing(
-                Map.of("AgentName", KEYWORD, "AgentStatus", IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
-                    "AgentPendingApprovals", INT)))
+                Map.of(
+                    "AgentName",
+                    KEYWORD,
+                    "AgentStatus",
+                    IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
+                    "AgentPendingApprovals",
+                    INT)))
         .containsExactly("AgentStatus", "AgentParentSession");
   }
 }

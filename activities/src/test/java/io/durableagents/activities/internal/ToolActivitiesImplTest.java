@@ -20,7 +20,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The worker heartbeats for a running tool, so a dead worker is noticed within the heartbeat timeout. */
+/**
+ * The worker heartbeats for a running tool, so a dead worker is noticed within the heartbeat
+ * timeout.
+ */
 class ToolActivitiesImplTest {
   private final AtomicInteger heartbeats = new AtomicInteger();
   private TestActivityEnvironment environment;
@@ -35,7 +38,8 @@ class ToolActivitiesImplTest {
                 sleeping("quick", Duration.ofMillis(50)))
             .build();
     AgentRegistry registry =
-        new AgentRegistry(List.of(agent), "worker", ScriptedModelProvider.fromJson("{\"turns\": []}"));
+        new AgentRegistry(
+            List.of(agent), "worker", ScriptedModelProvider.fromJson("{\"turns\": []}"));
     environment = TestActivityEnvironment.newInstance();
     environment.registerActivitiesImplementations(new ToolActivitiesImpl(registry, 512 * 1024));
     environment.setActivityHeartbeatListener(Object.class, details -> heartbeats.incrementAndGet());

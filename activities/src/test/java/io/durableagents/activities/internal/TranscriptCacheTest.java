@@ -1,15 +1,15 @@
 package io.durableagents.activities.internal;
 
-import io.durableagents.workflow.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.Usage;
-import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.workflow.internal.MessageSize;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.TurnSaves;
-import io.durableagents.workflow.internal.MessageSize;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,30 +31,77 @@ class TranscriptCacheTest {
   }
 
   private static ModelTurnRequest turn(
-      String session, String execution, List<Message> stored, List<CheckpointSave> saves, List<Message> fresh) {
+      String session,
+      String execution,
+      List<Message> stored,
+      List<CheckpointSave> saves,
+      List<Message> fresh) {
     List<Message> all = new ArrayList<>(stored);
     all.addAll(fresh);
     return new ModelTurnRequest(
-        session, "agent", 1, 2, 1, stored.size(), fresh, TranscriptHash.of(all), execution, null,
+        session,
+        "agent",
+        1,
+        2,
+        1,
+        stored.size(),
+        fresh,
+        TranscriptHash.of(all),
+        execution,
+        null,
         new TurnSaves.Write(saves));
   }
 
   private static CheckpointSave save(String session, int firstSeq, List<Message> messages) {
     return new CheckpointSave(
-        session, "exec", "agent", 1, 1, RunStatus.IN_PROGRESS, null, firstSeq, messages, Usage.ZERO, null, 1);
+        session,
+        "exec",
+        "agent",
+        1,
+        1,
+        RunStatus.IN_PROGRESS,
+        null,
+        firstSeq,
+        messages,
+        Usage.ZERO,
+        null,
+        1);
   }
 
-  /** A turn that holds {@code saves}, or (with {@code heldSteps}) writes the held ones and then them. */
+  /**
+   * A turn that holds {@code saves}, or (with {@code heldSteps}) writes the held ones and then
+   * them.
+   */
   private static ModelTurnRequest holding(
       List<Message> stored, List<CheckpointSave> saves, List<Integer> heldSteps) {
     return new ModelTurnRequest(
-        "s", "agent", 1, 2, 1, stored.size(), List.of(), TranscriptHash.of(stored), "exec", null,
+        "s",
+        "agent",
+        1,
+        2,
+        1,
+        stored.size(),
+        List.of(),
+        TranscriptHash.of(stored),
+        "exec",
+        null,
         heldSteps == null ? new TurnSaves.Hold(saves) : new TurnSaves.WriteHeld(heldSteps, saves));
   }
 
   private static CheckpointSave save(int step, int firstSeq, List<Message> messages) {
     return new CheckpointSave(
-        "s", "exec", "agent", 1, step, RunStatus.IN_PROGRESS, null, firstSeq, messages, Usage.ZERO, null, 1);
+        "s",
+        "exec",
+        "agent",
+        1,
+        step,
+        RunStatus.IN_PROGRESS,
+        null,
+        firstSeq,
+        messages,
+        Usage.ZERO,
+        null,
+        1);
   }
 
   /** A store that holds {@code messages} and counts its reads. */
@@ -73,38 +120,52 @@ class TranscriptCacheTest {
 
     // The first turn's input and answer are saved with the second turn, which adds "more".
     ModelTurnRequest second =
-        turn("s", List.of(hello, answer), List.of(save("s", 0, List.of(hello, answer))), List.of(more));
+        turn(
+            "s",
+            List.of(hello, answer),
+            List.of(save("s", 0, List.of(hello, answer))),
+            List.of(more));
     assertThat(cache.storedTranscript(second, store(List.of()))).containsExactly(hello, answer);
     assertThat(storeReads).hasValue(1);
 
     Message later = Message.assistant("later", List.of());
     ModelTurnRequest third =
-        turn("s", List.of(hello, answer, more, later), List.of(save("s", 2, List.of(more, later))), List.of());
-    assertThat(cache.storedTranscript(third, store(List.of()))).containsExactly(hello, answer, more, later);
+        turn(
+            "s",
+            List.of(hello, answer, more, later),
+            List.of(save("s", 2, List.of(more, later))),
+            List.of());
+    assertThat(cache.storedTranscript(third, store(List.of())))
+        .containsExactly(hello, answer, more, later);
     assertThat(storeReads).hasValue(1);
   }
 
   @Test
   void theSavesATurnHeld_areGivenToTheTurnThatWritesExactlyThose_once() {
-    Supplier<List<Message>> unread = () -> {
-      throw new AssertionError("a held turn never reads the store");
-    };
+    Supplier<List<Message>> unread =
+        () -> {
+          throw new AssertionError("a held turn never reads the store");
+        };
     cache.storedTranscript(turn("s", List.of(), List.of(), List.of(hello)), store(List.of()));
     CheckpointSave step1 = save(1, 0, List.of(hello, answer));
     CheckpointSave step2 = save(2, 2, List.of(more));
-    cache.storedTranscript(holding(List.of(hello, answer, more), List.of(step1, step2), null), unread);
+    cache.storedTranscript(
+        holding(List.of(hello, answer, more), List.of(step1, step2), null), unread);
     // A retried attempt of the same turn carries the same steps again: they are not doubled.
-    cache.storedTranscript(holding(List.of(hello, answer, more), List.of(step1, step2), null), unread);
+    cache.storedTranscript(
+        holding(List.of(hello, answer, more), List.of(step1, step2), null), unread);
 
     Message later = Message.assistant("later", List.of());
     CheckpointSave step3 = save(3, 3, List.of(later));
     List<Message> all = List.of(hello, answer, more, later);
     assertThat(cache.heldSaves(holding(all, List.of(step3), List.of(1)))).isNull();
     assertThat(cache.heldSaves(holding(all, List.of(step3), List.of(1, 2, 3)))).isNull();
-    assertThat(cache.heldSaves(holding(all, List.of(step3), List.of(1, 2)))).containsExactly(step1, step2);
+    assertThat(cache.heldSaves(holding(all, List.of(step3), List.of(1, 2))))
+        .containsExactly(step1, step2);
 
     // Once that turn has run, nothing is held any more.
-    assertThat(cache.storedTranscript(holding(all, List.of(step3), List.of(1, 2)), unread)).containsExactlyElementsOf(all);
+    assertThat(cache.storedTranscript(holding(all, List.of(step3), List.of(1, 2)), unread))
+        .containsExactlyElementsOf(all);
     assertThat(cache.heldSaves(holding(all, List.of(), List.of(1, 2)))).isNull();
     assertThat(storeReads).hasValue(1);
   }
@@ -117,10 +178,21 @@ class TranscriptCacheTest {
 
     assertThat(cache.heldSaves(holding(List.of(hello, answer), List.of(), null))).isNull();
     ModelTurnRequest otherExecution =
-        new ModelTurnRequest("s", "agent", 1, 2, 1, 2, List.of(),
-            TranscriptHash.of(List.of(hello, answer)), "exec-2", null, new TurnSaves.WriteHeld(List.of(1), List.of()));
+        new ModelTurnRequest(
+            "s",
+            "agent",
+            1,
+            2,
+            1,
+            2,
+            List.of(),
+            TranscriptHash.of(List.of(hello, answer)),
+            "exec-2",
+            null,
+            new TurnSaves.WriteHeld(List.of(1), List.of()));
     assertThat(cache.heldSaves(otherExecution)).isNull();
-    assertThat(cache.heldSaves(holding(List.of(hello, answer), List.of(), List.of(1)))).containsExactly(step1);
+    assertThat(cache.heldSaves(holding(List.of(hello, answer), List.of(), List.of(1))))
+        .containsExactly(step1);
   }
 
   @Test
@@ -138,7 +210,8 @@ class TranscriptCacheTest {
     List<Message> reused = List.of(other, answer);
     ModelTurnRequest ofAnotherWorkflow =
         turn("s", "another-exec", reused, List.of(save("s", 1, List.of(answer))), List.of());
-    assertThat(cache.storedTranscript(ofAnotherWorkflow, store(reused))).containsExactly(other, answer);
+    assertThat(cache.storedTranscript(ofAnotherWorkflow, store(reused)))
+        .containsExactly(other, answer);
     assertThat(storeReads).hasValue(3);
   }
 
@@ -146,7 +219,11 @@ class TranscriptCacheTest {
   void aForkTakesThePrefixItRemembers_ofTheSameExecutionOnly() {
     cache.storedTranscript(turn("s", List.of(), List.of(), List.of(hello)), store(List.of()));
     cache.storedTranscript(
-        turn("s", List.of(hello, answer), List.of(save("s", 0, List.of(hello, answer))), List.of(more)),
+        turn(
+            "s",
+            List.of(hello, answer),
+            List.of(save("s", 0, List.of(hello, answer))),
+            List.of(more)),
         store(List.of()));
 
     assertThat(cache.prefix("s", "exec", 2)).containsExactly(hello, answer);
@@ -183,7 +260,8 @@ class TranscriptCacheTest {
     assertThat(cache.sessions()).isEqualTo(2); // 3 x 4,256 > 10,000: "a" went first
 
     // Used again (served without a read), "b" is the most recent: "c" goes when "d" comes.
-    List<Message> four = List.of(Message.user(text), Message.user(text), Message.user(text), Message.user(text));
+    List<Message> four =
+        List.of(Message.user(text), Message.user(text), Message.user(text), Message.user(text));
     cache.storedTranscript(turn("b", four, List.of(), List.of()), store(four));
     assertThat(storeReads).hasValue(3);
     cache.storedTranscript(turn("d", four, List.of(), List.of()), store(four));
@@ -202,11 +280,13 @@ class TranscriptCacheTest {
 
   @Test
   void aMessagesSize_countsItsText_arguments_andResult() throws Exception {
-    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
     Message small = Message.user("hi");
     Message big =
         Message.toolResult(
-            new io.durableagents.workflow.ToolCall("call_1", "search", json.readTree("{\"q\":\"rain\"}")),
+            new io.durableagents.workflow.ToolCall(
+                "call_1", "search", json.readTree("{\"q\":\"rain\"}")),
             json.readTree("{\"hits\":[\"" + "y".repeat(5_000) + "\"]}"));
     assertThat(MessageSize.chars(small)).isBetween(2, 100);
     assertThat(MessageSize.chars(big)).isBetween(5_000, 5_200);

@@ -40,7 +40,8 @@ class GroupCommitTest {
     SQLiteDataSource sqlite = new SQLiteDataSource();
     sqlite.setUrl("jdbc:sqlite:" + dir.resolve("group.db"));
     sqlite.setJournalMode("WAL");
-    try (Connection connection = sqlite.getConnection(); Statement create = connection.createStatement()) {
+    try (Connection connection = sqlite.getConnection();
+        Statement create = connection.createStatement()) {
       create.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, owner TEXT NOT NULL)");
     }
     dataSource = countingCommits(sqlite);
@@ -69,7 +70,9 @@ class GroupCommitTest {
       assertThat(other.get(5, TimeUnit.SECONDS)).isEqualTo(1);
     }
     assertThat(count("SELECT COUNT(*) FROM rows")).isEqualTo(13);
-    assertThat(commits.get()).as("one commit for the first, one for the twelve queued behind it").isEqualTo(2);
+    assertThat(commits.get())
+        .as("one commit for the first, one for the twelve queued behind it")
+        .isEqualTo(2);
   }
 
   @Test
@@ -89,8 +92,10 @@ class GroupCommitTest {
 
     first.get(5, TimeUnit.SECONDS);
     assertThat(good.get(5, TimeUnit.SECONDS)).isEqualTo(1);
-    assertThatThrownBy(() -> bad.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(() -> violating.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(SQLException.class);
+    assertThatThrownBy(() -> bad.get(5, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> violating.get(5, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(SQLException.class);
     assertThat(count("SELECT COUNT(*) FROM rows WHERE owner IN ('first', 'good')")).isEqualTo(2);
     assertThat(count("SELECT COUNT(*) FROM rows")).as("nothing of the failed two").isEqualTo(2);
     assertThat(commits.get()).as("the first, then one for the group of three").isEqualTo(2);
@@ -111,9 +116,12 @@ class GroupCommitTest {
     othersQueued.countDown();
 
     first.get(5, TimeUnit.SECONDS);
-    assertThatThrownBy(() -> good.get(5, TimeUnit.SECONDS)).hasRootCauseMessage("[SQLITE_BUSY] The database file is locked");
+    assertThatThrownBy(() -> good.get(5, TimeUnit.SECONDS))
+        .hasRootCauseMessage("[SQLITE_BUSY] The database file is locked");
     assertThatThrownBy(() -> busy.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(SQLException.class);
-    assertThat(count("SELECT COUNT(*) FROM rows")).as("only the first, committed alone").isEqualTo(1);
+    assertThat(count("SELECT COUNT(*) FROM rows"))
+        .as("only the first, committed alone")
+        .isEqualTo(1);
   }
 
   @Test
@@ -126,7 +134,10 @@ class GroupCommitTest {
     assertThat(count("SELECT COUNT(*) FROM rows")).isZero();
   }
 
-  /** A transaction that holds the writer (row 0, "first") until {@code released}; returns once it does. */
+  /**
+   * A transaction that holds the writer (row 0, "first") until {@code released}; returns once it
+   * does.
+   */
   private Future<Integer> firstWritingUntil(CountDownLatch released) throws InterruptedException {
     CountDownLatch writing = new CountDownLatch(1);
     Future<Integer> first =
@@ -148,7 +159,11 @@ class GroupCommitTest {
   private static int insert(Connection connection, int id, String owner) throws SQLException {
     try (Statement insert = connection.createStatement()) {
       return insert.executeUpdate(
-          "INSERT INTO rows (id, owner) VALUES (" + id + ", " + (owner == null ? "NULL" : "'" + owner + "'") + ")");
+          "INSERT INTO rows (id, owner) VALUES ("
+              + id
+              + ", "
+              + (owner == null ? "NULL" : "'" + owner + "'")
+              + ")");
     }
   }
 

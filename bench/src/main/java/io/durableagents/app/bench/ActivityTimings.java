@@ -28,11 +28,17 @@ final class ActivityTimings {
       byId.put(event.getEventId(), event);
       switch (event.getEventType()) {
         case EVENT_TYPE_ACTIVITY_TASK_COMPLETED -> {
-          HistoryEvent scheduled = byId.get(event.getActivityTaskCompletedEventAttributes().getScheduledEventId());
-          HistoryEvent started = byId.get(event.getActivityTaskCompletedEventAttributes().getStartedEventId());
+          HistoryEvent scheduled =
+              byId.get(event.getActivityTaskCompletedEventAttributes().getScheduledEventId());
+          HistoryEvent started =
+              byId.get(event.getActivityTaskCompletedEventAttributes().getStartedEventId());
           if (scheduled != null && started != null) {
-            add(sums, scheduled.getActivityTaskScheduledEventAttributes().getActivityType().getName(),
-                scheduled, started, event);
+            add(
+                sums,
+                scheduled.getActivityTaskScheduledEventAttributes().getActivityType().getName(),
+                scheduled,
+                started,
+                event);
           }
         }
         case EVENT_TYPE_WORKFLOW_TASK_SCHEDULED -> workflowTaskScheduled = event;
@@ -48,12 +54,18 @@ final class ActivityTimings {
       }
     }
     Map<String, Timing> timings = new LinkedHashMap<>();
-    sums.forEach((kind, sum) -> timings.put(kind, new Timing((int) sum[0], sum[1] / sum[0], sum[2] / sum[0])));
+    sums.forEach(
+        (kind, sum) ->
+            timings.put(kind, new Timing((int) sum[0], sum[1] / sum[0], sum[2] / sum[0])));
     return timings;
   }
 
   private static void add(
-      Map<String, double[]> sums, String kind, HistoryEvent scheduled, HistoryEvent started, HistoryEvent closed) {
+      Map<String, double[]> sums,
+      String kind,
+      HistoryEvent scheduled,
+      HistoryEvent started,
+      HistoryEvent closed) {
     double[] sum = sums.computeIfAbsent(kind, k -> new double[3]);
     sum[0]++;
     sum[1] += ms(scheduled.getEventTime(), started.getEventTime());

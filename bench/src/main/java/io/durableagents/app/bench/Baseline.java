@@ -12,8 +12,8 @@ import io.temporal.workflow.WorkflowMethod;
 import java.time.Duration;
 
 /**
- * The hand-written Temporal workflows the product is measured against: the least a workflow has
- * to do to run the same activities. Registered on the bench's worker next to the plugin.
+ * The hand-written Temporal workflows the product is measured against: the least a workflow has to
+ * do to run the same activities. Registered on the bench's worker next to the plugin.
  */
 public final class Baseline {
   private Baseline() {}
@@ -81,7 +81,9 @@ public final class Baseline {
     }
   }
 
-  /** The loop both step baselines run: a model call and a tool call per step, a final model call. */
+  /**
+   * The loop both step baselines run: a model call and a tool call per step, a final model call.
+   */
   private static int runSteps(Activities activities, int steps) {
     for (int i = 0; i < steps; i++) {
       activities.modelTurn(i);
@@ -102,7 +104,8 @@ public final class Baseline {
   }
 
   public static final class LocalStepsImpl implements LocalSteps {
-    private final Activities activities = Workflow.newLocalActivityStub(Activities.class, LOCAL_OPTIONS);
+    private final Activities activities =
+        Workflow.newLocalActivityStub(Activities.class, LOCAL_OPTIONS);
 
     @Override
     public int run(int steps) {

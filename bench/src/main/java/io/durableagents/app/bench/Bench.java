@@ -68,14 +68,16 @@ import java.util.stream.Stream;
  * the hand-written {@link Baseline} workflows side by side, against the embedded Temporal test
  * server and a temporary SQLite projection unless told otherwise.
  *
- * <p>Every figure is measured in this run; ratios compare measurements taken close together
- * (plugin and baseline rounds alternate). Nothing here asserts a threshold.
+ * <p>Every figure is measured in this run; ratios compare measurements taken close together (plugin
+ * and baseline rounds alternate). Nothing here asserts a threshold.
  */
 final class Bench implements AutoCloseable {
   static final String MODEL_TURN = ActivityNames.PREFIX + "ModelTurn";
   private static final long WAIT_SECONDS = 120;
+
   /** A one-session step round runs sessions one after the other for at least this long. */
   private static final long MIN_ROUND_MS = 250;
+
   /** Pause between reaching a wait point and deciding it, on both sides. */
   private static final long SETTLE_MS = 20;
 
@@ -101,8 +103,10 @@ final class Bench implements AutoCloseable {
   private WorkflowClient client;
   private AgentStore store;
   private String targetDescription;
+
   /** The report's {@code server}: "embedded", or the address of the Temporal given. */
   private String serverName;
+
   /** A plugin session of the last concurrent round of each mode, to see where its time went. */
   private final Map<StepMode, String> lastConcurrentSession = new ConcurrentHashMap<>();
 
@@ -110,7 +114,12 @@ final class Bench implements AutoCloseable {
    * @param temporal HOST:PORT of an existing Temporal, or null for the embedded test server
    * @param projection JDBC URL of an existing projection, or null for a temporary SQLite file
    */
-  Bench(BenchConfig config, String temporal, String namespace, String projection, PrintWriter progress) {
+  Bench(
+      BenchConfig config,
+      String temporal,
+      String namespace,
+      String projection,
+      PrintWriter progress) {
     this.config = config;
     this.progress = progress;
     this.prefix = "bench-" + UUID.randomUUID().toString().substring(0, 8);
@@ -134,7 +143,9 @@ final class Bench implements AutoCloseable {
       open(temporal, namespace, projection);
     } catch (RuntimeException | IOException e) {
       close();
-      throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getMessage(), e);
+      throw e instanceof RuntimeException runtime
+          ? runtime
+          : new IllegalStateException(e.getMessage(), e);
     }
   }
 
@@ -156,9 +167,13 @@ final class Bench implements AutoCloseable {
     }
     serverName = temporal == null ? "embedded" : temporal;
     targetDescription =
-        (temporal == null ? "embedded Temporal test server (in this process)" : "Temporal at " + temporal)
+        (temporal == null
+                ? "embedded Temporal test server (in this process)"
+                : "Temporal at " + temporal)
             + ", "
-            + (projection == null ? "temporary SQLite projection" : "projection " + redact(projection));
+            + (projection == null
+                ? "temporary SQLite projection"
+                : "projection " + redact(projection));
     store = AgentStores.open(url);
     client =
         WorkflowClient.newInstance(
@@ -167,7 +182,9 @@ final class Bench implements AutoCloseable {
     startFactory(longQueue, 1, true);
   }
 
-  /** Stubs for {@code address}; a server that does not answer ends the bench at once, exit code 1. */
+  /**
+   * Stubs for {@code address}; a server that does not answer ends the bench at once, exit code 1.
+   */
   private static WorkflowServiceStubs connect(String address) {
     try {
       return AgentWorker.connect(address);
@@ -178,7 +195,10 @@ final class Bench implements AutoCloseable {
       }
       throw new CliException(
           ExitCodes.ERROR,
-          "Cannot reach Temporal at " + address + ": " + cause.getMessage()
+          "Cannot reach Temporal at "
+              + address
+              + ": "
+              + cause.getMessage()
               + " (start one with 'temporal server start-dev', or leave out --temporal to bench on the"
               + " embedded server).",
           e);
@@ -213,10 +233,12 @@ final class Bench implements AutoCloseable {
   }
 
   private void section(String name, Runnable body) {
-    sectionWithResult(name, () -> {
-      body.run();
-      return null;
-    });
+    sectionWithResult(
+        name,
+        () -> {
+          body.run();
+          return null;
+        });
   }
 
   private <T> T sectionWithResult(String name, Supplier<T> body) {
@@ -260,7 +282,9 @@ final class Bench implements AutoCloseable {
 
     /** {@code stepsPerSecond1} → {@code stepsPerSecond1} / {@code localStepsPerSecond1}. */
     String key(String key) {
-      return prefix.isEmpty() ? key : prefix + Character.toUpperCase(key.charAt(0)) + key.substring(1);
+      return prefix.isEmpty()
+          ? key
+          : prefix + Character.toUpperCase(key.charAt(0)) + key.substring(1);
     }
 
     String agent(boolean concurrent) {
@@ -319,8 +343,10 @@ final class Bench implements AutoCloseable {
         report.put(mode.key("stepOverheadRatio" + suffix), median(ratios.get(mode)));
         progress.printf(
             "bench:   %s, %s: plugin %s steps/s, baseline %s steps/s, per-round ratios %s%n",
-            mode.label, concurrent ? config.concurrency() + " sessions" : "1 session",
-            BenchReport.format(median(plugin.get(mode))), BenchReport.format(median(baseline.get(mode))),
+            mode.label,
+            concurrent ? config.concurrency() + " sessions" : "1 session",
+            BenchReport.format(median(plugin.get(mode))),
+            BenchReport.format(median(baseline.get(mode))),
             formatList(ratios.get(mode)));
       }
       progress.flush();
@@ -372,15 +398,19 @@ final class Bench implements AutoCloseable {
   }
 
   /** Runs one session of {@code steps} steps on {@code queue}; answers its workflow id. */
-  private String stepSession(String queue, StepMode mode, boolean plugin, int steps, boolean concurrent) {
+  private String stepSession(
+      String queue, StepMode mode, boolean plugin, int steps, boolean concurrent) {
     if (plugin) {
       String id = nextId(mode == StepMode.LOCAL ? "step-local" : "step");
       RunResult result =
-          agents(queue).send(id, "go", SendOptions.newBuilder().setAgent(mode.agent(concurrent)).build());
+          agents(queue)
+              .send(id, "go", SendOptions.newBuilder().setAgent(mode.agent(concurrent)).build());
       require(
-          RunStatus.FINISHED.equals(result.status()) && result.steps() == steps + 1
+          RunStatus.FINISHED.equals(result.status())
+              && result.steps() == steps + 1
               && result.toolCalls().size() == steps,
-          id, result);
+          id,
+          result);
       if (concurrent) {
         lastConcurrentSession.put(mode, id);
       }
@@ -399,10 +429,10 @@ final class Bench implements AutoCloseable {
   }
 
   /**
-   * Where a step's time goes, one session at a time, on a worker of its own whose interceptor
-   * times every call (the measured rounds run without it): after one unmeasured session of each
-   * kind, {@code rounds} sessions of each, the kinds taking turns so that a burst of load on the
-   * machine falls on all of them alike.
+   * Where a step's time goes, one session at a time, on a worker of its own whose interceptor times
+   * every call (the measured rounds run without it): after one unmeasured session of each kind,
+   * {@code rounds} sessions of each, the kinds taking turns so that a burst of load on the machine
+   * falls on all of them alike.
    */
   private void profileSteps(BenchReport report) {
     StepProfiler profiler = new StepProfiler();
@@ -421,7 +451,8 @@ final class Bench implements AutoCloseable {
             ProfileSums sum = sums.computeIfAbsent(mode + "/" + plugin, k -> new ProfileSums());
             profiler.reset();
             long t0 = System.nanoTime();
-            sum.lastSession = stepSession(profileQueue, mode, plugin, mode.steps(config, false), false);
+            sum.lastSession =
+                stepSession(profileQueue, mode, plugin, mode.steps(config, false), false);
             sum.nanos += System.nanoTime() - t0;
             StepProfiler.merge(sum.byType, profiler.snapshot());
             double[] tasks = StepAnatomy.workflowTasks(historyOf(sum.lastSession));
@@ -484,7 +515,11 @@ final class Bench implements AutoCloseable {
     List<Integer> turns = StepAnatomy.modelTurnStarts(events);
     if (turns.size() != steps + 1) {
       throw new IllegalStateException(
-          workflowId + " has " + turns.size() + " model turns in its history, expected " + (steps + 1));
+          workflowId
+              + " has "
+              + turns.size()
+              + " model turns in its history, expected "
+              + (steps + 1));
     }
     return StepAnatomy.of(events, turns.get(0), turns.get(steps), steps);
   }
@@ -518,8 +553,13 @@ final class Bench implements AutoCloseable {
   private double approvalSample(boolean bySignal) {
     String id = nextId(bySignal ? "approve-signal" : "approve-update");
     AgentClient agentsClient = agents(mainQueue);
-    RunResult paused = agentsClient.send(id, "go", SendOptions.newBuilder().setAgent(BenchAgents.APPROVAL).build());
-    require(RunStatus.AWAITING_APPROVAL.equals(paused.status()) && paused.approval() != null, id, paused);
+    RunResult paused =
+        agentsClient.send(
+            id, "go", SendOptions.newBuilder().setAgent(BenchAgents.APPROVAL).build());
+    require(
+        RunStatus.AWAITING_APPROVAL.equals(paused.status()) && paused.approval() != null,
+        id,
+        paused);
     Approval approval = paused.approval();
     CompletableFuture<Long> toolStarted = clock.expect(id);
     sleep(SETTLE_MS);
@@ -541,7 +581,8 @@ final class Bench implements AutoCloseable {
   /** The baseline: ms from a raw signal to the start of the activity it unblocks. */
   private double rawSignalSample() {
     String id = nextId("probe");
-    Baseline.SignalProbe probe = client.newWorkflowStub(Baseline.SignalProbe.class, options(id, mainQueue));
+    Baseline.SignalProbe probe =
+        client.newWorkflowStub(Baseline.SignalProbe.class, options(id, mainQueue));
     WorkflowClient.start(probe::run, id);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
     while (!isWaiting(probe)) {
@@ -577,11 +618,14 @@ final class Bench implements AutoCloseable {
   private RunResult measureHistory(BenchReport report, String longId) {
     int turns = config.historyTurns();
     RunResult result =
-        agents(longQueue).send(longId, "go", SendOptions.newBuilder().setAgent(BenchAgents.LONG).build());
+        agents(longQueue)
+            .send(longId, "go", SendOptions.newBuilder().setAgent(BenchAgents.LONG).build());
     require(
-        RunStatus.FINISHED.equals(result.status()) && result.steps() == turns + 1
+        RunStatus.FINISHED.equals(result.status())
+            && result.steps() == turns + 1
             && result.toolCalls().size() == turns,
-        longId, result);
+        longId,
+        result);
     List<List<HistoryEvent>> runs = historyChain(longId);
     List<HistoryEvent> events = new ArrayList<>();
     runs.forEach(events::addAll);
@@ -593,7 +637,11 @@ final class Bench implements AutoCloseable {
     }
     if (turnStarts.size() < config.lateTo() + 1) {
       throw new IllegalStateException(
-          "session " + longId + " has " + turnStarts.size() + " model turns in its history, expected "
+          "session "
+              + longId
+              + " has "
+              + turnStarts.size()
+              + " model turns in its history, expected "
               + (turns + 1));
     }
     double early = meanTurnBytes(events, turnStarts, config.earlyFrom(), config.earlyTo());
@@ -616,7 +664,8 @@ final class Bench implements AutoCloseable {
     // What one step costs: the tasks a tool-calling turn runs and its history bytes by kind.
     int from = turnStarts.get(config.earlyFrom() - 1);
     int to = turnStarts.get(config.lateTo());
-    StepAnatomy anatomy = StepAnatomy.of(events, from, to, config.lateTo() - config.earlyFrom() + 1);
+    StepAnatomy anatomy =
+        StepAnatomy.of(events, from, to, config.lateTo() - config.earlyFrom() + 1);
     report.put("activitiesPerStep", anatomy.activities);
     report.put("localActivitiesPerStep", anatomy.localActivities);
     report.put("workflowTasksPerStep", anatomy.workflowTasks);
@@ -628,14 +677,16 @@ final class Bench implements AutoCloseable {
 
   private static boolean isModelTurnScheduled(HistoryEvent event) {
     return event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
-        && MODEL_TURN.equals(event.getActivityTaskScheduledEventAttributes().getActivityType().getName());
+        && MODEL_TURN.equals(
+            event.getActivityTaskScheduledEventAttributes().getActivityType().getName());
   }
 
   /**
-   * Mean bytes of turns {@code from..to} (1-based, inclusive): turn k is every event from its
-   * model turn's ActivityTaskScheduled up to the next one's.
+   * Mean bytes of turns {@code from..to} (1-based, inclusive): turn k is every event from its model
+   * turn's ActivityTaskScheduled up to the next one's.
    */
-  private static double meanTurnBytes(List<HistoryEvent> events, List<Integer> turnStarts, int from, int to) {
+  private static double meanTurnBytes(
+      List<HistoryEvent> events, List<Integer> turnStarts, int from, int to) {
     long bytes = 0;
     for (int turn = from; turn <= to; turn++) {
       for (int i = turnStarts.get(turn - 1); i < turnStarts.get(turn); i++) {
@@ -646,10 +697,12 @@ final class Bench implements AutoCloseable {
   }
 
   /** Mean ms from one model turn's scheduling to the next, over turns {@code from..to}. */
-  private static double meanTurnMs(List<HistoryEvent> events, List<Integer> turnStarts, int from, int to) {
+  private static double meanTurnMs(
+      List<HistoryEvent> events, List<Integer> turnStarts, int from, int to) {
     com.google.protobuf.Timestamp start = events.get(turnStarts.get(from - 1)).getEventTime();
     com.google.protobuf.Timestamp end = events.get(turnStarts.get(to)).getEventTime();
-    return ((end.getSeconds() - start.getSeconds()) * 1e3 + (end.getNanos() - start.getNanos()) / 1e6)
+    return ((end.getSeconds() - start.getSeconds()) * 1e3
+            + (end.getNanos() - start.getNanos()) / 1e6)
         / (to - from + 1);
   }
 
@@ -665,7 +718,10 @@ final class Bench implements AutoCloseable {
       String previous =
           events.isEmpty()
               ? ""
-              : events.get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId();
+              : events
+                  .get(0)
+                  .getWorkflowExecutionStartedEventAttributes()
+                  .getContinuedExecutionRunId();
       if (previous.isEmpty() || runs.size() > 10_000) {
         return new ArrayList<>(runs);
       }
@@ -677,11 +733,13 @@ final class Bench implements AutoCloseable {
 
   private void measureForks(BenchReport report, String longId, RunResult longRun) {
     String shortId = nextId("short");
-    RunResult shortRun = agents(mainQueue).send(shortId, "go",
-        SendOptions.newBuilder().setAgent(BenchAgents.SHORT).build());
+    RunResult shortRun =
+        agents(mainQueue)
+            .send(shortId, "go", SendOptions.newBuilder().setAgent(BenchAgents.SHORT).build());
     require(
         RunStatus.FINISHED.equals(shortRun.status()) && shortRun.steps() == config.shortTurns() + 1,
-        shortId, shortRun);
+        shortId,
+        shortRun);
     fork(shortId, shortRun.checkpointStep(), BenchAgents.SHORT); // warm-up
     List<Double> longMs = new ArrayList<>();
     List<Double> shortMs = new ArrayList<>();
@@ -697,24 +755,30 @@ final class Bench implements AutoCloseable {
   }
 
   /**
-   * ms to fork {@code source} at {@code step} with an appended input and get the fork's first
-   * step (one model turn) back. The agent is named: a fork started without one resolves the
-   * worker's default agent, not the source's.
+   * ms to fork {@code source} at {@code step} with an appended input and get the fork's first step
+   * (one model turn) back. The agent is named: a fork started without one resolves the worker's
+   * default agent, not the source's.
    */
   private double fork(String source, int step, String agent) {
     String forkId = nextId("fork");
-    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, options(forkId, mainQueue));
+    AgentSessionWorkflow stub =
+        client.newWorkflowStub(AgentSessionWorkflow.class, options(forkId, mainQueue));
     long t0 = System.nanoTime();
     WorkflowClient.start(
         stub::run,
         new SessionStart(
-            forkId, agent, null, new ForkSource(source, step, new ForkPatch(null, null, null, "next"))));
+            forkId,
+            agent,
+            null,
+            new ForkSource(source, step, new ForkPatch(null, null, null, "next"))));
     RunResult result = stub.send(new SendRequest(""));
     double ms = (System.nanoTime() - t0) / 1e6;
     require(
-        result != null && RunStatus.FINISHED.equals(result.status())
+        result != null
+            && RunStatus.FINISHED.equals(result.status())
             && ScriptedModelProvider.SCRIPT_ENDED.equals(result.text()),
-        forkId, result);
+        forkId,
+        result);
     return ms;
   }
 
@@ -762,8 +826,12 @@ final class Bench implements AutoCloseable {
     double ms = (System.nanoTime() - t0) / 1e6;
     if (status == null || status.messageCount() != expectedMessages) {
       throw new IllegalStateException(
-          "status of " + id + " answered " + (status == null ? "nothing" : status.messageCount() + " messages")
-              + ", expected " + expectedMessages);
+          "status of "
+              + id
+              + " answered "
+              + (status == null ? "nothing" : status.messageCount() + " messages")
+              + ", expected "
+              + expectedMessages);
     }
     return ms;
   }
@@ -782,8 +850,9 @@ final class Bench implements AutoCloseable {
           pool.submit(
               () -> {
                 String id = nextId("wait");
-                RunResult paused = waitClient.send(id, "go",
-                    SendOptions.newBuilder().setAgent(BenchAgents.APPROVAL).build());
+                RunResult paused =
+                    waitClient.send(
+                        id, "go", SendOptions.newBuilder().setAgent(BenchAgents.APPROVAL).build());
                 require(RunStatus.AWAITING_APPROVAL.equals(paused.status()), id, paused);
               }));
     }
@@ -797,7 +866,8 @@ final class Bench implements AutoCloseable {
     report.put("waitingSessions", count);
     report.put("bytesPerWaitingSession", (waiting - before) / (double) count);
     // What stopping the worker released, less what the idle worker itself held.
-    report.put("bytesPerWaitingSessionWorker", (waiting - afterWorker - idleWorker) / (double) count);
+    report.put(
+        "bytesPerWaitingSessionWorker", (waiting - afterWorker - idleWorker) / (double) count);
   }
 
   /** Heap in use after the collector settled (several full collections). */
@@ -842,7 +912,8 @@ final class Bench implements AutoCloseable {
   }
 
   private AgentClient agents(String queue) {
-    return AgentClient.newInstance(client, AgentClientOptions.newBuilder().setTaskQueue(queue).build());
+    return AgentClient.newInstance(
+        client, AgentClientOptions.newBuilder().setTaskQueue(queue).build());
   }
 
   private static WorkflowOptions options(String id, String queue) {
@@ -858,11 +929,19 @@ final class Bench implements AutoCloseable {
   private static void require(boolean ok, String id, RunResult result) {
     if (!ok) {
       throw new IllegalStateException(
-          "bench session " + id + " did not run as scripted: "
+          "bench session "
+              + id
+              + " did not run as scripted: "
               + (result == null
                   ? "no result"
-                  : result.status() + " after " + result.steps() + " steps, "
-                      + result.toolCalls().size() + " tool calls, text '" + result.text() + "'"
+                  : result.status()
+                      + " after "
+                      + result.steps()
+                      + " steps, "
+                      + result.toolCalls().size()
+                      + " tool calls, text '"
+                      + result.text()
+                      + "'"
                       + (result.error() == null ? "" : ", error " + result.error())));
     }
   }
@@ -875,7 +954,8 @@ final class Bench implements AutoCloseable {
           ? runtime
           : new IllegalStateException(e.getCause());
     } catch (TimeoutException e) {
-      throw new IllegalStateException("a bench session took longer than " + WAIT_SECONDS * 5 + " s", e);
+      throw new IllegalStateException(
+          "a bench session took longer than " + WAIT_SECONDS * 5 + " s", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
@@ -886,7 +966,8 @@ final class Bench implements AutoCloseable {
     try {
       return future.get(WAIT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("the probed handler did not start within " + WAIT_SECONDS + " s", e);
+      throw new IllegalStateException(
+          "the probed handler did not start within " + WAIT_SECONDS + " s", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
@@ -936,22 +1017,26 @@ final class Bench implements AutoCloseable {
       ids = new ArrayList<>(started);
     }
     if (externalTemporal && client != null) {
-      runAll(ids, id -> {
-        try {
-          client.newUntypedWorkflowStub(id).terminate("agents bench finished");
-        } catch (RuntimeException ignored) {
-          // finished already, or never started
-        }
-      });
+      runAll(
+          ids,
+          id -> {
+            try {
+              client.newUntypedWorkflowStub(id).terminate("agents bench finished");
+            } catch (RuntimeException ignored) {
+              // finished already, or never started
+            }
+          });
     }
     if (externalProjection && store != null) {
-      runAll(ids, id -> {
-        try {
-          store.delete(id, false);
-        } catch (RuntimeException ignored) {
-          // no such session
-        }
-      });
+      runAll(
+          ids,
+          id -> {
+            try {
+              store.delete(id, false);
+            } catch (RuntimeException ignored) {
+              // no such session
+            }
+          });
     }
     pool.shutdownNow();
     if (service != null) {

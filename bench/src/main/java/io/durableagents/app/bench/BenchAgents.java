@@ -18,8 +18,9 @@ import java.util.Map;
  *       answer (the step figures, one session at a time / many at once);
  *   <li>{@code bench-step-1-local} / {@code bench-step-n-local}: the same, with the model turn and
  *       the no-op tool as local activities ({@link Execution#LOCAL_ACTIVITY});
- *   <li>{@code bench-long} / {@code bench-short}: turns that each carry about {@code contentChars} of
- *       new content (text + tool argument + tool result), then an answer (history, fork, replay);
+ *   <li>{@code bench-long} / {@code bench-short}: turns that each carry about {@code contentChars}
+ *       of new content (text + tool argument + tool result), then an answer (history, fork,
+ *       replay);
  *   <li>{@code bench-approval}: one call of a gated tool, then an answer (approvals, memory).
  * </ul>
  */
@@ -36,6 +37,7 @@ final class BenchAgents {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String FILLER =
       "The quick brown fox jumps over the lazy dog while the agent keeps a durable record. ";
+
   /** High enough that no bench session ever stops on its step budget. */
   private static final int MAX_STEPS = 100_000;
 
@@ -74,8 +76,16 @@ final class BenchAgents {
     return List.of(
         agent(STEP_1, stepScript(config.stepsPerSession1()), noop),
         agent(STEP_N, stepScript(config.stepsPerSessionN()), noop),
-        agent(STEP_1_LOCAL, stepScript(config.localStepsPerSession1()), localNoop, Execution.LOCAL_ACTIVITY),
-        agent(STEP_N_LOCAL, stepScript(config.localStepsPerSessionN()), localNoop, Execution.LOCAL_ACTIVITY),
+        agent(
+            STEP_1_LOCAL,
+            stepScript(config.localStepsPerSession1()),
+            localNoop,
+            Execution.LOCAL_ACTIVITY),
+        agent(
+            STEP_N_LOCAL,
+            stepScript(config.localStepsPerSessionN()),
+            localNoop,
+            Execution.LOCAL_ACTIVITY),
         agent(LONG, contentScript(config.historyTurns(), config.contentChars()), pad),
         agent(SHORT, contentScript(config.shortTurns(), config.contentChars()), pad),
         agent(APPROVAL, callsThenAnswer(1, turn -> call("gated", JSON.createObjectNode())), gated));
@@ -107,7 +117,8 @@ final class BenchAgents {
     return callsThenAnswer(
         turns,
         turn -> {
-          ObjectNode entry = call("pad", JSON.createObjectNode().put("data", filler("argument " + turn, third)));
+          ObjectNode entry =
+              call("pad", JSON.createObjectNode().put("data", filler("argument " + turn, third)));
           entry.put("text", filler("turn " + turn, chars - 2 * third));
           return entry;
         });
@@ -145,7 +156,8 @@ final class BenchAgents {
 
   /** {@code head}, then filler text up to {@code length} characters. */
   static String filler(String head, int length) {
-    StringBuilder out = new StringBuilder(Math.max(length, head.length() + 1)).append(head).append(": ");
+    StringBuilder out =
+        new StringBuilder(Math.max(length, head.length() + 1)).append(head).append(": ");
     while (out.length() < length) {
       out.append(FILLER);
     }

@@ -32,10 +32,14 @@ import picocli.CommandLine.Spec;
 public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
   @Spec CommandSpec spec;
 
-  @Option(names = "--quick", description = "Fewer rounds, sessions and samples (under two minutes).")
+  @Option(
+      names = "--quick",
+      description = "Fewer rounds, sessions and samples (under two minutes).")
   boolean quick;
 
-  @Option(names = "--json", description = "Print one JSON object of the figures instead of the table.")
+  @Option(
+      names = "--json",
+      description = "Print one JSON object of the figures instead of the table.")
   boolean json;
 
   @Option(
@@ -63,7 +67,8 @@ public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
     BenchConfig config = quick ? BenchConfig.quick() : BenchConfig.full();
     String temporalAddress = given("--temporal") ? blankToNull(temporal) : null;
     String projectionUrl = given("--projection") ? blankToNull(projection) : null;
-    String ns = given("--namespace") && blankToNull(namespace) != null ? namespace.strip() : "default";
+    String ns =
+        given("--namespace") && blankToNull(namespace) != null ? namespace.strip() : "default";
     BenchReport report;
     try (Bench bench = new Bench(config, temporalAddress, ns, projectionUrl, err)) {
       err.println("bench: " + config.name() + " run on " + bench.target());

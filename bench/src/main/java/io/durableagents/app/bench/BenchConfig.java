@@ -13,8 +13,8 @@ package io.durableagents.app.bench;
  *     round goes on with more until it has lasted a quarter of a second)
  * @param stepsPerSessionN agent steps per session when {@code concurrency} sessions run at once
  * @param concurrency sessions at once in a concurrent round (the figures' "64")
- * @param localStepsPerSession1 agent steps per session in the local-activity mode, one session at
- *     a time: more than {@code stepsPerSession1}, as a local step costs a fraction of a regular one
+ * @param localStepsPerSession1 agent steps per session in the local-activity mode, one session at a
+ *     time: more than {@code stepsPerSession1}, as a local step costs a fraction of a regular one
  *     and the session's fixed costs (start, update, the agent's resolution) would otherwise weigh
  *     on the per-step figure more than in the default mode
  * @param localStepsPerSessionN agent steps per session in the local-activity mode, {@code
@@ -54,12 +54,24 @@ record BenchConfig(
     int replayRepeats) {
 
   BenchConfig {
-    if (earlyFrom < 1 || earlyTo < earlyFrom || lateFrom <= earlyTo || lateTo < lateFrom
+    if (earlyFrom < 1
+        || earlyTo < earlyFrom
+        || lateFrom <= earlyTo
+        || lateTo < lateFrom
         || lateTo > historyTurns) {
       throw new IllegalArgumentException("bad turn windows in " + name);
     }
-    if (rounds < 1 || stepsPerSession1 < 1 || stepsPerSessionN < 1 || sessionsPerRound1 < 1
-        || concurrency < 1 || localStepsPerSession1 < 1 || localStepsPerSessionN < 1 || shortTurns < 1 || forkRepeats < 1 || approvalSamples < 1 || waitingSessions < 1
+    if (rounds < 1
+        || stepsPerSession1 < 1
+        || stepsPerSessionN < 1
+        || sessionsPerRound1 < 1
+        || concurrency < 1
+        || localStepsPerSession1 < 1
+        || localStepsPerSessionN < 1
+        || shortTurns < 1
+        || forkRepeats < 1
+        || approvalSamples < 1
+        || waitingSessions < 1
         || replayRepeats < 1) {
       throw new IllegalArgumentException("counts must be positive in " + name);
     }
@@ -67,12 +79,14 @@ record BenchConfig(
 
   /** The default run. */
   static BenchConfig full() {
-    return new BenchConfig("full", 1, 7, 20, 3, 10, 64, 60, 20, 200, 5, 10, 190, 200, 10, 2000, 25, 20, 2000, 7);
+    return new BenchConfig(
+        "full", 1, 7, 20, 3, 10, 64, 60, 20, 200, 5, 10, 190, 200, 10, 2000, 25, 20, 2000, 7);
   }
 
   /** {@code --quick}: fewer rounds, sessions and samples; the same long session. */
   static BenchConfig quick() {
-    return new BenchConfig("quick", 1, 5, 10, 3, 4, 64, 30, 8, 200, 5, 10, 190, 200, 10, 2000, 11, 8, 200, 5);
+    return new BenchConfig(
+        "quick", 1, 5, 10, 3, 4, 64, 30, 8, 200, 5, 10, 190, 200, 10, 2000, 11, 8, 200, 5);
   }
 
   /** Just enough to exercise every measurement; for the smoke test. */

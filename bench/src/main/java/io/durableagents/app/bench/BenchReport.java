@@ -16,14 +16,15 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Keys: {@code stepOverheadRatio} (= {@code stepOverheadRatio1}), {@code stepOverheadRatio64},
  * {@code stepsPerSecond1|64}, {@code baselineStepsPerSecond1|64}; the same with the model turn and
- * the tool as local activities against a local-activity baseline: {@code localStepOverheadRatio}
- * (= {@code localStepOverheadRatio1}), {@code localStepOverheadRatio64}, {@code
- * localStepsPerSecond1|64}, {@code localBaselineStepsPerSecond1|64}; {@code historyBytesPerTurnEarly},
- * {@code historyBytesPerTurnLate}, {@code historyGrowthRatio}, {@code approvalResumeMsP50},
- * {@code approvalResumeRatio}, {@code forkLatencyRatio}, {@code forkLatencyMsLong}, {@code
- * forkLatencyMsShort}, {@code bytesPerWaitingSession}, {@code coldReplayMsPer100Turns}, and the
- * supporting figures the table shows. Besides the numbers, {@code server} says which Temporal the
- * bench ran on: {@code "embedded"} or the address given with {@code --temporal}.
+ * the tool as local activities against a local-activity baseline: {@code localStepOverheadRatio} (=
+ * {@code localStepOverheadRatio1}), {@code localStepOverheadRatio64}, {@code
+ * localStepsPerSecond1|64}, {@code localBaselineStepsPerSecond1|64}; {@code
+ * historyBytesPerTurnEarly}, {@code historyBytesPerTurnLate}, {@code historyGrowthRatio}, {@code
+ * approvalResumeMsP50}, {@code approvalResumeRatio}, {@code forkLatencyRatio}, {@code
+ * forkLatencyMsLong}, {@code forkLatencyMsShort}, {@code bytesPerWaitingSession}, {@code
+ * coldReplayMsPer100Turns}, and the supporting figures the table shows. Besides the numbers, {@code
+ * server} says which Temporal the bench ran on: {@code "embedded"} or the address given with {@code
+ * --temporal}.
  */
 final class BenchReport {
   /** The figures every run reports. */
@@ -63,6 +64,7 @@ final class BenchReport {
   private StepAnatomy anatomy;
   private final Map<Bench.StepMode, Map<String, Map<String, ActivityTimings.Timing>>> timings =
       new EnumMap<>(Bench.StepMode.class);
+
   /** By mode: the plugin's profile, then the baseline's. */
   private final Map<Bench.StepMode, StepProfile[]> profiles = new EnumMap<>(Bench.StepMode.class);
 
@@ -99,11 +101,15 @@ final class BenchReport {
   }
 
   /** Where the time of a session of {@code mode} run under {@code label} went. */
-  void activityTimings(Bench.StepMode mode, String label, Map<String, ActivityTimings.Timing> byKind) {
+  void activityTimings(
+      Bench.StepMode mode, String label, Map<String, ActivityTimings.Timing> byKind) {
     timings.computeIfAbsent(mode, m -> new LinkedHashMap<>()).put(label, byKind);
   }
 
-  /** Where a step's time went, one session at a time, for the plugin or the baseline of {@code mode}. */
+  /**
+   * Where a step's time went, one session at a time, for the plugin or the baseline of {@code
+   * mode}.
+   */
   void stepProfile(Bench.StepMode mode, boolean plugin, StepProfile profile) {
     profiles.computeIfAbsent(mode, m -> new StepProfile[2])[plugin ? 0 : 1] = profile;
   }
@@ -126,9 +132,14 @@ final class BenchReport {
   }
 
   void printTable(PrintWriter out) {
-    out.printf("Durable agents bench (%s) · %s · %d CPUs · %.0f s%n",
-        config.name(), target, Runtime.getRuntime().availableProcessors(), figures.getOrDefault("benchSeconds", 0.0));
-    out.printf("(system load average %s at the start, %s during the step rounds (median), %s at the end:%n",
+    out.printf(
+        "Durable agents bench (%s) · %s · %d CPUs · %.0f s%n",
+        config.name(),
+        target,
+        Runtime.getRuntime().availableProcessors(),
+        figures.getOrDefault("benchSeconds", 0.0));
+    out.printf(
+        "(system load average %s at the start, %s during the step rounds (median), %s at the end:%n",
         format(figures.getOrDefault("loadAverageAtStart", Double.NaN)),
         format(figures.getOrDefault("loadAverageDuringSteps", Double.NaN)),
         format(figures.getOrDefault("loadAverageAtEnd", Double.NaN)));
@@ -140,67 +151,103 @@ final class BenchReport {
     out.printf("  %-26s %12s %12s %10s%n", "", "plugin", "baseline", "ratio");
     stepRow(out, Bench.StepMode.ACTIVITY, "1 session, steps/s", "1");
     stepRow(out, Bench.StepMode.ACTIVITY, config.concurrency() + " sessions, steps/s", "64");
-    out.printf("  (median of %d alternating rounds; %d steps per session alone, %d at once;%n",
+    out.printf(
+        "  (median of %d alternating rounds; %d steps per session alone, %d at once;%n",
         config.rounds(), config.stepsPerSession1(), config.stepsPerSessionN());
-    out.println("   ratio = time per plugin step / time per baseline step, median of the per-round ratios)");
+    out.println(
+        "   ratio = time per plugin step / time per baseline step, median of the per-round ratios)");
     if (anatomy != null) {
       StringBuilder mix = new StringBuilder();
       anatomy.tasksPerStep.forEach(
-          (type, n) -> mix.append(mix.length() == 0 ? "" : ", ").append(format(n)).append(' ').append(type));
-      out.printf("  per step: %s activities + %s local activities (%s),%n",
+          (type, n) ->
+              mix.append(mix.length() == 0 ? "" : ", ").append(format(n)).append(' ').append(type));
+      out.printf(
+          "  per step: %s activities + %s local activities (%s),%n",
           format(anatomy.activities), format(anatomy.localActivities), mix);
-      out.printf("  %s workflow tasks, %s history events; baseline: 2 activities, 2 workflow tasks%n",
+      out.printf(
+          "  %s workflow tasks, %s history events; baseline: 2 activities, 2 workflow tasks%n",
           format(anatomy.workflowTasks), format(anatomy.events));
     }
     printTimings(out, Bench.StepMode.ACTIVITY);
     out.println();
 
-    out.println("Local activities: the same agent with its model turn and no-op tool as local activities");
-    out.println("(Execution.LOCAL_ACTIVITY), against a hand-written workflow running both calls as local");
+    out.println(
+        "Local activities: the same agent with its model turn and no-op tool as local activities");
+    out.println(
+        "(Execution.LOCAL_ACTIVITY), against a hand-written workflow running both calls as local");
     out.println("activities; its rounds interleaved with the default mode's above");
     out.printf("  %-26s %12s %12s %10s%n", "", "plugin", "baseline", "ratio");
     stepRow(out, Bench.StepMode.LOCAL, "1 session, steps/s", "1");
     stepRow(out, Bench.StepMode.LOCAL, config.concurrency() + " sessions, steps/s", "64");
-    out.printf("  (median of %d rounds; %d steps per session alone, %d at once: a local step costs a fraction%n",
+    out.printf(
+        "  (median of %d rounds; %d steps per session alone, %d at once: a local step costs a fraction%n",
         config.rounds(), config.localStepsPerSession1(), config.localStepsPerSessionN());
-    out.println("   of a regular one, so longer sessions keep their start from dominating the per-step figure)");
+    out.println(
+        "   of a regular one, so longer sessions keep their start from dominating the per-step figure)");
     StepProfile[] local = profiles.get(Bench.StepMode.LOCAL);
     if (local != null && local[0] != null) {
       StepAnatomy a = local[0].anatomy();
       StringBuilder mix = new StringBuilder();
       a.tasksPerStep.forEach(
-          (type, n) -> mix.append(mix.length() == 0 ? "" : ", ").append(format(n)).append(' ').append(type));
-      out.printf("  per step: %s activities + %s local activities (%s),%n",
+          (type, n) ->
+              mix.append(mix.length() == 0 ? "" : ", ").append(format(n)).append(' ').append(type));
+      out.printf(
+          "  per step: %s activities + %s local activities (%s),%n",
           format(a.activities), format(a.localActivities), mix);
-      out.printf("  %s workflow tasks (%s in a whole %d-step session), %s history events, %s B of history",
-          format(a.workflowTasks), format(local[0].workflowTasksPerSession()), local[0].steps(),
-          format(a.events), format(a.bytes));
+      out.printf(
+          "  %s workflow tasks (%s in a whole %d-step session), %s history events, %s B of history",
+          format(a.workflowTasks),
+          format(local[0].workflowTasksPerSession()),
+          local[0].steps(),
+          format(a.events),
+          format(a.bytes));
       if (local[1] != null) {
-        out.printf("; baseline: %s local activities, %s workflow tasks",
+        out.printf(
+            "; baseline: %s local activities, %s workflow tasks",
             format(local[1].anatomy().localActivities), format(local[1].anatomy().workflowTasks));
       }
       out.println();
-      out.printf("  (a %d-step session between its first and last model turn: local activities run inside%n",
+      out.printf(
+          "  (a %d-step session between its first and last model turn: local activities run inside%n",
           local[0].steps());
-      out.println("   a workflow task and are recorded as markers when it completes; one task can run many steps)");
+      out.println(
+          "   a workflow task and are recorded as markers when it completes; one task can run many steps)");
     }
     printTimings(out, Bench.StepMode.LOCAL);
     out.println();
 
     printProfiles(out);
 
-    out.printf("History: %d-turn session, about %d chars of new content per turn%n",
+    out.printf(
+        "History: %d-turn session, about %d chars of new content per turn%n",
         config.historyTurns(), config.contentChars());
-    row(out, String.format("bytes/turn, turns %d-%d", config.earlyFrom(), config.earlyTo()), "historyBytesPerTurnEarly", "B");
-    row(out, String.format("bytes/turn, turns %d-%d", config.lateFrom(), config.lateTo()), "historyBytesPerTurnLate", "B");
+    row(
+        out,
+        String.format("bytes/turn, turns %d-%d", config.earlyFrom(), config.earlyTo()),
+        "historyBytesPerTurnEarly",
+        "B");
+    row(
+        out,
+        String.format("bytes/turn, turns %d-%d", config.lateFrom(), config.lateTo()),
+        "historyBytesPerTurnLate",
+        "B");
     row(out, "growth (late / early)", "historyGrowthRatio", "");
-    row(out, String.format("ms/turn, turns %d-%d", config.earlyFrom(), config.earlyTo()), "stepMsEarly", "ms");
-    row(out, String.format("ms/turn, turns %d-%d", config.lateFrom(), config.lateTo()), "stepMsLate", "ms");
+    row(
+        out,
+        String.format("ms/turn, turns %d-%d", config.earlyFrom(), config.earlyTo()),
+        "stepMsEarly",
+        "ms");
+    row(
+        out,
+        String.format("ms/turn, turns %d-%d", config.lateFrom(), config.lateTo()),
+        "stepMsLate",
+        "ms");
     row(out, "whole history", "historyTotalBytes", "B");
     row(out, "events", "historyEvents", "");
     row(out, "workflow runs (continue-as-new)", "historyRuns", "");
     if (anatomy != null) {
-      out.println("  bytes per turn by event (turns " + config.earlyFrom() + "-" + config.lateTo() + "):");
+      out.println(
+          "  bytes per turn by event (turns " + config.earlyFrom() + "-" + config.lateTo() + "):");
       anatomy.bytesPerStep.entrySet().stream()
           .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
           .forEach(e -> out.printf("    %-52s %8s B%n", e.getKey(), format(e.getValue())));
@@ -220,7 +267,8 @@ final class BenchReport {
     row(out, "ratio", "forkLatencyRatio", "");
     out.println();
 
-    out.printf("Cold replay of the %d-turn session (evicted from the worker cache first; median of %d)%n",
+    out.printf(
+        "Cold replay of the %d-turn session (evicted from the worker cache first; median of %d)%n",
         config.historyTurns(), config.replayRepeats());
     row(out, "status query", "coldReplayMs", "ms");
     row(out, "status query per 100 turns", "coldReplayMsPer100Turns", "ms");
@@ -228,31 +276,42 @@ final class BenchReport {
     row(out, "warm status query (cached)", "warmStatusQueryMs", "ms");
     out.println();
 
-    out.printf("Memory: %d sessions paused at an approval (heap after GC, this JVM)%n", config.waitingSessions());
+    out.printf(
+        "Memory: %d sessions paused at an approval (heap after GC, this JVM)%n",
+        config.waitingSessions());
     row(out, "heap per waiting session", "bytesPerWaitingSession", "B");
     row(out, "  of which the worker's", "bytesPerWaitingSessionWorker", "B");
-    out.println("  (the first figure includes the in-process test server's state when it is embedded;");
-    out.println("   the second is what stopping the worker released, less the idle worker: cached workflows;");
-    out.println("   the worker caches at most 600 workflows, the SDK default, so it stops growing past that)");
+    out.println(
+        "  (the first figure includes the in-process test server's state when it is embedded;");
+    out.println(
+        "   the second is what stopping the worker released, less the idle worker: cached workflows;");
+    out.println(
+        "   the worker caches at most 600 workflows, the SDK default, so it stops growing past that)");
     out.flush();
   }
 
   private void stepRow(PrintWriter out, Bench.StepMode mode, String label, String suffix) {
-    out.printf("  %-26s %12s %12s %10s%n", label,
+    out.printf(
+        "  %-26s %12s %12s %10s%n",
+        label,
         format(get(mode.key("stepsPerSecond" + suffix))),
         format(get(mode.key("baselineStepsPerSecond" + suffix))),
         format(get(mode.key("stepOverheadRatio" + suffix))));
   }
 
   private void printTimings(PrintWriter out, Bench.StepMode mode) {
-    timings.getOrDefault(mode, Map.of()).forEach(
-        (label, byKind) -> {
-          out.printf("  where a session's time went (%s), mean ms:%n", label);
-          out.printf("    %-26s %8s %12s %10s%n", "", "count", "queue wait", "run");
-          byKind.forEach(
-              (kind, t) ->
-                  out.printf("    %-26s %8d %12s %10s%n", kind, t.count(), format(t.queueMs()), format(t.runMs())));
-        });
+    timings
+        .getOrDefault(mode, Map.of())
+        .forEach(
+            (label, byKind) -> {
+              out.printf("  where a session's time went (%s), mean ms:%n", label);
+              out.printf("    %-26s %8s %12s %10s%n", "", "count", "queue wait", "run");
+              byKind.forEach(
+                  (kind, t) ->
+                      out.printf(
+                          "    %-26s %8d %12s %10s%n",
+                          kind, t.count(), format(t.queueMs()), format(t.runMs())));
+            });
   }
 
   /** Both modes, plugin and baseline side by side: where a step's time goes. */
@@ -271,12 +330,16 @@ final class BenchReport {
     if (any == null) {
       return;
     }
-    out.printf("Where a step's time goes, one session at a time (%d sessions of each kind, taking turns;%n",
+    out.printf(
+        "Where a step's time goes, one session at a time (%d sessions of each kind, taking turns;%n",
         any.sessions());
-    out.printf("%d steps each in the default mode, %d in the local mode; on a worker of its own that%n",
+    out.printf(
+        "%d steps each in the default mode, %d in the local mode; on a worker of its own that%n",
         config.stepsPerSession1(), config.localStepsPerSession1());
-    out.println("times every call). ms per step: \"handler\" is in the activity's code, \"waited\" from the");
-    out.println("workflow's call to it having the result, \"workflow code\" from a result to the next call");
+    out.println(
+        "times every call). ms per step: \"handler\" is in the activity's code, \"waited\" from the");
+    out.println(
+        "workflow's call to it having the result, \"workflow code\" from a result to the next call");
     out.printf("  %-34s %21s %21s%n", "", "default mode", "local mode");
     out.printf("  %-34s %10s %10s %10s %10s%n", "", "plugin", "baseline", "plugin", "baseline");
     profileRow(out, "wall time", columns, StepProfile::wallMsPerStep);
@@ -285,10 +348,22 @@ final class BenchReport {
         continue;
       }
       profileRow(out, role + ": calls", columns, p -> roleOf(p, role).calls());
-      profileRow(out, "  handler", columns, p -> roleOf(p, role).calls() == 0 ? Double.NaN : roleOf(p, role).handlerMs());
-      profileRow(out, "  waited", columns, p -> roleOf(p, role).calls() == 0 ? Double.NaN : roleOf(p, role).waitedMs());
+      profileRow(
+          out,
+          "  handler",
+          columns,
+          p -> roleOf(p, role).calls() == 0 ? Double.NaN : roleOf(p, role).handlerMs());
+      profileRow(
+          out,
+          "  waited",
+          columns,
+          p -> roleOf(p, role).calls() == 0 ? Double.NaN : roleOf(p, role).waitedMs());
     }
-    profileRow(out, "workflow code between calls", columns, p -> roleOf(p, StepProfile.WORKFLOW_CODE).waitedMs());
+    profileRow(
+        out,
+        "workflow code between calls",
+        columns,
+        p -> roleOf(p, StepProfile.WORKFLOW_CODE).waitedMs());
     profileRow(out, "rest (start, update, client)", columns, StepProfile::restMsPerStep);
     profileRow(out, "activities", columns, p -> p.anatomy().activities);
     profileRow(out, "local activities", columns, p -> p.anatomy().localActivities);
@@ -297,8 +372,10 @@ final class BenchReport {
     profileRow(out, "  their run time (history), ms", columns, StepProfile::workflowTaskMsPerStep);
     profileRow(out, "history events", columns, p -> p.anatomy().events);
     profileRow(out, "history bytes", columns, p -> p.anatomy().bytes);
-    out.println("  (rest = wall time less the waits and the workflow code; the counts per step are between a");
-    out.println("   session's first and last model turn; local activities run inside a workflow task's run time)");
+    out.println(
+        "  (rest = wall time less the waits and the workflow code; the counts per step are between a");
+    out.println(
+        "   session's first and last model turn; local activities run inside a workflow task's run time)");
     out.println();
   }
 
@@ -306,12 +383,14 @@ final class BenchReport {
     List<String> names = new ArrayList<>();
     for (StepProfile column : columns) {
       if (column != null) {
-        column.roles().forEach(
-            (role, r) -> {
-              if (r.calls() > 0 && !names.contains(role)) {
-                names.add(role);
-              }
-            });
+        column
+            .roles()
+            .forEach(
+                (role, r) -> {
+                  if (r.calls() > 0 && !names.contains(role)) {
+                    names.add(role);
+                  }
+                });
       }
     }
     return names;

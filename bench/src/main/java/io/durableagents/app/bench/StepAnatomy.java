@@ -39,7 +39,9 @@ final class StepAnatomy {
     Map<Long, String> activityTypes = new HashMap<>();
     for (HistoryEvent event : all.subList(0, to)) {
       if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
-        activityTypes.put(event.getEventId(), event.getActivityTaskScheduledEventAttributes().getActivityType().getName());
+        activityTypes.put(
+            event.getEventId(),
+            event.getActivityTaskScheduledEventAttributes().getActivityType().getName());
       }
     }
     for (HistoryEvent event : all.subList(from, to)) {
@@ -52,14 +54,23 @@ final class StepAnatomy {
           kind += " " + type;
         }
         case EVENT_TYPE_ACTIVITY_TASK_STARTED ->
-            kind += " " + activityTypes.get(event.getActivityTaskStartedEventAttributes().getScheduledEventId());
+            kind +=
+                " "
+                    + activityTypes.get(
+                        event.getActivityTaskStartedEventAttributes().getScheduledEventId());
         case EVENT_TYPE_ACTIVITY_TASK_COMPLETED ->
-            kind += " " + activityTypes.get(event.getActivityTaskCompletedEventAttributes().getScheduledEventId());
+            kind +=
+                " "
+                    + activityTypes.get(
+                        event.getActivityTaskCompletedEventAttributes().getScheduledEventId());
         case EVENT_TYPE_MARKER_RECORDED -> {
           String marker = markerKind(event.getMarkerRecordedEventAttributes());
           if (marker.startsWith(LOCAL_ACTIVITY_MARKER)) {
             anatomy.localActivities++;
-            anatomy.tasksPerStep.merge("local " + marker.substring(LOCAL_ACTIVITY_MARKER.length()).strip(), 1.0, Double::sum);
+            anatomy.tasksPerStep.merge(
+                "local " + marker.substring(LOCAL_ACTIVITY_MARKER.length()).strip(),
+                1.0,
+                Double::sum);
           }
           kind += " " + marker;
         }
@@ -107,7 +118,10 @@ final class StepAnatomy {
     return starts;
   }
 
-  /** The workflow tasks of {@code events} that completed, and their total ms from start to completion. */
+  /**
+   * The workflow tasks of {@code events} that completed, and their total ms from start to
+   * completion.
+   */
   static double[] workflowTasks(List<HistoryEvent> events) {
     double count = 0;
     double ms = 0;
@@ -120,7 +134,9 @@ final class StepAnatomy {
           if (started != null) {
             Timestamp end = event.getEventTime();
             Timestamp start = started.getEventTime();
-            ms += (end.getSeconds() - start.getSeconds()) * 1e3 + (end.getNanos() - start.getNanos()) / 1e6;
+            ms +=
+                (end.getSeconds() - start.getSeconds()) * 1e3
+                    + (end.getNanos() - start.getNanos()) / 1e6;
           }
           started = null;
         }

@@ -6,8 +6,8 @@ import java.util.Map;
 /**
  * Where the time of one kind of session's steps went, one session at a time: wall time per step,
  * and per role (model turn, tool call, checkpoint save, ...) the calls per step, the ms per step
- * spent in the handlers and the ms per step the workflow waited for their results; plus the
- * step's anatomy in history and its workflow tasks.
+ * spent in the handlers and the ms per step the workflow waited for their results; plus the step's
+ * anatomy in history and its workflow tasks.
  *
  * @param wallMsPerStep the sessions' wall time (client start to result) over their steps
  * @param roles by role, in a fixed order: calls, handler ms and waited ms, each per step
@@ -31,13 +31,15 @@ record StepProfile(
   static final String TOOL_CALL = "tool call";
   static final String CHECKPOINT_SAVE = "checkpoint save";
   static final String RESOLVE_AGENT = "resolve agent";
+
   /** Not a call: the workflow's own time between a result and its next call. */
   static final String WORKFLOW_CODE = StepProfiler.WORKFLOW_CODE;
 
   /** What the profiler saw, by activity type, as roles per step. */
   static Map<String, Role> roles(Map<String, StepProfiler.Totals> byType, int steps) {
     Map<String, double[]> sums = new LinkedHashMap<>();
-    for (String role : new String[] {MODEL_TURN, TOOL_CALL, CHECKPOINT_SAVE, RESOLVE_AGENT, WORKFLOW_CODE}) {
+    for (String role :
+        new String[] {MODEL_TURN, TOOL_CALL, CHECKPOINT_SAVE, RESOLVE_AGENT, WORKFLOW_CODE}) {
       sums.put(role, new double[3]);
     }
     byType.forEach(
@@ -48,7 +50,8 @@ record StepProfile(
           sum[2] += totals.waitedNanos / 1e6;
         });
     Map<String, Role> roles = new LinkedHashMap<>();
-    sums.forEach((role, sum) -> roles.put(role, new Role(sum[0] / steps, sum[1] / steps, sum[2] / steps)));
+    sums.forEach(
+        (role, sum) -> roles.put(role, new Role(sum[0] / steps, sum[1] / steps, sum[2] / steps)));
     return roles;
   }
 

@@ -16,17 +16,17 @@ import java.util.Map;
 
 /**
  * Where the time of a step goes, seen from inside the worker: a worker interceptor that times, per
- * activity type, how long each call spent in its handler and how long the workflow waited from
- * its call to having the result. For activities and local activities alike, so it also sees the
- * local activities that history records without times.
+ * activity type, how long each call spent in its handler and how long the workflow waited from its
+ * call to having the result. For activities and local activities alike, so it also sees the local
+ * activities that history records without times.
  *
- * <p>Installed only on the bench's profiling worker, which runs one session at a time; the
- * measured rounds run on a worker without it. Calls seen while replaying are not counted.
+ * <p>Installed only on the bench's profiling worker, which runs one session at a time; the measured
+ * rounds run on a worker without it. Calls seen while replaying are not counted.
  */
 final class StepProfiler extends WorkerInterceptorBase {
   /**
-   * The pseudo activity type under which the workflow's own time is counted: from the moment it
-   * has one call's result to its next call (its code, and the SDK's hand-back to its thread).
+   * The pseudo activity type under which the workflow's own time is counted: from the moment it has
+   * one call's result to its next call (its code, and the SDK's hand-back to its thread).
    */
   static final String WORKFLOW_CODE = "workflow code";
 
@@ -101,7 +101,8 @@ final class StepProfiler extends WorkerInterceptorBase {
       }
 
       @Override
-      public ActivityInboundCallsInterceptor.ActivityOutput execute(ActivityInboundCallsInterceptor.ActivityInput input) {
+      public ActivityInboundCallsInterceptor.ActivityOutput execute(
+          ActivityInboundCallsInterceptor.ActivityInput input) {
         long t0 = System.nanoTime();
         try {
           return super.execute(input);
@@ -115,8 +116,8 @@ final class StepProfiler extends WorkerInterceptorBase {
   }
 
   /**
-   * Times each call from the workflow's side, and the workflow's own time between a result and
-   * its next call; one per workflow execution. Not counted while replaying.
+   * Times each call from the workflow's side, and the workflow's own time between a result and its
+   * next call; one per workflow execution. Not counted while replaying.
    */
   private final class Outbound extends WorkflowOutboundCallsInterceptorBase {
     /** When the workflow last had a result, or 0 before its first or while a call is out. */

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code agents bench --temporal ADDRESS} on the real Temporal server (the CLI's dev server), in
- * the smoke test's tiny configuration ({@code --quick} takes minutes there): every figure
- * reported, the report naming the server it ran on, nothing of the bench left running there. It
- * never checks how fast anything is.
+ * the smoke test's tiny configuration ({@code --quick} takes minutes there): every figure reported,
+ * the report naming the server it ran on, nothing of the bench left running there. It never checks
+ * how fast anything is.
  */
 class BenchOnRealServerIT {
   @TempDir Path dir;
@@ -35,7 +35,12 @@ class BenchOnRealServerIT {
       StringWriter progress = new StringWriter();
       BenchReport report;
       try (Bench bench =
-          new Bench(BenchConfig.tiny(), server.address(), "default", null, new PrintWriter(progress, true))) {
+          new Bench(
+              BenchConfig.tiny(),
+              server.address(),
+              "default",
+              null,
+              new PrintWriter(progress, true))) {
         assertThat(bench.target()).startsWith("Temporal at " + server.address());
         report = bench.run();
       }
@@ -51,7 +56,9 @@ class BenchOnRealServerIT {
       report.printTable(new PrintWriter(table, true));
       assertThat(table.toString()).contains("Temporal at " + server.address());
       System.out.println("bench (tiny) on the dev server: " + json);
-      assertThat(runningWorkflows(server.address())).as("workflows the bench left running").isZero();
+      assertThat(runningWorkflows(server.address()))
+          .as("workflows the bench left running")
+          .isZero();
     }
   }
 
@@ -65,14 +72,15 @@ class BenchOnRealServerIT {
           .pollDelay(Duration.ZERO)
           .pollInSameThread()
           .until(
-              () -> service
-                  .blockingStub()
-                  .countWorkflowExecutions(
-                      CountWorkflowExecutionsRequest.newBuilder()
-                          .setNamespace("default")
-                          .setQuery("ExecutionStatus = 'Running'")
-                          .build())
-                  .getCount(),
+              () ->
+                  service
+                      .blockingStub()
+                      .countWorkflowExecutions(
+                          CountWorkflowExecutionsRequest.newBuilder()
+                              .setNamespace("default")
+                              .setQuery("ExecutionStatus = 'Running'")
+                              .build())
+                      .getCount(),
               running -> running == 0);
     } finally {
       service.shutdownNow();

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs every measurement of {@code agents bench} in a tiny configuration on the embedded stack.
- * A smoke test: it checks that each figure is reported, never how fast anything is.
+ * Runs every measurement of {@code agents bench} in a tiny configuration on the embedded stack. A
+ * smoke test: it checks that each figure is reported, never how fast anything is.
  */
 class BenchSmokeTest {
 
@@ -23,7 +23,8 @@ class BenchSmokeTest {
   void aTinyRun_reportsEveryFigure_asAPositiveNumber() throws Exception {
     StringWriter progress = new StringWriter();
     BenchReport report;
-    try (Bench bench = new Bench(BenchConfig.tiny(), null, "default", null, new PrintWriter(progress, true))) {
+    try (Bench bench =
+        new Bench(BenchConfig.tiny(), null, "default", null, new PrintWriter(progress, true))) {
       report = bench.run();
     }
 
@@ -35,14 +36,20 @@ class BenchSmokeTest {
       assertThat(json.get(key).isNumber()).as("%s is a number in %s", key, json).isTrue();
       assertThat(json.get(key).asDouble()).as("%s in %s", key, json).isPositive();
     }
-    assertThat(json.get("stepOverheadRatio").asDouble()).isEqualTo(json.get("stepOverheadRatio1").asDouble());
+    assertThat(json.get("stepOverheadRatio").asDouble())
+        .isEqualTo(json.get("stepOverheadRatio1").asDouble());
     // The local-activity mode: its own figures next to the default mode's.
     for (String key :
         new String[] {
-          "localStepOverheadRatio", "localStepOverheadRatio1", "localStepOverheadRatio64",
-          "localStepsPerSecond1", "localStepsPerSecond64",
-          "localBaselineStepsPerSecond1", "localBaselineStepsPerSecond64",
-          "localModeLocalActivitiesPerStep", "localModeHistoryEventsPerStep"
+          "localStepOverheadRatio",
+          "localStepOverheadRatio1",
+          "localStepOverheadRatio64",
+          "localStepsPerSecond1",
+          "localStepsPerSecond64",
+          "localBaselineStepsPerSecond1",
+          "localBaselineStepsPerSecond64",
+          "localModeLocalActivitiesPerStep",
+          "localModeHistoryEventsPerStep"
         }) {
       assertThat(json.has(key)).as("key %s in %s", key, json).isTrue();
       assertThat(json.get(key).isNumber()).as("%s is a number in %s", key, json).isTrue();
@@ -58,8 +65,14 @@ class BenchSmokeTest {
     report.printTable(new PrintWriter(table, true));
     assertThat(table.toString())
         .contains(
-            "Agent step", "Local activities", "Where a step's time goes", "History", "Approval", "Fork",
-            "Cold replay", "Memory");
+            "Agent step",
+            "Local activities",
+            "Where a step's time goes",
+            "History",
+            "Approval",
+            "Fork",
+            "Cold replay",
+            "Memory");
   }
 
   @Test
@@ -83,7 +96,8 @@ class BenchSmokeTest {
   }
 
   private static int unusedPort() throws java.io.IOException {
-    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (java.net.ServerSocket socket =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }
   }

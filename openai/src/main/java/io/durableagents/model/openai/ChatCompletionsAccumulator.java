@@ -1,6 +1,5 @@
 package io.durableagents.model.openai;
 
-import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.Usage;
@@ -17,9 +17,9 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * Builds one answer from the {@code chat.completion.chunk}s of a stream: text and reasoning
- * deltas go to the {@link ModelStream} as they arrive; tool-call fragments are joined by their
- * {@code index}; the finish reason and the usage chunk are kept. Only choice 0 is read.
+ * Builds one answer from the {@code chat.completion.chunk}s of a stream: text and reasoning deltas
+ * go to the {@link ModelStream} as they arrive; tool-call fragments are joined by their {@code
+ * index}; the finish reason and the usage chunk are kept. Only choice 0 is read.
  */
 final class ChatCompletionsAccumulator {
   static final String DONE = "[DONE]";
@@ -71,13 +71,15 @@ final class ChatCompletionsAccumulator {
         return;
       }
       throw ModelException.permanent(
-          FailureTypes.MODEL_RESPONSE_INVALID, "The model server sent a stream chunk that is not an object.");
+          FailureTypes.MODEL_RESPONSE_INVALID,
+          "The model server sent a stream chunk that is not an object.");
     }
     chunks++;
     if (chunk.hasNonNull("error")) {
       // An error after the 200 status: the server gave up mid-generation (overloaded, crashed).
       throw ModelException.transientFailure(
-          FailureTypes.MODEL_UNAVAILABLE, "The model server failed mid-stream: "
+          FailureTypes.MODEL_UNAVAILABLE,
+          "The model server failed mid-stream: "
               + Objects.requireNonNullElse(ChatCompletionsErrors.message(chunk), chunk.toString()),
           null);
     }
@@ -122,7 +124,10 @@ final class ChatCompletionsAccumulator {
           FailureTypes.INCOMPLETE_RESPONSE,
           "The model stream ended without a finish reason ("
               + (done ? "[DONE] arrived early" : "the stream was cut")
-              + " after " + chunks + " chunk" + (chunks == 1 ? "" : "s")
+              + " after "
+              + chunks
+              + " chunk"
+              + (chunks == 1 ? "" : "s")
               + "); the partial answer is discarded.");
     }
     List<ToolCall> toolCalls = new ArrayList<>();
@@ -131,12 +136,15 @@ final class ChatCompletionsAccumulator {
       if (call.name == null) {
         throw ModelException.permanent(
             FailureTypes.MODEL_RESPONSE_INVALID,
-            "The model server sent tool call " + entry.getKey()
-                + (call.id == null ? "" : " (id " + shorten(call.id) + ")") + " without a function name.");
+            "The model server sent tool call "
+                + entry.getKey()
+                + (call.id == null ? "" : " (id " + shorten(call.id) + ")")
+                + " without a function name.");
       }
       toolCalls.add(new ToolCall(call.id, call.name, arguments(call.arguments.toString())));
     }
-    return new ModelResponse(text.toString(), toolCalls, finishReason(finishReason, !toolCalls.isEmpty()), usage);
+    return new ModelResponse(
+        text.toString(), toolCalls, finishReason(finishReason, !toolCalls.isEmpty()), usage);
   }
 
   private void fragment(JsonNode fragment) {
@@ -189,8 +197,8 @@ final class ChatCompletionsAccumulator {
   }
 
   /**
-   * A token count of the usage chunk: absent or null is 0; anything but a non-negative integer
-   * that fits a {@code long} is refused, so a server's bad count never reaches the session's totals.
+   * A token count of the usage chunk: absent or null is 0; anything but a non-negative integer that
+   * fits a {@code long} is refused, so a server's bad count never reaches the session's totals.
    */
   private static long tokens(JsonNode usage, String field) {
     JsonNode value = usage.get(field);
@@ -200,7 +208,10 @@ final class ChatCompletionsAccumulator {
     if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0) {
       throw ModelException.permanent(
           FailureTypes.MODEL_RESPONSE_INVALID,
-          "The model server sent usage." + field + " = " + shorten(value.toString())
+          "The model server sent usage."
+              + field
+              + " = "
+              + shorten(value.toString())
               + ": not a token count (a non-negative integer).");
     }
     return value.longValue();

@@ -1,9 +1,9 @@
 package io.durableagents.model.openai;
 
-import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.model.ModelException;
+import io.durableagents.workflow.FailureTypes;
 import java.io.IOException;
 import java.time.Duration;
 
@@ -14,21 +14,27 @@ final class ChatCompletionsErrors {
   private ChatCompletionsErrors() {}
 
   /**
-   * 429, 5xx and 408 (the server timed out waiting for us) are transient and honour
-   * {@code Retry-After}; any other status is a request no retry can fix.
+   * 429, 5xx and 408 (the server timed out waiting for us) are transient and honour {@code
+   * Retry-After}; any other status is a request no retry can fix.
    */
-  static ModelException forStatus(int status, String body, Duration retryAfter, ObjectMapper mapper) {
+  static ModelException forStatus(
+      int status, String body, Duration retryAfter, ObjectMapper mapper) {
     String detail = detail(body, mapper);
     if (status == 429) {
       return ModelException.transientFailure(
-          FailureTypes.MODEL_RATE_LIMITED, "The model server is rate limiting (HTTP 429): " + detail, retryAfter);
+          FailureTypes.MODEL_RATE_LIMITED,
+          "The model server is rate limiting (HTTP 429): " + detail,
+          retryAfter);
     }
     if (status >= 500 || status == 408) {
       return ModelException.transientFailure(
-          FailureTypes.MODEL_UNAVAILABLE, "The model server failed (HTTP " + status + "): " + detail, retryAfter);
+          FailureTypes.MODEL_UNAVAILABLE,
+          "The model server failed (HTTP " + status + "): " + detail,
+          retryAfter);
     }
     return ModelException.permanent(
-        FailureTypes.MODEL_REQUEST_INVALID, "The model server refused the request (HTTP " + status + "): " + detail);
+        FailureTypes.MODEL_REQUEST_INVALID,
+        "The model server refused the request (HTTP " + status + "): " + detail);
   }
 
   /** The server's own error message from an OpenAI error body, else the body itself (shortened). */

@@ -1,6 +1,5 @@
 package io.durableagents.model.openai;
 
-import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ToolDefinition;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.ToolCall;
 
@@ -58,24 +58,33 @@ final class ChatCompletionsRequest {
    * (images as {@code image_url} data URLs, text as {@code text}, anything else as a {@code file}
    * part with base64 data). The bytes are the ones loaded for this call.
    */
-  private static ArrayNode contentParts(Message message, ModelRequest request, ObjectMapper mapper) {
+  private static ArrayNode contentParts(
+      Message message, ModelRequest request, ObjectMapper mapper) {
     ArrayNode parts = mapper.createArrayNode();
     if (message.text() != null && !message.text().isEmpty()) {
       parts.addObject().put("type", "text").put("text", message.text());
     }
     for (io.durableagents.workflow.Attachment attachment : message.attachments()) {
-      io.durableagents.model.AttachmentContent content = request.attachments().get(attachment.artifactId());
+      io.durableagents.model.AttachmentContent content =
+          request.attachments().get(attachment.artifactId());
       if (content == null) {
         throw ModelException.permanent(
-            FailureTypes.ARTIFACT_NOT_FOUND, "No bytes loaded for attachment " + attachment.artifactId());
+            FailureTypes.ARTIFACT_NOT_FOUND,
+            "No bytes loaded for attachment " + attachment.artifactId());
       }
-      String mediaType = content.mediaType() == null ? "application/octet-stream" : content.mediaType();
+      String mediaType =
+          content.mediaType() == null ? "application/octet-stream" : content.mediaType();
       String base64 = java.util.Base64.getEncoder().encodeToString(content.bytes());
       if (mediaType.startsWith("image/")) {
-        parts.addObject().put("type", "image_url").putObject("image_url")
+        parts
+            .addObject()
+            .put("type", "image_url")
+            .putObject("image_url")
             .put("url", "data:" + mediaType + ";base64," + base64);
       } else if (mediaType.startsWith("text/")) {
-        parts.addObject().put("type", "text")
+        parts
+            .addObject()
+            .put("type", "text")
             .put("text", new String(content.bytes(), java.nio.charset.StandardCharsets.UTF_8));
       } else {
         ObjectNode file = parts.addObject().put("type", "file").putObject("file");
@@ -108,7 +117,10 @@ final class ChatCompletionsRequest {
             ObjectNode callNode = calls.addObject();
             callNode.put("id", call.id());
             callNode.put("type", "function");
-            callNode.putObject("function").put("name", call.name()).put("arguments", arguments(call, mapper));
+            callNode
+                .putObject("function")
+                .put("name", call.name())
+                .put("arguments", arguments(call, mapper));
           }
         }
       }
@@ -119,7 +131,8 @@ final class ChatCompletionsRequest {
       }
       default ->
           throw ModelException.permanent(
-              FailureTypes.MODEL_REQUEST_INVALID, "A message with role '" + role + "' cannot be sent to the model.");
+              FailureTypes.MODEL_REQUEST_INVALID,
+              "A message with role '" + role + "' cannot be sent to the model.");
     }
     return node;
   }
@@ -143,7 +156,8 @@ final class ChatCompletionsRequest {
     try {
       return mapper.writeValueAsString(node);
     } catch (JsonProcessingException e) {
-      throw ModelException.permanent(FailureTypes.MODEL_REQUEST_INVALID, "Cannot serialize a message: " + e.getMessage());
+      throw ModelException.permanent(
+          FailureTypes.MODEL_REQUEST_INVALID, "Cannot serialize a message: " + e.getMessage());
     }
   }
 }

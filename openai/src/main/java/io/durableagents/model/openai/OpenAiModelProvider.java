@@ -1,6 +1,5 @@
 package io.durableagents.model.openai;
 
-import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +8,7 @@ import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
+import io.durableagents.workflow.FailureTypes;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,11 +19,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A model provider for any server that speaks OpenAI's Chat Completions API with streaming
- * (OpenAI itself, and the many servers compatible with it). Every call is one streaming request
- * ({@code stream: true}, {@code stream_options.include_usage: true}); each text and reasoning
- * delta goes to the {@link ModelStream} as it arrives, so the activity heartbeats and the worker's
- * delta listeners see the answer being written.
+ * A model provider for any server that speaks OpenAI's Chat Completions API with streaming (OpenAI
+ * itself, and the many servers compatible with it). Every call is one streaming request ({@code
+ * stream: true}, {@code stream_options.include_usage: true}); each text and reasoning delta goes to
+ * the {@link ModelStream} as it arrives, so the activity heartbeats and the worker's delta
+ * listeners see the answer being written.
  *
  * <pre>{@code
  * ModelProvider openai = OpenAiModelProvider.newBuilder()
@@ -34,14 +34,14 @@ import java.util.Objects;
  *     .addAgent(concierge).setModelProvider(openai).setStore(store).build());
  * }</pre>
  *
- * <p>Failures: HTTP 429, 408 and 5xx, connection errors and timeouts are transient
- * ({@link ModelException#transientFailure}, after the server's {@code Retry-After} when it sent
- * one); any other refusal is {@code model_request_invalid} with the server's error message; a
- * stream that ends without a finish reason is {@code incomplete_response}, and none of its text
- * or tool calls is used.
+ * <p>Failures: HTTP 429, 408 and 5xx, connection errors and timeouts are transient ({@link
+ * ModelException#transientFailure}, after the server's {@code Retry-After} when it sent one); any
+ * other refusal is {@code model_request_invalid} with the server's error message; a stream that
+ * ends without a finish reason is {@code incomplete_response}, and none of its text or tool calls
+ * is used.
  *
- * <p>It uses the JDK's {@link HttpClient} and Jackson only, so adding it pulls no SDK into a
- * team's worker. Thread-safe: one instance serves every turn of a worker.
+ * <p>It uses the JDK's {@link HttpClient} and Jackson only, so adding it pulls no SDK into a team's
+ * worker. Thread-safe: one instance serves every turn of a worker.
  */
 public final class OpenAiModelProvider implements ModelProvider {
   /** The default base URL: OpenAI's public API. */
@@ -84,12 +84,13 @@ public final class OpenAiModelProvider implements ModelProvider {
    * requires and a local server usually does not.
    *
    * @param model the model name every agent served by this provider uses
-   * @throws IllegalArgumentException for an empty model name, a malformed base URL, or OpenAI's
-   *     API without a key
+   * @throws IllegalArgumentException for an empty model name, a malformed base URL, or OpenAI's API
+   *     without a key
    */
   public static OpenAiModelProvider fromEnvironment(String model, Map<String, String> env) {
     if (model == null || model.isBlank()) {
-      throw new IllegalArgumentException("openai:MODEL needs a model name, e.g. openai:gpt-4o-mini.");
+      throw new IllegalArgumentException(
+          "openai:MODEL needs a model name, e.g. openai:gpt-4o-mini.");
     }
     String baseUrl = env.get("OPENAI_BASE_URL");
     Builder builder = newBuilder().model(model.strip());
@@ -101,7 +102,9 @@ public final class OpenAiModelProvider implements ModelProvider {
       builder.apiKey(key.strip());
     } else if ("api.openai.com".equalsIgnoreCase(builder.endpoint.getHost())) {
       throw new IllegalArgumentException(
-          "openai:" + model.strip() + " needs OPENAI_API_KEY (or OPENAI_BASE_URL for a server that needs no key).");
+          "openai:"
+              + model.strip()
+              + " needs OPENAI_API_KEY (or OPENAI_BASE_URL for a server that needs no key).");
     }
     return builder.build();
   }
@@ -121,7 +124,8 @@ public final class OpenAiModelProvider implements ModelProvider {
     String modelName = model != null ? model : request.model();
     if (modelName == null || modelName.isBlank()) {
       throw ModelException.permanent(
-          FailureTypes.MODEL_REQUEST_INVALID, "Agent '" + request.agent() + "' names no model and the provider sets none.");
+          FailureTypes.MODEL_REQUEST_INVALID,
+          "Agent '" + request.agent() + "' names no model and the provider sets none.");
     }
     HttpRequest.Builder http =
         HttpRequest.newBuilder(endpoint)
@@ -142,12 +146,15 @@ public final class OpenAiModelProvider implements ModelProvider {
         throw ChatCompletionsErrors.forStatus(
             head.status(), body, RetryAfter.from(head.headers(), Instant.now()), mapper);
       }
-      String contentType = head.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
+      String contentType =
+          head.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
       if (!contentType.isEmpty() && !contentType.startsWith("text/event-stream")) {
         String body = exchange.rest(stream, MAX_ERROR_BODY);
         throw ModelException.permanent(
             FailureTypes.MODEL_RESPONSE_INVALID,
-            "The model server answered " + contentType + " instead of an event stream: "
+            "The model server answered "
+                + contentType
+                + " instead of an event stream: "
                 + ChatCompletionsErrors.detail(body, mapper));
       }
       ChatCompletionsAccumulator answer = new ChatCompletionsAccumulator(mapper);
@@ -171,7 +178,8 @@ public final class OpenAiModelProvider implements ModelProvider {
     try {
       return mapper.writeValueAsBytes(ChatCompletionsRequest.body(request, modelName, mapper));
     } catch (JsonProcessingException e) {
-      throw ModelException.permanent(FailureTypes.MODEL_REQUEST_INVALID, "Cannot serialize the request: " + e.getMessage());
+      throw ModelException.permanent(
+          FailureTypes.MODEL_REQUEST_INVALID, "Cannot serialize the request: " + e.getMessage());
     }
   }
 
@@ -192,8 +200,8 @@ public final class OpenAiModelProvider implements ModelProvider {
     private Builder() {}
 
     /**
-     * The API's base URL, such as {@value OpenAiModelProvider#DEFAULT_BASE_URL} or
-     * {@code http://127.0.0.1:11434/v1}; requests go to {@code BASE/chat/completions}.
+     * The API's base URL, such as {@value OpenAiModelProvider#DEFAULT_BASE_URL} or {@code
+     * http://127.0.0.1:11434/v1}; requests go to {@code BASE/chat/completions}.
      */
     public Builder baseUrl(String baseUrl) {
       this.endpoint = chatCompletions(Objects.requireNonNull(baseUrl, "baseUrl"));
@@ -207,8 +215,8 @@ public final class OpenAiModelProvider implements ModelProvider {
     }
 
     /**
-     * The model name sent for every agent this provider serves. Without it each agent's own
-     * {@code model} is sent.
+     * The model name sent for every agent this provider serves. Without it each agent's own {@code
+     * model} is sent.
      */
     public Builder model(String model) {
       this.model = Objects.requireNonNull(model, "model");
@@ -222,9 +230,9 @@ public final class OpenAiModelProvider implements ModelProvider {
     }
 
     /**
-     * How long the server may send nothing, before its first byte or between two chunks, before
-     * the call fails as a transient {@code model_timeout} (default 5 minutes). The model
-     * activity's start-to-close timeout bounds the whole call in any case.
+     * How long the server may send nothing, before its first byte or between two chunks, before the
+     * call fails as a transient {@code model_timeout} (default 5 minutes). The model activity's
+     * start-to-close timeout bounds the whole call in any case.
      */
     public Builder idleTimeout(Duration idleTimeout) {
       this.idleTimeout = positive(idleTimeout, "idleTimeout");
@@ -261,12 +269,17 @@ public final class OpenAiModelProvider implements ModelProvider {
       try {
         uri = URI.create(base + "/chat/completions");
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("Not a URL: '" + baseUrl + "' (" + e.getMessage() + ")", e);
+        throw new IllegalArgumentException(
+            "Not a URL: '" + baseUrl + "' (" + e.getMessage() + ")", e);
       }
       String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
       if ((!scheme.equals("http") && !scheme.equals("https")) || uri.getHost() == null) {
         throw new IllegalArgumentException(
-            "The OpenAI base URL must be an http or https URL such as " + DEFAULT_BASE_URL + ", got '" + baseUrl + "'");
+            "The OpenAI base URL must be an http or https URL such as "
+                + DEFAULT_BASE_URL
+                + ", got '"
+                + baseUrl
+                + "'");
       }
       return uri;
     }

@@ -3,10 +3,10 @@ package io.durableagents.model.openai;
 import java.util.function.Consumer;
 
 /**
- * Turns the lines of a {@code text/event-stream} body into the data of its events, per the
- * HTML server-sent events rules: {@code data:} lines of one event are joined with newlines and the
- * event is dispatched at the blank line that ends it; comments ({@code :...}) and other fields
- * ({@code event}, {@code id}, {@code retry}) are ignored.
+ * Turns the lines of a {@code text/event-stream} body into the data of its events, per the HTML
+ * server-sent events rules: {@code data:} lines of one event are joined with newlines and the event
+ * is dispatched at the blank line that ends it; comments ({@code :...}) and other fields ({@code
+ * event}, {@code id}, {@code retry}) are ignored.
  */
 final class SseDecoder {
   private final Consumer<String> events;
@@ -43,8 +43,8 @@ final class SseDecoder {
   }
 
   /**
-   * The body ended: the data of an event still open (no blank line after it), or null. Some
-   * servers end with {@code data: [DONE]} and no blank line; a cut stream may end inside a chunk.
+   * The body ended: the data of an event still open (no blank line after it), or null. Some servers
+   * end with {@code data: [DONE]} and no blank line; a cut stream may end inside a chunk.
    */
   String drain() {
     if (!hasData) {

@@ -1,8 +1,8 @@
 package io.durableagents.model.openai;
 
-import io.durableagents.workflow.FailureTypes;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelStream;
+import io.durableagents.workflow.FailureTypes;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,9 +23,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One streaming HTTP exchange, read line by line on the caller's (activity) thread. The JDK client
- * delivers the response to a queue; the caller polls it and, whenever nothing arrived for a
- * moment, calls {@link ModelStream#alive()} so the activity heartbeats and learns of a cancel
- * while it waits. Closing the exchange abandons the request and the connection.
+ * delivers the response to a queue; the caller polls it and, whenever nothing arrived for a moment,
+ * calls {@link ModelStream#alive()} so the activity heartbeats and learns of a cancel while it
+ * waits. Closing the exchange abandons the request and the connection.
  */
 final class StreamingExchange implements AutoCloseable {
   private static final long POLL_MILLIS = 250;
@@ -54,7 +54,8 @@ final class StreamingExchange implements AutoCloseable {
     this.idleTimeout = idleTimeout;
   }
 
-  // The callback below is the failure handler; the stage whenComplete returns ends as response does.
+  // The callback below is the failure handler; the stage whenComplete returns ends as response
+  // does.
   @SuppressWarnings("FutureReturnValueIgnored")
   void start(HttpClient client, HttpRequest request) {
     response =
@@ -63,7 +64,10 @@ final class StreamingExchange implements AutoCloseable {
             info -> {
               items.add(new Head(info.statusCode(), info.headers()));
               return BodySubscribers.fromLineSubscriber(
-                  new LineSubscriber(), (LineSubscriber s) -> (Void) null, StandardCharsets.UTF_8, null);
+                  new LineSubscriber(),
+                  (LineSubscriber s) -> (Void) null,
+                  StandardCharsets.UTF_8,
+                  null);
             });
     response.whenComplete(
         (r, e) -> {
@@ -117,7 +121,9 @@ final class StreamingExchange implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw ModelException.transientFailure(
-            FailureTypes.MODEL_INTERRUPTED, "The model call was interrupted (worker shutting down?).", null);
+            FailureTypes.MODEL_INTERRUPTED,
+            "The model call was interrupted (worker shutting down?).",
+            null);
       }
       if (item != null) {
         return item;
@@ -125,7 +131,11 @@ final class StreamingExchange implements AutoCloseable {
       if (System.nanoTime() - deadline >= 0) {
         throw ModelException.transientFailure(
             "model_timeout",
-            "The model server at " + where() + " sent nothing for " + idleTimeout.toSeconds() + " s"
+            "The model server at "
+                + where()
+                + " sent nothing for "
+                + idleTimeout.toSeconds()
+                + " s"
                 + (headReceived ? " in the middle of its answer." : " (no response yet)."),
             null);
       }
@@ -139,13 +149,17 @@ final class StreamingExchange implements AutoCloseable {
           "model_connection_failed", "The model server's response ended before its headers.", null);
     }
     Throwable cause = failed.error();
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
       cause = cause.getCause();
     }
-    String detail = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    String detail =
+        cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
     if (cause instanceof HttpTimeoutException) {
       return ModelException.transientFailure(
-          "model_timeout", "The model server at " + where() + " did not answer in time: " + detail, null);
+          "model_timeout",
+          "The model server at " + where() + " did not answer in time: " + detail,
+          null);
     }
     if (cause instanceof IOException) {
       return ModelException.transientFailure(
@@ -157,7 +171,8 @@ final class StreamingExchange implements AutoCloseable {
           null);
     }
     return ModelException.permanent(
-        FailureTypes.MODEL_REQUEST_INVALID, "The request to the model server at " + where() + " failed: " + cause);
+        FailureTypes.MODEL_REQUEST_INVALID,
+        "The request to the model server at " + where() + " failed: " + cause);
   }
 
   /** Host and port only: the URL may carry a query or credentials that must not reach a log. */

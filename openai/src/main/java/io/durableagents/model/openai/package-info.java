@@ -1,5 +1,5 @@
 /**
- * A model provider for OpenAI-compatible Chat Completions servers, streaming, built on the JDK
- * HTTP client and Jackson: {@link io.durableagents.model.openai.OpenAiModelProvider}.
+ * A model provider for OpenAI-compatible Chat Completions servers, streaming, built on the JDK HTTP
+ * client and Jackson: {@link io.durableagents.model.openai.OpenAiModelProvider}.
  */
 package io.durableagents.model.openai;

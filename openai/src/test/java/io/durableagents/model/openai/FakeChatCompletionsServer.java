@@ -60,7 +60,9 @@ final class FakeChatCompletionsServer implements AutoCloseable {
 
   FakeChatCompletionsServer() {
     try {
-      server = HttpServer.create(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0), 0);
+      server =
+          HttpServer.create(
+              new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0), 0);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -96,7 +98,10 @@ final class FakeChatCompletionsServer implements AutoCloseable {
               body));
       Reply reply = replies.poll();
       if (reply == null || !"/v1/chat/completions".equals(exchange.getRequestURI().getPath())) {
-        status(500, Map.of("Content-Type", "application/json"), "{\"error\":{\"message\":\"no reply scripted\"}}")
+        status(
+                500,
+                Map.of("Content-Type", "application/json"),
+                "{\"error\":{\"message\":\"no reply scripted\"}}")
             .write(exchange);
       } else {
         reply.write(exchange);
@@ -140,9 +145,9 @@ final class FakeChatCompletionsServer implements AutoCloseable {
   }
 
   /**
-   * A stream that never finishes on its own: {@code first}, then {@code " more"} every
-   * {@code everyMillis} for up to a minute. {@code hungUp} counts down when a write fails because
-   * the client closed the connection.
+   * A stream that never finishes on its own: {@code first}, then {@code " more"} every {@code
+   * everyMillis} for up to a minute. {@code hungUp} counts down when a write fails because the
+   * client closed the connection.
    */
   static Reply endless(String first, long everyMillis, java.util.concurrent.CountDownLatch hungUp) {
     return exchange -> {
@@ -151,8 +156,9 @@ final class FakeChatCompletionsServer implements AutoCloseable {
       OutputStream out = exchange.getResponseBody();
       long end = System.nanoTime() + java.time.Duration.ofMinutes(1).toNanos();
       try {
-        out.write(Wire.chunk("{\"role\":\"assistant\",\"content\":" + Wire.quote(first) + "}", null)
-            .getBytes(StandardCharsets.UTF_8));
+        out.write(
+            Wire.chunk("{\"role\":\"assistant\",\"content\":" + Wire.quote(first) + "}", null)
+                .getBytes(StandardCharsets.UTF_8));
         out.flush();
         while (System.nanoTime() < end) {
           Thread.sleep(everyMillis);

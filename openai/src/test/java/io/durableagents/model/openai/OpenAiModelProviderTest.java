@@ -1,6 +1,5 @@
 package io.durableagents.model.openai;
 
-import io.durableagents.workflow.FailureTypes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -16,6 +15,7 @@ import io.durableagents.model.ModelStream;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.streaming.Delta;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.ToolCall;
@@ -104,16 +104,39 @@ class OpenAiModelProviderTest {
   void attachments_goToTheServerAsContentParts_textImageAndFile() {
     server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
     Message withFiles =
-        new Message(Message.USER, "see attached", null, null, null, null,
-            List.of(new io.durableagents.workflow.Attachment("a-1", "notes.txt", "text/plain"),
+        new Message(
+            Message.USER,
+            "see attached",
+            null,
+            null,
+            null,
+            null,
+            List.of(
+                new io.durableagents.workflow.Attachment("a-1", "notes.txt", "text/plain"),
                 new io.durableagents.workflow.Attachment("a-2", "chart.png", "image/png"),
                 new io.durableagents.workflow.Attachment("a-3", "invoice.pdf", "application/pdf")));
     ModelRequest request =
-        new ModelRequest("s-1", "tester", "agent-model", "Be brief.", List.of(withFiles), List.of(), 1,
+        new ModelRequest(
+            "s-1",
+            "tester",
+            "agent-model",
+            "Be brief.",
+            List.of(withFiles),
+            List.of(),
+            1,
             Map.of(
-                "a-1", new io.durableagents.model.AttachmentContent("a-1", "notes.txt", "text/plain", "hello notes".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                "a-2", new io.durableagents.model.AttachmentContent("a-2", "chart.png", "image/png", new byte[] {1, 2}),
-                "a-3", new io.durableagents.model.AttachmentContent("a-3", "invoice.pdf", "application/pdf", new byte[] {3})));
+                "a-1",
+                    new io.durableagents.model.AttachmentContent(
+                        "a-1",
+                        "notes.txt",
+                        "text/plain",
+                        "hello notes".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                "a-2",
+                    new io.durableagents.model.AttachmentContent(
+                        "a-2", "chart.png", "image/png", new byte[] {1, 2}),
+                "a-3",
+                    new io.durableagents.model.AttachmentContent(
+                        "a-3", "invoice.pdf", "application/pdf", new byte[] {3})));
 
     provider().generate(request, new Recording());
 
@@ -121,9 +144,11 @@ class OpenAiModelProviderTest {
     assertThat(content.get(0).path("type").asText()).isEqualTo("text");
     assertThat(content.get(0).path("text").asText()).isEqualTo("see attached");
     assertThat(content.get(1).path("text").asText()).isEqualTo("hello notes");
-    assertThat(content.get(2).path("image_url").path("url").asText()).isEqualTo("data:image/png;base64,AQI=");
+    assertThat(content.get(2).path("image_url").path("url").asText())
+        .isEqualTo("data:image/png;base64,AQI=");
     assertThat(content.get(3).path("file").path("filename").asText()).isEqualTo("invoice.pdf");
-    assertThat(content.get(3).path("file").path("file_data").asText()).isEqualTo("data:application/pdf;base64,Aw==");
+    assertThat(content.get(3).path("file").path("file_data").asText())
+        .isEqualTo("data:application/pdf;base64,Aw==");
   }
 
   @Test
@@ -154,8 +179,7 @@ class OpenAiModelProviderTest {
         FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
     OpenAiModelProvider provider = provider();
 
-    ModelException failure =
-        modelFailure(() -> provider.generate(hello(), new Recording()));
+    ModelException failure = modelFailure(() -> provider.generate(hello(), new Recording()));
 
     assertThat(failure.retryable()).isTrue();
     assertThat(failure.retryAfter()).isEqualTo(Duration.ofSeconds(1));
@@ -170,11 +194,12 @@ class OpenAiModelProviderTest {
     server.reply(
         FakeChatCompletionsServer.status(
             503,
-            Map.of("Retry-After", DateTimeFormatter.RFC_1123_DATE_TIME.format(inTenSeconds.atOffset(ZoneOffset.UTC))),
+            Map.of(
+                "Retry-After",
+                DateTimeFormatter.RFC_1123_DATE_TIME.format(inTenSeconds.atOffset(ZoneOffset.UTC))),
             "upstream overloaded"));
 
-    ModelException failure =
-        modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
 
     assertThat(failure.retryable()).isTrue();
     assertThat(failure.code()).isEqualTo("model_unavailable");
@@ -191,8 +216,7 @@ class OpenAiModelProviderTest {
             "{\"error\":{\"message\":\"Invalid schema for function 'add': 'objekt' is not valid under any of the given schemas.\","
                 + "\"type\":\"invalid_request_error\",\"param\":\"tools[0].function.parameters\",\"code\":\"invalid_function_parameters\"}}"));
 
-    ModelException failure =
-        modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
 
     assertThat(failure.retryable()).isFalse();
     assertThat(failure.code()).isEqualTo("model_request_invalid");
@@ -217,7 +241,8 @@ class OpenAiModelProviderTest {
   void doneWithoutAFinishReason_isIncompleteResponseToo() {
     server.reply(
         FakeChatCompletionsServer.stream(
-            Wire.chunk("{\"role\":\"assistant\",\"content\":\"Half an ans\"}", null) + "data: [DONE]\n\n"));
+            Wire.chunk("{\"role\":\"assistant\",\"content\":\"Half an ans\"}", null)
+                + "data: [DONE]\n\n"));
 
     assertThatThrownBy(() -> provider().generate(hello(), new Recording()))
         .isInstanceOfSatisfying(
@@ -239,20 +264,24 @@ class OpenAiModelProviderTest {
   void requestBody_isTheDocumentedStreamingChatCompletionsRequest() throws IOException {
     server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
     ToolCall add = new ToolCall("call_Add1", "add", json("{\"a\":1,\"b\":2}"));
-    ToolCall broken = new ToolCall("call_Bad2", "add", com.fasterxml.jackson.databind.node.TextNode.valueOf("{\"a\":"));
+    ToolCall broken =
+        new ToolCall(
+            "call_Bad2", "add", com.fasterxml.jackson.databind.node.TextNode.valueOf("{\"a\":"));
     List<Message> messages =
         List.of(
             Message.user("What is 1+2?"),
             Message.assistant("Let me add.", List.of(add, broken)),
             Message.toolResult(add, json("{\"sum\":3}")),
-            Message.toolResult(broken, json("{\"error\":\"invalid_arguments\",\"message\":\"not JSON\"}")),
+            Message.toolResult(
+                broken, json("{\"error\":\"invalid_arguments\",\"message\":\"not JSON\"}")),
             Message.assistant("It is 3.", List.of()),
             Message.user("Thanks"));
     ToolDefinition tool =
         new ToolDefinition(
             "add",
             "Adds two integers.",
-            json("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}"));
+            json(
+                "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}"));
 
     provider().generate(request(messages, List.of(tool)), new Recording());
 
@@ -292,9 +321,16 @@ class OpenAiModelProviderTest {
     ToolCall call = new ToolCall("call_1", "echo", json("{\"text\":\"x\"}"));
     ModelRequest request =
         new ModelRequest(
-            "s-1", "tester", "agent-model", "",
-            List.of(Message.user("hi"), Message.assistant("", List.of(call)), Message.toolResult(call, json("\"x\""))),
-            List.of(), 1);
+            "s-1",
+            "tester",
+            "agent-model",
+            "",
+            List.of(
+                Message.user("hi"),
+                Message.assistant("", List.of(call)),
+                Message.toolResult(call, json("\"x\""))),
+            List.of(),
+            1);
 
     provider().generate(request, new Recording());
 
@@ -309,7 +345,10 @@ class OpenAiModelProviderTest {
   void withoutAModelName_theAgentsModelIsSent() {
     server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
 
-    OpenAiModelProvider.newBuilder().baseUrl(server.baseUrl()).build().generate(hello(), new Recording());
+    OpenAiModelProvider.newBuilder()
+        .baseUrl(server.baseUrl())
+        .build()
+        .generate(hello(), new Recording());
 
     assertThat(server.requests().get(0).json().path("model").asText()).isEqualTo("agent-model");
     assertThat(server.requests().get(0).header("Authorization")).isNull();
@@ -338,7 +377,8 @@ class OpenAiModelProviderTest {
   private static String answerWithUsage(String usage) {
     return Wire.chunk("{\"role\":\"assistant\",\"content\":\"Hi\"}", "stop")
         + "data: {\"id\":\"chatcmpl-U\",\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":"
-        + usage + "}\n\n"
+        + usage
+        + "}\n\n"
         + "data: [DONE]\n\n";
   }
 
@@ -356,7 +396,9 @@ class OpenAiModelProviderTest {
 
       assertThat(failure.code()).as(usage).isEqualTo(FailureTypes.MODEL_RESPONSE_INVALID);
       assertThat(failure.retryable()).as(usage).isFalse();
-      assertThat(failure.getMessage()).as(usage).containsPattern("usage\\.(prompt|completion)_tokens");
+      assertThat(failure.getMessage())
+          .as(usage)
+          .containsPattern("usage\\.(prompt|completion)_tokens");
     }
     server.reply(FakeChatCompletionsServer.stream(answerWithUsage("{\"prompt_tokens\":null}")));
     assertThat(provider().generate(hello(), new Recording()).usage()).isEqualTo(Usage.ZERO);
@@ -384,7 +426,9 @@ class OpenAiModelProviderTest {
   void reasoningDeltas_goToTheStreamBeforeTheText_andAreNotPartOfIt() {
     server.reply(
         FakeChatCompletionsServer.stream(
-            Wire.chunk("{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"Think\"}", null)
+            Wire.chunk(
+                    "{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"Think\"}",
+                    null)
                 + Wire.chunk("{\"reasoning\":\"ing...\"}", null)
                 + Wire.chunk("{\"content\":\"Done.\"}", null)
                 + Wire.chunk("{}", "length")
@@ -406,8 +450,7 @@ class OpenAiModelProviderTest {
             Wire.chunk("{\"role\":\"assistant\",\"content\":\"Hel\"}", null)
                 + "data: {\"error\":{\"message\":\"The server had an error while processing your request.\",\"type\":\"server_error\"}}\n\n"));
 
-    ModelException failure =
-        modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
 
     assertThat(failure.retryable()).isTrue();
     assertThat(failure.getMessage()).contains("The server had an error");
@@ -416,11 +459,15 @@ class OpenAiModelProviderTest {
   @Test
   void connectionRefused_isTransient() throws IOException {
     int port;
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByAddress(new byte[] {127, 0, 0, 1}))) {
+    try (ServerSocket socket =
+        new ServerSocket(0, 1, InetAddress.getByAddress(new byte[] {127, 0, 0, 1}))) {
       port = socket.getLocalPort();
     }
     OpenAiModelProvider provider =
-        OpenAiModelProvider.newBuilder().baseUrl("http://127.0.0.1:" + port + "/v1").model("m").build();
+        OpenAiModelProvider.newBuilder()
+            .baseUrl("http://127.0.0.1:" + port + "/v1")
+            .model("m")
+            .build();
 
     ModelException failure = modelFailure(() -> provider.generate(hello(), new Recording()));
 
@@ -430,9 +477,15 @@ class OpenAiModelProviderTest {
 
   @Test
   void aSilentServer_isATransientTimeout_andTheWaitHeartbeats() {
-    server.reply(FakeChatCompletionsServer.delayed(3000, FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER)));
+    server.reply(
+        FakeChatCompletionsServer.delayed(
+            3000, FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER)));
     OpenAiModelProvider provider =
-        OpenAiModelProvider.newBuilder().baseUrl(server.baseUrl()).model("m").idleTimeout(Duration.ofMillis(800)).build();
+        OpenAiModelProvider.newBuilder()
+            .baseUrl(server.baseUrl())
+            .model("m")
+            .idleTimeout(Duration.ofMillis(800))
+            .build();
     Recording stream = new Recording();
 
     ModelException failure = modelFailure(() -> provider.generate(hello(), stream));
@@ -461,11 +514,14 @@ class OpenAiModelProviderTest {
 
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
     assertThat(stream.events).containsExactly("text:one");
-    assertThat(hungUp.await(10, TimeUnit.SECONDS)).as("the server noticed the client hung up").isTrue();
+    assertThat(hungUp.await(10, TimeUnit.SECONDS))
+        .as("the server noticed the client hung up")
+        .isTrue();
   }
 
   @Test
-  void cancelledWhileStreaming_noDeltaReachesAListenerAfterTheCancel_andTheCallStops() throws Exception {
+  void cancelledWhileStreaming_noDeltaReachesAListenerAfterTheCancel_andTheCallStops()
+      throws Exception {
     CountDownLatch hungUp = new CountDownLatch(1);
     server.reply(FakeChatCompletionsServer.endless("one", 20, hungUp));
     List<Delta> received = new CopyOnWriteArrayList<>();
@@ -480,7 +536,8 @@ class OpenAiModelProviderTest {
                 delta -> {
                   received.add(delta);
                   if (received.size() == 3) {
-                    cancelRequested.set(true); // the server answers the next heartbeat with a cancel
+                    cancelRequested.set(
+                        true); // the server answers the next heartbeat with a cancel
                   }
                 }),
             () -> {
@@ -520,7 +577,8 @@ class OpenAiModelProviderTest {
     assertThatThrownBy(() -> ModelProviders.fromSpec("openai:", Map.of("OPENAI_API_KEY", "k")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("openai:MODEL");
-    assertThatThrownBy(() -> ModelProviders.fromSpec("openai:m", Map.of("OPENAI_BASE_URL", "ftp://x/v1")))
+    assertThatThrownBy(
+            () -> ModelProviders.fromSpec("openai:m", Map.of("OPENAI_BASE_URL", "ftp://x/v1")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("http or https");
     assertThatThrownBy(() -> ModelProviders.fromSpec("claude:x", Map.of()))
@@ -533,7 +591,8 @@ class OpenAiModelProviderTest {
     Instant now = Instant.parse("2025-01-01T00:00:00Z");
     assertThat(RetryAfter.parse("1", now)).isEqualTo(Duration.ofSeconds(1));
     assertThat(RetryAfter.parse(" 120 ", now)).isEqualTo(Duration.ofMinutes(2));
-    assertThat(RetryAfter.parse("Wed, 01 Jan 2025 00:00:30 GMT", now)).isEqualTo(Duration.ofSeconds(30));
+    assertThat(RetryAfter.parse("Wed, 01 Jan 2025 00:00:30 GMT", now))
+        .isEqualTo(Duration.ofSeconds(30));
     assertThat(RetryAfter.parse("Tue, 31 Dec 2024 23:59:00 GMT", now)).isEqualTo(Duration.ZERO);
     assertThat(RetryAfter.parse("soon", now)).isNull();
     assertThat(RetryAfter.parse("-5", now)).isNull();

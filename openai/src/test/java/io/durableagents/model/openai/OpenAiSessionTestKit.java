@@ -34,15 +34,21 @@ final class OpenAiSessionTestKit implements AutoCloseable {
   final AgentStore store;
   final WorkflowClient client;
   final List<Delta> deltas = new CopyOnWriteArrayList<>();
+
   /** When each delta arrived ({@link System#nanoTime()}), in the order of {@link #deltas}. */
   final List<Long> deltaArrivals = new CopyOnWriteArrayList<>();
+
   /** Invocations per tool call id: the tools' side effects. */
   final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
 
   OpenAiSessionTestKit(Path dir, FakeChatCompletionsServer server) {
     store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
     OpenAiModelProvider model =
-        OpenAiModelProvider.newBuilder().baseUrl(server.baseUrl()).apiKey("sk-test").model("gpt-4o-mini").build();
+        OpenAiModelProvider.newBuilder()
+            .baseUrl(server.baseUrl())
+            .apiKey("sk-test")
+            .model("gpt-4o-mini")
+            .build();
     AgentsPlugin plugin =
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
@@ -73,7 +79,9 @@ final class OpenAiSessionTestKit implements AutoCloseable {
                         + "\"required\":[\"a\",\"b\"]}")
                 .handler(
                     (args, ctx) -> {
-                      effects.computeIfAbsent(ctx.toolCallId(), id -> new AtomicInteger()).incrementAndGet();
+                      effects
+                          .computeIfAbsent(ctx.toolCallId(), id -> new AtomicInteger())
+                          .incrementAndGet();
                       return Map.of("sum", args.get("a").asLong() + args.get("b").asLong());
                     })
                 .build(),
@@ -83,7 +91,9 @@ final class OpenAiSessionTestKit implements AutoCloseable {
                     "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}")
                 .handler(
                     (args, ctx) -> {
-                      effects.computeIfAbsent(ctx.toolCallId(), id -> new AtomicInteger()).incrementAndGet();
+                      effects
+                          .computeIfAbsent(ctx.toolCallId(), id -> new AtomicInteger())
+                          .incrementAndGet();
                       return Map.of("echo", args.get("text").asText());
                     })
                 .build())
@@ -96,7 +106,8 @@ final class OpenAiSessionTestKit implements AutoCloseable {
         SessionUpdates.sendWithStart(
             client, TASK_QUEUE, new SendRequest(input), new SessionStart(sessionId, null, null));
     while (result != null && result.isContinued()) {
-      result = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(new SendRequest(""));
+      result =
+          client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(new SendRequest(""));
     }
     return result;
   }

@@ -1,9 +1,9 @@
 package io.durableagents.model.openai;
 
-import io.durableagents.projection.StoredEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.durableagents.projection.StoredEntry;
 import io.durableagents.streaming.Delta;
 import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.FinishReason;
@@ -79,7 +79,8 @@ class OpenAiSessionWorkflowTest {
     assertThat(history).isNotEmpty();
     assertThat(history.get(0).status()).isEqualTo(RunStatus.FAILED);
     assertThat(history.get(0).finishReason()).isEqualTo(FinishReason.ERROR);
-    assertThat(kit.store.readMessages("openai-400", result.messageCount())).containsExactly(Message.user("hello"));
+    assertThat(kit.store.readMessages("openai-400", result.messageCount()))
+        .containsExactly(Message.user("hello"));
   }
 
   @Test
@@ -102,7 +103,8 @@ class OpenAiSessionWorkflowTest {
   void streamedTextDeltas_concatenateToTheStoredAssistantTextOfEachStep() {
     server.reply(
         FakeChatCompletionsServer.stream(Wire.TOOL_CALLS),
-        FakeChatCompletionsServer.stream(Wire.answer("1 + 2", " = ", "3", ", and you said ", "\"x\".")));
+        FakeChatCompletionsServer.stream(
+            Wire.answer("1 + 2", " = ", "3", ", and you said ", "\"x\".")));
 
     RunResult result = kit().send("openai-deltas", "add 1 and 2, echo x");
 
@@ -117,13 +119,22 @@ class OpenAiSessionWorkflowTest {
     Map<Integer, String> streamed =
         kit.deltas.stream()
             .filter(Delta::isText)
-            .collect(Collectors.groupingBy(Delta::step, java.util.TreeMap::new, Collectors.mapping(Delta::text, Collectors.joining())));
+            .collect(
+                Collectors.groupingBy(
+                    Delta::step,
+                    java.util.TreeMap::new,
+                    Collectors.mapping(Delta::text, Collectors.joining())));
     assertThat(streamed.values()).containsExactly(assistant.get(0).text(), assistant.get(1).text());
-    assertThat(kit.deltas).allSatisfy(d -> {
-      assertThat(d.sessionId()).isEqualTo("openai-deltas");
-      assertThat(d.attempt()).isEqualTo(1);
-    });
-    assertThat(kit.deltas.stream().filter(d -> d.step() == streamed.keySet().iterator().next()).map(Delta::text))
+    assertThat(kit.deltas)
+        .allSatisfy(
+            d -> {
+              assertThat(d.sessionId()).isEqualTo("openai-deltas");
+              assertThat(d.attempt()).isEqualTo(1);
+            });
+    assertThat(
+            kit.deltas.stream()
+                .filter(d -> d.step() == streamed.keySet().iterator().next())
+                .map(Delta::text))
         .containsExactly("Let me add.");
     // The second request carried the first turn and the tool results back to the model.
     assertThat(server.requests().get(1).json().path("messages").findValuesAsText("role"))
@@ -135,7 +146,8 @@ class OpenAiSessionWorkflowTest {
     CountDownLatch hungUp = new CountDownLatch(1);
     server.reply(FakeChatCompletionsServer.endless("Once upon", 100, hungUp));
     kit();
-    CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> kit.send("openai-cancel", "tell a story"));
+    CompletableFuture<RunResult> run =
+        CompletableFuture.supplyAsync(() -> kit.send("openai-cancel", "tell a story"));
     // Cancel well after the first heartbeat, which the SDK sends at once; later ones it throttles.
     await("20 deltas streamed")
         .atMost(Duration.ofSeconds(20))

@@ -3,8 +3,8 @@ package io.durableagents.model.openai;
 /**
  * Chat Completions streams as they travel on the wire (OpenAI API reference, "The chat completion
  * chunk object" and "Streaming"), byte for byte: one {@code data:} line per chunk, a blank line
- * after each, {@code usage: null} on every chunk but the last (with
- * {@code stream_options.include_usage}), whose {@code choices} is empty, then {@code data: [DONE]}.
+ * after each, {@code usage: null} on every chunk but the last (with {@code
+ * stream_options.include_usage}), whose {@code choices} is empty, then {@code data: [DONE]}.
  */
 final class Wire {
   private Wire() {}
@@ -74,15 +74,21 @@ final class Wire {
     wire.append(
         "data: {\"id\":\"chatcmpl-G\",\"object\":\"chat.completion.chunk\",\"created\":1735689700,"
             + "\"model\":\"gpt-4o-mini-2024-07-18\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,"
-            + "\"completion_tokens\":" + deltas.length + ",\"total_tokens\":" + (10 + deltas.length) + "}}\n\n");
+            + "\"completion_tokens\":"
+            + deltas.length
+            + ",\"total_tokens\":"
+            + (10 + deltas.length)
+            + "}}\n\n");
     wire.append("data: [DONE]\n\n");
     return wire.toString();
   }
 
   static String chunk(String delta, String finishReason) {
     return "data: {\"id\":\"chatcmpl-G\",\"object\":\"chat.completion.chunk\",\"created\":1735689700,"
-        + "\"model\":\"gpt-4o-mini-2024-07-18\",\"choices\":[{\"index\":0,\"delta\":" + delta
-        + ",\"logprobs\":null,\"finish_reason\":" + (finishReason == null ? "null" : quote(finishReason))
+        + "\"model\":\"gpt-4o-mini-2024-07-18\",\"choices\":[{\"index\":0,\"delta\":"
+        + delta
+        + ",\"logprobs\":null,\"finish_reason\":"
+        + (finishReason == null ? "null" : quote(finishReason))
         + "}],\"usage\":null}\n\n";
   }
 

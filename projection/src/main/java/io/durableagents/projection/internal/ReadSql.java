@@ -1,9 +1,9 @@
 package io.durableagents.projection.internal;
 
 /**
- * The read model's SQL, valid on SQLite and PostgreSQL. Sessions and history entries are read
- * with every column ({@code *}), mapped by name: a projection from before a later migration
- * ({@code fork_patch}, {@code transcript_hash}) still reads, without them.
+ * The read model's SQL, valid on SQLite and PostgreSQL. Sessions and history entries are read with
+ * every column ({@code *}), mapped by name: a projection from before a later migration ({@code
+ * fork_patch}, {@code transcript_hash}) still reads, without them.
  */
 public final class ReadSql {
   private ReadSql() {}

@@ -1,7 +1,5 @@
 package io.durableagents.projection.internal;
 
-import io.durableagents.workflow.ApprovalStatus;
-import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,9 +9,11 @@ import io.durableagents.projection.StoredApproval;
 import io.durableagents.projection.StoredEntry;
 import io.durableagents.projection.StoredSession;
 import io.durableagents.workflow.Approval;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.ApprovalStatus;
+import io.durableagents.workflow.Message;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.Usage;
 import java.io.IOException;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -51,8 +51,8 @@ public final class Rows {
   /**
    * A row of {@code SELECT * FROM agent_checkpoints}.
    *
-   * @param withHash whether the result has the {@code transcript_hash} column ({@link
-   *     #hasColumn}), asked once per result rather than per row
+   * @param withHash whether the result has the {@code transcript_hash} column ({@link #hasColumn}),
+   *     asked once per result rather than per row
    */
   public static StoredEntry entry(ResultSet row, boolean withHash) throws SQLException {
     return new StoredEntry(
@@ -150,8 +150,8 @@ public final class Rows {
   }
 
   /**
-   * A tool call's arguments as the model sent them: null stays null, text that is not JSON reads
-   * as a JSON string rather than hiding the approval from the inbox.
+   * A tool call's arguments as the model sent them: null stays null, text that is not JSON reads as
+   * a JSON string rather than hiding the approval from the inbox.
    */
   private static JsonNode lenientJson(String text) {
     if (text == null) {

@@ -79,10 +79,18 @@ public class DemoCommand implements Callable<Integer> {
                     WorkerConfig.DEFAULT_TASK_QUEUE,
                     PROJECTION_URL,
                     null))) {
-      out.println("Started an embedded Temporal server on " + server.address()
-          + " and a worker for the '" + ConciergeAgent.NAME + "' agent");
-      out.println("(task queue '" + WorkerConfig.DEFAULT_TASK_QUEUE + "', projection "
-          + PROJECTION_URL + ", scripted model).");
+      out.println(
+          "Started an embedded Temporal server on "
+              + server.address()
+              + " and a worker for the '"
+              + ConciergeAgent.NAME
+              + "' agent");
+      out.println(
+          "(task queue '"
+              + WorkerConfig.DEFAULT_TASK_QUEUE
+              + "', projection "
+              + PROJECTION_URL
+              + ", scripted model).");
       out.flush();
 
       try (ProjectionReader projection = ProjectionReader.open(PROJECTION_URL)) {
@@ -101,15 +109,18 @@ public class DemoCommand implements Callable<Integer> {
   private int play(WorkflowClient workflows, AgentClient agents, PrintWriter out) {
     heading(out, "Run 1 · new session '" + SESSION + "'");
     long started = System.nanoTime();
-    RunResult first = agents.send(SESSION, FIRST_MESSAGE,
-        SendOptions.newBuilder().setAgent(ConciergeAgent.NAME).build());
+    RunResult first =
+        agents.send(
+            SESSION, FIRST_MESSAGE, SendOptions.newBuilder().setAgent(ConciergeAgent.NAME).build());
     printRun(out, first, 0, System.nanoTime() - started);
     first = approvePauses(workflows, agents, first, out);
     if (!RunStatus.FINISHED.equals(first.status())) {
       out.println();
       out.println("The first run did not finish (" + first.status() + "), so the demo stops here.");
       out.flush();
-      return ExitCodes.forStatus(first.status()) == ExitCodes.OK ? ExitCodes.ERROR : ExitCodes.forStatus(first.status());
+      return ExitCodes.forStatus(first.status()) == ExitCodes.OK
+          ? ExitCodes.ERROR
+          : ExitCodes.forStatus(first.status());
     }
 
     int before = first.messages() == null ? 0 : first.messages().size();
@@ -119,32 +130,48 @@ public class DemoCommand implements Callable<Integer> {
     printRun(out, second, before, System.nanoTime() - started);
 
     out.println();
-    out.println(wrap("",
-        "Run 2 continued session '" + SESSION + "': the model saw all " + before
-            + " earlier messages. Every model turn and tool call above was a Temporal activity,"
-            + " its result recorded in the workflow history: had the worker crashed mid-run, a new"
-            + " one would resume from the last recorded step without asking the model again or"
-            + " booking a second table.", ""));
-    agents.status(SESSION)
+    out.println(
+        wrap(
+            "",
+            "Run 2 continued session '"
+                + SESSION
+                + "': the model saw all "
+                + before
+                + " earlier messages. Every model turn and tool call above was a Temporal activity,"
+                + " its result recorded in the workflow history: had the worker crashed mid-run, a new"
+                + " one would resume from the last recorded step without asking the model again or"
+                + " booking a second table.",
+            ""));
+    agents
+        .status(SESSION)
         .map(SessionStatus::businessState)
         .ifPresent(
             state -> {
               out.println();
-              out.println(wrap("", "The tools keep business state with every checkpoint; book_table noted"
-                  + " its booking there:", ""));
+              out.println(
+                  wrap(
+                      "",
+                      "The tools keep business state with every checkpoint; book_table noted"
+                          + " its booking there:",
+                      ""));
               out.println(INDENT + RunResultPrinter.compactJson(state, MAX_JSON));
             });
     out.println();
-    out.println("The conversation is in " + PROJECTION_FILE + " (SQLite projection, "
-        + (second.messages() == null ? "?" : second.messages().size()) + " messages).");
-    out.println("Next: run './agents dev', then in another shell './agents send chat-1 \"hello\"'.");
+    out.println(
+        "The conversation is in "
+            + PROJECTION_FILE
+            + " (SQLite projection, "
+            + (second.messages() == null ? "?" : second.messages().size())
+            + " messages).");
+    out.println(
+        "Next: run './agents dev', then in another shell './agents send chat-1 \"hello\"'.");
     out.flush();
     return ExitCodes.forStatus(second.status());
   }
 
   /**
-   * Approves each approval the run pauses for, as a back-office user would, and follows the run
-   * to its end. Approvals are decided with the workflow's {@code approve} update.
+   * Approves each approval the run pauses for, as a back-office user would, and follows the run to
+   * its end. Approvals are decided with the workflow's {@code approve} update.
    */
   private static RunResult approvePauses(
       WorkflowClient workflows, AgentClient agents, RunResult result, PrintWriter out) {
@@ -156,17 +183,26 @@ public class DemoCommand implements Callable<Integer> {
         pauses++) {
       Approval approval = current.approval();
       String id = RunResultPrinter.printable(approval.approvalId());
-      out.println(wrap(INDENT,
-          RunResultPrinter.printable(approval.toolName()) + " waits for approval " + id
-              + ". The workflow waits durably, for days if need be; the demo approves, as"
-              + " a back office or this command would:", INDENT));
+      out.println(
+          wrap(
+              INDENT,
+              RunResultPrinter.printable(approval.toolName())
+                  + " waits for approval "
+                  + id
+                  + ". The workflow waits durably, for days if need be; the demo approves, as"
+                  + " a back office or this command would:",
+              INDENT));
       out.println(INDENT + "./agents approve " + SESSION + " " + id);
       out.flush();
       DecisionOutcome outcome =
           workflows
               .newWorkflowStub(AgentSessionWorkflow.class, SESSION)
               .approve(new Decision(approval.approvalId(), true, "Approved in the demo", "demo"));
-      out.println(INDENT + "✓ " + RunResultPrinter.printable(outcome.outcome().value()) + ", the run resumes");
+      out.println(
+          INDENT
+              + "✓ "
+              + RunResultPrinter.printable(outcome.outcome().value())
+              + ", the run resumes");
       out.flush();
       int shown = current.messages() == null ? 0 : current.messages().size();
       long started = System.nanoTime();
@@ -210,7 +246,11 @@ public class DemoCommand implements Callable<Integer> {
           out.println(wrap(label("you"), RunResultPrinter.printable(message.text()), INDENT));
         } else if (Message.ASSISTANT.equals(message.role())) {
           if (message.text() != null && !message.text().isBlank()) {
-            out.println(wrap(label("concierge"), RunResultPrinter.printable(message.text().strip()), INDENT));
+            out.println(
+                wrap(
+                    label("concierge"),
+                    RunResultPrinter.printable(message.text().strip()),
+                    INDENT));
           } else {
             out.println(label("concierge").stripTrailing());
           }
@@ -233,9 +273,14 @@ public class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private static void printToolCall(PrintWriter out, String name, JsonNode arguments, JsonNode result) {
-    out.println(INDENT + "→ " + RunResultPrinter.printable(name) + " "
-        + RunResultPrinter.compactJson(arguments, MAX_JSON));
+  private static void printToolCall(
+      PrintWriter out, String name, JsonNode arguments, JsonNode result) {
+    out.println(
+        INDENT
+            + "→ "
+            + RunResultPrinter.printable(name)
+            + " "
+            + RunResultPrinter.compactJson(arguments, MAX_JSON));
     if (result != null) {
       out.println(INDENT + "  = " + RunResultPrinter.compactJson(result, MAX_JSON));
     }
@@ -246,19 +291,29 @@ public class DemoCommand implements Callable<Integer> {
         RunStatus.FINISHED.equals(result.status())
             ? "✓"
             : RunStatus.AWAITING_APPROVAL.equals(result.status()) ? "⏸" : "✗";
-    StringBuilder line = new StringBuilder(mark).append(" run ").append(result.run()).append(' ')
-        .append(result.status());
-    if (result.finishReason() != null && !result.finishReason().equals(String.valueOf(result.status()))) {
+    StringBuilder line =
+        new StringBuilder(mark)
+            .append(" run ")
+            .append(result.run())
+            .append(' ')
+            .append(result.status());
+    if (result.finishReason() != null
+        && !result.finishReason().equals(String.valueOf(result.status()))) {
       line.append(" (").append(result.finishReason()).append(')');
     }
-    line.append(" · ").append(result.steps()).append(result.steps() == 1 ? " model turn" : " model turns");
+    line.append(" · ")
+        .append(result.steps())
+        .append(result.steps() == 1 ? " model turn" : " model turns");
     int calls = result.toolCalls().size();
     line.append(" · ").append(calls).append(calls == 1 ? " tool call" : " tool calls");
     line.append(" · ").append(RunResultPrinter.usage(result.usage()));
     line.append(String.format(" · %.1f s", elapsedNanos / 1e9));
     if (result.error() != null) {
-      line.append(System.lineSeparator()).append("  error: ").append(result.error().code())
-          .append(": ").append(RunResultPrinter.printable(result.error().message()));
+      line.append(System.lineSeparator())
+          .append("  error: ")
+          .append(result.error().code())
+          .append(": ")
+          .append(RunResultPrinter.printable(result.error().message()));
     }
     return line.toString();
   }

@@ -1,9 +1,9 @@
 package io.durableagents.app.cli;
 
-import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.app.AgentWorker;
 import io.durableagents.app.WorkerConfig;
 import io.durableagents.cli.ConnectionOptions;
+import io.durableagents.projection.ProjectionUrl;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -37,14 +37,21 @@ public class DevCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     for (String option : ConnectionOptions.TEMPORAL_OPTIONS) {
-      if (!option.equals("--namespace") && spec.commandLine().getParseResult().hasMatchedOption(option)) {
+      if (!option.equals("--namespace")
+          && spec.commandLine().getParseResult().hasMatchedOption(option)) {
         throw new ParameterException(
             spec.commandLine(),
-            "dev runs its own Temporal server, so " + option + " does not apply: use --port, or"
+            "dev runs its own Temporal server, so "
+                + option
+                + " does not apply: use --port, or"
                 + " 'agents worker --temporal HOST:PORT' for an existing one.");
       }
     }
-    options.config(options.connection().plainSettings(ConnectionOptions.DEFAULT_TEMPORAL)); // checks them before anything starts
+    options.config(
+        options
+            .connection()
+            .plainSettings(
+                ConnectionOptions.DEFAULT_TEMPORAL)); // checks them before anything starts
     Optional<Path> binary = server.validate();
     PrintWriter out = spec.commandLine().getOut();
     Foreground foreground = Foreground.install(spec.commandLine().getErr());
@@ -52,7 +59,10 @@ public class DevCommand implements Callable<Integer> {
     WorkerConfig config = options.config(options.connection().plainSettings(address));
     foreground.own(AgentWorker.start(config));
     out.println(WorkerCommand.readyLine(config));
-    out.println("Try, in another shell: ./agents send" + clientOptions(config) + " chat-1 \"hello\"   (Ctrl-C to stop)");
+    out.println(
+        "Try, in another shell: ./agents send"
+            + clientOptions(config)
+            + " chat-1 \"hello\"   (Ctrl-C to stop)");
     out.flush();
     foreground.awaitShutdown();
     return 0;
@@ -71,7 +81,10 @@ public class DevCommand implements Callable<Integer> {
       options.append(" --task-queue ").append(config.taskQueue());
     }
     if (!WorkerConfig.DEFAULT_PROJECTION.equals(config.projectionUrl())) {
-      options.append(" --projection '").append(ProjectionUrl.describe(config.projectionUrl())).append('\'');
+      options
+          .append(" --projection '")
+          .append(ProjectionUrl.describe(config.projectionUrl()))
+          .append('\'');
     }
     return options.toString();
   }

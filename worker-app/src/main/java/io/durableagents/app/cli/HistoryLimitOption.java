@@ -21,8 +21,11 @@ public class HistoryLimitOption {
       paramLabel = "N",
       description =
           "History entries kept per session, the newest steps; 0 keeps none"
-              + " (env " + StoreOptions.HISTORY_LIMIT_VARIABLE + "; default: "
-              + StoreOptions.DEFAULT_HISTORY_LIMIT + ").")
+              + " (env "
+              + StoreOptions.HISTORY_LIMIT_VARIABLE
+              + "; default: "
+              + StoreOptions.DEFAULT_HISTORY_LIMIT
+              + ").")
   String historyLimit;
 
   /** The store options: the option if given, else the environment variable, else the default. */

@@ -17,8 +17,8 @@ import picocli.CommandLine.Spec;
 /**
  * The Temporal server {@code agents server} and {@code agents dev} run on loopback: the real
  * development server of the Temporal CLI when its binary is found (state in {@code
- * .agents/temporal-PORT.db}, so sessions survive a restart; Web UI on {@code --ui-port}), else
- * the embedded in-memory test server. A picocli mixin.
+ * .agents/temporal-PORT.db}, so sessions survive a restart; Web UI on {@code --ui-port}), else the
+ * embedded in-memory test server. A picocli mixin.
  */
 public class LocalServerOptions {
   /** The first words of the line users and tests wait for. */
@@ -34,19 +34,29 @@ public class LocalServerOptions {
   @Spec(Spec.Target.MIXEE)
   CommandSpec mixee;
 
-  @Option(names = "--port", paramLabel = "PORT", defaultValue = "7233", description = "Port of the Temporal server (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      defaultValue = "7233",
+      description = "Port of the Temporal server (default: ${DEFAULT-VALUE}).")
   int port;
 
-  @Option(names = "--ui-port", paramLabel = "PORT", description = "Port of the Temporal Web UI (default: PORT + 1000).")
+  @Option(
+      names = "--ui-port",
+      paramLabel = "PORT",
+      description = "Port of the Temporal Web UI (default: PORT + 1000).")
   Integer uiPort;
 
   @Option(
       names = "--temporal-cli",
       paramLabel = "PATH",
-      description = "The Temporal CLI binary (default: TEMPORAL_CLI, then 'temporal' on the PATH, then where scripts/install-temporal-cli puts it).")
+      description =
+          "The Temporal CLI binary (default: TEMPORAL_CLI, then 'temporal' on the PATH, then where scripts/install-temporal-cli puts it).")
   Path temporalCli;
 
-  @Option(names = "--embedded", description = "Run the embedded in-memory test server even if the Temporal CLI is installed.")
+  @Option(
+      names = "--embedded",
+      description = "Run the embedded in-memory test server even if the Temporal CLI is installed.")
   boolean embedded;
 
   /**
@@ -57,13 +67,15 @@ public class LocalServerOptions {
   Optional<Path> validate() {
     Ports.requireValid(mixee, port);
     if (uiPort != null && (uiPort < 1 || uiPort > 65535)) {
-      throw new ParameterException(mixee.commandLine(), "--ui-port must be between 1 and 65535, got " + uiPort);
+      throw new ParameterException(
+          mixee.commandLine(), "--ui-port must be between 1 and 65535, got " + uiPort);
     }
     Optional<Path> binary;
     if (embedded) {
       if (temporalCli != null || uiPort != null) {
         throw new ParameterException(
-            mixee.commandLine(), "--embedded runs the in-memory test server: it takes no --temporal-cli or --ui-port.");
+            mixee.commandLine(),
+            "--embedded runs the in-memory test server: it takes no --temporal-cli or --ui-port.");
       }
       binary = Optional.empty();
     } else {
@@ -110,11 +122,13 @@ public class LocalServerOptions {
                       .build()));
     } catch (IllegalStateException | UncheckedIOException e) {
       // The first line: the rest is the server's log, which stays in its file.
-      String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceAll(":$", "");
+      String reason =
+          String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceAll(":$", "");
       throw new CliException(ExitCodes.ERROR, reason + " (log: " + log + ")", e);
     }
     out.println(READY_PREFIX + server.address() + " (Web UI " + server.uiUrl() + ")");
-    out.println("Temporal dev server " + binary.get() + ": state in " + database + ", log in " + log + ".");
+    out.println(
+        "Temporal dev server " + binary.get() + ": state in " + database + ", log in " + log + ".");
     out.flush();
     return server.address();
   }

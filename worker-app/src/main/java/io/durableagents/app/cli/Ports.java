@@ -14,7 +14,8 @@ final class Ports {
 
   static void requireValid(CommandSpec spec, int port) {
     if (port < 1 || port > 65535) {
-      throw new ParameterException(spec.commandLine(), "--port must be between 1 and 65535, got " + port);
+      throw new ParameterException(
+          spec.commandLine(), "--port must be between 1 and 65535, got " + port);
     }
   }
 
@@ -29,7 +30,11 @@ final class Ports {
     } catch (IOException e) {
       throw new CliException(
           ExitCodes.ERROR,
-          "127.0.0.1:" + port + " is already in use (another Temporal server?): stop it or choose another " + option + ".");
+          "127.0.0.1:"
+              + port
+              + " is already in use (another Temporal server?): stop it or choose another "
+              + option
+              + ".");
     }
   }
 }

@@ -11,11 +11,11 @@ import io.durableagents.store.AgentStores;
 import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.store.PruneResult;
 import io.durableagents.store.StoreOptions;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.common.WorkflowExecutionHistory;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,8 +34,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code agents projection delete|prune|rebuild}: maintenance of the projection database. They
- * open the store at {@code --projection} (migrating its schema if needed) and write to it.
+ * {@code agents projection delete|prune|rebuild}: maintenance of the projection database. They open
+ * the store at {@code --projection} (migrating its schema if needed) and write to it.
  */
 @Command(
     name = "projection",
@@ -75,7 +75,10 @@ public class ProjectionCommand implements Callable<Integer> {
         "The workflow is not touched: a session that goes on afterwards needs",
         "'agents projection rebuild SESSION' to have its transcript again."
       },
-      footer = {"", "Exit codes: 0 deleted, 1 error, 2 usage, 4 no such session in the projection."})
+      footer = {
+        "",
+        "Exit codes: 0 deleted, 1 error, 2 usage, 4 no such session in the projection."
+      })
   public static class Delete implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -99,7 +102,9 @@ public class ProjectionCommand implements Callable<Integer> {
       }
       PrintWriter out = spec.commandLine().getOut();
       out.println(
-          "Deleted session " + RunResultPrinter.printable(session) + " from the projection"
+          "Deleted session "
+              + RunResultPrinter.printable(session)
+              + " from the projection"
               + (keepHistory ? ", keeping its history." : "."));
       out.flush();
       return ExitCodes.OK;
@@ -137,11 +142,19 @@ public class ProjectionCommand implements Callable<Integer> {
       }
       PrintWriter out = spec.commandLine().getOut();
       out.println(
-          "Pruned what is older than " + olderThan + " (before " + cutoff + "): "
-              + plural(result.sessions(), "session", "sessions") + ", "
-              + plural(result.historyEntries(), "history entry", "history entries") + ", "
-              + plural(result.messages(), "message", "messages") + ", "
-              + plural(result.approvals(), "approval", "approvals") + ".");
+          "Pruned what is older than "
+              + olderThan
+              + " (before "
+              + cutoff
+              + "): "
+              + plural(result.sessions(), "session", "sessions")
+              + ", "
+              + plural(result.historyEntries(), "history entry", "history entries")
+              + ", "
+              + plural(result.messages(), "message", "messages")
+              + ", "
+              + plural(result.approvals(), "approval", "approvals")
+              + ".");
       out.flush();
       return ExitCodes.OK;
     }
@@ -179,15 +192,25 @@ public class ProjectionCommand implements Callable<Integer> {
       }
       PrintWriter out = spec.commandLine().getOut();
       out.println(
-          "Rebuilt session " + RunResultPrinter.printable(session) + " from "
-              + plural(result.saves(), "checkpoint save", "checkpoint saves") + " in "
-              + plural(runs.size(), "workflow run", "workflow runs") + ": "
-              + plural(result.messages(), "message", "messages") + ", "
-              + plural(result.historyEntries(), "history entry", "history entries") + " kept"
+          "Rebuilt session "
+              + RunResultPrinter.printable(session)
+              + " from "
+              + plural(result.saves(), "checkpoint save", "checkpoint saves")
+              + " in "
+              + plural(runs.size(), "workflow run", "workflow runs")
+              + ": "
+              + plural(result.messages(), "message", "messages")
+              + ", "
+              + plural(result.historyEntries(), "history entry", "history entries")
+              + " kept"
               + (result.approvalsNotified() == 0
                   ? "."
-                  : ", " + plural(result.approvalsNotified(), "approval notification",
-                      "approval notifications") + "."));
+                  : ", "
+                      + plural(
+                          result.approvalsNotified(),
+                          "approval notification",
+                          "approval notifications")
+                      + "."));
       out.flush();
       return ExitCodes.OK;
     }
@@ -244,7 +267,9 @@ public class ProjectionCommand implements Callable<Integer> {
     }
     throw new ParameterException(
         spec.commandLine(),
-        "Invalid --older-than '" + text + "': expected a duration such as 30d, 12h, 90m, 45s, 1d12h"
+        "Invalid --older-than '"
+            + text
+            + "': expected a duration such as 30d, 12h, 90m, 45s, 1d12h"
             + " or ISO-8601 (P30D, PT12H).");
   }
 

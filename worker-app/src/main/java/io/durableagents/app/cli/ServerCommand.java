@@ -9,7 +9,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code agents server}: a Temporal server alone, until Ctrl-C (see {@link LocalServerOptions}). */
+/**
+ * {@code agents server}: a Temporal server alone, until Ctrl-C (see {@link LocalServerOptions}).
+ */
 @Command(
     name = "server",
     description = {

@@ -1,8 +1,8 @@
 package io.durableagents.app.cli;
 
-import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.app.AgentWorker;
 import io.durableagents.app.WorkerConfig;
+import io.durableagents.projection.ProjectionUrl;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -38,8 +38,12 @@ public class WorkerCommand implements Callable<Integer> {
 
   /** {@code worker polling task queue 'agents' on 127.0.0.1:7233, projection jdbc:sqlite:...}. */
   static String readyLine(WorkerConfig config) {
-    return "worker polling task queue '" + config.taskQueue() + "' on " + config.temporal().describe()
-        + ", projection " + ProjectionUrl.describe(config.projectionUrl())
+    return "worker polling task queue '"
+        + config.taskQueue()
+        + "' on "
+        + config.temporal().describe()
+        + ", projection "
+        + ProjectionUrl.describe(config.projectionUrl())
         + (config.modelSpec() == null ? "" : ", model " + config.modelSpec())
         + (config.httpPort() == null
             ? ""

@@ -53,10 +53,13 @@ public class WorkerOptions {
     return config(connection.settings());
   }
 
-  /** The worker configuration these options describe, connecting to Temporal with {@code temporal}. */
+  /**
+   * The worker configuration these options describe, connecting to Temporal with {@code temporal}.
+   */
   public WorkerConfig config(ConnectionSettings temporal) {
     if (httpPort != null && (httpPort < 1 || httpPort > 65535)) {
-      throw new ParameterException(mixee.commandLine(), "--http-port must be between 1 and 65535, got " + httpPort);
+      throw new ParameterException(
+          mixee.commandLine(), "--http-port must be between 1 and 65535, got " + httpPort);
     }
     return new WorkerConfig(
         temporal,

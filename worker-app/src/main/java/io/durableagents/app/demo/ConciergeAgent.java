@@ -1,10 +1,10 @@
 package io.durableagents.app.demo;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Agent;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolContext;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,9 +16,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The demo agent {@code concierge}: weather, restaurant search and table booking over
- * deterministic fake data. {@code book_table} waits for a human approval and is idempotent on the
- * call's {@link ToolContext#idempotencyKey()}, as every tool with side effects should be.
+ * The demo agent {@code concierge}: weather, restaurant search and table booking over deterministic
+ * fake data. {@code book_table} waits for a human approval and is idempotent on the call's {@link
+ * ToolContext#idempotencyKey()}, as every tool with side effects should be.
  */
 public final class ConciergeAgent {
   public static final String NAME = "concierge";
@@ -30,6 +30,7 @@ public final class ConciergeAgent {
    * bookings.
    */
   private static final Map<String, Map<String, Object>> BOOKINGS = new ConcurrentHashMap<>();
+
   private static final ObjectMapper STATE_JSON = new ObjectMapper();
 
   record WeatherInput(String city) {}
@@ -146,15 +147,17 @@ public final class ConciergeAgent {
   }
 
   /**
-   * Books once per idempotency key, and notes the booking in the session's business state, where later
-   * tools (and a fork's patch) can see it: {@code {"bookings": {"BK-...": {...}}}}.
+   * Books once per idempotency key, and notes the booking in the session's business state, where
+   * later tools (and a fork's patch) can see it: {@code {"bookings": {"BK-...": {...}}}}.
    */
   private static Map<String, Object> book(BookTableInput in, ToolContext ctx) {
     Map<String, Object> booking = bookOnce(in, ctx);
     Map<String, Object> details = new LinkedHashMap<>(booking);
     Object confirmation = details.remove("confirmation");
     ctx.businessState()
-        .update(STATE_JSON.valueToTree(Map.of("bookings", Map.of(String.valueOf(confirmation), details))));
+        .update(
+            STATE_JSON.valueToTree(
+                Map.of("bookings", Map.of(String.valueOf(confirmation), details))));
     return booking;
   }
 
@@ -163,8 +166,11 @@ public final class ConciergeAgent {
         ctx.idempotencyKey(),
         key -> {
           Map<String, Object> booking = new LinkedHashMap<>();
-          // The key is a UUID: its first twelve hex digits make a reference as unique as a demo needs.
-          booking.put("confirmation", "BK-" + key.replace("-", "").substring(0, 12).toUpperCase(Locale.ROOT));
+          // The key is a UUID: its first twelve hex digits make a reference as unique as a demo
+          // needs.
+          booking.put(
+              "confirmation",
+              "BK-" + key.replace("-", "").substring(0, 12).toUpperCase(Locale.ROOT));
           booking.put("restaurant", in.restaurant());
           booking.put("people", in.people());
           booking.put("time", in.time());

@@ -28,9 +28,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The worker's server-sent events endpoint: {@code GET /sessions/{id}/events} on
- * 127.0.0.1 streams the text and reasoning deltas of that session's model turns, as this worker
- * process executes them, as {@code text/event-stream}:
+ * The worker's server-sent events endpoint: {@code GET /sessions/{id}/events} on 127.0.0.1 streams
+ * the text and reasoning deltas of that session's model turns, as this worker process executes
+ * them, as {@code text/event-stream}:
  *
  * <pre>
  * event: delta
@@ -38,11 +38,11 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * <p>It is a {@link DeltaListener}: register it with the plugin and it fans each delta out to the
- * clients connected for its session. Only deltas produced after a client connects reach it
- * (deltas are never stored); the stored transcript is the record. A client that does not keep up
- * (more than {@value #CLIENT_BUFFER} deltas behind) is disconnected rather than slowing the model
- * turn; it can reconnect. A comment line every {@link #KEEP_ALIVE} keeps proxies from closing an
- * idle stream and lets the server notice clients that went away.
+ * clients connected for its session. Only deltas produced after a client connects reach it (deltas
+ * are never stored); the stored transcript is the record. A client that does not keep up (more than
+ * {@value #CLIENT_BUFFER} deltas behind) is disconnected rather than slowing the model turn; it can
+ * reconnect. A comment line every {@link #KEEP_ALIVE} keeps proxies from closing an idle stream and
+ * lets the server notice clients that went away.
  *
  * <pre>{@code
  * SseDeltaServer events = SseDeltaServer.start(8233);
@@ -88,9 +88,12 @@ public final class SseDeltaServer implements DeltaListener, AutoCloseable {
     }
     HttpServer server;
     try {
-      server = HttpServer.create(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), 0);
+      server =
+          HttpServer.create(
+              new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), 0);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot listen on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "Cannot listen on 127.0.0.1:" + port + ": " + e.getMessage(), e);
     }
     AtomicInteger threads = new AtomicInteger();
     ExecutorService executor =
@@ -137,8 +140,11 @@ public final class SseDeltaServer implements DeltaListener, AutoCloseable {
     try {
       Matcher path = PATH.matcher(exchange.getRequestURI().getPath());
       if (!path.matches() || !SESSION_ID.matcher(path.group(1)).matches()) {
-        plain(exchange, 404, "Not found. Deltas stream at GET /sessions/{id}/events, the session id being 1-200"
-            + " letters, digits and . _ : @ -\n");
+        plain(
+            exchange,
+            404,
+            "Not found. Deltas stream at GET /sessions/{id}/events, the session id being 1-200"
+                + " letters, digits and . _ : @ -\n");
         return;
       }
       if (!"GET".equals(exchange.getRequestMethod())) {
@@ -182,15 +188,21 @@ public final class SseDeltaServer implements DeltaListener, AutoCloseable {
         if (next == END) {
           break;
         }
-        write(body, next == null ? ": keep-alive\n\n" : "event: delta\ndata: " + json((Delta) next) + "\n\n");
+        write(
+            body,
+            next == null
+                ? ": keep-alive\n\n"
+                : "event: delta\ndata: " + json((Delta) next) + "\n\n");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      clients.computeIfPresent(sessionId, (id, set) -> {
-        set.remove(client);
-        return set.isEmpty() ? null : set;
-      });
+      clients.computeIfPresent(
+          sessionId,
+          (id, set) -> {
+            set.remove(client);
+            return set.isEmpty() ? null : set;
+          });
     }
   }
 

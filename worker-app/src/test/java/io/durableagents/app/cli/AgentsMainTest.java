@@ -1,10 +1,10 @@
 package io.durableagents.app.cli;
 
-import io.durableagents.projection.ProjectionUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.app.WorkerConfig;
 import io.durableagents.app.testing.RealTemporal;
+import io.durableagents.projection.ProjectionUrl;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -71,7 +71,8 @@ class AgentsMainTest {
 
     assertThat(config)
         .isEqualTo(
-            new WorkerConfig("127.0.0.1:7233", "default", "agents", "jdbc:sqlite:.agents/projection.db", null));
+            new WorkerConfig(
+                "127.0.0.1:7233", "default", "agents", "jdbc:sqlite:.agents/projection.db", null));
   }
 
   @Test
@@ -83,10 +84,20 @@ class AgentsMainTest {
             "AGENTS_MODEL", "scripted:env.json");
 
     assertThat(workerConfig(env))
-        .isEqualTo(new WorkerConfig("temporal:7233", "default", "support", "jdbc:sqlite:.agents/projection.db", "scripted:env.json"));
-    assertThat(workerConfig(env, "--model", "scripted:cli.json", "--temporal", "127.0.0.1:1").modelSpec())
+        .isEqualTo(
+            new WorkerConfig(
+                "temporal:7233",
+                "default",
+                "support",
+                "jdbc:sqlite:.agents/projection.db",
+                "scripted:env.json"));
+    assertThat(
+            workerConfig(env, "--model", "scripted:cli.json", "--temporal", "127.0.0.1:1")
+                .modelSpec())
         .isEqualTo("scripted:cli.json");
-    assertThat(workerConfig(env, "--model", "scripted:cli.json", "--temporal", "127.0.0.1:1").temporalAddress())
+    assertThat(
+            workerConfig(env, "--model", "scripted:cli.json", "--temporal", "127.0.0.1:1")
+                .temporalAddress())
         .isEqualTo("127.0.0.1:1");
   }
 
@@ -100,14 +111,16 @@ class AgentsMainTest {
         namespace = "agents.a1b2c"
         """);
 
-    WorkerConfig config = workerConfig(env("TEMPORAL_PROFILE", "cloud", "TEMPORAL_API_KEY", "secret"));
+    WorkerConfig config =
+        workerConfig(env("TEMPORAL_PROFILE", "cloud", "TEMPORAL_API_KEY", "secret"));
 
     assertThat(config.temporalAddress()).isEqualTo("agents.a1b2c.tmprl.cloud:7233");
     assertThat(config.namespace()).isEqualTo("agents.a1b2c");
     assertThat(config.temporal().hasApiKey()).isTrue();
     assertThat(config.temporal().tls()).isTrue();
     assertThat(WorkerCommand.readyLine(config))
-        .startsWith("worker polling task queue 'agents' on agents.a1b2c.tmprl.cloud:7233 (namespace agents.a1b2c, TLS, API key),")
+        .startsWith(
+            "worker polling task queue 'agents' on agents.a1b2c.tmprl.cloud:7233 (namespace agents.a1b2c, TLS, API key),")
         .doesNotContain("secret");
   }
 
@@ -124,7 +137,8 @@ class AgentsMainTest {
       Outcome outcome = execute(env(), args);
 
       assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(2);
-      assertThat(outcome.err()).contains("dev runs its own Temporal server, so " + args[1] + " does not apply");
+      assertThat(outcome.err())
+          .contains("dev runs its own Temporal server, so " + args[1] + " does not apply");
     }
   }
 
@@ -138,7 +152,9 @@ class AgentsMainTest {
   void server_andDev_withAMissingTemporalCli_areUsageErrors_inOneLine(@TempDir Path dir) {
     String missing = dir.resolve("no-such-temporal").toString();
     for (String command : List.of("server", "dev")) {
-      Outcome outcome = execute(Map.of(), command, "--port", String.valueOf(freePort()), "--temporal-cli", missing);
+      Outcome outcome =
+          execute(
+              Map.of(), command, "--port", String.valueOf(freePort()), "--temporal-cli", missing);
 
       assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(2);
       assertThat(outcome.err().lines().findFirst().orElseThrow())
@@ -154,7 +170,8 @@ class AgentsMainTest {
     assertThat(uiPort.exitCode()).isEqualTo(2);
     assertThat(uiPort.err()).contains("--ui-port must be between 1 and 65535, got 70000");
 
-    Outcome embeddedWithCli = execute(Map.of(), "server", "--embedded", "--temporal-cli", "temporal");
+    Outcome embeddedWithCli =
+        execute(Map.of(), "server", "--embedded", "--temporal-cli", "temporal");
     assertThat(embeddedWithCli.exitCode()).isEqualTo(2);
     assertThat(embeddedWithCli.err()).contains("--embedded runs the in-memory test server");
     assertThat(execute(Map.of(), "dev", "--embedded", "--ui-port", "9000").exitCode()).isEqualTo(2);
@@ -164,15 +181,21 @@ class AgentsMainTest {
   void server_onAPortInUse_failsInOneLine_forTheRealAndTheEmbeddedServer() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       String port = String.valueOf(taken.getLocalPort());
-      for (String[] args : List.of(
-          new String[] {"server", "--port", port, "--temporal-cli", RealTemporal.cli().toString()},
-          new String[] {"server", "--port", port, "--embedded"},
-          new String[] {"dev", "--port", port, "--embedded"})) {
+      for (String[] args :
+          List.of(
+              new String[] {
+                "server", "--port", port, "--temporal-cli", RealTemporal.cli().toString()
+              },
+              new String[] {"server", "--port", port, "--embedded"},
+              new String[] {"dev", "--port", port, "--embedded"})) {
         Outcome outcome = execute(Map.of(), args);
 
         assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(1);
         assertThat(outcome.err().strip())
-            .isEqualTo("127.0.0.1:" + port + " is already in use (another Temporal server?): stop it or choose another --port.");
+            .isEqualTo(
+                "127.0.0.1:"
+                    + port
+                    + " is already in use (another Temporal server?): stop it or choose another --port.");
         assertThat(outcome.out()).isEmpty();
       }
     }
@@ -183,19 +206,35 @@ class AgentsMainTest {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       int port = freePort();
       Outcome outcome =
-          execute(Map.of(), "server", "--port", String.valueOf(port), "--ui-port", String.valueOf(taken.getLocalPort()),
-              "--temporal-cli", RealTemporal.cli().toString());
+          execute(
+              Map.of(),
+              "server",
+              "--port",
+              String.valueOf(port),
+              "--ui-port",
+              String.valueOf(taken.getLocalPort()),
+              "--temporal-cli",
+              RealTemporal.cli().toString());
 
       assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(1);
       assertThat(outcome.err().strip())
-          .isEqualTo("127.0.0.1:" + taken.getLocalPort()
-              + " is already in use (another Temporal server?): stop it or choose another --ui-port.");
+          .isEqualTo(
+              "127.0.0.1:"
+                  + taken.getLocalPort()
+                  + " is already in use (another Temporal server?): stop it or choose another --ui-port.");
     }
   }
 
   @Test
   void worker_withAMissingScript_isAUsageError() {
-    Outcome outcome = execute(Map.of(), "worker", "--model", "scripted:does-not-exist.json", "--temporal", "127.0.0.1:1");
+    Outcome outcome =
+        execute(
+            Map.of(),
+            "worker",
+            "--model",
+            "scripted:does-not-exist.json",
+            "--temporal",
+            "127.0.0.1:1");
 
     assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(2);
     assertThat(outcome.err().strip().lines()).hasSize(1);
@@ -212,26 +251,30 @@ class AgentsMainTest {
   @Test
   void readyLine_saysWhereTheWorkerPolls() {
     WorkerConfig config =
-        new WorkerConfig("127.0.0.1:7233", "default", "agents", "jdbc:sqlite:.agents/projection.db", null);
+        new WorkerConfig(
+            "127.0.0.1:7233", "default", "agents", "jdbc:sqlite:.agents/projection.db", null);
 
     assertThat(WorkerCommand.readyLine(config))
-        .isEqualTo("worker polling task queue 'agents' on 127.0.0.1:7233, projection jdbc:sqlite:.agents/projection.db");
+        .isEqualTo(
+            "worker polling task queue 'agents' on 127.0.0.1:7233, projection jdbc:sqlite:.agents/projection.db");
   }
 
   @Test
   void printedUrls_hidePasswords() {
     assertThat(ProjectionUrl.describe("jdbc:postgresql://db:5432/agents?user=a&password=secret"))
         .isEqualTo("jdbc:postgresql://db:5432/agents?...");
-    assertThat(ProjectionUrl.describe("jdbc:postgresql://me:secret@db/agents")).isEqualTo("jdbc:postgresql://***@db/agents");
+    assertThat(ProjectionUrl.describe("jdbc:postgresql://me:secret@db/agents"))
+        .isEqualTo("jdbc:postgresql://***@db/agents");
   }
 
   @Test
   void wrap_breaksLongTextUnderTheLabel() {
-    String wrapped =
-        DemoCommand.wrap("concierge    ", "word ".repeat(30).strip(), "             ");
+    String wrapped = DemoCommand.wrap("concierge    ", "word ".repeat(30).strip(), "             ");
 
-    assertThat(wrapped.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(78));
+    assertThat(wrapped.lines())
+        .allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(78));
     assertThat(wrapped).startsWith("concierge    word word");
-    assertThat(wrapped.lines().skip(1)).allSatisfy(line -> assertThat(line).startsWith("             word"));
+    assertThat(wrapped.lines().skip(1))
+        .allSatisfy(line -> assertThat(line).startsWith("             word"));
   }
 }

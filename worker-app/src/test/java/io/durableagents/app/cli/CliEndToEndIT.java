@@ -62,7 +62,11 @@ class CliEndToEndIT {
     startServer();
     startAndAwait(
         "worker polling task queue 'agents' on " + temporal,
-        "worker", "--temporal", temporal, "--model", "scripted:" + script);
+        "worker",
+        "--temporal",
+        temporal,
+        "--model",
+        "scripted:" + script);
   }
 
   @AfterEach
@@ -82,7 +86,8 @@ class CliEndToEndIT {
     assertThat(run1.path("text").asText()).isEqualTo("It is fine in Paris.");
     assertThat(run1.path("toolCalls")).hasSize(1);
     assertThat(run1.path("toolCalls").get(0).path("name").asText()).isEqualTo("get_weather");
-    assertThat(run1.path("toolCalls").get(0).path("result").path("city").asText()).isEqualTo("Paris");
+    assertThat(run1.path("toolCalls").get(0).path("result").path("city").asText())
+        .isEqualTo("Paris");
     List<JsonNode> messages1 = conversation(run1);
     assertThat(messages1).isNotEmpty();
     assertThat(firstUserMessage(messages1).path("text").asText()).isEqualTo("hello");
@@ -139,29 +144,59 @@ class CliEndToEndIT {
         """);
     startAndAwait(
         "worker polling task queue 'bookings' on " + temporal,
-        "worker", "--temporal", temporal, "--task-queue", "bookings", "--model", "scripted:" + script);
+        "worker",
+        "--temporal",
+        temporal,
+        "--task-queue",
+        "bookings",
+        "--model",
+        "scripted:" + script);
 
-    Result paused = agents("send", "book-1", "book it", "--json", "--temporal", temporal, "--task-queue", "bookings");
+    Result paused =
+        agents(
+            "send",
+            "book-1",
+            "book it",
+            "--json",
+            "--temporal",
+            temporal,
+            "--task-queue",
+            "bookings");
     assertThat(paused.exitCode()).as(paused.err()).isEqualTo(3);
     JsonNode approval = paused.json().path("approval");
     assertThat(approval.path("toolName").asText()).isEqualTo("book_table");
     String approvalId = approval.path("approvalId").asText();
 
-    Result refused = agents("send", "book-1", "hurry up", "--temporal", temporal, "--task-queue", "bookings");
+    Result refused =
+        agents("send", "book-1", "hurry up", "--temporal", temporal, "--task-queue", "bookings");
     assertThat(refused.exitCode()).isEqualTo(3);
     assertThat(refused.err()).contains(approvalId);
 
-    Result unknown = agents("approve", "book-1", "not-an-id", "--temporal", temporal, "--task-queue", "bookings");
+    Result unknown =
+        agents(
+            "approve", "book-1", "not-an-id", "--temporal", temporal, "--task-queue", "bookings");
     assertThat(unknown.exitCode()).isEqualTo(4);
 
     Result approved =
-        agents("approve", "book-1", approvalId, "--by", "ops", "--json", "--temporal", temporal, "--task-queue", "bookings");
+        agents(
+            "approve",
+            "book-1",
+            approvalId,
+            "--by",
+            "ops",
+            "--json",
+            "--temporal",
+            temporal,
+            "--task-queue",
+            "bookings");
     assertThat(approved.exitCode()).as(approved.err()).isZero();
     assertThat(approved.json().path("status").asText()).isEqualTo("finished");
-    assertThat(approved.json().path("toolCalls").get(0).path("result").path("confirmation").asText())
+    assertThat(
+            approved.json().path("toolCalls").get(0).path("result").path("confirmation").asText())
         .startsWith("BK-");
 
-    Result again = agents("approve", "book-1", approvalId, "--temporal", temporal, "--task-queue", "bookings");
+    Result again =
+        agents("approve", "book-1", approvalId, "--temporal", temporal, "--task-queue", "bookings");
     assertThat(again.exitCode()).isEqualTo(1);
     assertThat(again.err()).contains("already decided");
 
@@ -175,8 +210,18 @@ class CliEndToEndIT {
     assertThat(source.exitCode()).as(source.err()).isZero();
 
     Result forked =
-        agents("fork", "fork-src", "--from-step", "2", "--tool-result", "call_0_0={\"forecast\":\"rain\"}",
-            "--append-input", "and tomorrow?", "--json", "--temporal", temporal);
+        agents(
+            "fork",
+            "fork-src",
+            "--from-step",
+            "2",
+            "--tool-result",
+            "call_0_0={\"forecast\":\"rain\"}",
+            "--append-input",
+            "and tomorrow?",
+            "--json",
+            "--temporal",
+            temporal);
     assertThat(forked.exitCode()).as(forked.err()).isZero();
     String forkId = forked.json().path("sessionId").asText();
     assertThat(forkId).isEqualTo("fork-src.fork-1");
@@ -198,13 +243,23 @@ class CliEndToEndIT {
     assertThat(missing.exitCode()).isEqualTo(4);
     assertThat(missing.err()).contains("checkpoint_not_found").contains("kept steps: [1, 2, 3]");
 
-    Result taken = agents("fork", "fork-src", "--from-step", "2", "--as", forkId, "--temporal", temporal);
+    Result taken =
+        agents("fork", "fork-src", "--from-step", "2", "--as", forkId, "--temporal", temporal);
     assertThat(taken.exitCode()).isEqualTo(1);
     assertThat(taken.err()).contains("already exists");
 
     Result withState =
-        agents("fork", "fork-src", "--from-step", "2", "--business-state", "{\"vip\":true}", "--as", "fork-vip",
-            "--temporal", temporal);
+        agents(
+            "fork",
+            "fork-src",
+            "--from-step",
+            "2",
+            "--business-state",
+            "{\"vip\":true}",
+            "--as",
+            "fork-vip",
+            "--temporal",
+            temporal);
     assertThat(withState.exitCode()).as(withState.err()).isZero();
     assertThat(withState.out()).contains("patch: businessState");
     assertThat(agents("send", "fork-vip", "", "--temporal", temporal).exitCode()).isZero();
@@ -212,7 +267,15 @@ class CliEndToEndIT {
     assertThat(status.out()).contains("business state: {\"vip\":true}");
 
     Result notAnObject =
-        agents("fork", "fork-src", "--from-step", "2", "--business-state", "[1]", "--temporal", temporal);
+        agents(
+            "fork",
+            "fork-src",
+            "--from-step",
+            "2",
+            "--business-state",
+            "[1]",
+            "--temporal",
+            temporal);
     assertThat(notAnObject.exitCode()).isEqualTo(2);
     assertThat(notAnObject.err()).contains("--business-state needs a JSON object");
   }
@@ -227,7 +290,11 @@ class CliEndToEndIT {
         HttpClient.newHttpClient()
             .send(
                 HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + (port + 1000) + "/api/v1/namespaces/default/workflows?query=" + query))
+                        URI.create(
+                            "http://127.0.0.1:"
+                                + (port + 1000)
+                                + "/api/v1/namespaces/default/workflows?query="
+                                + query))
                     .timeout(Duration.ofSeconds(30))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -242,7 +309,9 @@ class CliEndToEndIT {
     server.destroy();
     assertThat(server.waitFor(30, TimeUnit.SECONDS)).as(processes.backgroundOutput()).isTrue();
     for (ProcessHandle child : serverProcesses) {
-      assertThat(child.onExit().get(15, TimeUnit.SECONDS).isAlive()).as("process %d", child.pid()).isFalse();
+      assertThat(child.onExit().get(15, TimeUnit.SECONDS).isAlive())
+          .as("process %d", child.pid())
+          .isFalse();
     }
     Result down = agents("status", "kept-1", "--temporal", temporal);
     assertThat(down.exitCode()).isEqualTo(1);
@@ -289,8 +358,16 @@ class CliEndToEndIT {
    */
   private void startServer() throws Exception {
     startAndAwait(
-        "Temporal server listening on " + temporal + " (Web UI http://127.0.0.1:" + (port + 1000) + ")",
-        "server", "--port", String.valueOf(port), "--temporal-cli", RealTemporal.cli().toString());
+        "Temporal server listening on "
+            + temporal
+            + " (Web UI http://127.0.0.1:"
+            + (port + 1000)
+            + ")",
+        "server",
+        "--port",
+        String.valueOf(port),
+        "--temporal-cli",
+        RealTemporal.cli().toString());
   }
 
   /** A free loopback port whose PORT + 1000, the default Web UI port, is free too. */

@@ -24,7 +24,8 @@ class ServerFallbackIT {
   @TempDir Path workDir;
 
   @Test
-  void withoutTheTemporalCli_serverSaysWhatItCannotDo_andServesOnTheEmbeddedServer() throws Exception {
+  void withoutTheTemporalCli_serverSaysWhatItCannotDo_andServesOnTheEmbeddedServer()
+      throws Exception {
     Path emptyTools = Files.createDirectories(workDir.resolve("no-tools"));
     int port = freePort();
     String temporal = "127.0.0.1:" + port;
@@ -34,7 +35,9 @@ class ServerFallbackIT {
             .environment("AGENTS_TOOLS_DIR", emptyTools.toString())) {
       processes.startAndAwait(
           "Temporal server listening on " + temporal + " (embedded test server, in memory)",
-          "server", "--port", String.valueOf(port));
+          "server",
+          "--port",
+          String.valueOf(port));
 
       String output = processes.backgroundOutput();
       assertThat(output.lines().filter(line -> line.contains("Temporal CLI not found")))
@@ -44,7 +47,8 @@ class ServerFallbackIT {
           .contains("payload or history limits")
           .contains("scripts/install-temporal-cli");
       // It answers: a session it does not know is "not found", not "cannot reach".
-      Result missing = processes.run(Duration.ofSeconds(60), "status", "nope", "--temporal", temporal);
+      Result missing =
+          processes.run(Duration.ofSeconds(60), "status", "nope", "--temporal", temporal);
       assertThat(missing.exitCode()).as(missing.err()).isEqualTo(4);
       assertThat(workDir.resolve(".agents").resolve("temporal-" + port + ".db")).doesNotExist();
     }

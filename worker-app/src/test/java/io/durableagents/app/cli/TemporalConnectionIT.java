@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TemporalConnectionIT {
   /** What a person waits at most for a wrong setting to be named. */
   private static final Duration PROMPT = Duration.ofSeconds(10);
+
   /** How long a failing command may run before the test gives up on it (so it reports the time). */
   private static final Duration GIVE_UP = Duration.ofSeconds(60);
 
@@ -52,9 +53,11 @@ class TemporalConnectionIT {
             """
             {"turns": [{"text": "Hello from the real server.", "usage": {"inputTokens": 5, "outputTokens": 5}}]}
             """);
-    Map<String, String> env = Map.of("TEMPORAL_ADDRESS", server.address(), "AGENTS_MODEL", "scripted:" + script);
+    Map<String, String> env =
+        Map.of("TEMPORAL_ADDRESS", server.address(), "AGENTS_MODEL", "scripted:" + script);
     try (AgentsProcesses agents = new AgentsProcesses(dir, env)) {
-      agents.startAndAwait("worker polling task queue 'agents' on " + server.address() + ",", "worker");
+      agents.startAndAwait(
+          "worker polling task queue 'agents' on " + server.address() + ",", "worker");
 
       Result send = agents.run(Duration.ofSeconds(90), "send", "env-1", "hello", "--json");
 
@@ -79,32 +82,44 @@ class TemporalConnectionIT {
             """
                 .formatted(server.address()));
 
-    try (AgentsProcesses agents = new AgentsProcesses(dir, Map.of("TEMPORAL_CONFIG_FILE", toml.toString()))) {
+    try (AgentsProcesses agents =
+        new AgentsProcesses(dir, Map.of("TEMPORAL_CONFIG_FILE", toml.toString()))) {
       Result missing = agents.run(GIVE_UP, "status", "nobody", "--profile", "local");
 
       assertThat(missing.exitCode()).as(missing.err()).isEqualTo(4); // connected; no such session
       assertThat(missing.err()).contains("nobody");
     }
     Map<String, String> overridden =
-        Map.of("TEMPORAL_CONFIG_FILE", toml.toString(), "TEMPORAL_PROFILE", "local", "TEMPORAL_NAMESPACE", "other-ns");
+        Map.of(
+            "TEMPORAL_CONFIG_FILE",
+            toml.toString(),
+            "TEMPORAL_PROFILE",
+            "local",
+            "TEMPORAL_NAMESPACE",
+            "other-ns");
     try (AgentsProcesses agents = new AgentsProcesses(dir, overridden)) {
       Result result = agents.run(GIVE_UP, "status", "nobody");
 
       assertThat(result.exitCode()).as(result.err()).isEqualTo(1);
-      assertThat(result.err()).startsWith("Namespace 'other-ns' does not exist on Temporal at " + server.address());
+      assertThat(result.err())
+          .startsWith("Namespace 'other-ns' does not exist on Temporal at " + server.address());
     }
   }
 
   @Test
   void unknownNamespace_isOneClearLine_exit1_withinSeconds() throws Exception {
     try (AgentsProcesses agents =
-        new AgentsProcesses(dir, Map.of("TEMPORAL_ADDRESS", server.address(), "TEMPORAL_NAMESPACE", "no-such-ns"))) {
+        new AgentsProcesses(
+            dir,
+            Map.of("TEMPORAL_ADDRESS", server.address(), "TEMPORAL_NAMESPACE", "no-such-ns"))) {
       String expected =
-          "Namespace 'no-such-ns' does not exist on Temporal at " + server.address()
+          "Namespace 'no-such-ns' does not exist on Temporal at "
+              + server.address()
               + ": create it (temporal operator namespace create --namespace no-such-ns),"
               + " or pick another with --namespace / TEMPORAL_NAMESPACE.";
 
-      for (String[] args : new String[][] {{"status", "chat-1"}, {"send", "chat-1", "hello"}, {"worker"}}) {
+      for (String[] args :
+          new String[][] {{"status", "chat-1"}, {"send", "chat-1", "hello"}, {"worker"}}) {
         long start = System.nanoTime();
         Result result = agents.run(GIVE_UP, args);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -134,7 +149,8 @@ class TemporalConnectionIT {
         assertThat(result.err())
             .as(args[0])
             .startsWith("Cannot reach Temporal at " + address + " (")
-            .contains("start one with './agents dev', or point --temporal / TEMPORAL_ADDRESS at yours.");
+            .contains(
+                "start one with './agents dev', or point --temporal / TEMPORAL_ADDRESS at yours.");
         assertThat(took).as(args[0]).isLessThan(PROMPT);
       }
     }
@@ -154,8 +170,10 @@ class TemporalConnectionIT {
 
       assertThat(result.exitCode()).as(result.err()).isEqualTo(2);
       assertThat(result.err().strip())
-          .isEqualTo("TLS client certificate not found: " + missing
-              + " (TEMPORAL_TLS_CLIENT_CERT_PATH / tls.client_cert_path).");
+          .isEqualTo(
+              "TLS client certificate not found: "
+                  + missing
+                  + " (TEMPORAL_TLS_CLIENT_CERT_PATH / tls.client_cert_path).");
     }
   }
 }

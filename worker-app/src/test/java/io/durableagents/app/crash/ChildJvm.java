@@ -19,12 +19,20 @@ import org.awaitility.core.ConditionTimeoutException;
  */
 final class ChildJvm {
   /** Small and quick to start: workers are started again and again. */
-  private static final List<String> OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+  private static final List<String> OPTIONS =
+      List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
   /** Variables that would point a child process elsewhere than the test's server. */
   private static final List<String> AGENTS_VARIABLES =
       List.of(
-          "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "AGENTS_TASK_QUEUE", "AGENTS_PROJECTION_URL",
-          "AGENTS_MODEL", "AGENTS_DEBUG", "AGENTS_HISTORY_LIMIT");
+          "TEMPORAL_ADDRESS",
+          "TEMPORAL_NAMESPACE",
+          "AGENTS_TASK_QUEUE",
+          "AGENTS_PROJECTION_URL",
+          "AGENTS_MODEL",
+          "AGENTS_DEBUG",
+          "AGENTS_HISTORY_LIMIT");
+
   private static final int TAIL_LINES = 25;
 
   private final String name;
@@ -38,7 +46,8 @@ final class ChildJvm {
   }
 
   /** Starts {@code mainClass ARGS} in {@code dir}, its output in {@code dir/NAME.log}. */
-  static ChildJvm start(String name, Path dir, String classpath, Class<?> mainClass, List<String> args)
+  static ChildJvm start(
+      String name, Path dir, String classpath, Class<?> mainClass, List<String> args)
       throws IOException {
     Path log = dir.resolve(name + ".log");
     List<String> command = new ArrayList<>();
@@ -65,18 +74,24 @@ final class ChildJvm {
           .pollInterval(Duration.ofMillis(50))
           .pollDelay(Duration.ZERO)
           .pollInSameThread()
-          .until(() -> {
-            if (Files.readString(log, StandardCharsets.UTF_8).contains(ready)) {
-              return true;
-            }
-            if (!process.isAlive()) {
-              throw new IllegalStateException(
-                  name + " exited with " + process.exitValue() + " before it was ready:\n" + tail());
-            }
-            return false;
-          });
+          .until(
+              () -> {
+                if (Files.readString(log, StandardCharsets.UTF_8).contains(ready)) {
+                  return true;
+                }
+                if (!process.isAlive()) {
+                  throw new IllegalStateException(
+                      name
+                          + " exited with "
+                          + process.exitValue()
+                          + " before it was ready:\n"
+                          + tail());
+                }
+                return false;
+              });
     } catch (ConditionTimeoutException e) {
-      throw new IllegalStateException(name + " was not ready within " + timeout + ":\n" + tail(), e);
+      throw new IllegalStateException(
+          name + " was not ready within " + timeout + ":\n" + tail(), e);
     }
     return this;
   }

@@ -58,21 +58,21 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The crash guarantees, proven with real processes: the real Temporal server (the CLI's dev
- * server, {@link RealTemporal}), and worker JVMs that a killer thread SIGKILLs every few seconds
- * (and right after some approval decisions) while 20 sessions run concurrently, each with a gated
- * call whose approval waits for a number of kills (so the storm reaches its minimum however fast
- * the machine is). Tools and the model append fsynced lines to ledgers before and after their
- * work; after the storm, the transcripts, the ledgers and the workflow histories must show that
- * every call got exactly one result in call order, that nothing ran twice except work that was in
- * flight on a killed worker, and that no recorded model turn was generated again. It runs twice:
- * with model turns and tools as activities, and as local activities.
+ * The crash guarantees, proven with real processes: the real Temporal server (the CLI's dev server,
+ * {@link RealTemporal}), and worker JVMs that a killer thread SIGKILLs every few seconds (and right
+ * after some approval decisions) while 20 sessions run concurrently, each with a gated call whose
+ * approval waits for a number of kills (so the storm reaches its minimum however fast the machine
+ * is). Tools and the model append fsynced lines to ledgers before and after their work; after the
+ * storm, the transcripts, the ledgers and the workflow histories must show that every call got
+ * exactly one result in call order, that nothing ran twice except work that was in flight on a
+ * killed worker, and that no recorded model turn was generated again. It runs twice: with model
+ * turns and tools as activities, and as local activities.
  *
  * <p>Nothing is tuned for the test: the workers run with default worker options (sticky queues),
  * sessions with the default workflow task timeout, the client with default RPC retries. Only the
@@ -95,19 +95,24 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashRecoveryIT {
   private static final int SESSIONS = 20;
   private static final int MIN_KILLS = 6;
+
   /**
    * After this many kills the last worker is left alive, so the run cannot starve when a slow
    * machine needs longer to recover than the kill interval: liveness is not what this test is for.
    */
   private static final int MAX_KILLS = 25;
+
   private static final double KILL_AFTER_DECISION = 0.3;
+
   /** Sessions start at random within this window. */
   private static final Duration STAGGER = Duration.ofSeconds(5);
+
   private static final Duration DEADLINE = Duration.ofMinutes(6);
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
   private static final int TAIL_LINES = 25;
   private static final String DRIVER = "driver-";
   private static final ObjectMapper JSON = new ObjectMapper();
+
   /** The calls of each tool-calling turn of the script, by name, in call order. */
   private static final List<List<String>> SCRIPTED_CALLS =
       List.of(List.of("step_a", "gated", "step_b"), List.of("step_a", "step_b"));
@@ -121,8 +126,10 @@ class CrashRecoveryIT {
   private final AtomicInteger transientErrors = new AtomicInteger();
   private final Map<String, Integer> errorKinds = new ConcurrentSkipListMap<>();
   private final AtomicInteger killRequests = new AtomicInteger();
+
   /** Where each session's driver is, for the failure message. */
   private final Map<String, String> progress = new ConcurrentHashMap<>();
+
   private TemporalDevServer server;
   private WorkflowServiceStubs service;
   private WorkflowClient temporal;
@@ -131,6 +138,7 @@ class CrashRecoveryIT {
   private Thread killerThread;
   private long deadlineNanos;
   private String childClasspath;
+
   /** How the model turns and the tools run in this execution of the test. */
   private Execution mode;
 
@@ -174,7 +182,10 @@ class CrashRecoveryIT {
     int port = server.port();
     List<String> workerArgs =
         List.of(
-            String.valueOf(port), database.toString(), toolLedger.toString(), modelLedger.toString(),
+            String.valueOf(port),
+            database.toString(),
+            toolLedger.toString(),
+            modelLedger.toString(),
             mode.name());
     killer = new Killer(workerArgs);
     killer.startFirst();
@@ -222,7 +233,13 @@ class CrashRecoveryIT {
       modelTurns.put(session, ModelTurnActivities.of(temporal.fetchHistory(session).getEvents()));
     }
     Verification verification =
-        verify(finals, projection, readLedger(toolLedger), readLedger(modelLedger), modelTurns, killed);
+        verify(
+            finals,
+            projection,
+            readLedger(toolLedger),
+            readLedger(modelLedger),
+            modelTurns,
+            killed);
     Duration runtime = Duration.ofNanos(System.nanoTime() - started);
     System.out.printf(
         "CrashRecoveryIT summary: mode=%s sessions=%d kills=%d (after-decision requests=%d) toolCalls=%d"
@@ -241,10 +258,12 @@ class CrashRecoveryIT {
         transientErrors.get(),
         errorKinds,
         runtime.toSeconds());
-    System.out.println("CrashRecoveryIT recovery: mode=" + mode + " " + recoveryStats(finals.keySet(), killed));
+    System.out.println(
+        "CrashRecoveryIT recovery: mode=" + mode + " " + recoveryStats(finals.keySet(), killed));
     if (!verification.violations.isEmpty()) {
       throw failure(
-          verification.violations.size() + " guarantee violations:\n  "
+          verification.violations.size()
+              + " guarantee violations:\n  "
               + String.join(
                   "\n  ",
                   verification.violations.subList(0, Math.min(60, verification.violations.size()))),
@@ -305,10 +324,10 @@ class CrashRecoveryIT {
   }
 
   /**
-   * How many kills a session waits for before it approves: 1 to {@link #MIN_KILLS}, spread over
-   * the sessions. A fast machine would otherwise settle every session between two kills of the
-   * 1-3 s timer; held approvals keep runs in flight until the storm had its minimum, and spread
-   * the remaining work of the sessions over it.
+   * How many kills a session waits for before it approves: 1 to {@link #MIN_KILLS}, spread over the
+   * sessions. A fast machine would otherwise settle every session between two kills of the 1-3 s
+   * timer; held approvals keep runs in flight until the storm had its minimum, and spread the
+   * remaining work of the sessions over it.
    */
   private static int killsBeforeApproval(String session) {
     int number = Integer.parseInt(session.substring(session.lastIndexOf('-') + 1));
@@ -333,15 +352,18 @@ class CrashRecoveryIT {
   }
 
   /**
-   * Approves {@code approvalId} and waits for the run to settle or pause again. Some decisions
-   * are followed at once by a kill of the worker that is about to run the approved call.
+   * Approves {@code approvalId} and waits for the run to settle or pause again. Some decisions are
+   * followed at once by a kill of the worker that is about to run the approved call.
    */
   private RunResult approve(AgentClient agents, String session, String approvalId)
       throws InterruptedException {
     boolean killAfterDecision = ThreadLocalRandom.current().nextDouble() < KILL_AFTER_DECISION;
     boolean decided = false;
     DecisionOptions decision =
-        DecisionOptions.newBuilder().setNote("approved by the crash test").setDecidedBy("crash-it").build();
+        DecisionOptions.newBuilder()
+            .setNote("approved by the crash test")
+            .setDecidedBy("crash-it")
+            .build();
     while (true) {
       checkDeadline(session);
       String step = decided ? "attach after " : killAfterDecision ? "decide+kill " : "resume ";
@@ -361,7 +383,11 @@ class CrashRecoveryIT {
       } catch (ApprovalNotFoundException e) {
         if (!e.alreadyDecided()) {
           throw new AssertionError(
-              "approval " + approvalId + " of " + session + " is unknown to the session: "
+              "approval "
+                  + approvalId
+                  + " of "
+                  + session
+                  + " is unknown to the session: "
                   + e.getMessage(),
               e);
         }
@@ -374,7 +400,8 @@ class CrashRecoveryIT {
   }
 
   /** Transient errors (the worker or a long poll died under us) are retried; others fail. */
-  private void retryAfter(String session, String what, RuntimeException error) throws InterruptedException {
+  private void retryAfter(String session, String what, RuntimeException error)
+      throws InterruptedException {
     if (!isTransient(error)) {
       throw new AssertionError(what + " on " + session + " failed: " + error, error);
     }
@@ -401,9 +428,10 @@ class CrashRecoveryIT {
   private static String kind(Throwable error) {
     String kind = error.getClass().getSimpleName();
     for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      kind = t instanceof StatusRuntimeException grpc
-          ? grpc.getStatus().getCode().name()
-          : t.getClass().getSimpleName();
+      kind =
+          t instanceof StatusRuntimeException grpc
+              ? grpc.getStatus().getCode().name()
+              : t.getClass().getSimpleName();
       if (t instanceof StatusRuntimeException) {
         break;
       }
@@ -427,7 +455,8 @@ class CrashRecoveryIT {
   }
 
   private String elapsed() {
-    return String.format("+%.1fs", (System.nanoTime() - (deadlineNanos - DEADLINE.toNanos())) / 1e9);
+    return String.format(
+        "+%.1fs", (System.nanoTime() - (deadlineNanos - DEADLINE.toNanos())) / 1e9);
   }
 
   private void checkDeadline(String session) {
@@ -523,8 +552,7 @@ class CrashRecoveryIT {
 
     private ChildJvm startWorker() throws Exception {
       started++;
-      return launch(
-          "worker-" + started, CrashTestWorker.class, workerArgs, CrashTestWorker.READY);
+      return launch("worker-" + started, CrashTestWorker.class, workerArgs, CrashTestWorker.READY);
     }
   }
 
@@ -556,8 +584,17 @@ class CrashRecoveryIT {
       String session = entry.getKey();
       RunResult result = entry.getValue();
       if (!RunStatus.FINISHED.equals(result.status()) || result.run() != 1) {
-        v.violations.add(session + ": final result is run " + result.run() + " " + result.status()
-            + " (" + result.finishReason() + ", error " + result.error() + "), expected run 1 finished");
+        v.violations.add(
+            session
+                + ": final result is run "
+                + result.run()
+                + " "
+                + result.status()
+                + " ("
+                + result.finishReason()
+                + ", error "
+                + result.error()
+                + "), expected run 1 finished");
       }
       Optional<SessionRow> row = projection.session(session);
       if (row.isEmpty() || !RunStatus.FINISHED.equals(row.get().status())) {
@@ -576,23 +613,34 @@ class CrashRecoveryIT {
         v.violations.add("ledger line for a call in no transcript: " + line);
       } else if (!calls.get(key).name().equals(line.path("tool").asText())) {
         v.violations.add(
-            "ledger line names another tool than the transcript's call " + calls.get(key) + ": " + line);
+            "ledger line names another tool than the transcript's call "
+                + calls.get(key)
+                + ": "
+                + line);
       }
     }
     for (Map.Entry<String, ToolCall> entry : calls.entrySet()) {
       String key = entry.getKey();
       List<JsonNode> lines = linesByCall.getOrDefault(key, List.of());
-      List<JsonNode> ends = lines.stream().filter(l -> "end".equals(l.path("phase").asText())).toList();
+      List<JsonNode> ends =
+          lines.stream().filter(l -> "end".equals(l.path("phase").asText())).toList();
       v.ledgerEffects += ends.size();
       v.duplicateEffects += Math.max(0, ends.size() - 1);
       if (ends.isEmpty()) {
-        v.violations.add(key + ": recorded in the transcript but no effect in the ledger: " + lines);
+        v.violations.add(
+            key + ": recorded in the transcript but no effect in the ledger: " + lines);
         continue;
       }
       long live = ends.stream().filter(l -> !killed.contains(l.path("pid").asLong())).count();
       if (ends.size() > 1 && live > 1) {
-        v.violations.add(key + ": " + ends.size() + " effects, " + live
-            + " of them from workers that were never killed: " + lines);
+        v.violations.add(
+            key
+                + ": "
+                + ends.size()
+                + " effects, "
+                + live
+                + " of them from workers that were never killed: "
+                + lines);
       }
       checkOneActivity(key, lines, v);
       checkAttempts(key, lines, killed, v);
@@ -602,7 +650,8 @@ class CrashRecoveryIT {
         long pid = result.path("pid").asLong();
         boolean matched =
             ends.stream()
-                .anyMatch(l -> l.path("attempt").asInt() == attempt && l.path("pid").asLong() == pid);
+                .anyMatch(
+                    l -> l.path("attempt").asInt() == attempt && l.path("pid").asLong() == pid);
         if (!matched) {
           v.violations.add(
               key + ": recorded result " + result + " matches no effect in the ledger: " + lines);
@@ -615,7 +664,8 @@ class CrashRecoveryIT {
                 .filter(l -> mode == Execution.ACTIVITY || !killed.contains(l.path("pid").asLong()))
                 .toList();
         if (!later.isEmpty()) {
-          v.violations.add(key + ": attempts started after the recorded attempt " + attempt + ": " + later);
+          v.violations.add(
+              key + ": attempts started after the recorded attempt " + attempt + ": " + later);
         }
       }
     }
@@ -634,16 +684,24 @@ class CrashRecoveryIT {
       for (int turn = 0; turn <= 2; turn++) {
         String key = session + " turn " + turn;
         List<JsonNode> lines = modelByTurn.getOrDefault(key, List.of());
-        List<JsonNode> ends = lines.stream().filter(l -> "end".equals(l.path("phase").asText())).toList();
+        List<JsonNode> ends =
+            lines.stream().filter(l -> "end".equals(l.path("phase").asText())).toList();
         v.modelCompletions += ends.size();
         v.duplicateModelCompletions += Math.max(0, ends.size() - 1);
         if (ends.isEmpty()) {
-          v.violations.add(key + ": in the transcript but never generated according to the ledger: " + lines);
+          v.violations.add(
+              key + ": in the transcript but never generated according to the ledger: " + lines);
         }
         long live = ends.stream().filter(l -> !killed.contains(l.path("pid").asLong())).count();
         if (ends.size() > 1 && live > 1) {
-          v.violations.add(key + ": generated " + ends.size() + " times, " + live
-              + " of them by workers that were never killed: " + lines);
+          v.violations.add(
+              key
+                  + ": generated "
+                  + ends.size()
+                  + " times, "
+                  + live
+                  + " of them by workers that were never killed: "
+                  + lines);
         }
         checkModelTurn(key, lines, modelTurns.get(session), v);
         checkAttempts(key, lines, killed, v);
@@ -651,18 +709,24 @@ class CrashRecoveryIT {
       ModelTurnActivities turns = modelTurns.get(session);
       turns.violations().forEach(violation -> v.violations.add(session + ": " + violation));
       if (turns.completedSteps().size() != 3) {
-        v.violations.add(session + ": the history records " + turns.completedSteps().size()
-            + " completed model turns, expected 3: " + turns.entries());
+        v.violations.add(
+            session
+                + ": the history records "
+                + turns.completedSteps().size()
+                + " completed model turns, expected 3: "
+                + turns.entries());
       }
-      v.resentModelTurns += (int) turns.entries().stream().filter(ModelTurnActivities.Entry::heldSavesUnknown).count();
+      v.resentModelTurns +=
+          (int)
+              turns.entries().stream().filter(ModelTurnActivities.Entry::heldSavesUnknown).count();
     }
     return v;
   }
 
   /**
    * The ledger lines of one model turn belong to the turn's activities in the history, all of one
-   * step, and the activity the history records as completed is one that generated an answer.
-   * That the workflow scheduled no turn again after one completed is {@link
+   * step, and the activity the history records as completed is one that generated an answer. That
+   * the workflow scheduled no turn again after one completed is {@link
    * ModelTurnActivities#violations}.
    */
   private static void checkModelTurn(
@@ -670,7 +734,8 @@ class CrashRecoveryIT {
     Set<Integer> steps = new TreeSet<>();
     lines.forEach(line -> steps.add(line.path("step").asInt()));
     if (steps.size() != 1) {
-      v.violations.add(key + ": ledger lines of " + steps.size() + " steps " + steps + ": " + lines);
+      v.violations.add(
+          key + ": ledger lines of " + steps.size() + " steps " + steps + ": " + lines);
       return;
     }
     List<ModelTurnActivities.Entry> activities = history.ofStep(steps.iterator().next());
@@ -678,32 +743,45 @@ class CrashRecoveryIT {
     activities.forEach(activity -> ids.add(activity.activityId()));
     for (JsonNode line : lines) {
       if (!ids.contains(line.path("activityId").asText())) {
-        v.violations.add(key + ": ledger line of an activity the history does not schedule for the step "
-            + activities + ": " + line);
+        v.violations.add(
+            key
+                + ": ledger line of an activity the history does not schedule for the step "
+                + activities
+                + ": "
+                + line);
       }
     }
     activities.stream()
         .filter(activity -> activity.outcome() == ModelTurnActivities.Outcome.COMPLETED)
-        .forEach(completed -> {
-          boolean generated =
-              lines.stream()
-                  .anyMatch(l -> "end".equals(l.path("phase").asText())
-                      && completed.activityId().equals(l.path("activityId").asText()));
-          if (!generated) {
-            v.violations.add(key + ": the recorded activity " + completed + " generated no answer: " + lines);
-          }
-        });
+        .forEach(
+            completed -> {
+              boolean generated =
+                  lines.stream()
+                      .anyMatch(
+                          l ->
+                              "end".equals(l.path("phase").asText())
+                                  && completed.activityId().equals(l.path("activityId").asText()));
+              if (!generated) {
+                v.violations.add(
+                    key
+                        + ": the recorded activity "
+                        + completed
+                        + " generated no answer: "
+                        + lines);
+              }
+            });
   }
 
   /**
-   * All ledger lines of one tool call come from a single activity: the workflow never scheduled
-   * the call again, whatever it replayed.
+   * All ledger lines of one tool call come from a single activity: the workflow never scheduled the
+   * call again, whatever it replayed.
    */
   private static void checkOneActivity(String key, List<JsonNode> lines, Verification v) {
     Set<String> activities = new TreeSet<>();
     lines.forEach(line -> activities.add(line.path("activityId").asText()));
     if (activities.size() > 1) {
-      v.violations.add(key + ": ran as " + activities.size() + " activities " + activities + ": " + lines);
+      v.violations.add(
+          key + ": ran as " + activities.size() + " activities " + activities + ": " + lines);
     }
   }
 
@@ -728,14 +806,15 @@ class CrashRecoveryIT {
           boolean allowed =
               mode == Execution.LOCAL_ACTIVITY && earlier.stream().allMatch(killed::contains);
           if (pids.size() > 1 && !allowed) {
-            v.violations.add(key + ": activity " + attempt + " started " + pids.size() + " times: " + lines);
+            v.violations.add(
+                key + ": activity " + attempt + " started " + pids.size() + " times: " + lines);
           }
         });
   }
 
   /**
-   * One session's transcript: "go", then three assistant turns as scripted, each tool-calling
-   * turn followed at once by exactly one tool result per call, in call order, none an error.
+   * One session's transcript: "go", then three assistant turns as scripted, each tool-calling turn
+   * followed at once by exactly one tool result per call, in call order, none an error.
    */
   private static void checkTranscript(
       String session,
@@ -762,7 +841,8 @@ class CrashRecoveryIT {
     while (i < messages.size()) {
       Message message = messages.get(i);
       if (Message.TOOL.equals(message.role())) {
-        problems.add("tool message " + i + " (" + message.toolCallId() + ") does not follow its call");
+        problems.add(
+            "tool message " + i + " (" + message.toolCallId() + ") does not follow its call");
         i++;
         continue;
       }
@@ -771,7 +851,8 @@ class CrashRecoveryIT {
         continue;
       }
       List<ToolCall> turnCalls = message.toolCalls();
-      List<String> expectedNames = turn < SCRIPTED_CALLS.size() ? SCRIPTED_CALLS.get(turn) : List.of();
+      List<String> expectedNames =
+          turn < SCRIPTED_CALLS.size() ? SCRIPTED_CALLS.get(turn) : List.of();
       List<String> names = turnCalls.stream().map(ToolCall::name).toList();
       if (!names.equals(expectedNames)) {
         problems.add("turn " + turn + " calls " + names + ", expected " + expectedNames);
@@ -785,19 +866,33 @@ class CrashRecoveryIT {
           problems.add("call id " + call.id() + " appears twice");
         }
         Message next = i < messages.size() ? messages.get(i) : null;
-        if (next == null || !Message.TOOL.equals(next.role()) || !call.id().equals(next.toolCallId())) {
-          problems.add("call " + call.id() + " of turn " + turn + " is not followed by its result (got "
-              + (next == null ? "nothing" : next.role() + " " + next.toolCallId()) + ")");
+        if (next == null
+            || !Message.TOOL.equals(next.role())
+            || !call.id().equals(next.toolCallId())) {
+          problems.add(
+              "call "
+                  + call.id()
+                  + " of turn "
+                  + turn
+                  + " is not followed by its result (got "
+                  + (next == null ? "nothing" : next.role() + " " + next.toolCallId())
+                  + ")");
           continue;
         }
         i++;
         JsonNode result = next.result();
         results.put(key, result);
         if (result == null || result.has("error")) {
-          problems.add("call " + call.id() + " (" + call.name() + ") has an error result " + result);
+          problems.add(
+              "call " + call.id() + " (" + call.name() + ") has an error result " + result);
         } else if (!call.name().equals(result.path("tool").asText())) {
           problems.add(
-              "call " + call.id() + " (" + call.name() + ") has a result from another tool: " + result);
+              "call "
+                  + call.id()
+                  + " ("
+                  + call.name()
+                  + ") has a result from another tool: "
+                  + result);
         }
       }
       turn++;
@@ -834,7 +929,8 @@ class CrashRecoveryIT {
   // ---- processes ------------------------------------------------------------------------------
 
   /** Starts {@code mainClass ARGS} in a JVM of its own and waits until it prints {@code ready}. */
-  private ChildJvm launch(String name, Class<?> mainClass, List<String> args, String ready) throws Exception {
+  private ChildJvm launch(String name, Class<?> mainClass, List<String> args, String ready)
+      throws Exception {
     ChildJvm child = ChildJvm.start(name, dir, childClasspath, mainClass, args);
     children.add(child);
     return child.awaitReady(ready, READY_TIMEOUT);
@@ -886,22 +982,29 @@ class CrashRecoveryIT {
       text.append(ChildJvm.tail(server.log()));
     }
     for (ChildJvm child : children) {
-      text.append("\n\n--- ").append(child.name()).append(" (pid ").append(child.pid()).append(") ---\n");
+      text.append("\n\n--- ")
+          .append(child.name())
+          .append(" (pid ")
+          .append(child.pid())
+          .append(") ---\n");
       text.append(child.tail());
     }
     List<String> errors = new ArrayList<>(clientErrors);
     text.append("\n\n--- client errors (").append(errors.size()).append(") ---\n");
-    errors.subList(Math.max(0, errors.size() - TAIL_LINES), errors.size())
+    errors
+        .subList(Math.max(0, errors.size() - TAIL_LINES), errors.size())
         .forEach(e -> text.append(e).append('\n'));
     text.append("\n--- drivers still running ---");
-    Thread.getAllStackTraces().forEach((thread, stack) -> {
-      if (thread.getName().startsWith(DRIVER)) {
-        text.append('\n').append(thread.getName());
-        for (int i = 0; i < Math.min(stack.length, 12); i++) {
-          text.append("\n    at ").append(stack[i]);
-        }
-      }
-    });
+    Thread.getAllStackTraces()
+        .forEach(
+            (thread, stack) -> {
+              if (thread.getName().startsWith(DRIVER)) {
+                text.append('\n').append(thread.getName());
+                for (int i = 0; i < Math.min(stack.length, 12); i++) {
+                  text.append("\n    at ").append(stack[i]);
+                }
+              }
+            });
     saveHistories();
     return new AssertionError(text.toString(), cause);
   }
@@ -929,19 +1032,26 @@ class CrashRecoveryIT {
               onLiveWorkers++;
             }
           }
-          case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED -> types.put(
-              event.getEventId(),
-              event.getActivityTaskScheduledEventAttributes().getActivityType().getName());
+          case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED ->
+              types.put(
+                  event.getEventId(),
+                  event.getActivityTaskScheduledEventAttributes().getActivityType().getName());
           case EVENT_TYPE_ACTIVITY_TASK_STARTED -> {
-            ActivityTaskStartedEventAttributes started = event.getActivityTaskStartedEventAttributes();
-            retries.merge(types.get(started.getScheduledEventId()), started.getAttempt() - 1, Integer::sum);
+            ActivityTaskStartedEventAttributes started =
+                event.getActivityTaskStartedEventAttributes();
+            retries.merge(
+                types.get(started.getScheduledEventId()), started.getAttempt() - 1, Integer::sum);
           }
           default -> {}
         }
       }
     }
-    return "workflowTaskTimeouts=" + workflowTaskTimeouts + " (on workers never killed: " + onLiveWorkers
-        + ") activityRetries=" + retries;
+    return "workflowTaskTimeouts="
+        + workflowTaskTimeouts
+        + " (on workers never killed: "
+        + onLiveWorkers
+        + ") activityRetries="
+        + retries;
   }
 
   /** The workflow histories of the sessions that did not settle, next to the logs. */
@@ -949,16 +1059,18 @@ class CrashRecoveryIT {
     if (temporal == null) {
       return;
     }
-    progress.forEach((session, at) -> {
-      if (at.contains("settled")) {
-        return;
-      }
-      try {
-        Files.writeString(
-            dir.resolve("history-" + session + ".json"), temporal.fetchHistory(session).toJson(true));
-      } catch (IOException | RuntimeException e) {
-        clientErrors.add("cannot save the history of " + session + ": " + e);
-      }
-    });
+    progress.forEach(
+        (session, at) -> {
+          if (at.contains("settled")) {
+            return;
+          }
+          try {
+            Files.writeString(
+                dir.resolve("history-" + session + ".json"),
+                temporal.fetchHistory(session).toJson(true));
+          } catch (IOException | RuntimeException e) {
+            clientErrors.add("cannot save the history of " + session + ": " + e);
+          }
+        });
   }
 }

@@ -37,11 +37,11 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * A worker process for {@link CrashRecoveryIT}, meant to be killed with SIGKILL at any moment.
  *
- * <p>Arguments: {@code PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER}. It polls task queue
- * {@value #TASK_QUEUE} on {@code 127.0.0.1:PORT} with one agent, {@value #AGENT}, whose tools and
- * model append a line to a ledger (fsynced) before and after their work, so the test can count
- * effects per call and per model turn across every worker that ever ran. Prints {@value #READY}
- * once it polls, then runs until killed.
+ * <p>Arguments: {@code PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER}. It polls task queue {@value
+ * #TASK_QUEUE} on {@code 127.0.0.1:PORT} with one agent, {@value #AGENT}, whose tools and model
+ * append a line to a ledger (fsynced) before and after their work, so the test can count effects
+ * per call and per model turn across every worker that ever ran. Prints {@value #READY} once it
+ * polls, then runs until killed.
  */
 public final class CrashTestWorker {
   public static final String TASK_QUEUE = "crash";
@@ -70,7 +70,8 @@ public final class CrashTestWorker {
 
   public static void main(String[] args) throws Exception {
     if (args.length != 4 && args.length != 5) {
-      System.err.println("usage: CrashTestWorker PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER [ACTIVITY|LOCAL_ACTIVITY]");
+      System.err.println(
+          "usage: CrashTestWorker PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER [ACTIVITY|LOCAL_ACTIVITY]");
       System.exit(2);
     }
     Execution mode = args.length == 5 ? Execution.valueOf(args[4]) : Execution.ACTIVITY;
@@ -89,7 +90,8 @@ public final class CrashTestWorker {
                 .setTaskQueues(TASK_QUEUE)
                 .build());
     WorkerFactory factory =
-        WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
+        WorkerFactory.newInstance(
+            client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
     factory.newWorker(TASK_QUEUE);
     factory.start();
     System.out.println(READY + " pid=" + PID + " on " + address);
@@ -195,8 +197,8 @@ public final class CrashTestWorker {
 
   /**
    * An append-only JSON-lines file shared by every worker process: one {@code write} per line on a
-   * channel opened in append mode (so lines of concurrent processes never interleave), under a
-   * lock within the process, forced to disk before the call returns.
+   * channel opened in append mode (so lines of concurrent processes never interleave), under a lock
+   * within the process, forced to disk before the call returns.
    */
   static final class Ledger {
     private final FileChannel channel;

@@ -1,9 +1,9 @@
 package io.durableagents.app.crash;
 
-import io.durableagents.workflow.FailureTypes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.testing.ModelTurnInputs;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.temporal.api.failure.v1.Failure;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -21,17 +21,21 @@ import java.util.Map;
  * scheduled them: regular activities (scheduled, then closed) and local ones (one marker each,
  * written when the local activity completed or failed for good).
  *
- * <p>{@link #violations} states what "a recorded model turn is never generated again" means in
- * the history: for each step, every activity but the last failed with {@link
- * ModelTurnRequest#HELD_SAVES_UNKNOWN} (nothing was recorded, and the workflow sends the turn
- * again restated, by design), and the last one completed; nothing is scheduled for a step after
- * an activity of that step completed.
+ * <p>{@link #violations} states what "a recorded model turn is never generated again" means in the
+ * history: for each step, every activity but the last failed with {@link
+ * ModelTurnRequest#HELD_SAVES_UNKNOWN} (nothing was recorded, and the workflow sends the turn again
+ * restated, by design), and the last one completed; nothing is scheduled for a step after an
+ * activity of that step completed.
  */
 final class ModelTurnActivities {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   enum Outcome {
-    COMPLETED, FAILED, TIMED_OUT, CANCELED, OPEN
+    COMPLETED,
+    FAILED,
+    TIMED_OUT,
+    CANCELED,
+    OPEN
   }
 
   /** One model turn activity (all of its attempts). {@code failureType} only when it failed. */
@@ -42,7 +46,12 @@ final class ModelTurnActivities {
 
     @Override
     public String toString() {
-      return activityId + " step " + step + " " + outcome + (failureType == null ? "" : " " + failureType);
+      return activityId
+          + " step "
+          + step
+          + " "
+          + outcome
+          + (failureType == null ? "" : " " + failureType);
     }
   }
 
@@ -61,30 +70,58 @@ final class ModelTurnActivities {
           String input = ModelTurnInputs.inputOf(event);
           if (input != null) {
             byScheduledEvent.put(event.getEventId(), entries.size());
-            entries.add(new Entry(
-                event.getActivityTaskScheduledEventAttributes().getActivityId(),
-                step(input), Outcome.OPEN, null));
+            entries.add(
+                new Entry(
+                    event.getActivityTaskScheduledEventAttributes().getActivityId(),
+                    step(input),
+                    Outcome.OPEN,
+                    null));
           }
         }
-        case EVENT_TYPE_ACTIVITY_TASK_COMPLETED -> close(entries, byScheduledEvent,
-            event.getActivityTaskCompletedEventAttributes().getScheduledEventId(), Outcome.COMPLETED, null);
-        case EVENT_TYPE_ACTIVITY_TASK_FAILED -> close(entries, byScheduledEvent,
-            event.getActivityTaskFailedEventAttributes().getScheduledEventId(), Outcome.FAILED,
-            event.getActivityTaskFailedEventAttributes().getFailure());
-        case EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT -> close(entries, byScheduledEvent,
-            event.getActivityTaskTimedOutEventAttributes().getScheduledEventId(), Outcome.TIMED_OUT, null);
-        case EVENT_TYPE_ACTIVITY_TASK_CANCELED -> close(entries, byScheduledEvent,
-            event.getActivityTaskCanceledEventAttributes().getScheduledEventId(), Outcome.CANCELED, null);
+        case EVENT_TYPE_ACTIVITY_TASK_COMPLETED ->
+            close(
+                entries,
+                byScheduledEvent,
+                event.getActivityTaskCompletedEventAttributes().getScheduledEventId(),
+                Outcome.COMPLETED,
+                null);
+        case EVENT_TYPE_ACTIVITY_TASK_FAILED ->
+            close(
+                entries,
+                byScheduledEvent,
+                event.getActivityTaskFailedEventAttributes().getScheduledEventId(),
+                Outcome.FAILED,
+                event.getActivityTaskFailedEventAttributes().getFailure());
+        case EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT ->
+            close(
+                entries,
+                byScheduledEvent,
+                event.getActivityTaskTimedOutEventAttributes().getScheduledEventId(),
+                Outcome.TIMED_OUT,
+                null);
+        case EVENT_TYPE_ACTIVITY_TASK_CANCELED ->
+            close(
+                entries,
+                byScheduledEvent,
+                event.getActivityTaskCanceledEventAttributes().getScheduledEventId(),
+                Outcome.CANCELED,
+                null);
         case EVENT_TYPE_MARKER_RECORDED -> {
           MarkerRecordedEventAttributes marker = event.getMarkerRecordedEventAttributes();
           String input = ModelTurnInputs.inputOf(event);
           if (input != null) {
             boolean failed = marker.hasFailure();
-            entries.add(new Entry(
-                text(marker.getDetailsOrThrow("activityId").getPayloads(0).getData().toStringUtf8()),
-                step(input),
-                failed ? Outcome.FAILED : Outcome.COMPLETED,
-                failed ? applicationType(marker.getFailure()) : null));
+            entries.add(
+                new Entry(
+                    text(
+                        marker
+                            .getDetailsOrThrow("activityId")
+                            .getPayloads(0)
+                            .getData()
+                            .toStringUtf8()),
+                    step(input),
+                    failed ? Outcome.FAILED : Outcome.COMPLETED,
+                    failed ? applicationType(marker.getFailure()) : null));
           }
         }
         default -> {}
@@ -114,37 +151,62 @@ final class ModelTurnActivities {
     int lastStep = Integer.MIN_VALUE;
     for (Entry entry : entries) {
       if (entry.step() < lastStep) {
-        violations.add("a model turn for step " + entry.step() + " after one for step " + lastStep + ": " + entries);
+        violations.add(
+            "a model turn for step "
+                + entry.step()
+                + " after one for step "
+                + lastStep
+                + ": "
+                + entries);
       }
       lastStep = Math.max(lastStep, entry.step());
       bySteps.computeIfAbsent(entry.step(), s -> new ArrayList<>()).add(entry);
     }
-    bySteps.forEach((step, activities) -> {
-      for (int i = 0; i < activities.size() - 1; i++) {
-        Entry earlier = activities.get(i);
-        if (!earlier.heldSavesUnknown()) {
-          violations.add("step " + step + ": model turn activity " + activities.get(i + 1).activityId()
-              + " was scheduled after " + earlier + ", which is not a " + FailureTypes.HELD_SAVES_UNKNOWN
-              + " failure (the workflow sent the turn again): " + activities);
-        }
-      }
-      Entry last = activities.get(activities.size() - 1);
-      if (last.outcome() != Outcome.COMPLETED) {
-        violations.add("step " + step + ": the last model turn activity is " + last + ", not completed");
-      }
-    });
+    bySteps.forEach(
+        (step, activities) -> {
+          for (int i = 0; i < activities.size() - 1; i++) {
+            Entry earlier = activities.get(i);
+            if (!earlier.heldSavesUnknown()) {
+              violations.add(
+                  "step "
+                      + step
+                      + ": model turn activity "
+                      + activities.get(i + 1).activityId()
+                      + " was scheduled after "
+                      + earlier
+                      + ", which is not a "
+                      + FailureTypes.HELD_SAVES_UNKNOWN
+                      + " failure (the workflow sent the turn again): "
+                      + activities);
+            }
+          }
+          Entry last = activities.get(activities.size() - 1);
+          if (last.outcome() != Outcome.COMPLETED) {
+            violations.add(
+                "step " + step + ": the last model turn activity is " + last + ", not completed");
+          }
+        });
     return violations;
   }
 
   private static void close(
-      List<Entry> entries, Map<Long, Integer> byScheduledEvent, long scheduledEventId, Outcome outcome, Failure failure) {
+      List<Entry> entries,
+      Map<Long, Integer> byScheduledEvent,
+      long scheduledEventId,
+      Outcome outcome,
+      Failure failure) {
     Integer index = byScheduledEvent.get(scheduledEventId);
     if (index == null) {
       return;
     }
     Entry open = entries.get(index);
-    entries.set(index, new Entry(
-        open.activityId(), open.step(), outcome, failure == null ? null : applicationType(failure)));
+    entries.set(
+        index,
+        new Entry(
+            open.activityId(),
+            open.step(),
+            outcome,
+            failure == null ? null : applicationType(failure)));
   }
 
   /** The type of the first application failure in the chain, or a description of the chain. */

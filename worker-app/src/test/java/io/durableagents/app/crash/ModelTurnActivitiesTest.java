@@ -1,10 +1,9 @@
 package io.durableagents.app.crash;
 
-import io.durableagents.workflow.FailureTypes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import io.durableagents.workflow.internal.activity.ModelTurnRequest;
+import io.durableagents.workflow.FailureTypes;
 import io.temporal.api.common.v1.ActivityType;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.Payloads;
@@ -21,7 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The rule {@link CrashRecoveryIT} reads from histories: a turn is sent again only after a miss. */
+/**
+ * The rule {@link CrashRecoveryIT} reads from histories: a turn is sent again only after a miss.
+ */
 class ModelTurnActivitiesTest {
   private final List<HistoryEvent> events = new ArrayList<>();
 
@@ -35,7 +36,9 @@ class ModelTurnActivitiesTest {
     ModelTurnActivities turns = ModelTurnActivities.of(events);
 
     assertThat(turns.violations()).isEmpty();
-    assertThat(turns.ofStep(2)).extracting(ModelTurnActivities.Entry::activityId).containsExactly("5", "9");
+    assertThat(turns.ofStep(2))
+        .extracting(ModelTurnActivities.Entry::activityId)
+        .containsExactly("5", "9");
     assertThat(turns.completedSteps()).containsExactly(2);
   }
 
@@ -89,40 +92,47 @@ class ModelTurnActivitiesTest {
             ModelTurnActivities.Outcome.COMPLETED,
             ModelTurnActivities.Outcome.FAILED,
             ModelTurnActivities.Outcome.COMPLETED);
-    assertThat(turns.violations()).singleElement().asString().contains("activity a2", "a1 step 2 COMPLETED");
+    assertThat(turns.violations())
+        .singleElement()
+        .asString()
+        .contains("activity a2", "a1 step 2 COMPLETED");
   }
 
   private long scheduled(String activityId, int step) {
-    return add(HistoryEvent.newBuilder()
-        .setEventType(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
-        .setActivityTaskScheduledEventAttributes(
-            ActivityTaskScheduledEventAttributes.newBuilder()
-                .setActivityId(activityId)
-                .setActivityType(ActivityType.newBuilder().setName("agents.ModelTurn"))
-                .setInput(payloads("{\"sessionId\":\"s\",\"step\":" + step + "}"))));
+    return add(
+        HistoryEvent.newBuilder()
+            .setEventType(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+            .setActivityTaskScheduledEventAttributes(
+                ActivityTaskScheduledEventAttributes.newBuilder()
+                    .setActivityId(activityId)
+                    .setActivityType(ActivityType.newBuilder().setName("agents.ModelTurn"))
+                    .setInput(payloads("{\"sessionId\":\"s\",\"step\":" + step + "}"))));
   }
 
   private void completed(long scheduled) {
-    add(HistoryEvent.newBuilder()
-        .setEventType(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED)
-        .setActivityTaskCompletedEventAttributes(
-            ActivityTaskCompletedEventAttributes.newBuilder().setScheduledEventId(scheduled)));
+    add(
+        HistoryEvent.newBuilder()
+            .setEventType(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED)
+            .setActivityTaskCompletedEventAttributes(
+                ActivityTaskCompletedEventAttributes.newBuilder().setScheduledEventId(scheduled)));
   }
 
   private void failed(long scheduled, String type) {
-    add(HistoryEvent.newBuilder()
-        .setEventType(EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED)
-        .setActivityTaskFailedEventAttributes(
-            ActivityTaskFailedEventAttributes.newBuilder()
-                .setScheduledEventId(scheduled)
-                .setFailure(applicationFailure(type))));
+    add(
+        HistoryEvent.newBuilder()
+            .setEventType(EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED)
+            .setActivityTaskFailedEventAttributes(
+                ActivityTaskFailedEventAttributes.newBuilder()
+                    .setScheduledEventId(scheduled)
+                    .setFailure(applicationFailure(type))));
   }
 
   private void timedOut(long scheduled) {
-    add(HistoryEvent.newBuilder()
-        .setEventType(EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT)
-        .setActivityTaskTimedOutEventAttributes(
-            ActivityTaskTimedOutEventAttributes.newBuilder().setScheduledEventId(scheduled)));
+    add(
+        HistoryEvent.newBuilder()
+            .setEventType(EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT)
+            .setActivityTaskTimedOutEventAttributes(
+                ActivityTaskTimedOutEventAttributes.newBuilder().setScheduledEventId(scheduled)));
   }
 
   private void marker(String activityId, int step, String failureType) {
@@ -135,9 +145,10 @@ class ModelTurnActivitiesTest {
     if (failureType != null) {
       marker.setFailure(applicationFailure(failureType));
     }
-    add(HistoryEvent.newBuilder()
-        .setEventType(EventType.EVENT_TYPE_MARKER_RECORDED)
-        .setMarkerRecordedEventAttributes(marker));
+    add(
+        HistoryEvent.newBuilder()
+            .setEventType(EventType.EVENT_TYPE_MARKER_RECORDED)
+            .setMarkerRecordedEventAttributes(marker));
   }
 
   /** An activity failure as the server records it: the application failure may be a cause. */

@@ -19,11 +19,12 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A worker process for {@link RecoveryTimeIT}: everything at its defaults (worker options, the
- * agent's timeouts and retries) but the scripted model and one slow tool, both writing ledger
- * lines before and after their work so the test knows when to kill.
+ * agent's timeouts and retries) but the scripted model and one slow tool, both writing ledger lines
+ * before and after their work so the test knows when to kill.
  *
- * <p>Arguments: {@code ADDRESS TASK_QUEUE SQLITE_FILE TOOL_LEDGER MODEL_LEDGER ACTIVITY|LOCAL_ACTIVITY}.
- * Prints {@value CrashTestWorker#READY} once it polls, then runs until killed.
+ * <p>Arguments: {@code ADDRESS TASK_QUEUE SQLITE_FILE TOOL_LEDGER MODEL_LEDGER
+ * ACTIVITY|LOCAL_ACTIVITY}. Prints {@value CrashTestWorker#READY} once it polls, then runs until
+ * killed.
  */
 public final class RecoveryTestWorker {
   public static final String AGENT = "recovery";
@@ -58,16 +59,21 @@ public final class RecoveryTestWorker {
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
                 .addAgent(
-                    Agent.newBuilder(AGENT).modelExecution(mode).tools(slowTool(tools, mode)).build())
+                    Agent.newBuilder(AGENT)
+                        .modelExecution(mode)
+                        .tools(slowTool(tools, mode))
+                        .build())
                 .setModelProvider(new LedgerModel(ScriptedModelProvider.fromJson(SCRIPT), models))
                 .setStore(AgentStores.open("jdbc:sqlite:" + Path.of(args[2])))
                 .setTaskQueues(taskQueue)
                 .build());
     WorkerFactory factory =
-        WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
+        WorkerFactory.newInstance(
+            client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
     factory.newWorker(taskQueue);
     factory.start();
-    System.out.println(CrashTestWorker.READY + " pid=" + ProcessHandle.current().pid() + " on " + args[0]);
+    System.out.println(
+        CrashTestWorker.READY + " pid=" + ProcessHandle.current().pid() + " on " + args[0]);
     System.out.flush();
     new CountDownLatch(1).await();
   }

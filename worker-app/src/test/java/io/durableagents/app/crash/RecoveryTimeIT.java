@@ -51,20 +51,19 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * How soon a session goes on after its only worker is SIGKILLed, with default settings
- * everywhere: the real Temporal server (the CLI's dev server), default worker options, the
- * agent's default timeouts and retries ({@link RecoveryTestWorker}). The worker is killed in the
- * middle of a model turn, in the middle of a tool call, or right after a tool finished; a
- * replacement starts at once, and the session must finish within {@link #BOUND} of the kill. Each
- * case runs with model turns and tools as activities and as local activities, and prints the
- * measured seconds.
+ * How soon a session goes on after its only worker is SIGKILLed, with default settings everywhere:
+ * the real Temporal server (the CLI's dev server), default worker options, the agent's default
+ * timeouts and retries ({@link RecoveryTestWorker}). The worker is killed in the middle of a model
+ * turn, in the middle of a tool call, or right after a tool finished; a replacement starts at once,
+ * and the session must finish within {@link #BOUND} of the kill. Each case runs with model turns
+ * and tools as activities and as local activities, and prints the measured seconds.
  *
  * <p>In activity mode it also proves what bounds the time: before the kill, the server has a
  * heartbeat from the running model turn (the scripted model heartbeats while it waits out its
  * delay) or tool (the worker's ticker), and the attempt that ran again after the kill was started
- * because the killed one missed its heartbeat timeout, not its start-to-close timeout (5 min for
- * a model turn, 1 min for a tool by default). In local activity mode the workflow task of the
- * killed worker times out (10 s) and the replacement runs the local activity again.
+ * because the killed one missed its heartbeat timeout, not its start-to-close timeout (5 min for a
+ * model turn, 1 min for a tool by default). In local activity mode the workflow task of the killed
+ * worker times out (10 s) and the replacement runs the local activity again.
  */
 class RecoveryTimeIT {
   static final Duration BOUND = Duration.ofSeconds(30);
@@ -77,7 +76,9 @@ class RecoveryTimeIT {
 
   /** Where the only worker is when it is killed. */
   enum KillPoint {
-    MODEL_TURN, TOOL_CALL, AFTER_TOOL
+    MODEL_TURN,
+    TOOL_CALL,
+    AFTER_TOOL
   }
 
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -98,7 +99,8 @@ class RecoveryTimeIT {
 
   @AfterAll
   static void stopServer() {
-    System.out.println("RecoveryTimeIT summary (seconds from SIGKILL to the finished run): " + MEASURED);
+    System.out.println(
+        "RecoveryTimeIT summary (seconds from SIGKILL to the finished run): " + MEASURED);
     if (service != null) {
       service.shutdownNow();
     }
@@ -123,8 +125,12 @@ class RecoveryTimeIT {
     Path modelLedger = caseDir.resolve("model-ledger.jsonl");
     List<String> workerArgs =
         List.of(
-            server.address(), "recovery-" + name, caseDir.resolve("projection.db").toString(),
-            toolLedger.toString(), modelLedger.toString(), mode.name());
+            server.address(),
+            "recovery-" + name,
+            caseDir.resolve("projection.db").toString(),
+            toolLedger.toString(),
+            modelLedger.toString(),
+            mode.name());
     List<ChildJvm> workers = new ArrayList<>();
     try {
       ChildJvm first = startWorker(name + "-worker-1", caseDir, workerArgs, workers);
@@ -146,23 +152,36 @@ class RecoveryTimeIT {
       System.out.printf(
           Locale.ROOT,
           "RecoveryTimeIT: mode=%s killed=%s recovered in %.1f s (%s; client reattached %d times)%n",
-          mode, point, seconds, retry, finished.reattached());
+          mode,
+          point,
+          seconds,
+          retry,
+          finished.reattached());
 
       assertThat(finished.result().status()).isEqualTo(RunStatus.FINISHED);
       assertThat(finished.result().text()).isEqualTo("done");
-      assertThat(seconds).as("seconds from the kill to the finished run").isLessThan((double) BOUND.toSeconds());
+      assertThat(seconds)
+          .as("seconds from the kill to the finished run")
+          .isLessThan((double) BOUND.toSeconds());
       assertNoWorkOfTheKilledWorkerWasLost(point, first.pid(), toolLedger, modelLedger);
       if (mode == Execution.ACTIVITY && point != KillPoint.AFTER_TOOL) {
-        assertThat(retry).as("why the killed activity ran again").contains(TimeoutType.TIMEOUT_TYPE_HEARTBEAT.name());
+        assertThat(retry)
+            .as("why the killed activity ran again")
+            .contains(TimeoutType.TIMEOUT_TYPE_HEARTBEAT.name());
       }
     } catch (AssertionError | Exception e) {
       StringBuilder logs = new StringBuilder();
       for (ChildJvm worker : workers) {
-        logs.append("\n--- ").append(worker.name()).append(" (pid ").append(worker.pid()).append(") ---\n");
+        logs.append("\n--- ")
+            .append(worker.name())
+            .append(" (pid ")
+            .append(worker.pid())
+            .append(") ---\n");
         logs.append(worker.tail());
       }
       logs.append("\n--- temporal server ---\n").append(ChildJvm.tail(server.log()));
-      throw new AssertionError(name + " failed: " + e.getMessage() + "\nfiles kept in " + caseDir + logs, e);
+      throw new AssertionError(
+          name + " failed: " + e.getMessage() + "\nfiles kept in " + caseDir + logs, e);
     } finally {
       for (ChildJvm worker : workers) {
         worker.kill();
@@ -170,7 +189,9 @@ class RecoveryTimeIT {
     }
   }
 
-  /** The run's result and when it arrived; how often the client attached again after an RPC error. */
+  /**
+   * The run's result and when it arrived; how often the client attached again after an RPC error.
+   */
   record Finished(RunResult result, long at, int reattached) {}
 
   /** Sends "go" and waits for the run; a failed RPC (not a refusal) attaches to the run again. */
@@ -205,24 +226,31 @@ class RecoveryTimeIT {
   private ChildJvm startWorker(String name, Path caseDir, List<String> args, List<ChildJvm> workers)
       throws Exception {
     ChildJvm worker =
-        ChildJvm.start(name, caseDir, System.getProperty("java.class.path"), RecoveryTestWorker.class, args);
+        ChildJvm.start(
+            name, caseDir, System.getProperty("java.class.path"), RecoveryTestWorker.class, args);
     workers.add(worker);
     return worker.awaitReady(CrashTestWorker.READY, READY_TIMEOUT);
   }
 
   /**
-   * Waits until the worker is where {@code point} says. In activity mode, a kill in the middle of
-   * a model turn or a tool call also waits until the server has a heartbeat of that activity: the
+   * Waits until the worker is where {@code point} says. In activity mode, a kill in the middle of a
+   * model turn or a tool call also waits until the server has a heartbeat of that activity: the
    * proof that it heartbeats while it works.
    */
   private void awaitKillPoint(
-      Execution mode, KillPoint point, String session, Path toolLedger, Path modelLedger,
-      CompletableFuture<Finished> run) throws Exception {
+      Execution mode,
+      KillPoint point,
+      String session,
+      Path toolLedger,
+      Path modelLedger,
+      CompletableFuture<Finished> run)
+      throws Exception {
     switch (point) {
       case MODEL_TURN -> {
         awaitLine(modelLedger, l -> l.path("turn").asInt() == 0 && phase(l, "start"), run);
         if (mode == Execution.ACTIVITY) {
-          awaitHeartbeat(session, MODEL_TURN, Duration.ofMillis(RecoveryTestWorker.MODEL_DELAY_MS), run);
+          awaitHeartbeat(
+              session, MODEL_TURN, Duration.ofMillis(RecoveryTestWorker.MODEL_DELAY_MS), run);
         } else {
           Thread.sleep(RecoveryTestWorker.MODEL_DELAY_MS / 4);
         }
@@ -239,23 +267,28 @@ class RecoveryTimeIT {
     }
   }
 
-  private static void awaitLine(Path ledger, Predicate<JsonNode> wanted, CompletableFuture<Finished> run) {
+  private static void awaitLine(
+      Path ledger, Predicate<JsonNode> wanted, CompletableFuture<Finished> run) {
     await("the kill point in " + ledger.getFileName())
         .atMost(READY_TIMEOUT)
         .pollInterval(Duration.ofMillis(20))
         .pollDelay(Duration.ZERO)
         .pollInSameThread()
-        .until(() -> {
-          if (readLedger(ledger).stream().anyMatch(wanted)) {
-            return true;
-          }
-          assertThat(run).as("the run, before the kill").isNotDone();
-          return false;
-        });
+        .until(
+            () -> {
+              if (readLedger(ledger).stream().anyMatch(wanted)) {
+                return true;
+              }
+              assertThat(run).as("the run, before the kill").isNotDone();
+              return false;
+            });
   }
 
-  /** Waits until the pending activity of {@code type} has a heartbeat; fails after {@code within}. */
-  private void awaitHeartbeat(String session, String type, Duration within, CompletableFuture<Finished> run) {
+  /**
+   * Waits until the pending activity of {@code type} has a heartbeat; fails after {@code within}.
+   */
+  private void awaitHeartbeat(
+      String session, String type, Duration within, CompletableFuture<Finished> run) {
     AtomicReference<Optional<PendingActivityInfo>> last = new AtomicReference<>(Optional.empty());
     try {
       await("the running %s heartbeats within %s".formatted(type, within))
@@ -263,23 +296,26 @@ class RecoveryTimeIT {
           .pollInterval(Duration.ofMillis(50))
           .pollDelay(Duration.ZERO)
           .pollInSameThread()
-          .until(() -> {
-            Optional<PendingActivityInfo> pending = pendingActivity(session, type);
-            last.set(pending);
-            if (pending.isPresent() && pending.get().hasLastHeartbeatTime()) {
-              return true;
-            }
-            assertThat(run).as("the run, before the kill").isNotDone();
-            return false;
-          });
+          .until(
+              () -> {
+                Optional<PendingActivityInfo> pending = pendingActivity(session, type);
+                last.set(pending);
+                if (pending.isPresent() && pending.get().hasLastHeartbeatTime()) {
+                  return true;
+                }
+                assertThat(run).as("the run, before the kill").isNotDone();
+                return false;
+              });
     } catch (ConditionTimeoutException e) {
       throw new AssertionError(
-          "the running %s heartbeats within %s (pending: %s)".formatted(type, within, last.get()), e);
+          "the running %s heartbeats within %s (pending: %s)".formatted(type, within, last.get()),
+          e);
     }
   }
 
   private Optional<PendingActivityInfo> pendingActivity(String session, String type) {
-    return service.blockingStub()
+    return service
+        .blockingStub()
         .describeWorkflowExecution(
             DescribeWorkflowExecutionRequest.newBuilder()
                 .setNamespace(temporal.getOptions().getNamespace())
@@ -293,23 +329,30 @@ class RecoveryTimeIT {
 
   /**
    * The killed worker did not finish the work it was killed in (so the kill hit it), and the
-   * replacement did it once: one completion of the turn or the tool by the live worker at most,
-   * and one in all when the kill came in the middle of it.
+   * replacement did it once: one completion of the turn or the tool by the live worker at most, and
+   * one in all when the kill came in the middle of it.
    */
   private static void assertNoWorkOfTheKilledWorkerWasLost(
       KillPoint point, long killedPid, Path toolLedger, Path modelLedger) throws IOException {
     List<JsonNode> ends =
         (point == KillPoint.MODEL_TURN ? readLedger(modelLedger) : readLedger(toolLedger))
             .stream()
-            .filter(l -> phase(l, "end") && (point != KillPoint.MODEL_TURN || l.path("turn").asInt() == 0))
-            .toList();
+                .filter(
+                    l ->
+                        phase(l, "end")
+                            && (point != KillPoint.MODEL_TURN || l.path("turn").asInt() == 0))
+                .toList();
     long byKilled = ends.stream().filter(l -> l.path("pid").asLong() == killedPid).count();
     long byReplacement = ends.size() - byKilled;
     if (point == KillPoint.AFTER_TOOL) {
       assertThat(byKilled).as("tool completions by the killed worker: " + ends).isEqualTo(1);
-      assertThat(byReplacement).as("tool completions by the replacement: " + ends).isLessThanOrEqualTo(1);
+      assertThat(byReplacement)
+          .as("tool completions by the replacement: " + ends)
+          .isLessThanOrEqualTo(1);
     } else {
-      assertThat(byKilled).as("completions by the killed worker (killed in the middle): " + ends).isZero();
+      assertThat(byKilled)
+          .as("completions by the killed worker (killed in the middle): " + ends)
+          .isZero();
       assertThat(byReplacement).as("completions by the replacement: " + ends).isEqualTo(1);
     }
   }
@@ -326,15 +369,21 @@ class RecoveryTimeIT {
     String started = "local";
     for (HistoryEvent event : history) {
       switch (event.getEventType()) {
-        case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED -> types.put(
-            event.getEventId(), event.getActivityTaskScheduledEventAttributes().getActivityType().getName());
+        case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED ->
+            types.put(
+                event.getEventId(),
+                event.getActivityTaskScheduledEventAttributes().getActivityType().getName());
         case EVENT_TYPE_ACTIVITY_TASK_STARTED -> {
-          ActivityTaskStartedEventAttributes attributes = event.getActivityTaskStartedEventAttributes();
+          ActivityTaskStartedEventAttributes attributes =
+              event.getActivityTaskStartedEventAttributes();
           if (type.equals(types.get(attributes.getScheduledEventId())) && started.equals("local")) {
-            started = "attempt " + attributes.getAttempt()
-                + (attributes.hasLastFailure()
-                    ? " after " + attributes.getLastFailure().getTimeoutFailureInfo().getTimeoutType()
-                    : "");
+            started =
+                "attempt "
+                    + attributes.getAttempt()
+                    + (attributes.hasLastFailure()
+                        ? " after "
+                            + attributes.getLastFailure().getTimeoutFailureInfo().getTimeoutType()
+                        : "");
           }
         }
         case EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT -> workflowTaskTimeouts++;

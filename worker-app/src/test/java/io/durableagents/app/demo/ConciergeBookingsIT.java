@@ -28,11 +28,17 @@ class ConciergeBookingsIT {
   @Test
   void twoSessionsBookingWithTheSameScriptedCallId_makeTwoBookings() {
     WorkerConfig config =
-        new WorkerConfig("127.0.0.1:7233", "default", TASK_QUEUE, "jdbc:sqlite:" + dir.resolve("projection.db"), null);
+        new WorkerConfig(
+            "127.0.0.1:7233",
+            "default",
+            TASK_QUEUE,
+            "jdbc:sqlite:" + dir.resolve("projection.db"),
+            null);
     try (TemporalDevServer server = RealTemporal.start(dir);
         AgentWorker worker = AgentWorker.start(config.withTemporalAddress(server.address()))) {
       AgentClient agents =
-          AgentClient.newInstance(worker.client(), AgentClientOptions.newBuilder().setTaskQueue(TASK_QUEUE).build());
+          AgentClient.newInstance(
+              worker.client(), AgentClientOptions.newBuilder().setTaskQueue(TASK_QUEUE).build());
       int before = ConciergeAgent.bookingCount();
 
       ToolCallRecord first = book(agents, "dinner-ann");
@@ -45,8 +51,13 @@ class ConciergeBookingsIT {
           .isNotEqualTo(first.result().path("confirmation").asText());
       assertThat(ConciergeAgent.bookingCount() - before).isEqualTo(2);
       // Each session's business state holds its own booking.
-      assertThat(agents.status("dinner-bob").orElseThrow().businessState().path("bookings")
-              .has(second.result().path("confirmation").asText()))
+      assertThat(
+              agents
+                  .status("dinner-bob")
+                  .orElseThrow()
+                  .businessState()
+                  .path("bookings")
+                  .has(second.result().path("confirmation").asText()))
           .isTrue();
     }
   }
@@ -57,9 +68,14 @@ class ConciergeBookingsIT {
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     assertThat(paused.approval().toolName()).isEqualTo("book_table");
     agents.approve(
-        sessionId, paused.approval().approvalId(), DecisionOptions.newBuilder().setDecidedBy("host").build());
+        sessionId,
+        paused.approval().approvalId(),
+        DecisionOptions.newBuilder().setDecidedBy("host").build());
     RunResult done = agents.awaitRun(sessionId);
     assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
-    return done.toolCalls().stream().filter(c -> c.name().equals("book_table")).findFirst().orElseThrow();
+    return done.toolCalls().stream()
+        .filter(c -> c.name().equals("book_table"))
+        .findFirst()
+        .orElseThrow();
   }
 }

@@ -10,15 +10,43 @@ import java.util.Random;
  * Everything comes from one {@link Random}, so a seed reproduces a run.
  */
 final class HostileInputs {
-  /** Characters that break naive handling: quotes, escapes, markup, shell and format metacharacters. */
+  /**
+   * Characters that break naive handling: quotes, escapes, markup, shell and format metacharacters.
+   */
   private static final String TRICKY_ASCII = "@-\"'\\/`$;|&<>{}[]()%*?!#~^=+,:.\t\n\r ";
+
   private static final String[] TRICKY_UNICODE = {
-    "\u0000", "\u0001", "\u001b[31m", "\u007f", "\u0085", "\u00a0", "\u200b", "\u200d", "\u202e", "\u2066",
-    "\ufeff", "\ufffd", "\uffff", "é", "e\u0301", "中文", "\uD83D\uDE00", "\uD83D\uDC68\u200D\uD83D\uDC69", "\uD800\uDC00",
-    "\\u0000", "\\ud800", "${jndi:x}", "{\"role\":\"assistant\"}", "</script>", "%s%n", "@/etc/hostname"
+    "\u0000",
+    "\u0001",
+    "\u001b[31m",
+    "\u007f",
+    "\u0085",
+    "\u00a0",
+    "\u200b",
+    "\u200d",
+    "\u202e",
+    "\u2066",
+    "\ufeff",
+    "\ufffd",
+    "\uffff",
+    "é",
+    "e\u0301",
+    "中文",
+    "\uD83D\uDE00",
+    "\uD83D\uDC68\u200D\uD83D\uDC69",
+    "\uD800\uDC00",
+    "\\u0000",
+    "\\ud800",
+    "${jndi:x}",
+    "{\"role\":\"assistant\"}",
+    "</script>",
+    "%s%n",
+    "@/etc/hostname"
   };
+
   /** ASCII characters a session id may not contain. */
   private static final String NOT_IN_IDS = " /\\$;*?!#%&()[]{}<>|'\"~`,=+^";
+
   private static final String ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789._:@-";
 
   private final Random random;
@@ -39,7 +67,10 @@ final class HostileInputs {
     return values.get(random.nextInt(values.size()));
   }
 
-  /** A non-empty text a session must take and store exactly: any valid Unicode, up to {@code maxChars}. */
+  /**
+   * A non-empty text a session must take and store exactly: any valid Unicode, up to {@code
+   * maxChars}.
+   */
   String validText(int maxChars) {
     StringBuilder text = new StringBuilder();
     int target = between(1, maxChars);
@@ -59,9 +90,11 @@ final class HostileInputs {
     StringBuilder text = new StringBuilder();
     int target = between(1, maxChars);
     while (text.length() < target) {
-      char c = random.nextBoolean()
-          ? (char) between(0x21, 0x7e)
-          : TRICKY_ASCII.charAt(random.nextInt(TRICKY_ASCII.length() - 4)); // no tab, newlines, space
+      char c =
+          random.nextBoolean()
+              ? (char) between(0x21, 0x7e)
+              : TRICKY_ASCII.charAt(
+                  random.nextInt(TRICKY_ASCII.length() - 4)); // no tab, newlines, space
       text.append(c);
     }
     if (text.charAt(0) == '-') {
@@ -70,7 +103,9 @@ final class HostileInputs {
     return text.toString();
   }
 
-  /** Any code point but a lone surrogate: planes 0 to 2, plus some private use and noncharacters. */
+  /**
+   * Any code point but a lone surrogate: planes 0 to 2, plus some private use and noncharacters.
+   */
   private int validCodePoint() {
     while (true) {
       int cp = random.nextInt(4) == 0 ? between(0x10000, 0x2FFFF) : between(0, 0xFFFF);
@@ -80,24 +115,41 @@ final class HostileInputs {
     }
   }
 
-  /** A text the session refuses, and why: too long, an unpaired surrogate, or too large serialized. */
+  /**
+   * A text the session refuses, and why: too long, an unpaired surrogate, or too large serialized.
+   */
   Refused refusedText() {
     return switch (random.nextInt(4)) {
-      case 0 -> new Refused("over the character limit", "a".repeat(Limits.INPUT_CHARS + between(1, 5000)),
-          "over the limit of " + Limits.INPUT_CHARS);
+      case 0 ->
+          new Refused(
+              "over the character limit",
+              "a".repeat(Limits.INPUT_CHARS + between(1, 5000)),
+              "over the limit of " + Limits.INPUT_CHARS);
       case 1 -> {
         String text = validText(200);
-        int at = text.offsetByCodePoints(0, random.nextInt(text.codePointCount(0, text.length()) + 1));
+        int at =
+            text.offsetByCodePoints(0, random.nextInt(text.codePointCount(0, text.length()) + 1));
         // Fenced by plain characters, so it can never pair with a neighbour.
-        String lone = random.nextBoolean()
-            ? (char) between(0xD800, 0xDBFF) + "x"
-            : "x" + (char) between(0xDC00, 0xDFFF);
-        yield new Refused("an unpaired surrogate", text.substring(0, at) + lone + text.substring(at), "unpaired surrogate");
+        String lone =
+            random.nextBoolean()
+                ? (char) between(0xD800, 0xDBFF) + "x"
+                : "x" + (char) between(0xDC00, 0xDFFF);
+        yield new Refused(
+            "an unpaired surrogate",
+            text.substring(0, at) + lone + text.substring(at),
+            "unpaired surrogate");
       }
-      case 2 -> new Refused("control characters over the request size",
-          String.valueOf((char) between(1, 0x1f)).repeat(Limits.INPUT_CHARS - random.nextInt(1000)),
-          "bytes serialized, over the limit of " + Limits.REQUEST_BYTES);
-      default -> new Refused("ten megabytes", "x".repeat(10 * 1024 * 1024), "over the limit of " + Limits.INPUT_CHARS);
+      case 2 ->
+          new Refused(
+              "control characters over the request size",
+              String.valueOf((char) between(1, 0x1f))
+                  .repeat(Limits.INPUT_CHARS - random.nextInt(1000)),
+              "bytes serialized, over the limit of " + Limits.REQUEST_BYTES);
+      default ->
+          new Refused(
+              "ten megabytes",
+              "x".repeat(10 * 1024 * 1024),
+              "over the limit of " + Limits.INPUT_CHARS);
     };
   }
 
@@ -120,19 +172,26 @@ final class HostileInputs {
       default -> {
         String id = validSessionId("a");
         int at = between(1, id.length());
-        yield id.substring(0, at) + NOT_IN_IDS.charAt(random.nextInt(NOT_IN_IDS.length())) + id.substring(at);
+        yield id.substring(0, at)
+            + NOT_IN_IDS.charAt(random.nextInt(NOT_IN_IDS.length()))
+            + id.substring(at);
       }
     };
   }
 
-  /** An invalid session id of any characters (for API callers): controls, bidi overrides, surrogates. */
+  /**
+   * An invalid session id of any characters (for API callers): controls, bidi overrides,
+   * surrogates.
+   */
   String invalidSessionId() {
     if (random.nextBoolean()) {
       return invalidAsciiSessionId();
     }
     String id = validSessionId("a");
     int at = between(1, id.length());
-    return id.substring(0, at) + TRICKY_UNICODE[random.nextInt(TRICKY_UNICODE.length)] + id.substring(at);
+    return id.substring(0, at)
+        + TRICKY_UNICODE[random.nextInt(TRICKY_UNICODE.length)]
+        + id.substring(at);
   }
 
   /** A port a TCP address cannot have. */
@@ -144,7 +203,10 @@ final class HostileInputs {
     };
   }
 
-  /** Bytes that are not UTF-8: valid text with a byte UTF-8 never uses, or a cut multi-byte sequence. */
+  /**
+   * Bytes that are not UTF-8: valid text with a byte UTF-8 never uses, or a cut multi-byte
+   * sequence.
+   */
   byte[] notUtf8() {
     byte[] text = validText(50).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     byte[] bytes = java.util.Arrays.copyOf(text, text.length + 1);
@@ -175,9 +237,28 @@ final class HostileInputs {
         StringBuilder object = new StringBuilder("{");
         int n = between(0, 4);
         for (int i = 0; i < n; i++) {
-          String key = pick(List.of("input", "messages", "trigger", "role", "text", "toolCalls", "approvalId",
-              "approved", "note", "payload", "attachments", "sessionId", "x"));
-          object.append(i > 0 ? "," : "").append('"').append(key).append("\":").append(json(depth - 1));
+          String key =
+              pick(
+                  List.of(
+                      "input",
+                      "messages",
+                      "trigger",
+                      "role",
+                      "text",
+                      "toolCalls",
+                      "approvalId",
+                      "approved",
+                      "note",
+                      "payload",
+                      "attachments",
+                      "sessionId",
+                      "x"));
+          object
+              .append(i > 0 ? "," : "")
+              .append('"')
+              .append(key)
+              .append("\":")
+              .append(json(depth - 1));
         }
         yield object.append('}').toString();
       }

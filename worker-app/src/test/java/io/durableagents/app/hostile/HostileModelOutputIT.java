@@ -31,11 +31,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Malformed model output end to end: the real Temporal dev server, an {@code agents worker}
- * process whose model is an OpenAI-compatible server on loopback that answers some messages with
- * a malformed turn. Each such run settles {@code failed} with {@code model_response_invalid}
- * within seconds, the model is asked once (no retry), and the next message is answered. A
- * malformed model script stops the worker before it starts, naming the turn and the field.
+ * Malformed model output end to end: the real Temporal dev server, an {@code agents worker} process
+ * whose model is an OpenAI-compatible server on loopback that answers some messages with a
+ * malformed turn. Each such run settles {@code failed} with {@code model_response_invalid} within
+ * seconds, the model is asked once (no retry), and the next message is answered. A malformed model
+ * script stops the worker before it starts, naming the turn and the field.
  */
 class HostileModelOutputIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -66,14 +66,19 @@ class HostileModelOutputIT {
       String wire =
           switch (input) {
             case "no-name" ->
-                chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_n\",\"type\":\"function\","
-                        + "\"function\":{\"arguments\":\"{}\"}}]}", null)
-                    + chunk("{}", "tool_calls") + usage("1", "1");
+                chunk(
+                        "{\"tool_calls\":[{\"index\":0,\"id\":\"call_n\",\"type\":\"function\","
+                            + "\"function\":{\"arguments\":\"{}\"}}]}",
+                        null)
+                    + chunk("{}", "tool_calls")
+                    + usage("1", "1");
             case "negative-usage" -> chunk("{\"content\":\"x\"}", "stop") + usage("-7", "2");
-            case "huge-usage" -> chunk("{\"content\":\"x\"}", "stop") + usage("99999999999999999999", "2");
+            case "huge-usage" ->
+                chunk("{\"content\":\"x\"}", "stop") + usage("99999999999999999999", "2");
             case "duplicate-ids" ->
                 chunk("{\"tool_calls\":[" + weatherCall(0) + "," + weatherCall(1) + "]}", null)
-                    + chunk("{}", "tool_calls") + usage("1", "1");
+                    + chunk("{}", "tool_calls")
+                    + usage("1", "1");
             default -> chunk("{\"content\":\"fine\"}", "stop") + usage("5", "2");
           };
       byte[] body = (wire + "data: [DONE]\n\n").getBytes(StandardCharsets.UTF_8);
@@ -85,18 +90,26 @@ class HostileModelOutputIT {
     }
 
     private static String weatherCall(int index) {
-      return "{\"index\":" + index + ",\"id\":\"call_dup\",\"type\":\"function\","
+      return "{\"index\":"
+          + index
+          + ",\"id\":\"call_dup\",\"type\":\"function\","
           + "\"function\":{\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\":\\\"Paris\\\"}\"}}";
     }
 
     private static String chunk(String delta, String finishReason) {
-      return "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":" + delta
-          + ",\"finish_reason\":" + (finishReason == null ? "null" : "\"" + finishReason + "\"") + "}]}\n\n";
+      return "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":"
+          + delta
+          + ",\"finish_reason\":"
+          + (finishReason == null ? "null" : "\"" + finishReason + "\"")
+          + "}]}\n\n";
     }
 
     private static String usage(String prompt, String completion) {
       return "data: {\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":{\"prompt_tokens\":"
-          + prompt + ",\"completion_tokens\":" + completion + "}}\n\n";
+          + prompt
+          + ",\"completion_tokens\":"
+          + completion
+          + "}}\n\n";
     }
 
     @Override
@@ -106,19 +119,27 @@ class HostileModelOutputIT {
   }
 
   @Test
-  void aMalformedProviderTurn_settlesTheRunFailedWithTheNamedCode_andTheNextSendIsAnswered() throws Exception {
+  void aMalformedProviderTurn_settlesTheRunFailedWithTheNamedCode_andTheNextSendIsAnswered()
+      throws Exception {
     try (TemporalDevServer server = RealTemporal.start(dir);
         MalformedModelServer model = new MalformedModelServer();
         AgentsProcesses processes = new AgentsProcesses(dir)) {
       processes.environment("OPENAI_BASE_URL", model.baseUrl());
       processes.startAndAwait(
           "worker polling task queue '" + TASK_QUEUE + "'",
-          "worker", "--temporal", server.address(), "--task-queue", TASK_QUEUE, "--model", "openai:test-model");
+          "worker",
+          "--temporal",
+          server.address(),
+          "--task-queue",
+          TASK_QUEUE,
+          "--model",
+          "openai:test-model");
       WorkflowServiceStubs service = AgentWorker.connect(server.address());
       try {
         AgentClient agents =
             AgentClient.newInstance(
-                WorkflowClient.newInstance(service), AgentClientOptions.newBuilder().setTaskQueue(TASK_QUEUE).build());
+                WorkflowClient.newInstance(service),
+                AgentClientOptions.newBuilder().setTaskQueue(TASK_QUEUE).build());
 
         for (String input : List.of("no-name", "negative-usage", "huge-usage", "duplicate-ids")) {
           int requestsBefore = model.requests.get();
@@ -127,11 +148,14 @@ class HostileModelOutputIT {
           RunResult failed = agents.send("hostile-1", input);
 
           Duration took = Duration.ofNanos(System.nanoTime() - started);
-          System.out.println(input + ": " + failed.status() + " in " + took.toMillis() + " ms: " + failed.error());
+          System.out.println(
+              input + ": " + failed.status() + " in " + took.toMillis() + " ms: " + failed.error());
           assertThat(failed.status()).as(input).isEqualTo(RunStatus.FAILED);
           assertThat(failed.error().code()).as(input).isEqualTo("model_response_invalid");
           assertThat(took).as(input + ": settled within seconds").isLessThan(SETTLED_WITHIN);
-          assertThat(model.requests.get() - requestsBefore).as(input + ": asked once, not retried").isEqualTo(1);
+          assertThat(model.requests.get() - requestsBefore)
+              .as(input + ": asked once, not retried")
+              .isEqualTo(1);
           assertThat(failed.toolCalls()).as(input + ": no tool ran").isEmpty();
         }
 
@@ -150,7 +174,8 @@ class HostileModelOutputIT {
   }
 
   @Test
-  void aMalformedModelScript_stopsTheWorkerBeforeItStarts_withOneLineNamingTheTurnAndField() throws Exception {
+  void aMalformedModelScript_stopsTheWorkerBeforeItStarts_withOneLineNamingTheTurnAndField()
+      throws Exception {
     Path script = dir.resolve("script.json");
     Files.writeString(
         script, "{\"turns\": [{\"text\": \"hi\"}, {\"toolCalls\": {\"name\": \"get_weather\"}}]}");
@@ -163,7 +188,8 @@ class HostileModelOutputIT {
       assertThat(worker.exitCode()).isEqualTo(2);
       assertThat(worker.err().strip())
           .isEqualTo(
-              script + ": Model script turns[1].toolCalls must be an array of {\"name\", \"arguments\"} objects,"
+              script
+                  + ": Model script turns[1].toolCalls must be an array of {\"name\", \"arguments\"} objects,"
                   + " not an object.");
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
     }

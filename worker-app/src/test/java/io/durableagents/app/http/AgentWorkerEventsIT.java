@@ -15,7 +15,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code --http-port}: the worker app serves the deltas of the turns it runs, on the real Temporal server. */
+/**
+ * {@code --http-port}: the worker app serves the deltas of the turns it runs, on the real Temporal
+ * server.
+ */
 class AgentWorkerEventsIT {
   @TempDir Path dir;
 
@@ -25,21 +28,29 @@ class AgentWorkerEventsIT {
     Files.writeString(script, "{\"turns\":[{\"text\":\"Streamed over server-sent events.\"}]}");
     WorkerConfig config =
         new WorkerConfig(
-                "127.0.0.1:7233", "default", "agents-events", "jdbc:sqlite:" + dir.resolve("projection.db"), "scripted:" + script)
+                "127.0.0.1:7233",
+                "default",
+                "agents-events",
+                "jdbc:sqlite:" + dir.resolve("projection.db"),
+                "scripted:" + script)
             .withHttpPort(0);
     try (TemporalDevServer server = RealTemporal.start(dir);
         AgentWorker worker = AgentWorker.start(config.withTemporalAddress(server.address()))) {
       assertThat(worker.httpPort()).isPositive();
       try (SseClient client =
-          SseClient.connect("http://127.0.0.1:" + worker.httpPort() + "/sessions/events-1/events")) {
+          SseClient.connect(
+              "http://127.0.0.1:" + worker.httpPort() + "/sessions/events-1/events")) {
         AgentClient agents =
             AgentClient.newInstance(
-                worker.client(), AgentClientOptions.newBuilder().setTaskQueue("agents-events").build());
+                worker.client(),
+                AgentClientOptions.newBuilder().setTaskQueue("agents-events").build());
 
         RunResult result = agents.send("events-1", "hello");
 
         client.awaitText(result.text().length(), Duration.ofSeconds(10));
-        assertThat(client.text()).isEqualTo("Streamed over server-sent events.").isEqualTo(result.text());
+        assertThat(client.text())
+            .isEqualTo("Streamed over server-sent events.")
+            .isEqualTo(result.text());
       }
     }
   }

@@ -10,7 +10,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** {@code --http-port} of {@code agents worker} and {@code agents dev}; the endpoint runs in {@link AgentWorkerEventsIT}. */
+/**
+ * {@code --http-port} of {@code agents worker} and {@code agents dev}; the endpoint runs in {@link
+ * AgentWorkerEventsIT}.
+ */
 class HttpPortOptionTest {
   @Test
   void httpPort_isOffByDefault_andAnOptionOfWorkerAndDev() {
@@ -39,6 +42,12 @@ class HttpPortOptionTest {
     System.arraycopy(args, 0, all, 1, args.length);
     commandLine.parseArgs(all);
     return (WorkerOptions)
-        commandLine.getSubcommands().get(command).getCommandSpec().mixins().get("options").userObject();
+        commandLine
+            .getSubcommands()
+            .get(command)
+            .getCommandSpec()
+            .mixins()
+            .get("options")
+            .userObject();
   }
 }

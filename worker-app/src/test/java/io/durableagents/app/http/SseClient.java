@@ -29,6 +29,7 @@ final class SseClient implements AutoCloseable {
   private final CompletableFuture<HttpResponse<Stream<String>>> response;
   private final List<JsonNode> deltas = new ArrayList<>();
   private String event;
+
   /** Whether the body has ended (the server closed the stream, or the client did). */
   private volatile boolean ended;
 
@@ -38,7 +39,9 @@ final class SseClient implements AutoCloseable {
     response =
         HttpClient.newHttpClient()
             .sendAsync(
-                HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/event-stream").build(),
+                HttpRequest.newBuilder(URI.create(url))
+                    .header("Accept", "text/event-stream")
+                    .build(),
                 HttpResponse.BodyHandlers.ofLines());
     response.thenAccept(
         r ->

@@ -35,13 +35,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SseDeltaServerTest {
   private static final String TASK_QUEUE = "agents-sse-test";
-  /** The text of a delta the test publishes itself, behind whatever the server was to send before it. */
+
+  /**
+   * The text of a delta the test publishes itself, behind whatever the server was to send before
+   * it.
+   */
   private static final String MARKER = "the test's own delta";
 
   /** Streams its answer a few characters at a time, with some reasoning first. */
   private static final ModelProvider STREAMING_MODEL =
       (request, stream) -> {
-        String text = "Hello " + request.sessionId() + ", you said: " + request.messages().get(0).text();
+        String text =
+            "Hello " + request.sessionId() + ", you said: " + request.messages().get(0).text();
         stream.reasoning("The user greets me.");
         for (int i = 0; i < text.length(); i += 4) {
           stream.text(text.substring(i, Math.min(text.length(), i + 4)));
@@ -77,7 +82,8 @@ class SseDeltaServerTest {
   }
 
   @Test
-  void aClientOfSessionX_receivesTheDeltasOfARunOnX_inOrder_andNothingOfOtherSessions() throws Exception {
+  void aClientOfSessionX_receivesTheDeltasOfARunOnX_inOrder_andNothingOfOtherSessions()
+      throws Exception {
     try (SseClient client = SseClient.connect(sse.eventsUrl("x"))) {
       RunResult other = send("y", "not for you");
       RunResult result = send("x", "hi there");
@@ -92,13 +98,17 @@ class SseDeltaServerTest {
       assertThat(deltas.get(0).path("kind").asText()).isEqualTo(Delta.REASONING);
       assertThat(deltas.get(0).path("text").asText()).isEqualTo("The user greets me.");
       assertThat(deltas.get(1).path("kind").asText()).isEqualTo(Delta.TEXT);
-      assertThat(deltas).allSatisfy(d -> {
-        assertThat(d.path("step").asInt()).isEqualTo(1);
-        assertThat(d.path("attempt").asInt()).isEqualTo(1);
-      });
+      assertThat(deltas)
+          .allSatisfy(
+              d -> {
+                assertThat(d.path("step").asInt()).isEqualTo(1);
+                assertThat(d.path("attempt").asInt()).isEqualTo(1);
+              });
       // Published after both runs answered: once it is read, so is every delta sent before it.
       sse.onDelta(new Delta("x", 99, 1, Delta.TEXT, MARKER));
-      List<JsonNode> all = client.awaitDelta("the test's delta", SseDeltaServerTest::isMarker, Duration.ofSeconds(10));
+      List<JsonNode> all =
+          client.awaitDelta(
+              "the test's delta", SseDeltaServerTest::isMarker, Duration.ofSeconds(10));
       assertThat(all.subList(0, all.size() - 1)).hasSameSizeAs(deltas);
     }
   }
@@ -131,7 +141,8 @@ class SseDeltaServerTest {
       assertThat(sse.clientCount()).isEqualTo(1);
       // Nothing streams before a delta the test publishes; its arrival shows that it would have.
       sse.onDelta(new Delta(longId, 1, 1, Delta.TEXT, MARKER));
-      List<JsonNode> received = ok.awaitDelta("the test's delta", SseDeltaServerTest::isMarker, Duration.ofSeconds(10));
+      List<JsonNode> received =
+          ok.awaitDelta("the test's delta", SseDeltaServerTest::isMarker, Duration.ofSeconds(10));
       assertThat(received.subList(0, received.size() - 1)).isEmpty();
     }
   }
@@ -157,13 +168,18 @@ class SseDeltaServerTest {
     HttpResponse<String> response =
         HttpClient.newHttpClient()
             .send(
-                HttpRequest.newBuilder(URI.create(url)).method(method, HttpRequest.BodyPublishers.noBody()).build(),
+                HttpRequest.newBuilder(URI.create(url))
+                    .method(method, HttpRequest.BodyPublishers.noBody())
+                    .build(),
                 HttpResponse.BodyHandlers.ofString());
     return response.statusCode();
   }
 
   private RunResult send(String sessionId, String input) {
     return SessionUpdates.sendWithStart(
-        env.getWorkflowClient(), TASK_QUEUE, new SendRequest(input), new SessionStart(sessionId, null, null));
+        env.getWorkflowClient(),
+        TASK_QUEUE,
+        new SendRequest(input),
+        new SessionStart(sessionId, null, null));
   }
 }

@@ -22,9 +22,9 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A worker in the test's process on a real Temporal server: the plugin with one agent and model,
- * a SQLite projection and an artifact store under {@code dir}, and a client that reads the
- * projection like an application's would.
+ * A worker in the test's process on a real Temporal server: the plugin with one agent and model, a
+ * SQLite projection and an artifact store under {@code dir}, and a client that reads the projection
+ * like an application's would.
  */
 final class LimitsWorker implements AutoCloseable {
   final WorkflowServiceStubs service;
@@ -54,21 +54,31 @@ final class LimitsWorker implements AutoCloseable {
     this.worker = worker;
     this.agents =
         AgentClient.newInstance(
-            client, AgentClientOptions.newBuilder().setTaskQueue(taskQueue).setProjection(projection).build());
+            client,
+            AgentClientOptions.newBuilder()
+                .setTaskQueue(taskQueue)
+                .setProjection(projection)
+                .build());
   }
 
   /**
    * Polls {@code taskQueue} on the server at {@code address}. Call {@link #start()} after
    * registering anything else on {@link #worker}.
    */
-  static LimitsWorker create(String address, Path dir, String taskQueue, Agent agent, ModelProvider model) {
+  static LimitsWorker create(
+      String address, Path dir, String taskQueue, Agent agent, ModelProvider model) {
     return create(address, dir, taskQueue, agent, model, WorkerOptions.getDefaultInstance());
   }
 
   /** A worker with {@code workerOptions}, and {@code interceptors} added to its factory. */
   static LimitsWorker create(
-      String address, Path dir, String taskQueue, Agent agent, ModelProvider model,
-      WorkerOptions workerOptions, WorkerInterceptor... interceptors) {
+      String address,
+      Path dir,
+      String taskQueue,
+      Agent agent,
+      ModelProvider model,
+      WorkerOptions workerOptions,
+      WorkerInterceptor... interceptors) {
     String url = "jdbc:sqlite:" + dir.resolve("projection.db");
     AgentStore store = AgentStores.open(url);
     FileArtifactStore artifacts = new FileArtifactStore(dir.resolve("artifacts"));
@@ -86,7 +96,10 @@ final class LimitsWorker implements AutoCloseable {
     WorkerFactory factory =
         WorkerFactory.newInstance(
             client,
-            WorkerFactoryOptions.newBuilder().setPlugins(plugin).setWorkerInterceptors(interceptors).build());
+            WorkerFactoryOptions.newBuilder()
+                .setPlugins(plugin)
+                .setWorkerInterceptors(interceptors)
+                .build());
     Worker worker = factory.newWorker(taskQueue, workerOptions);
     return new LimitsWorker(
         service, client, store, artifacts, ProjectionReader.open(url), factory, worker, taskQueue);

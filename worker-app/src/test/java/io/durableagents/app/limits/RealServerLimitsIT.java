@@ -72,6 +72,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class RealServerLimitsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
+
   /** The dev server's default {@code limit.blobSize.error}. */
   private static final int SERVER_PAYLOAD_LIMIT = 2 * 1024 * 1024;
 
@@ -99,7 +100,10 @@ class RealServerLimitsIT {
     ObjectNode export = JSON.createObjectNode();
     ArrayNode rows = export.putArray("rows");
     for (int i = 0; i < 3000; i++) {
-      rows.addObject().put("id", i).put("name", "row-" + i).put("body", String.valueOf((char) ('a' + i % 26)).repeat(1000));
+      rows.addObject()
+          .put("id", i)
+          .put("name", "row-" + i)
+          .put("body", String.valueOf((char) ('a' + i % 26)).repeat(1000));
     }
     return export;
   }
@@ -107,7 +111,8 @@ class RealServerLimitsIT {
   @ParameterizedTest
   @EnumSource(Execution.class)
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
-  void aToolResultOverThePayloadLimit_isStoredByReference_andTheSessionGoesOn(Execution mode) throws Exception {
+  void aToolResultOverThePayloadLimit_isStoredByReference_andTheSessionGoesOn(Execution mode)
+      throws Exception {
     ObjectNode export = threeMegabytes();
     int exportBytes = JSON.writeValueAsBytes(export).length;
     assertThat(exportBytes).isGreaterThan(SERVER_PAYLOAD_LIMIT + 900_000);
@@ -134,19 +139,26 @@ class RealServerLimitsIT {
             .build();
     String session = "export-" + mode.name().toLowerCase(Locale.ROOT);
     String queue = "limits-export-" + mode.name().toLowerCase(Locale.ROOT);
-    try (LimitsWorker worker = LimitsWorker.create(server.address(), dir, queue, agent, recording).start()) {
+    try (LimitsWorker worker =
+        LimitsWorker.create(server.address(), dir, queue, agent, recording).start()) {
       // The server refuses a payload of this size outright.
       assertThatThrownBy(
               () ->
-                  worker.client
+                  worker
+                      .client
                       .newUntypedWorkflowStub(
-                          "NotRegistered", WorkflowOptions.newBuilder().setTaskQueue("nobody").setWorkflowId(session + "-probe").build())
+                          "NotRegistered",
+                          WorkflowOptions.newBuilder()
+                              .setTaskQueue("nobody")
+                              .setWorkflowId(session + "-probe")
+                              .build())
                       .start(export))
           .isInstanceOf(WorkflowServiceException.class)
           .hasRootCauseMessage("INVALID_ARGUMENT: Blob data size exceeds limit.");
 
-      RunResult first = worker.agents.send(session, "export everything",
-          SendOptions.newBuilder().setAgent("exporter").build());
+      RunResult first =
+          worker.agents.send(
+              session, "export everything", SendOptions.newBuilder().setAgent("exporter").build());
 
       assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
       assertThat(first.text()).isEqualTo("3000 rows exported");
@@ -154,7 +166,8 @@ class RealServerLimitsIT {
       assertThat(StoredResults.isReference(reference)).as("%s", reference).isTrue();
       assertThat(reference.path("storedResult").path("bytes").asInt()).isEqualTo(exportBytes);
       // The artifact holds the whole result, the projection the reference.
-      assertThat(JSON.readTree(worker.artifacts.read(StoredResults.artifactId(reference)))).isEqualTo(export);
+      assertThat(JSON.readTree(worker.artifacts.read(StoredResults.artifactId(reference))))
+          .isEqualTo(export);
       Message stored = worker.store.readMessages(session, first.messageCount()).get(2);
       assertThat(stored.role()).isEqualTo(Message.TOOL);
       assertThat(stored.result()).isEqualTo(reference);
@@ -173,9 +186,11 @@ class RealServerLimitsIT {
       int largest = events.stream().mapToInt(HistoryEvent::getSerializedSize).max().orElseThrow();
       long failedTasks =
           events.stream()
-              .filter(e -> e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED
-                  || e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED
-                  || e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT)
+              .filter(
+                  e ->
+                      e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED
+                          || e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED
+                          || e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT)
               .count();
       System.out.printf(
           "payload limit (%s): a %,d-byte tool result stored by reference; %d history events, the largest %,d bytes%n",
@@ -188,6 +203,7 @@ class RealServerLimitsIT {
   // ---- (b) a long run continues as new before any limit ------------------------------------
 
   private static final int LONG_TURNS = 300;
+
   /** Characters of each tool result: a page of search hits. */
   private static final int PAGE_CHARS = 16_000;
 
@@ -196,8 +212,12 @@ class RealServerLimitsIT {
   void aRunOf300ToolTurns_continuesAsNewWhenTheServerSuggests_withFlatHistoryPerTurn() {
     StringBuilder script = new StringBuilder("{\"turns\":[");
     for (int i = 0; i < LONG_TURNS; i++) {
-      script.append("{\"text\":\"t").append(i).append("\",\"toolCalls\":[{\"name\":\"search\",\"arguments\":{\"page\":")
-          .append(i).append("}}]},");
+      script
+          .append("{\"text\":\"t")
+          .append(i)
+          .append("\",\"toolCalls\":[{\"name\":\"search\",\"arguments\":{\"page\":")
+          .append(i)
+          .append("}}]},");
     }
     script.append("{\"text\":\"done\"}]}");
     String hits = "h".repeat(PAGE_CHARS);
@@ -213,11 +233,16 @@ class RealServerLimitsIT {
             .build();
     try (LimitsWorker worker =
         LimitsWorker.create(
-                server.address(), dir, "limits-long", agent, ScriptedModelProvider.fromJson(script.toString()))
+                server.address(),
+                dir,
+                "limits-long",
+                agent,
+                ScriptedModelProvider.fromJson(script.toString()))
             .start()) {
       long t0 = System.nanoTime();
-      RunResult result = worker.agents.send("long-1", "research",
-          SendOptions.newBuilder().setAgent("researcher").build());
+      RunResult result =
+          worker.agents.send(
+              "long-1", "research", SendOptions.newBuilder().setAgent("researcher").build());
       double seconds = (System.nanoTime() - t0) / 1e9;
 
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
@@ -251,7 +276,9 @@ class RealServerLimitsIT {
           assertThat(suggestedContinueAsNew(worker.client, run.runId())).as("%s", run).isTrue();
         }
         if (run.modelTurns() >= 30) {
-          assertThat(run.bytesPerTurn() / first.bytesPerTurn()).as("%s vs %s", run, first).isBetween(0.67, 1.5);
+          assertThat(run.bytesPerTurn() / first.bytesPerTurn())
+              .as("%s vs %s", run, first)
+              .isBetween(0.67, 1.5);
         }
       }
     }
@@ -265,12 +292,15 @@ class RealServerLimitsIT {
             .filter(HistoryEvent::hasWorkflowTaskStartedEventAttributes)
             .anyMatch(e -> e.getWorkflowTaskStartedEventAttributes().getSuggestContinueAsNew());
     return suggested
-        && events.get(events.size() - 1).getEventType() == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW;
+        && events.get(events.size() - 1).getEventType()
+            == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW;
   }
 
   // ---- (c) sends that meet a continue-as-new -----------------------------------------------
 
-  /** How long the workflow task that continues the session as new is held: sends arrive during it. */
+  /**
+   * How long the workflow task that continues the session as new is held: sends arrive during it.
+   */
   private static final Duration HOLD = Duration.ofSeconds(2);
 
   @Test
@@ -279,7 +309,10 @@ class RealServerLimitsIT {
     int turns = 20;
     StringBuilder script = new StringBuilder("{\"turns\":[");
     for (int i = 0; i < turns; i++) {
-      script.append("{\"toolCalls\":[{\"name\":\"step\",\"arguments\":{\"n\":").append(i).append("}}]},");
+      script
+          .append("{\"toolCalls\":[{\"name\":\"step\",\"arguments\":{\"n\":")
+          .append(i)
+          .append("}}]},");
     }
     // A message that arrives during the last turn gets a turn of its own.
     script.append("{\"text\":\"done\"},{\"text\":\"done\"}]}");
@@ -301,31 +334,44 @@ class RealServerLimitsIT {
     AtomicInteger continuesAsNew = new AtomicInteger();
     AtomicLong holdEnded = new AtomicLong();
     // The workflow thread sleeps in the held task; a generous deadlock timeout lets it.
-    WorkerOptions options = WorkerOptions.newBuilder().setDefaultDeadlockDetectionTimeout(30_000).build();
+    WorkerOptions options =
+        WorkerOptions.newBuilder().setDefaultDeadlockDetectionTimeout(30_000).build();
     ExecutorService callers = Executors.newFixedThreadPool(3);
     try (LimitsWorker worker =
         LimitsWorker.create(
-                server.address(), dir, "limits-handover", agent, ScriptedModelProvider.fromJson(script.toString()),
-                options, new HoldContinueAsNew(continuing, continuesAsNew, holdEnded))
+                server.address(),
+                dir,
+                "limits-handover",
+                agent,
+                ScriptedModelProvider.fromJson(script.toString()),
+                options,
+                new HoldContinueAsNew(continuing, continuesAsNew, holdEnded))
             .start()) {
-      // One continue-as-new, after some 12 turns: the session's own event bound (150), not the server's.
+      // One continue-as-new, after some 12 turns: the session's own event bound (150), not the
+      // server's.
       CompletableFuture<RunResult> starter =
           CompletableFuture.supplyAsync(
               () ->
                   SessionUpdates.sendWithStart(
-                      worker.client, "limits-handover", new SendRequest("go"),
+                      worker.client,
+                      "limits-handover",
+                      new SendRequest("go"),
                       new SessionStart("handover-1", "stepper", null, null, null, 150)),
               callers);
-      assertThat(continuing.await(90, TimeUnit.SECONDS)).as("the session reached continue-as-new").isTrue();
+      assertThat(continuing.await(90, TimeUnit.SECONDS))
+          .as("the session reached continue-as-new")
+          .isTrue();
 
       // Plain updates on the workflow id, no retry of ours, sent while that workflow task runs.
       WorkflowStub session = worker.client.newUntypedWorkflowStub("handover-1");
       long sentAt = System.nanoTime();
       CompletableFuture<RunResult> attach =
-          CompletableFuture.supplyAsync(() -> session.update("send", RunResult.class, new SendRequest("")), callers);
+          CompletableFuture.supplyAsync(
+              () -> session.update("send", RunResult.class, new SendRequest("")), callers);
       CompletableFuture<RunResult> message =
           CompletableFuture.supplyAsync(
-              () -> session.update("send", RunResult.class, new SendRequest("and this too")), callers);
+              () -> session.update("send", RunResult.class, new SendRequest("and this too")),
+              callers);
 
       RunResult attached = attach.get(2, TimeUnit.MINUTES);
       RunResult sent = message.get(2, TimeUnit.MINUTES);
@@ -351,7 +397,9 @@ class RealServerLimitsIT {
       assertThat(acceptedUpdates(worker.client, "handover-1", runs.get(0).runId())).isEqualTo(1);
       assertThat(acceptedUpdates(worker.client, "handover-1", runs.get(1).runId())).isEqualTo(2);
       List<Message> transcript = worker.store.readMessages("handover-1", sent.messageCount());
-      assertThat(transcript).filteredOn(m -> Message.USER.equals(m.role())).extracting(Message::text)
+      assertThat(transcript)
+          .filteredOn(m -> Message.USER.equals(m.role()))
+          .extracting(Message::text)
           .containsExactly("go", "and this too");
       System.out.printf(
           "continue-as-new and sends: the accepted send answered 'continued' at step %d; the two sent"
@@ -367,21 +415,30 @@ class RealServerLimitsIT {
   void anUpdateAcceptedByARunThatContinuesAsNew_failsOnTheRealServer_unlessTheRunAnswersIt() {
     try (LimitsWorker worker =
         LimitsWorker.create(
-            server.address(), dir, "limits-probe", Agent.newBuilder("unused").build(),
+            server.address(),
+            dir,
+            "limits-probe",
+            Agent.newBuilder("unused").build(),
             ScriptedModelProvider.fromJson("{\"turns\":[]}"))) {
       worker.worker.registerWorkflowImplementationTypes(HandoverProbeImpl.class);
       worker.start();
       HandoverProbe probe =
           worker.client.newWorkflowStub(
               HandoverProbe.class,
-              WorkflowOptions.newBuilder().setWorkflowId("probe-1").setTaskQueue("limits-probe").build());
+              WorkflowOptions.newBuilder()
+                  .setWorkflowId("probe-1")
+                  .setTaskQueue("limits-probe")
+                  .build());
       WorkflowClient.start(probe::run, false);
 
       assertThatThrownBy(probe::await)
           .isInstanceOf(WorkflowUpdateException.class)
           .cause()
           .isInstanceOf(ApplicationFailure.class)
-          .satisfies(cause -> assertThat(((ApplicationFailure) cause).getType()).isEqualTo("AcceptedUpdateCompletedWorkflow"));
+          .satisfies(
+              cause ->
+                  assertThat(((ApplicationFailure) cause).getType())
+                      .isEqualTo("AcceptedUpdateCompletedWorkflow"));
       worker.client.newUntypedWorkflowStub("probe-1").terminate("probe done");
     }
   }

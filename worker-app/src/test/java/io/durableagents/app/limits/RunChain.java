@@ -12,7 +12,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** The workflow runs of one session, oldest first, with the size of each as the server reports it. */
+/**
+ * The workflow runs of one session, oldest first, with the size of each as the server reports it.
+ */
 final class RunChain {
   /**
    * One workflow run: events and bytes of its history (DescribeWorkflowExecution's {@code
@@ -44,24 +46,36 @@ final class RunChain {
       int turns = 0;
       for (HistoryEvent event : history.getEvents()) {
         if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
-            && event.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("agents.ModelTurn")) {
+            && event
+                .getActivityTaskScheduledEventAttributes()
+                .getActivityType()
+                .getName()
+                .equals("agents.ModelTurn")) {
           turns++;
         }
       }
-      runs.add(new Run(runId, info.getHistoryLength(), info.getHistorySizeBytes(), turns, first.getSerializedSize()));
+      runs.add(
+          new Run(
+              runId,
+              info.getHistoryLength(),
+              info.getHistorySizeBytes(),
+              turns,
+              first.getSerializedSize()));
       runId = first.getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId();
     }
     Collections.reverse(runs);
     return runs;
   }
 
-  private static WorkflowExecutionInfo describe(WorkflowServiceStubs service, String workflowId, String runId) {
+  private static WorkflowExecutionInfo describe(
+      WorkflowServiceStubs service, String workflowId, String runId) {
     return service
         .blockingStub()
         .describeWorkflowExecution(
             DescribeWorkflowExecutionRequest.newBuilder()
                 .setNamespace("default")
-                .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId).setRunId(runId))
+                .setExecution(
+                    WorkflowExecution.newBuilder().setWorkflowId(workflowId).setRunId(runId))
                 .build())
         .getWorkflowExecutionInfo();
   }

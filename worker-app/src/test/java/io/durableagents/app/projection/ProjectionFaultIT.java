@@ -23,9 +23,9 @@ import io.durableagents.store.AgentStores;
 import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.store.ProjectionTables;
 import io.durableagents.tools.Tool;
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.CheckpointSave;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
@@ -53,13 +53,12 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The projection under a database outage: ten sessions run a scripted multi-turn tool
- * conversation on the real Temporal dev server, on a worker whose store is a real PostgreSQL; in
- * the middle of them PostgreSQL is stopped for 20 seconds and started again on the same data
- * directory and port. Every session
- * must finish, and for each one the live projection must equal a projection rebuilt from the
- * workflow history into a fresh database: same messages (seq, body), same checkpoint entries, no
- * duplicates, no gaps.
+ * The projection under a database outage: ten sessions run a scripted multi-turn tool conversation
+ * on the real Temporal dev server, on a worker whose store is a real PostgreSQL; in the middle of
+ * them PostgreSQL is stopped for 20 seconds and started again on the same data directory and port.
+ * Every session must finish, and for each one the live projection must equal a projection rebuilt
+ * from the workflow history into a fresh database: same messages (seq, body), same checkpoint
+ * entries, no duplicates, no gaps.
  */
 class ProjectionFaultIT {
   private static final String TASK_QUEUE = "projection-fault";
@@ -86,6 +85,7 @@ class ProjectionFaultIT {
         {"text": "done", "delayMs": 200}
       ]}
       """;
+
   private static final int MODEL_TURNS = 8;
   private static final int TOOL_CALLS = 9;
 
@@ -94,7 +94,8 @@ class ProjectionFaultIT {
   @Test
   void sessionsWaitOutAPostgresOutage_andTheProjectionEqualsARebuildFromHistory() throws Exception {
     long started = System.nanoTime();
-    try (TestPostgres postgres = TestPostgres.start(dir.resolve("pgdata"), dir.resolve("postgres.log"));
+    try (TestPostgres postgres =
+            TestPostgres.start(dir.resolve("pgdata"), dir.resolve("postgres.log"));
         TemporalDevServer server = RealTemporal.start(dir)) {
       String liveUrl = postgres.createDatabase("live");
       String rebuiltUrl = postgres.createDatabase("rebuilt");
@@ -113,18 +114,29 @@ class ProjectionFaultIT {
         WorkerFactory factory = startWorker(client, store);
         AgentClient agents =
             AgentClient.newInstance(
-                client, AgentClientOptions.newBuilder().setTaskQueue(TASK_QUEUE).setProjection(reader).build());
+                client,
+                AgentClientOptions.newBuilder()
+                    .setTaskQueue(TASK_QUEUE)
+                    .setProjection(reader)
+                    .build());
         ExecutorService pool = Executors.newFixedThreadPool(SESSIONS);
         try {
           Map<String, Future<RunResult>> runs = new LinkedHashMap<>();
           for (String id : ids) {
-            runs.put(id, pool.submit(() -> agents.send(id, "run the errands",
-                SendOptions.newBuilder().setAgent(AGENT).build())));
+            runs.put(
+                id,
+                pool.submit(
+                    () ->
+                        agents.send(
+                            id,
+                            "run the errands",
+                            SendOptions.newBuilder().setAgent(AGENT).build())));
           }
 
           // Every session has saved a checkpoint and none has finished: now the database goes.
           awaitEverySessionSaved(store, ids);
-          int stepsBefore = ids.stream().mapToInt(id -> store.session(id).orElseThrow().lastStep()).sum();
+          int stepsBefore =
+              ids.stream().mapToInt(id -> store.session(id).orElseThrow().lastStep()).sum();
           postgres.stop();
           long stoppedAt = System.nanoTime();
           Thread.sleep(OUTAGE.toMillis());
@@ -134,7 +146,8 @@ class ProjectionFaultIT {
               (System.nanoTime() - stoppedAt) / 1e9, stepsBefore);
 
           for (Map.Entry<String, Future<RunResult>> run : runs.entrySet()) {
-            results.put(run.getKey(), run.getValue().get(FINISH_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+            results.put(
+                run.getKey(), run.getValue().get(FINISH_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
           }
         } finally {
           pool.shutdownNow();
@@ -145,7 +158,8 @@ class ProjectionFaultIT {
           List<HistoryEntry> history = agents.history(id, 0);
           assertThat(history).isNotEmpty();
           assertThat(history.get(0).checkpoint().messages()).isEqualTo(reader.messages(id, -1));
-          assertThat(history).extracting(HistoryEntry::step)
+          assertThat(history)
+              .extracting(HistoryEntry::step)
               .isSortedAccordingTo((a, b) -> Integer.compare(b, a));
         }
         factory.shutdown();
@@ -184,32 +198,58 @@ class ProjectionFaultIT {
           System.out.printf(
               "%s: %d messages, %d checkpoint entries, %d saves in history, %d activity attempts"
                   + " retried, first to last save %.1f s; rebuilt projection identical%n",
-              id, live.messages().size(), live.checkpoints().size(), saves.size(), retried, span / 1e3);
+              id,
+              live.messages().size(),
+              live.checkpoints().size(),
+              saves.size(),
+              retried,
+              span / 1e3);
         }
       }
       System.out.printf(
           "%d sessions: %d messages, %d checkpoint entries, %d saves, %d activity attempts retried;"
               + " live and rebuilt projections identical; %.1f s in all%n",
-          SESSIONS, totalMessages, totalEntries, totalSaves, retriedActivities,
+          SESSIONS,
+          totalMessages,
+          totalEntries,
+          totalSaves,
+          retriedActivities,
           (System.nanoTime() - started) / 1e9);
       // Every session was in the middle of its run when the database went, and waited for it.
       assertThat(shortestSpanMillis).isGreaterThan(OUTAGE.toMillis() - 1_000);
 
       // The same through the CLI, on PostgreSQL: rebuild one session, read its history.
       String first = ids.get(0);
-      Outcome rebuild = agents("projection", "rebuild", first, "--temporal", server.address(),
-          "--projection", cliRebuiltUrl);
+      Outcome rebuild =
+          agents(
+              "projection",
+              "rebuild",
+              first,
+              "--temporal",
+              server.address(),
+              "--projection",
+              cliRebuiltUrl);
       assertThat(rebuild.exitCode()).as(rebuild.err()).isZero();
       assertThat(rebuild.out()).contains("Rebuilt session " + first);
-      assertThat(ProjectionTables.read(cliRebuiltUrl, first)).isEqualTo(ProjectionTables.read(liveUrl, first));
+      assertThat(ProjectionTables.read(cliRebuiltUrl, first))
+          .isEqualTo(ProjectionTables.read(liveUrl, first));
       Outcome history = agents("history", first, "--json", "--projection", liveUrl);
       assertThat(history.exitCode()).as(history.err()).isZero();
       JsonNode entries = JSON.readTree(history.out());
       assertThat(entries).hasSize(ProjectionTables.read(liveUrl, first).checkpoints().size());
       assertThat(entries.get(0).path("checkpoint").path("messages"))
           .hasSize(results.get(first).messageCount());
-      assertThat(agents("projection", "rebuild", "no-such-session", "--temporal", server.address(),
-          "--projection", cliRebuiltUrl).exitCode()).isEqualTo(4);
+      assertThat(
+              agents(
+                      "projection",
+                      "rebuild",
+                      "no-such-session",
+                      "--temporal",
+                      server.address(),
+                      "--projection",
+                      cliRebuiltUrl)
+                  .exitCode())
+          .isEqualTo(4);
     } finally {
       System.out.printf("ProjectionFaultIT took %.1f s%n", (System.nanoTime() - started) / 1e9);
     }
@@ -230,15 +270,22 @@ class ProjectionFaultIT {
                     .inputSchema(
                         "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},"
                             + "\"required\":[\"key\"]}")
-                    .handler((args, ctx) -> Map.of("key", args.get("key").asText(),
-                        "value", Math.abs(args.get("key").asText().hashCode() % 1000)))
+                    .handler(
+                        (args, ctx) ->
+                            Map.of(
+                                "key",
+                                args.get("key").asText(),
+                                "value",
+                                Math.abs(args.get("key").asText().hashCode() % 1000)))
                     .build(),
                 Tool.newBuilder("add")
                     .description("Adds two integers.")
                     .inputSchema(
                         "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},"
                             + "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}")
-                    .handler((args, ctx) -> Map.of("sum", args.get("a").asLong() + args.get("b").asLong()))
+                    .handler(
+                        (args, ctx) ->
+                            Map.of("sum", args.get("a").asLong() + args.get("b").asLong()))
                     .build())
             .build();
     AgentsPlugin plugin =
@@ -249,7 +296,8 @@ class ProjectionFaultIT {
                 .setStore(store)
                 .build());
     WorkerFactory factory =
-        WorkerFactory.newInstance(client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
+        WorkerFactory.newInstance(
+            client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
     factory.newWorker(TASK_QUEUE);
     factory.start();
     return factory;
@@ -261,12 +309,16 @@ class ProjectionFaultIT {
         .pollInterval(Duration.ofMillis(50))
         .pollDelay(Duration.ZERO)
         .until(() -> ids.stream().allMatch(id -> store.session(id).isPresent()));
-    assertThat(ids).allSatisfy(id ->
-        assertThat(store.session(id).orElseThrow().status()).isNotEqualTo(RunStatus.FINISHED));
+    assertThat(ids)
+        .allSatisfy(
+            id ->
+                assertThat(store.session(id).orElseThrow().status())
+                    .isNotEqualTo(RunStatus.FINISHED));
   }
 
   /** Messages 0..n-1 without a gap; one result per tool call, none twice; the run's count. */
-  private static void checkTranscript(String id, ProjectionTables live, RunResult result) throws Exception {
+  private static void checkTranscript(String id, ProjectionTables live, RunResult result)
+      throws Exception {
     List<List<Object>> messages = live.messages();
     assertThat(messages).as("messages of %s", id).hasSize(result.messageCount());
     Set<String> calls = new HashSet<>();
@@ -279,7 +331,8 @@ class ProjectionFaultIT {
       assertThat(body.path("role").asText()).isEqualTo(row.get(3));
       if ("assistant".equals(row.get(3))) {
         assistants++;
-        body.path("toolCalls").forEach(call -> assertThat(calls.add(call.path("id").asText())).isTrue());
+        body.path("toolCalls")
+            .forEach(call -> assertThat(calls.add(call.path("id").asText())).isTrue());
       } else if ("tool".equals(row.get(3))) {
         results.add(body.path("toolCallId").asText());
       }
@@ -298,14 +351,17 @@ class ProjectionFaultIT {
     saves.forEach(save -> savedSteps.add((long) save.step()));
     List<Long> steps = live.checkpoints().stream().map(row -> (Long) row.get(0)).toList();
     assertThat(steps).as("checkpoint steps of %s", id).containsExactlyElementsOf(savedSteps);
-    assertThat(steps.get(steps.size() - 1) - steps.get(0) + 1).as("gapless steps of %s", id)
+    assertThat(steps.get(steps.size() - 1) - steps.get(0) + 1)
+        .as("gapless steps of %s", id)
         .isEqualTo(steps.size());
     List<Object> newest = live.checkpoints().get(live.checkpoints().size() - 1);
     assertThat(newest.get(4)).isEqualTo((long) live.messages().size());
     assertThat(newest.get(2)).isEqualTo(RunStatus.FINISHED.value());
   }
 
-  /** Activity attempts after the first, of any activity of the session (failed during the outage). */
+  /**
+   * Activity attempts after the first, of any activity of the session (failed during the outage).
+   */
   private static int retriedAttempts(List<WorkflowExecutionHistory> runs) {
     int retried = 0;
     for (WorkflowExecutionHistory run : runs) {

@@ -1,6 +1,5 @@
 package io.durableagents.app.projection;
 
-import io.durableagents.workflow.ApprovalStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,13 +14,14 @@ import io.durableagents.client.ProjectionReader;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.ApprovalStatus;
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.Usage;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.CheckpointSave;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -91,13 +91,24 @@ class ProjectionOnBothDatabasesTest {
       List<HistoryEntry> history = reader.history("chat-1", 0);
 
       assertThat(history).extracting(HistoryEntry::step).containsExactly(3, 2, 1);
-      assertThat(history).extracting(HistoryEntry::status)
+      assertThat(history)
+          .extracting(HistoryEntry::status)
           .containsExactly(RunStatus.FINISHED, RunStatus.IN_PROGRESS, RunStatus.IN_PROGRESS);
       assertThat(history).extracting(HistoryEntry::savedAt).containsExactly(3_000L, 2_000L, 1_000L);
       Checkpoint newest = history.get(0).checkpoint();
       assertThat(newest)
-          .isEqualTo(new Checkpoint("chat-1", 3, 1, RunStatus.FINISHED, FinishReason.STOP,
-              transcript, BUSINESS_STATE, new Usage(30, 12), "fp-1", 3_000L));
+          .isEqualTo(
+              new Checkpoint(
+                  "chat-1",
+                  3,
+                  1,
+                  RunStatus.FINISHED,
+                  FinishReason.STOP,
+                  transcript,
+                  BUSINESS_STATE,
+                  new Usage(30, 12),
+                  "fp-1",
+                  3_000L));
       assertThat(history.get(1).checkpoint().businessState()).isNull();
       assertThat(history.get(1).checkpoint().messages()).isEqualTo(transcript.subList(0, 3));
       assertThat(history.get(2).checkpoint().messages()).isEqualTo(transcript.subList(0, 2));
@@ -109,10 +120,12 @@ class ProjectionOnBothDatabasesTest {
       assertThat(reader.checkpoint("chat-1", 7)).isEmpty();
       assertThat(reader.history("nobody", 0)).isEmpty();
       assertThat(reader.messages("chat-1", -1)).isEqualTo(transcript);
-      assertThat(reader.session("chat-1")).hasValueSatisfying(row -> {
-        assertThat(row.lastStep()).isEqualTo(3);
-        assertThat(row.messageCount()).isEqualTo(4);
-      });
+      assertThat(reader.session("chat-1"))
+          .hasValueSatisfying(
+              row -> {
+                assertThat(row.lastStep()).isEqualTo(3);
+                assertThat(row.messageCount()).isEqualTo(4);
+              });
     }
   }
 
@@ -139,12 +152,14 @@ class ProjectionOnBothDatabasesTest {
       assertThat(first.notifiedAt()).isEqualTo(1_100L);
       assertThat(first.decidedAt()).isZero();
 
-      assertThat(reader.approvals(false)).extracting(ApprovalRow::approvalId)
+      assertThat(reader.approvals(false))
+          .extracting(ApprovalRow::approvalId)
           .containsExactly("appr-c", "appr-a", "appr-b");
       ApprovalRow rejected = reader.approvals(false).get(0);
       assertThat(rejected.decidedBy()).isEqualTo("ops");
       assertThat(rejected.note()).isEqualTo("no");
-      assertThat(reader.approvals("chat-b", false)).extracting(ApprovalRow::approvalId)
+      assertThat(reader.approvals("chat-b", false))
+          .extracting(ApprovalRow::approvalId)
           .containsExactly("appr-b");
       assertThat(reader.approvals("chat-c", true)).isEmpty();
     }
@@ -155,14 +170,18 @@ class ProjectionOnBothDatabasesTest {
   void aDatabaseWithoutTheTables_isAnErrorNamingIt_andMissingMessagesAreReported(String kind)
       throws Exception {
     String url = newDatabase(kind);
-    String shown = kind.equals("postgresql") ? url.substring(0, url.indexOf('?') < 0 ? url.length() : url.indexOf('?')) : url;
+    String shown =
+        kind.equals("postgresql")
+            ? url.substring(0, url.indexOf('?') < 0 ? url.length() : url.indexOf('?'))
+            : url;
     try (ProjectionReader reader = ProjectionReader.open(url)) {
       // Never read as empty: a wrong URL must not look like a projection with nothing in it.
       assertThatThrownBy(() -> reader.history("chat-1", 0))
           .isInstanceOf(AgentClientException.class)
           .hasMessageContaining(shown);
       assertThatThrownBy(() -> reader.approvals(true)).isInstanceOf(AgentClientException.class);
-      assertThatThrownBy(() -> reader.checkpoint("chat-1", 1)).isInstanceOf(AgentClientException.class);
+      assertThatThrownBy(() -> reader.checkpoint("chat-1", 1))
+          .isInstanceOf(AgentClientException.class);
     }
     if (!kind.equals("postgresql")) {
       assertThat(dir.resolve("projection-" + DATABASES.get() + ".db")).doesNotExist();
@@ -217,9 +236,11 @@ class ProjectionOnBothDatabasesTest {
     Outcome unknown = agents("history", "nobody", "--projection", url);
     assertThat(unknown.exitCode()).isEqualTo(4);
     assertThat(unknown.err()).contains("nobody");
-    assertThat(agents("history", "nobody", "--json", "--projection", url).out().strip()).isEqualTo("[ ]");
+    assertThat(agents("history", "nobody", "--json", "--projection", url).out().strip())
+        .isEqualTo("[ ]");
     assertThat(agents("history", "bad id!", "--projection", url).exitCode()).isEqualTo(2);
-    assertThat(agents("history", "chat-1", "--limit", "-1", "--projection", url).exitCode()).isEqualTo(2);
+    assertThat(agents("history", "chat-1", "--limit", "-1", "--projection", url).exitCode())
+        .isEqualTo(2);
 
     Outcome inbox = agents("approvals", "--pending", "--projection", url);
     assertThat(inbox.exitCode()).as(inbox.err()).isZero();
@@ -242,8 +263,20 @@ class ProjectionOnBothDatabasesTest {
     try (AgentStore store = AgentStores.open(url)) {
       writeConversation(store, "chat-1", transcript);
       writeConversation(store, "chat-2", transcript);
-      store.saveCheckpoint(new CheckpointSave("fresh", "exec-f", "concierge", 1, 0,
-          RunStatus.FINISHED, FinishReason.STOP, 0, transcript, Usage.ZERO, "fp", now));
+      store.saveCheckpoint(
+          new CheckpointSave(
+              "fresh",
+              "exec-f",
+              "concierge",
+              1,
+              0,
+              RunStatus.FINISHED,
+              FinishReason.STOP,
+              0,
+              transcript,
+              Usage.ZERO,
+              "fp",
+              now));
     }
 
     Outcome keep = agents("projection", "delete", "chat-1", "--keep-history", "--projection", url);
@@ -251,7 +284,8 @@ class ProjectionOnBothDatabasesTest {
     assertThat(keep.out()).contains("Deleted session chat-1", "keeping its history");
     Outcome all = agents("projection", "delete", "chat-2", "--projection", url);
     assertThat(all.exitCode()).as(all.err()).isZero();
-    assertThat(agents("projection", "delete", "chat-2", "--projection", url).exitCode()).isEqualTo(4);
+    assertThat(agents("projection", "delete", "chat-2", "--projection", url).exitCode())
+        .isEqualTo(4);
     try (ProjectionReader reader = ProjectionReader.open(url)) {
       assertThat(reader.session("chat-1")).isEmpty();
       assertThat(reader.history("chat-1", 0)).hasSize(3);
@@ -295,11 +329,13 @@ class ProjectionOnBothDatabasesTest {
 
   /** What the tools of {@link #writeConversation} leave in the business state at the last step. */
   private static final JsonNode BUSINESS_STATE =
-      JSON.createObjectNode().set("booking", JSON.createObjectNode().put("city", "Zürich").put("people", 2));
+      JSON.createObjectNode()
+          .set("booking", JSON.createObjectNode().put("city", "Zürich").put("people", 2));
 
   /** A user question, a tool call, its result and the answer. */
   private static List<Message> conversation() {
-    ToolCall call = new ToolCall("call-1", "weather", JSON.createObjectNode().put("city", "Zürich"));
+    ToolCall call =
+        new ToolCall("call-1", "weather", JSON.createObjectNode().put("city", "Zürich"));
     return List.of(
         Message.user("What's the weather in Zürich?"),
         Message.assistant(null, List.of(call)),
@@ -308,28 +344,93 @@ class ProjectionOnBothDatabasesTest {
   }
 
   /** Three saves as a run writes them: model turn, tool batch, final answer. */
-  private static void writeConversation(AgentStore store, String session, List<Message> transcript) {
+  private static void writeConversation(
+      AgentStore store, String session, List<Message> transcript) {
     List<CheckpointSave> saves = new ArrayList<>();
-    saves.add(new CheckpointSave(session, "exec-" + session, "concierge", 1, 1, RunStatus.IN_PROGRESS,
-        FinishReason.TOOL_CALLS, 0, transcript.subList(0, 2), new Usage(10, 5), "fp-1", 1_000L));
-    saves.add(new CheckpointSave(session, "exec-" + session, "concierge", 1, 2, RunStatus.IN_PROGRESS,
-        FinishReason.TOOL_CALLS, 2, transcript.subList(2, 3), new Usage(10, 5), "fp-1", 2_000L));
-    saves.add(new CheckpointSave(session, "exec-" + session, "concierge", 1, 3, RunStatus.FINISHED,
-        FinishReason.STOP, 3, transcript.subList(3, 4), new Usage(30, 12), "fp-1", 3_000L, List.of(),
-        BUSINESS_STATE, null));
+    saves.add(
+        new CheckpointSave(
+            session,
+            "exec-" + session,
+            "concierge",
+            1,
+            1,
+            RunStatus.IN_PROGRESS,
+            FinishReason.TOOL_CALLS,
+            0,
+            transcript.subList(0, 2),
+            new Usage(10, 5),
+            "fp-1",
+            1_000L));
+    saves.add(
+        new CheckpointSave(
+            session,
+            "exec-" + session,
+            "concierge",
+            1,
+            2,
+            RunStatus.IN_PROGRESS,
+            FinishReason.TOOL_CALLS,
+            2,
+            transcript.subList(2, 3),
+            new Usage(10, 5),
+            "fp-1",
+            2_000L));
+    saves.add(
+        new CheckpointSave(
+            session,
+            "exec-" + session,
+            "concierge",
+            1,
+            3,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            3,
+            transcript.subList(3, 4),
+            new Usage(30, 12),
+            "fp-1",
+            3_000L,
+            List.of(),
+            BUSINESS_STATE,
+            null));
     saves.forEach(store::saveCheckpoint);
   }
 
   private static CheckpointSave approvalSave(
       String session, String approvalId, long requestedAt, ApprovalStatus status) {
-    Approval approval = new Approval(approvalId, "call-9", "book_table",
-        JSON.createObjectNode().put("restaurant", "Chez Marcel").put("people", 2), requestedAt,
-        requestedAt + 3_600_000L);
+    Approval approval =
+        new Approval(
+            approvalId,
+            "call-9",
+            "book_table",
+            JSON.createObjectNode().put("restaurant", "Chez Marcel").put("people", 2),
+            requestedAt,
+            requestedAt + 3_600_000L);
     boolean decided = !ApprovalStatus.PENDING.equals(status);
-    ApprovalRecord record = new ApprovalRecord(approval, 1, 1, status,
-        decided ? requestedAt + 5 : 0, decided ? "ops" : null, decided ? "no" : null, 0);
-    return new CheckpointSave(session, "exec-" + session, "concierge", 1, 1,
-        RunStatus.AWAITING_APPROVAL, FinishReason.AWAITING_APPROVAL, 0,
-        List.of(Message.user("book it")), Usage.ZERO, "fp-1", requestedAt, List.of(record), null, null);
+    ApprovalRecord record =
+        new ApprovalRecord(
+            approval,
+            1,
+            1,
+            status,
+            decided ? requestedAt + 5 : 0,
+            decided ? "ops" : null,
+            decided ? "no" : null,
+            0);
+    return new CheckpointSave(
+        session,
+        "exec-" + session,
+        "concierge",
+        1,
+        1,
+        RunStatus.AWAITING_APPROVAL,
+        FinishReason.AWAITING_APPROVAL,
+        0,
+        List.of(Message.user("book it")),
+        Usage.ZERO,
+        "fp-1",
+        requestedAt,
+        List.of(record),
+        null,
+        null);
   }
 }

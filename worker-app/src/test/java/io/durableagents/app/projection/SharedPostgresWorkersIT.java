@@ -40,10 +40,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Scale-out on one PostgreSQL projection: two {@code agents worker} processes (separate JVMs)
- * poll one task queue of the real Temporal dev server and write one PostgreSQL projection; twenty sessions run to completion and
- * the projection holds every transcript. The CLI ({@code send}, {@code history}) reads the same
- * projection as separate processes.
+ * Scale-out on one PostgreSQL projection: two {@code agents worker} processes (separate JVMs) poll
+ * one task queue of the real Temporal dev server and write one PostgreSQL projection; twenty
+ * sessions run to completion and the projection holds every transcript. The CLI ({@code send},
+ * {@code history}) reads the same projection as separate processes.
  */
 class SharedPostgresWorkersIT {
   private static final String TASK_QUEUE = "shared";
@@ -83,9 +83,11 @@ class SharedPostgresWorkersIT {
            "usage": {"inputTokens": 80, "outputTokens": 9}},
           {"text": "%s", "usage": {"inputTokens": 120, "outputTokens": 14}}
         ]}
-        """.formatted(FINAL_TEXT));
+        """
+            .formatted(FINAL_TEXT));
 
-    try (TestPostgres postgres = TestPostgres.start(dir.resolve("pgdata"), dir.resolve("postgres.log"));
+    try (TestPostgres postgres =
+            TestPostgres.start(dir.resolve("pgdata"), dir.resolve("postgres.log"));
         TemporalDevServer server = RealTemporal.start(dir)) {
       String projection = postgres.createDatabase("agents");
       String temporal = server.address();
@@ -96,8 +98,15 @@ class SharedPostgresWorkersIT {
             processes.start(
                 "worker polling task queue '" + TASK_QUEUE + "' on " + temporal,
                 "worker-" + worker,
-                "worker", "--temporal", temporal, "--task-queue", TASK_QUEUE,
-                "--projection", projection, "--model", "scripted:" + script));
+                "worker",
+                "--temporal",
+                temporal,
+                "--task-queue",
+                TASK_QUEUE,
+                "--projection",
+                projection,
+                "--model",
+                "scripted:" + script));
       }
       for (int worker = 0; worker < ready.size(); worker++) {
         processes.await(ready.get(worker), "worker-" + (worker + 1));
@@ -109,7 +118,11 @@ class SharedPostgresWorkersIT {
         WorkflowClient client = WorkflowClient.newInstance(service);
         AgentClient agents =
             AgentClient.newInstance(
-                client, AgentClientOptions.newBuilder().setTaskQueue(TASK_QUEUE).setProjection(reader).build());
+                client,
+                AgentClientOptions.newBuilder()
+                    .setTaskQueue(TASK_QUEUE)
+                    .setProjection(reader)
+                    .build());
 
         long sending = System.nanoTime();
         List<String> ids = new ArrayList<>();
@@ -128,7 +141,8 @@ class SharedPostgresWorkersIT {
         } finally {
           pool.shutdownNow();
         }
-        System.out.printf("%d sessions finished in %.1f s%n", SESSIONS, (System.nanoTime() - sending) / 1e9);
+        System.out.printf(
+            "%d sessions finished in %.1f s%n", SESSIONS, (System.nanoTime() - sending) / 1e9);
 
         Map<String, Integer> activitiesByWorker = new TreeMap<>();
         for (String id : ids) {
@@ -140,7 +154,8 @@ class SharedPostgresWorkersIT {
           List<Message> transcript = reader.messages(id, -1);
           assertThat(transcript).as("transcript of %s", id).hasSize(result.messageCount());
           assertThat(transcript).isEqualTo(result.messages());
-          assertThat(transcript).extracting(Message::role)
+          assertThat(transcript)
+              .extracting(Message::role)
               .containsExactly("user", "assistant", "tool", "assistant", "tool", "assistant");
           assertThat(transcript.get(0).text()).isEqualTo("Plan my evening in Paris");
           assertThat(transcript.get(5).text()).isEqualTo(FINAL_TEXT);
@@ -162,8 +177,18 @@ class SharedPostgresWorkersIT {
         assertThat(activitiesByWorker).as("both workers took activities").hasSize(2);
 
         // The CLI on the same PostgreSQL projection, as separate processes.
-        Result send = agents("send", "shared-cli", "hello", "--json", "--temporal", temporal,
-            "--task-queue", TASK_QUEUE, "--projection", projection);
+        Result send =
+            agents(
+                "send",
+                "shared-cli",
+                "hello",
+                "--json",
+                "--temporal",
+                temporal,
+                "--task-queue",
+                TASK_QUEUE,
+                "--projection",
+                projection);
         assertThat(send.exitCode()).as(send.err()).isZero();
         JsonNode sent = JSON.readTree(send.out());
         assertThat(sent.path("status").asText()).isEqualTo("finished");
@@ -178,7 +203,8 @@ class SharedPostgresWorkersIT {
         service.shutdownNow();
       }
     } finally {
-      System.out.printf("SharedPostgresWorkersIT took %.1f s%n", (System.nanoTime() - started) / 1e9);
+      System.out.printf(
+          "SharedPostgresWorkersIT took %.1f s%n", (System.nanoTime() - started) / 1e9);
     }
   }
 

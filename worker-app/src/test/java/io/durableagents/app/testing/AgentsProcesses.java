@@ -20,11 +20,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code agents} commands as child JVMs of a test, in a working directory and without the
- * caller's {@code TEMPORAL_*}/{@code AGENTS_*} environment (the Temporal CLI included) or {@code
+ * {@code agents} commands as child JVMs of a test, in a working directory and without the caller's
+ * {@code TEMPORAL_*}/{@code AGENTS_*} environment (the Temporal CLI included) or {@code
  * temporal.toml}, plus what {@link #AgentsProcesses(Path, Map)} and {@link #environment} set: run
- * to completion, or started in the background until they print a ready line. {@link #close()}
- * kills the background ones and the processes they started (a Temporal dev server).
+ * to completion, or started in the background until they print a ready line. {@link #close()} kills
+ * the background ones and the processes they started (a Temporal dev server).
  */
 public final class AgentsProcesses implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,6 +42,7 @@ public final class AgentsProcesses implements AutoCloseable {
   private final Map<String, String> environment = new HashMap<>();
   private final List<Process> background = new ArrayList<>();
   private final Map<String, Process> backgroundByName = new HashMap<>();
+
   // Synchronized on purpose: one pump thread per background process appends, the test reads.
   @SuppressWarnings("JdkObsolete")
   private final StringBuffer backgroundOutput = new StringBuffer();
@@ -50,7 +51,10 @@ public final class AgentsProcesses implements AutoCloseable {
     this(workDir, Map.of());
   }
 
-  /** Children that see {@code env} (e.g. {@code TEMPORAL_ADDRESS}) on top of the cleaned environment. */
+  /**
+   * Children that see {@code env} (e.g. {@code TEMPORAL_ADDRESS}) on top of the cleaned
+   * environment.
+   */
   public AgentsProcesses(Path workDir, Map<String, String> env) {
     this.workDir = workDir;
     this.env = Map.copyOf(env);
@@ -62,25 +66,38 @@ public final class AgentsProcesses implements AutoCloseable {
     return this;
   }
 
-  /** Runs {@code agents ARGS} to completion; fails the test if it takes longer than {@code timeout}. */
+  /**
+   * Runs {@code agents ARGS} to completion; fails the test if it takes longer than {@code timeout}.
+   */
   public Result run(Duration timeout, String... args) throws IOException, InterruptedException {
     return run(timeout, null, args);
   }
 
-  /** {@link #run(Duration, String...)} with {@code stdin} (null: none) as the command's standard input. */
-  public Result run(Duration timeout, byte[] stdin, String... args) throws IOException, InterruptedException {
+  /**
+   * {@link #run(Duration, String...)} with {@code stdin} (null: none) as the command's standard
+   * input.
+   */
+  public Result run(Duration timeout, byte[] stdin, String... args)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile(workDir, "out", ".txt");
     Path err = Files.createTempFile(workDir, "err", ".txt");
     ProcessBuilder builder = command(args).redirectOutput(out.toFile()).redirectError(err.toFile());
     if (stdin != null) {
-      builder.redirectInput(Files.write(Files.createTempFile(workDir, "in", ".txt"), stdin).toFile());
+      builder.redirectInput(
+          Files.write(Files.createTempFile(workDir, "in", ".txt"), stdin).toFile());
     }
     Process process = builder.start();
     if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError(
-          "agents " + String.join(" ", args) + " did not finish in " + timeout + "; stderr: "
-              + Files.readString(err) + "\nbackground processes:\n" + backgroundOutput);
+          "agents "
+              + String.join(" ", args)
+              + " did not finish in "
+              + timeout
+              + "; stderr: "
+              + Files.readString(err)
+              + "\nbackground processes:\n"
+              + backgroundOutput);
     }
     return new Result(
         process.exitValue(),
@@ -92,7 +109,8 @@ public final class AgentsProcesses implements AutoCloseable {
    * Starts {@code agents ARGS} in the background, its output kept under {@code name}; completes
    * with its first line containing {@code ready}.
    */
-  public CompletableFuture<String> start(String ready, String name, String... args) throws IOException {
+  public CompletableFuture<String> start(String ready, String name, String... args)
+      throws IOException {
     Process process = command(args).redirectErrorStream(true).start();
     background.add(process);
     backgroundByName.put(name, process);
@@ -101,7 +119,8 @@ public final class AgentsProcesses implements AutoCloseable {
         new Thread(
             () -> {
               try (BufferedReader lines =
-                  new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = lines.readLine()) != null) {
                   backgroundOutput.append('[').append(name).append("] ").append(line).append('\n');
@@ -112,7 +131,8 @@ public final class AgentsProcesses implements AutoCloseable {
               } catch (IOException e) {
                 // The process went away; whoever awaits the ready line hears of it.
               }
-              readyLine.completeExceptionally(new IllegalStateException("exited before it was ready"));
+              readyLine.completeExceptionally(
+                  new IllegalStateException("exited before it was ready"));
             },
             "pump-" + name);
     pump.setDaemon(true);
@@ -125,7 +145,8 @@ public final class AgentsProcesses implements AutoCloseable {
     try {
       readyLine.get(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     } catch (TimeoutException | ExecutionException e) {
-      throw new AssertionError(name + " was not ready (" + e.getMessage() + "); output:\n" + backgroundOutput, e);
+      throw new AssertionError(
+          name + " was not ready (" + e.getMessage() + "); output:\n" + backgroundOutput, e);
     }
   }
 

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real Temporal server for end-to-end tests: the CLI's dev server on free loopback ports,
- * its database and log in the test's directory. Finds the CLI like {@code agents dev} does and,
- * when there is none, installs it with {@code scripts/install-temporal-cli} (never skips).
+ * The real Temporal server for end-to-end tests: the CLI's dev server on free loopback ports, its
+ * database and log in the test's directory. Finds the CLI like {@code agents dev} does and, when
+ * there is none, installs it with {@code scripts/install-temporal-cli} (never skips).
  */
 public final class RealTemporal {
   private static Path cli;
@@ -22,9 +22,10 @@ public final class RealTemporal {
 
   /** A headless dev server keeping its state and log in {@code dir}. */
   public static TemporalDevServer start(Path dir) {
-    return start(TemporalDevServer.Options.newBuilder(cli())
-        .databaseFile(dir.resolve("temporal.db"))
-        .logFile(dir.resolve("temporal-server.log")));
+    return start(
+        TemporalDevServer.Options.newBuilder(cli())
+            .databaseFile(dir.resolve("temporal.db"))
+            .logFile(dir.resolve("temporal-server.log")));
   }
 
   /** A dev server with these options (the binary is already set). */
@@ -64,11 +65,13 @@ public final class RealTemporal {
   /** The checkout: the first directory up from the working directory that has {@code scripts/}. */
   private static Path repositoryRoot() {
     Path dir = Path.of("").toAbsolutePath();
-    while (dir != null && !Files.isRegularFile(dir.resolve("scripts").resolve("install-temporal-cli"))) {
+    while (dir != null
+        && !Files.isRegularFile(dir.resolve("scripts").resolve("install-temporal-cli"))) {
       dir = dir.getParent();
     }
     if (dir == null) {
-      throw new IllegalStateException("no scripts/install-temporal-cli above " + Path.of("").toAbsolutePath());
+      throw new IllegalStateException(
+          "no scripts/install-temporal-cli above " + Path.of("").toAbsolutePath());
     }
     return dir;
   }

@@ -1,11 +1,11 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.AgentActivities;
+import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.ApprovalActivities;
 import io.durableagents.workflow.internal.activity.ApprovalNotice;
-import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.CheckpointActivities;
 import io.durableagents.workflow.internal.activity.ForkActivities;
 import io.durableagents.workflow.internal.activity.ModelActivities;
@@ -21,8 +21,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Activity stubs with the options the session workflow uses. Options that depend on the agent
- * come from its recorded {@link AgentSpec}, never from worker configuration.
+ * Activity stubs with the options the session workflow uses. Options that depend on the agent come
+ * from its recorded {@link AgentSpec}, never from worker configuration.
  */
 final class ActivityStubs {
 
@@ -38,17 +38,24 @@ final class ActivityStubs {
    */
   static final Duration MODEL_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
 
-  /** A tool activity's worker heartbeats for it every 3 s; same bound as {@link #MODEL_HEARTBEAT_TIMEOUT}. */
+  /**
+   * A tool activity's worker heartbeats for it every 3 s; same bound as {@link
+   * #MODEL_HEARTBEAT_TIMEOUT}.
+   */
   static final Duration TOOL_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
 
   /** Failure types a model activity raises for errors that no retry can fix. */
   static final String[] MODEL_NON_RETRYABLE = {
-    FailureTypes.UNKNOWN_AGENT, FailureTypes.MODEL_REQUEST_INVALID, FailureTypes.INCOMPLETE_RESPONSE, FailureTypes.MODEL_ERROR, FailureTypes.MODEL_RESPONSE_INVALID
+    FailureTypes.UNKNOWN_AGENT,
+    FailureTypes.MODEL_REQUEST_INVALID,
+    FailureTypes.INCOMPLETE_RESPONSE,
+    FailureTypes.MODEL_ERROR,
+    FailureTypes.MODEL_RESPONSE_INVALID
   };
 
   /**
-   * Checkpoint saves retry without a limit (with backoff up to a minute): while the store is
-   * down the run waits, and when it is back the save lands; nothing is lost.
+   * Checkpoint saves retry without a limit (with backoff up to a minute): while the store is down
+   * the run waits, and when it is back the save lands; nothing is lost.
    */
   private static final ActivityOptions CHECKPOINT_OPTIONS =
       ActivityOptions.newBuilder()
@@ -77,7 +84,10 @@ final class ActivityStubs {
       LocalActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofSeconds(30))
           .setRetryOptions(
-              RetryOptions.newBuilder().setMaximumAttempts(5).setDoNotRetry(FailureTypes.UNKNOWN_AGENT).build())
+              RetryOptions.newBuilder()
+                  .setMaximumAttempts(5)
+                  .setDoNotRetry(FailureTypes.UNKNOWN_AGENT)
+                  .build())
           .build();
 
   private final AgentActivities localAgents =
@@ -86,6 +96,7 @@ final class ActivityStubs {
       Workflow.newLocalActivityStub(CheckpointActivities.class, LOCAL_CHECKPOINT_OPTIONS);
   private final CheckpointActivities checkpoints =
       Workflow.newActivityStub(CheckpointActivities.class, CHECKPOINT_OPTIONS);
+
   /** The notifier is retried until it accepts: a decision must not wait on a flaky inbox. */
   private static final ActivityOptions NOTIFY_OPTIONS =
       ActivityOptions.newBuilder()
@@ -99,14 +110,15 @@ final class ActivityStubs {
           .build();
 
   /** Preparing a fork reads and writes the store: retried like a checkpoint save. */
-  private final ForkActivities forks = Workflow.newActivityStub(
-      ForkActivities.class,
-      ActivityOptions.newBuilder(CHECKPOINT_OPTIONS)
-          .setRetryOptions(
-              RetryOptions.newBuilder(CHECKPOINT_OPTIONS.getRetryOptions())
-                  .setDoNotRetry(FailureTypes.CHECKPOINT_NOT_FOUND)
-                  .build())
-          .build());
+  private final ForkActivities forks =
+      Workflow.newActivityStub(
+          ForkActivities.class,
+          ActivityOptions.newBuilder(CHECKPOINT_OPTIONS)
+              .setRetryOptions(
+                  RetryOptions.newBuilder(CHECKPOINT_OPTIONS.getRetryOptions())
+                      .setDoNotRetry(FailureTypes.CHECKPOINT_NOT_FOUND)
+                      .build())
+              .build());
 
   private final ApprovalActivities approvals =
       Workflow.newActivityStub(ApprovalActivities.class, NOTIFY_OPTIONS);
@@ -136,7 +148,10 @@ final class ActivityStubs {
     return localCheckpoints;
   }
 
-  /** The model stub of turn {@code turn} (the checkpoint step it saves), summarised as such in the UI. */
+  /**
+   * The model stub of turn {@code turn} (the checkpoint step it saves), summarised as such in the
+   * UI.
+   */
   ModelActivities model(AgentSpec spec, int turn) {
     if (model == null || !spec.equals(modelSpec) || turn != modelTurn) {
       RetryOptions retry =

@@ -1,8 +1,9 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.ApprovalRecord;
 import io.durableagents.workflow.ErrorInfo;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.Message;
@@ -12,7 +13,6 @@ import io.durableagents.workflow.SessionSnapshot;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.internal.activity.AgentSpec;
-import io.durableagents.workflow.ApprovalRecord;
 import io.durableagents.workflow.internal.activity.CallCheck;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.ModelTurnResult;
@@ -27,8 +27,8 @@ import java.util.List;
 import org.slf4j.Logger;
 
 /**
- * One run: the loop of model turns and tool batches that one message triggers, from resolving
- * the agent to a settled {@link RunResult}. After each model turn and each tool batch a checkpoint
+ * One run: the loop of model turns and tool batches that one message triggers, from resolving the
+ * agent to a settled {@link RunResult}. After each model turn and each tool batch a checkpoint
  * entry is saved; budgets (steps, tokens, wall clock) end the loop; a cancel settles it.
  */
 final class AgentRun {
@@ -41,14 +41,20 @@ final class AgentRun {
   private final List<ToolCall> resumeCalls;
   private final List<CallCheck> resumeChecks;
   private final RunProgress progress;
+
   /** A wait point carried over continue-as-new: its call is the first of {@code resumeCalls}. */
   private Approval resumedApproval;
+
   private int resumedPausedAt;
+
   /** The envelope that started this run, if a trigger did: handed to its tools. */
   private TriggerEnvelope trigger;
+
   private Duration storeBackoff = Duration.ZERO;
+
   /** Set when a turn of this run found a worker without the transcript it held saves on. */
   private boolean heldSavesMissed;
+
   private boolean cancelRequested;
   private CancellationScope scope;
   private RunTimer timer;
@@ -63,7 +69,12 @@ final class AgentRun {
    * A run that first resolves calls recorded without a result (a fork), then takes its inputs.
    * {@code stepsUsed} model turns of its budget are already spent.
    */
-  AgentRun(Session session, List<Message> inputs, List<ToolCall> resumeCalls, List<CallCheck> resumeChecks, int stepsUsed) {
+  AgentRun(
+      Session session,
+      List<Message> inputs,
+      List<ToolCall> resumeCalls,
+      List<CallCheck> resumeChecks,
+      int stepsUsed) {
     this.session = session;
     this.state = session.state;
     this.progress = new RunProgress(state.nextRun(), stepsUsed);
@@ -78,7 +89,12 @@ final class AgentRun {
     this.session = session;
     this.state = session.state;
     this.progress =
-        new RunProgress(snapshot.run(), snapshot.steps(), snapshot.usage(), snapshot.toolCalls(), snapshot.lastText());
+        new RunProgress(
+            snapshot.run(),
+            snapshot.steps(),
+            snapshot.usage(),
+            snapshot.toolCalls(),
+            snapshot.lastText());
     this.inputs = List.of();
     this.startInput = snapshot.startInput();
     this.resumeCalls = snapshot.resumeCalls();
@@ -151,8 +167,12 @@ final class AgentRun {
 
   RunResult pausedResult() {
     return progress.pausedResult(
-        session.id(), RunStatus.AWAITING_APPROVAL, FinishReason.AWAITING_APPROVAL, session.approvals.pending(),
-        state.step(), state.transcript().size());
+        session.id(),
+        RunStatus.AWAITING_APPROVAL,
+        FinishReason.AWAITING_APPROVAL,
+        session.approvals.pending(),
+        state.step(),
+        state.transcript().size());
   }
 
   /**
@@ -163,8 +183,18 @@ final class AgentRun {
   SessionSnapshot.RunSnapshot snapshot(
       List<ToolCall> pendingCalls, List<CallCheck> pendingChecks, Approval approval, int pausedAt) {
     return new SessionSnapshot.RunSnapshot(
-        number(), progress.steps(), progress.usage(), progress.toolCallsCopy(), progress.lastText(), startInput,
-        session.inbox.interjectionsCopy(), pendingCalls, pendingChecks, approval, pausedAt, trigger);
+        number(),
+        progress.steps(),
+        progress.usage(),
+        progress.toolCallsCopy(),
+        progress.lastText(),
+        startInput,
+        session.inbox.interjectionsCopy(),
+        pendingCalls,
+        pendingChecks,
+        approval,
+        pausedAt,
+        trigger);
   }
 
   RunResult execute() {
@@ -202,7 +232,9 @@ final class AgentRun {
         session.start.maxSteps() != null && session.start.maxSteps() > 0
             ? Math.min(session.start.maxSteps(), Limits.MAX_STEPS)
             : spec.maxSteps();
-    timer = new RunTimer(spec.runTimeoutMs(), () -> cancel("run timeout of " + spec.runTimeoutMs() + " ms"));
+    timer =
+        new RunTimer(
+            spec.runTimeoutMs(), () -> cancel("run timeout of " + spec.runTimeoutMs() + " ms"));
     timer.arm();
     if (!resumeCalls.isEmpty()) {
       runBatch(spec, resumeCalls, resumeChecks);
@@ -234,7 +266,8 @@ final class AgentRun {
         session.checkpoints.turnCompleted(saves);
       } catch (ActivityFailure failure) {
         unlessCancelled();
-        RunResult failed = turnFailed(Failures.errorOf(failure, FailureTypes.MODEL_ERROR), turnStep);
+        RunResult failed =
+            turnFailed(Failures.errorOf(failure, FailureTypes.MODEL_ERROR), turnStep);
         if (failed != null) {
           return failed;
         }
@@ -249,7 +282,8 @@ final class AgentRun {
         continue;
       }
       runBatch(spec, calls, turn.checks());
-      session.checkpoints.saveWithNextTurn(state.step() + 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS);
+      session.checkpoints.saveWithNextTurn(
+          state.step() + 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS);
     }
   }
 
@@ -269,9 +303,9 @@ final class AgentRun {
   }
 
   /**
-   * A model turn failed with {@code error}: null when it is sent again (the held saves' worker
-   * was gone, or the store is down and is waited out like a checkpoint save), else the failed
-   * run's result.
+   * A model turn failed with {@code error}: null when it is sent again (the held saves' worker was
+   * gone, or the store is down and is waited out like a checkpoint save), else the failed run's
+   * result.
    */
   private RunResult turnFailed(ErrorInfo error, int turnStep) {
     if (FailureTypes.HELD_SAVES_UNKNOWN.equals(error.code())) {
@@ -285,7 +319,8 @@ final class AgentRun {
       if (storeBackoff.compareTo(Duration.ofMinutes(1)) > 0) {
         storeBackoff = Duration.ofMinutes(1);
       }
-      log.warn("{}: store unavailable for the model turn; retrying in {}", session.id(), storeBackoff);
+      log.warn(
+          "{}: store unavailable for the model turn; retrying in {}", session.id(), storeBackoff);
       Workflow.sleep(storeBackoff);
       return null;
     }
@@ -294,9 +329,9 @@ final class AgentRun {
   }
 
   /**
-   * Records a model turn's answer in the run and the transcript and saves its entry: with the
-   * next turn when it asks for tools (the batch's tools do not read the transcript), else now.
-   * Answers its calls, each with an id.
+   * Records a model turn's answer in the run and the transcript and saves its entry: with the next
+   * turn when it asks for tools (the batch's tools do not read the transcript), else now. Answers
+   * its calls, each with an id.
    */
   private List<ToolCall> recordTurn(ModelTurnResult turn, int turnStep) {
     progress.turnTaken(turn.usage(), turn.text());
@@ -312,7 +347,9 @@ final class AgentRun {
       session.checkpoints.saveWithNextTurn(turnStep, RunStatus.IN_PROGRESS, reason);
     } else {
       RunStatus entryStatus =
-          !answered ? RunStatus.IN_PROGRESS : turn.outputError() != null ? RunStatus.FAILED : RunStatus.FINISHED;
+          !answered
+              ? RunStatus.IN_PROGRESS
+              : turn.outputError() != null ? RunStatus.FAILED : RunStatus.FINISHED;
       session.checkpoints.save(turnStep, entryStatus, reason);
     }
     return calls;
@@ -322,7 +359,10 @@ final class AgentRun {
   private RunResult answered(ModelTurnResult turn) {
     timer.disarm();
     if (turn.outputError() != null) {
-      return result(RunStatus.FAILED, FinishReason.ERROR, new ErrorInfo(FailureTypes.INVALID_OUTPUT, turn.outputError()));
+      return result(
+          RunStatus.FAILED,
+          FinishReason.ERROR,
+          new ErrorInfo(FailureTypes.INVALID_OUTPUT, turn.outputError()));
     }
     progress.outputGiven(turn.output());
     return result(RunStatus.FINISHED, FinishReason.STOP, null);
@@ -359,8 +399,8 @@ final class AgentRun {
   }
 
   /**
-   * Settles a cancelled run: calls of the turn without a result get {@code cancelled}, a
-   * pending approval is closed, and one entry records the state.
+   * Settles a cancelled run: calls of the turn without a result get {@code cancelled}, a pending
+   * approval is closed, and one entry records the state.
    */
   private RunResult cancelled() {
     if (timer != null) {
@@ -381,14 +421,18 @@ final class AgentRun {
       return result(
           RunStatus.FAILED,
           FinishReason.TIMEOUT,
-          new ErrorInfo(FailureTypes.RUN_TIMEOUT, "The run exceeded its timeout of " + timer.timeoutMs() + " ms."));
+          new ErrorInfo(
+              FailureTypes.RUN_TIMEOUT,
+              "The run exceeded its timeout of " + timer.timeoutMs() + " ms."));
     }
-    session.checkpoints.save(state.step() + 1, RunStatus.CANCELLED, FinishReason.CANCELLED, approvals);
+    session.checkpoints.save(
+        state.step() + 1, RunStatus.CANCELLED, FinishReason.CANCELLED, approvals);
     return result(RunStatus.CANCELLED, FinishReason.CANCELLED, null);
   }
 
   private RunResult result(RunStatus status, String finishReason, ErrorInfo error) {
-    return progress.result(session.id(), status, finishReason, error, state.step(), state.transcript().size());
+    return progress.result(
+        session.id(), status, finishReason, error, state.step(), state.transcript().size());
   }
 
   /** Gives every call an id: the provider's, or one derived from the step and position. */
@@ -396,7 +440,8 @@ final class AgentRun {
     List<ToolCall> named = new ArrayList<>(calls.size());
     for (int i = 0; i < calls.size(); i++) {
       ToolCall call = calls.get(i);
-      String id = call.id() != null && !call.id().isBlank() ? call.id() : "call_" + turnStep + "_" + i;
+      String id =
+          call.id() != null && !call.id().isBlank() ? call.id() : "call_" + turnStep + "_" + i;
       named.add(new ToolCall(id, call.name(), call.arguments()));
     }
     return named;

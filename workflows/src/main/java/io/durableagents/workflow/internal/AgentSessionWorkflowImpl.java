@@ -4,6 +4,7 @@ import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ForkOutcome;
 import io.durableagents.workflow.InputChecks;
 import io.durableagents.workflow.Message;
@@ -11,7 +12,6 @@ import io.durableagents.workflow.Rejection;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SendRules;
-import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
 import io.temporal.workflow.Workflow;
@@ -21,8 +21,8 @@ import java.util.List;
 import org.slf4j.Logger;
 
 /**
- * The session workflow: waits for input, runs the agent loop for it ({@link AgentRun}: model
- * turn, tool batch, checkpoint after each), settles the run and waits for the next message.
+ * The session workflow: waits for input, runs the agent loop for it ({@link AgentRun}: model turn,
+ * tool batch, checkpoint after each), settles the run and waits for the next message.
  *
  * <p>Handlers only record input and decisions (in the {@link Session}'s parts) and wait; the loop
  * itself runs in the workflow method, so handlers never race on activities.
@@ -31,8 +31,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private static final Logger log = Workflow.getLogger(AgentSessionWorkflowImpl.class);
 
   /**
-   * How long a session started without its first send waits for one before it completes, leaving
-   * no session behind.
+   * How long a session started without its first send waits for one before it completes, leaving no
+   * session behind.
    */
   static final Duration FIRST_SEND_GRACE = Duration.ofMinutes(1);
 
@@ -50,8 +50,14 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public void run(SessionStart ignored) {
-    if (start.fork() == null && start.continued() == null && !receivedInput() && !awaitFirstSend()) {
-      log.info("{} completes without a session: no send reached it within {}", session.id(), FIRST_SEND_GRACE);
+    if (start.fork() == null
+        && start.continued() == null
+        && !receivedInput()
+        && !awaitFirstSend()) {
+      log.info(
+          "{} completes without a session: no send reached it within {}",
+          session.id(),
+          FIRST_SEND_GRACE);
       return;
     }
     session.show();
@@ -78,11 +84,12 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
    * (Temporal creates the workflow before it validates the update), or the send was lost with a
    * first workflow task that never completed (its worker was killed before accepting it) and the
    * client sends it again. Waits {@link #FIRST_SEND_GRACE} for a send, so a resent one is taken by
-   * this workflow: completing at once would have the resend start a new workflow, and its calls
-   * new idempotency keys, although their side effects may have happened under the old ones.
+   * this workflow: completing at once would have the resend start a new workflow, and its calls new
+   * idempotency keys, although their side effects may have happened under the old ones.
    */
   private boolean awaitFirstSend() {
-    return Workflow.await(FIRST_SEND_GRACE, () -> session.handover.anyUpdate() || session.inbox.hasQueued());
+    return Workflow.await(
+        FIRST_SEND_GRACE, () -> session.handover.anyUpdate() || session.inbox.hasQueued());
   }
 
   /**
@@ -109,7 +116,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     if (request == null) {
       throw new IllegalArgumentException("send needs a request");
     }
-    String triggerProblem = request.trigger() == null ? null : InputChecks.triggerProblem(request.trigger());
+    String triggerProblem =
+        request.trigger() == null ? null : InputChecks.triggerProblem(request.trigger());
     if (triggerProblem != null) {
       throw Rejection.failure(FailureTypes.INVALID_INPUT, triggerProblem);
     }
@@ -122,8 +130,13 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     if (!inputs.isEmpty() && pending != null) {
       throw Rejection.failure(
           FailureTypes.SESSION_AWAITING_APPROVAL,
-          "Session '" + session.id() + "' is awaiting approval " + pending.approvalId()
-              + " for tool '" + pending.toolName() + "'; decide it before sending input.",
+          "Session '"
+              + session.id()
+              + "' is awaiting approval "
+              + pending.approvalId()
+              + " for tool '"
+              + pending.toolName()
+              + "'; decide it before sending input.",
           session.id(),
           pending.approvalId());
     }
@@ -165,8 +178,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   }
 
   /**
-   * Takes a send's input: interjected into the active run, or queued for the next one. Answers
-   * the run whose result answers the send, or 0 for "the last result" (nothing new, no run).
+   * Takes a send's input: interjected into the active run, or queued for the next one. Answers the
+   * run whose result answers the send, or 0 for "the last result" (nothing new, no run).
    */
   private int accept(SendRequest request) {
     List<Message> inputs = Inbox.newInputs(request, session.state.transcript());
@@ -203,7 +216,9 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     return session.results.hasSettled(target) || pausedAt(target) || session.handover.continuing();
   }
 
-  /** Run {@code target} waits for a decision that has not arrived, and nothing will end the wait. */
+  /**
+   * Run {@code target} waits for a decision that has not arrived, and nothing will end the wait.
+   */
   private boolean pausedAt(int target) {
     AgentRun current = session.currentRun();
     return session.state.activeRun() == target

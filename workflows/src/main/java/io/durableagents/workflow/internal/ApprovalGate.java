@@ -1,13 +1,13 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.ApprovalStatus;
 import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.ApprovalStatus;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.InputChecks;
 import io.durableagents.workflow.Rejection;
-import io.durableagents.workflow.FailureTypes;
-import io.durableagents.workflow.ApprovalRecord;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -18,9 +18,9 @@ import org.slf4j.Logger;
 
 /**
  * The session's one pending approval and the decision for it. A decision arrives as the {@code
- * approve} update (validated, so its caller learns the outcome) or the {@code decide} signal
- * (which cannot be refused: a bad one is dropped and logged). The first decision stands; an id
- * decided or expired stays closed, so a late duplicate is recognised.
+ * approve} update (validated, so its caller learns the outcome) or the {@code decide} signal (which
+ * cannot be refused: a bad one is dropped and logged). The first decision stands; an id decided or
+ * expired stays closed, so a late duplicate is recognised.
  */
 final class ApprovalGate {
   private static final Logger log = Workflow.getLogger(ApprovalGate.class);
@@ -29,8 +29,10 @@ final class ApprovalGate {
   private final String sessionId;
   private Approval pending;
   private Decision decision;
+
   /** True once the pause is saved: only then do waiting senders see it. */
   private boolean pauseSaved;
+
   /** Approval ids decided or expired: a later decision for them is a duplicate. */
   private final Set<String> closed = new LinkedHashSet<>();
 
@@ -59,7 +61,9 @@ final class ApprovalGate {
       // checkpoint it would land on stays within Temporal's payload limits.
       log.warn(
           "decide on {}: dropped the decision for approval {}: {}",
-          sessionId, InputChecks.shown(signalled.approvalId()), problem);
+          sessionId,
+          InputChecks.shown(signalled.approvalId()),
+          problem);
       return;
     }
     if (signalled == null || !isPending(signalled.approvalId()) || decision != null) {
@@ -85,10 +89,15 @@ final class ApprovalGate {
     if (problem != null) {
       throw Rejection.failure(FailureTypes.INVALID_DECISION, problem, sessionId);
     }
-    if (closed.contains(offered.approvalId()) || (isPending(offered.approvalId()) && decision != null)) {
+    if (closed.contains(offered.approvalId())
+        || (isPending(offered.approvalId()) && decision != null)) {
       throw Rejection.failure(
           FailureTypes.APPROVAL_ALREADY_DECIDED,
-          "Approval " + offered.approvalId() + " of session '" + sessionId + "' is already decided.",
+          "Approval "
+              + offered.approvalId()
+              + " of session '"
+              + sessionId
+              + "' is already decided.",
           sessionId,
           offered.approvalId());
     }
@@ -129,14 +138,16 @@ final class ApprovalGate {
   }
 
   /**
-   * Waits until a decision arrives, {@code timeout} passes or {@code stopWaiting} holds; false
-   * when the timeout passed.
+   * Waits until a decision arrives, {@code timeout} passes or {@code stopWaiting} holds; false when
+   * the timeout passed.
    */
   boolean awaitDecision(Duration timeout, BooleanSupplier stopWaiting) {
     return Workflow.await(timeout, () -> decision != null || stopWaiting.getAsBoolean());
   }
 
-  /** Closes the pending approval: answers its decision (null: it expired) and keeps its id closed. */
+  /**
+   * Closes the pending approval: answers its decision (null: it expired) and keeps its id closed.
+   */
   Decision close() {
     Decision taken = decision;
     String approvalId = pending.approvalId();
@@ -151,15 +162,16 @@ final class ApprovalGate {
   }
 
   /**
-   * A cancel closes the pending approval, if there is one: the record of that (for the entry
-   * that settles the run), or null.
+   * A cancel closes the pending approval, if there is one: the record of that (for the entry that
+   * settles the run), or null.
    */
   ApprovalRecord cancelled(int run, int atStep) {
     if (pending == null) {
       return null;
     }
     ApprovalRecord record =
-        Checkpoints.approvalRecord(pending, run, atStep, ApprovalStatus.CANCELLED, null, Workflow.currentTimeMillis());
+        Checkpoints.approvalRecord(
+            pending, run, atStep, ApprovalStatus.CANCELLED, null, Workflow.currentTimeMillis());
     closed.add(pending.approvalId());
     pauseSaved = false;
     pending = null;

@@ -1,8 +1,8 @@
 package io.durableagents.workflow.internal;
 
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.internal.activity.AgentSpec;
-import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.internal.activity.TurnSaves;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
@@ -16,11 +16,11 @@ import java.util.function.Supplier;
 /**
  * How a session's checkpoint entries reach the store, in order: written at once, deferred to the
  * next model turn's activity (which writes them before it reads the transcript), held by turns
- * while steps are fast (written later in one transaction: by the worker that held them, or
- * restated by a save of another kind or after a miss), or written by an activity
- * started alongside an approved call. Part of the workflow's state: deterministic, and every
- * write runs in a detached scope, so a cancel never interrupts the write of a step that completed.
- * {@code docs/architecture.md} draws this path.
+ * while steps are fast (written later in one transaction: by the worker that held them, or restated
+ * by a save of another kind or after a miss), or written by an activity started alongside an
+ * approved call. Part of the workflow's state: deterministic, and every write runs in a detached
+ * scope, so a cancel never interrupts the write of a step that completed. {@code
+ * docs/architecture.md} draws this path.
  */
 final class CheckpointWrites {
   /** At most this many entries wait in {@link #held}: four steps of two entries. */
@@ -36,22 +36,28 @@ final class CheckpointWrites {
   static final Duration MAX_HELD_AGE = Duration.ofSeconds(1);
 
   private final ActivityStubs stubs;
+
   /** Checkpoints the next model turn writes, in order (see {@link #deferToNextTurn}). */
   private final List<CheckpointSave> deferred = new ArrayList<>();
+
   /**
    * Checkpoints that model turns carried without writing them (see {@link #holdsNextTurn}), in
    * order, before {@link #deferred}: the next write of the store writes them first.
    */
   private final List<CheckpointSave> held = new ArrayList<>();
+
   /** Characters of the messages in {@link #held} (see {@link MessageSize}). */
   private long heldChars;
+
   /** Set when a worker could not continue the held saves: the next turn writes them. */
   private boolean writeHeld;
+
   /**
    * True while no save outside a model turn has written the store since the last turn: only then
    * can the next turn continue the transcript that turn's worker remembers.
    */
   private boolean lastWriteByTurn;
+
   /** A save running as an activity alongside an approved call; every later write waits for it. */
   private Promise<Void> alongside;
 
@@ -60,8 +66,8 @@ final class CheckpointWrites {
   }
 
   /**
-   * Writes the entry {@code entry} makes (after any that wait: one transaction with those the
-   * turns held). The entry is made once the writes before it are done.
+   * Writes the entry {@code entry} makes (after any that wait: one transaction with those the turns
+   * held). The entry is made once the writes before it are done.
    */
   void write(Supplier<CheckpointSave> entry) {
     if (held.isEmpty()) {
@@ -77,8 +83,8 @@ final class CheckpointWrites {
   }
 
   /**
-   * Leaves the entry to the next model turn's activity, which writes it in one transaction with
-   * the others before it reads the transcript: nothing depends on it before then. Any other write
+   * Leaves the entry to the next model turn's activity, which writes it in one transaction with the
+   * others before it reads the transcript: nothing depends on it before then. Any other write
    * flushes it first.
    */
   void deferToNextTurn(Supplier<CheckpointSave> entry) {
@@ -98,8 +104,8 @@ final class CheckpointWrites {
   }
 
   /**
-   * Starts the entry's save as a regular activity without waiting for it: its command goes out
-   * with the next call's, in the same workflow task. Every later write first waits for it.
+   * Starts the entry's save as a regular activity without waiting for it: its command goes out with
+   * the next call's, in the same workflow task. Every later write first waits for it.
    */
   void startAlongside(Supplier<CheckpointSave> entry) {
     flush();
@@ -133,7 +139,8 @@ final class CheckpointWrites {
     if (!held.isEmpty() && !writeHeld) {
       // The held entries are in the history already, and in the memory of the worker that ran
       // the turns that held them: that worker writes them without the workflow restating them.
-      return new TurnSaves.WriteHeld(held.stream().map(CheckpointSave::step).toList(), compact(deferred, spec));
+      return new TurnSaves.WriteHeld(
+          held.stream().map(CheckpointSave::step).toList(), compact(deferred, spec));
     }
     List<CheckpointSave> carried = new ArrayList<>(held);
     carried.addAll(deferred);
@@ -154,7 +161,9 @@ final class CheckpointWrites {
     lastWriteByTurn = true;
   }
 
-  /** The turn found a worker without the transcript its held saves continue: the next one writes. */
+  /**
+   * The turn found a worker without the transcript its held saves continue: the next one writes.
+   */
   void turnMissedTranscript() {
     writeHeld = true;
   }
@@ -175,7 +184,8 @@ final class CheckpointWrites {
         || oldestUnwritten() < Workflow.currentTimeMillis() - MAX_HELD_AGE.toMillis()) {
       return false;
     }
-    return held.size() + deferred.size() <= MAX_HELD_SAVES && heldChars + chars(deferred) <= MAX_HELD_CHARS;
+    return held.size() + deferred.size() <= MAX_HELD_SAVES
+        && heldChars + chars(deferred) <= MAX_HELD_CHARS;
   }
 
   /**
@@ -226,11 +236,13 @@ final class CheckpointWrites {
   /** Writes {@code saves} in one transaction, by a local activity (only held saves come here). */
   private void persistAll(List<CheckpointSave> saves) {
     lastWriteByTurn = false;
-    Workflow.newDetachedCancellationScope(() -> stubs.localCheckpoints().saveCheckpoints(saves)).run();
+    Workflow.newDetachedCancellationScope(() -> stubs.localCheckpoints().saveCheckpoints(saves))
+        .run();
   }
 
   private void persist(CheckpointSave save) {
     lastWriteByTurn = false;
-    Workflow.newDetachedCancellationScope(() -> stubs.localCheckpoints().saveCheckpoint(save)).run();
+    Workflow.newDetachedCancellationScope(() -> stubs.localCheckpoints().saveCheckpoint(save))
+        .run();
   }
 }

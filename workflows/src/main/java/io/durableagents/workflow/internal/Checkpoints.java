@@ -1,12 +1,12 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.ApprovalStatus;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.Approval;
-import io.durableagents.workflow.Decision;
-import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.ApprovalStatus;
 import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.workflow.Decision;
+import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.TurnSaves;
 import io.temporal.workflow.Workflow;
 import java.util.List;
@@ -42,7 +42,8 @@ final class Checkpoints {
   }
 
   /** Saves an entry by an activity started together with the next call's, without waiting. */
-  void saveAlongsideNextCall(int step, RunStatus status, String finishReason, List<ApprovalRecord> approvals) {
+  void saveAlongsideNextCall(
+      int step, RunStatus status, String finishReason, List<ApprovalRecord> approvals) {
     writes.startAlongside(() -> entry(step, status, finishReason, approvals));
     saved(step);
   }
@@ -62,7 +63,9 @@ final class Checkpoints {
     writes.turnCompleted(saves);
   }
 
-  /** The turn found a worker without the transcript its held saves continue: the next one writes. */
+  /**
+   * The turn found a worker without the transcript its held saves continue: the next one writes.
+   */
   void turnMissedTranscript() {
     writes.turnMissedTranscript();
   }
@@ -72,7 +75,8 @@ final class Checkpoints {
     state.stepSaved(step);
   }
 
-  private CheckpointSave entry(int step, RunStatus status, String finishReason, List<ApprovalRecord> approvals) {
+  private CheckpointSave entry(
+      int step, RunStatus status, String finishReason, List<ApprovalRecord> approvals) {
     AgentSpec spec = state.spec();
     return new CheckpointSave(
         state.sessionId(),
@@ -94,7 +98,12 @@ final class Checkpoints {
 
   /** The approval row of an entry: asked, decided, expired or cancelled at {@code decidedAt}. */
   static ApprovalRecord approvalRecord(
-      Approval approval, int run, int atStep, ApprovalStatus approvalState, Decision decision, long decidedAt) {
+      Approval approval,
+      int run,
+      int atStep,
+      ApprovalStatus approvalState,
+      Decision decision,
+      long decidedAt) {
     return new ApprovalRecord(
         approval,
         run,

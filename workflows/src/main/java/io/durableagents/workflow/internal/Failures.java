@@ -1,6 +1,5 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ErrorInfo;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;

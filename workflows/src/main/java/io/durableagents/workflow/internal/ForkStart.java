@@ -1,6 +1,5 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.FinishReason;
 import io.durableagents.workflow.InputChecks;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
@@ -16,8 +15,8 @@ import org.slf4j.Logger;
 
 /**
  * The start of a forked session: the worker copies the chosen entry's patched transcript into the
- * store, then the fork continues the entry's run with its remaining budget, running first the
- * calls that have no result and then the appended input.
+ * store, then the fork continues the entry's run with its remaining budget, running first the calls
+ * that have no result and then the appended input.
  */
 final class ForkStart {
   private static final Logger log = Workflow.getLogger(ForkStart.class);
@@ -28,7 +27,9 @@ final class ForkStart {
     this.session = session;
   }
 
-  /** Prepares the fork and runs what it asks for; false when it is refused (the workflow completes). */
+  /**
+   * Prepares the fork and runs what it asks for; false when it is refused (the workflow completes).
+   */
   boolean prepareAndRun() {
     String problem = InputChecks.forkProblem(session.start.fork());
     if (problem != null) {
@@ -50,27 +51,46 @@ final class ForkStart {
                       session.start.fork(),
                       Workflow.currentTimeMillis()));
     } catch (ActivityFailure e) {
-      refuse(e.getCause() instanceof ApplicationFailure cause ? cause.getOriginalMessage() : e.getMessage());
+      refuse(
+          e.getCause() instanceof ApplicationFailure cause
+              ? cause.getOriginalMessage()
+              : e.getMessage());
       return false;
     }
     SessionState state = session.state;
     state.transcript().restore(fork.messageCount(), fork.transcriptHash());
-    state.forkPrepared(fork.agent(), fork.step(), fork.usage(), fork.businessState(), Math.max(0, fork.run() - 1));
-    String appendInput = session.start.fork().patch() == null ? null : session.start.fork().patch().appendInput();
+    state.forkPrepared(
+        fork.agent(), fork.step(), fork.usage(), fork.businessState(), Math.max(0, fork.run() - 1));
+    String appendInput =
+        session.start.fork().patch() == null ? null : session.start.fork().patch().appendInput();
     List<Message> inputs =
-        appendInput == null || appendInput.isEmpty() ? List.of() : List.of(Message.user(appendInput));
+        appendInput == null || appendInput.isEmpty()
+            ? List.of()
+            : List.of(Message.user(appendInput));
     if (fork.pendingCalls().isEmpty() && inputs.isEmpty() && !fork.awaitsModel()) {
       // Nothing to run: the fork stands where its entry stood.
       state.forkSettledAsSource(fork.run(), fork.agent(), fork.searchAttributes());
       session.settle(
           new RunResult(
-              session.id(), fork.run(), RunStatus.settled(fork.status()) ? fork.status() : RunStatus.FINISHED,
-              fork.finishReason(), fork.lastText(), null, 0, Usage.ZERO, List.of(), null, null,
-              state.step(), state.transcript().size(), null));
+              session.id(),
+              fork.run(),
+              RunStatus.settled(fork.status()) ? fork.status() : RunStatus.FINISHED,
+              fork.finishReason(),
+              fork.lastText(),
+              null,
+              0,
+              Usage.ZERO,
+              List.of(),
+              null,
+              null,
+              state.step(),
+              state.transcript().size(),
+              null));
       state.forkReady();
       return true;
     }
-    session.execute(new AgentRun(session, inputs, fork.pendingCalls(), fork.checks(), fork.stepsUsedInRun()));
+    session.execute(
+        new AgentRun(session, inputs, fork.pendingCalls(), fork.checks(), fork.stepsUsedInRun()));
     return true;
   }
 

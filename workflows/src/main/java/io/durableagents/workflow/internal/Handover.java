@@ -13,13 +13,16 @@ import org.slf4j.Logger;
  */
 final class Handover {
   private static final Logger log = Workflow.getLogger(Handover.class);
+
   /** A real server allows 2,000 updates per workflow run. */
   static final int MAX_UPDATES_PER_RUN = 1000;
 
   private final SessionStart start;
   private final String sessionId;
+
   /** Updates received by this workflow run. */
   private int updates;
+
   /** True while the session hands over: waiting senders re-attach. */
   private boolean continuing;
 
@@ -51,11 +54,13 @@ final class Handover {
    * Writes the waiting entries, lets every handler finish, and continues as new with the snapshot
    * (taken last, so it holds what the handlers recorded). Does not return.
    */
-  void continueAsNew(Checkpoints checkpoints, Supplier<SessionSnapshot> snapshot, String agentName) {
+  void continueAsNew(
+      Checkpoints checkpoints, Supplier<SessionSnapshot> snapshot, String agentName) {
     checkpoints.flush();
     continuing = true;
     Workflow.await(Workflow::isEveryHandlerFinished);
-    log.info("{} continues as new after {} events", sessionId, Workflow.getInfo().getHistoryLength());
+    log.info(
+        "{} continues as new after {} events", sessionId, Workflow.getInfo().getHistoryLength());
     Workflow.continueAsNew(start.continuedWith(snapshot.get(), agentName));
   }
 }

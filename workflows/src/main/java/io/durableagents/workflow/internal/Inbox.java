@@ -8,15 +8,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Input that has arrived and not reached the transcript yet: messages queued for the next run
- * (with the trigger envelope that sent them) and messages interjected into the active run, which
- * are placed after its current tool batch's results. A send repeated by a retrying client is
- * recognised and kept once.
+ * Input that has arrived and not reached the transcript yet: messages queued for the next run (with
+ * the trigger envelope that sent them) and messages interjected into the active run, which are
+ * placed after its current tool batch's results. A send repeated by a retrying client is recognised
+ * and kept once.
  */
 final class Inbox {
   private final List<Message> queued = new ArrayList<>();
+
   /** The trigger envelope of the queued inputs, for the tools of the run they start. */
   private TriggerEnvelope queuedTrigger;
+
   private final List<Message> interjections = new ArrayList<>();
 
   /** The new messages of a request: a re-sent stored conversation is recognised and dropped. */

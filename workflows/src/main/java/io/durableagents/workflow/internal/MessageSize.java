@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * Roughly how many characters a message holds (its text, tool calls, result and attachment
- * references), without serializing it: what a cache of messages, or the saves a session holds
- * back, count against their bound. Deterministic, so workflow code may use it.
+ * references), without serializing it: what a cache of messages, or the saves a session holds back,
+ * count against their bound. Deterministic, so workflow code may use it.
  */
 public final class MessageSize {
   /** What a message costs besides its strings: the record, its lists, small fields. */
@@ -20,13 +20,21 @@ public final class MessageSize {
   private MessageSize() {}
 
   public static int chars(Message message) {
-    long chars = OVERHEAD + length(message.text()) + length(message.toolCallId()) + length(message.toolName());
+    long chars =
+        OVERHEAD
+            + length(message.text())
+            + length(message.toolCallId())
+            + length(message.toolName());
     for (ToolCall call : message.toolCalls()) {
       chars += OVERHEAD + length(call.id()) + length(call.name()) + chars(call.arguments());
     }
     chars += chars(message.result());
     for (Attachment attachment : message.attachments()) {
-      chars += OVERHEAD + length(attachment.artifactId()) + length(attachment.name()) + length(attachment.mediaType());
+      chars +=
+          OVERHEAD
+              + length(attachment.artifactId())
+              + length(attachment.name())
+              + length(attachment.mediaType());
     }
     return (int) Math.min(Integer.MAX_VALUE, chars);
   }

@@ -1,10 +1,10 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.ToolCallRecord;
 import io.durableagents.workflow.Usage;
@@ -19,10 +19,13 @@ import java.util.List;
 final class RunProgress {
   private final int run;
   private final List<ToolCallRecord> toolCalls = new ArrayList<>();
+
   /** Characters of arguments and results in {@code toolCalls}. */
   private long toolCallChars;
+
   /** Set once a call did not fit: it and every later call of the run are listed omitted. */
   private boolean omittingToolCalls;
+
   private int steps;
   private Usage usage = Usage.ZERO;
   private String lastText;
@@ -78,7 +81,10 @@ final class RunProgress {
     output = parsed;
   }
 
-  /** Adds a call to the result: whole while the run's calls fit, omitted from the first that does not. */
+  /**
+   * Adds a call to the result: whole while the run's calls fit, omitted from the first that does
+   * not.
+   */
   void callRecorded(ToolCall call, JsonNode result) {
     long chars = MessageSize.chars(call.arguments()) + MessageSize.chars(result);
     if (!omittingToolCalls && toolCallChars + chars <= RunResult.MAX_TOOL_CALL_CHARS) {
@@ -96,17 +102,51 @@ final class RunProgress {
 
   /** The run's result in {@code status}, at the session's {@code step} and transcript size. */
   RunResult result(
-      String sessionId, RunStatus status, String finishReason, ErrorInfo error, int step, int messageCount) {
+      String sessionId,
+      RunStatus status,
+      String finishReason,
+      ErrorInfo error,
+      int step,
+      int messageCount) {
     return new RunResult(
-        sessionId, run, status, finishReason, lastText, output, steps, usage, toolCalls, null, error, step,
-        messageCount, null);
+        sessionId,
+        run,
+        status,
+        finishReason,
+        lastText,
+        output,
+        steps,
+        usage,
+        toolCalls,
+        null,
+        error,
+        step,
+        messageCount,
+        null);
   }
 
   /** The result of a run paused for {@code approval}: no output yet. */
   RunResult pausedResult(
-      String sessionId, RunStatus status, String finishReason, Approval approval, int step, int messageCount) {
+      String sessionId,
+      RunStatus status,
+      String finishReason,
+      Approval approval,
+      int step,
+      int messageCount) {
     return new RunResult(
-        sessionId, run, status, finishReason, lastText, null, steps, usage, toolCalls, approval, null, step,
-        messageCount, null);
+        sessionId,
+        run,
+        status,
+        finishReason,
+        lastText,
+        null,
+        steps,
+        usage,
+        toolCalls,
+        approval,
+        null,
+        step,
+        messageCount,
+        null);
   }
 }

@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The results of the session's recent runs, by run number, for the senders waiting on them: a
- * send answered after its run settled still finds the result, within the last {@link
- * #KEPT_RESULTS} runs.
+ * The results of the session's recent runs, by run number, for the senders waiting on them: a send
+ * answered after its run settled still finds the result, within the last {@link #KEPT_RESULTS}
+ * runs.
  */
 final class RunResults {
   static final int KEPT_RESULTS = 16;

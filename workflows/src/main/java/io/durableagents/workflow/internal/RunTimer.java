@@ -5,8 +5,8 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 
 /**
- * A run's wall-clock budget, a durable timer. Disarmed while the run waits for a decision and
- * armed again after, so the wait does not count; each workflow run arms the full timeout.
+ * A run's wall-clock budget, a durable timer. Disarmed while the run waits for a decision and armed
+ * again after, so the wait does not count; each workflow run arms the full timeout.
  */
 final class RunTimer {
   private final long timeoutMs;

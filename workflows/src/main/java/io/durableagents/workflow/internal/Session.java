@@ -22,8 +22,10 @@ final class Session {
   final RunResults results = new RunResults();
   final Checkpoints checkpoints;
   final Handover handover;
+
   /** The run in progress, if any. */
   private AgentRun currentRun;
+
   /** Why this fork could not be made, once known: its creator's update answers it. */
   private String forkRefusal;
 
@@ -78,9 +80,9 @@ final class Session {
   }
 
   /**
-   * Continues as new with the session's state and that of the run in progress ({@code run}
-   * answers null when there is none). Both are taken once every handler has finished, so they
-   * hold what the handlers recorded.
+   * Continues as new with the session's state and that of the run in progress ({@code run} answers
+   * null when there is none). Both are taken once every handler has finished, so they hold what the
+   * handlers recorded.
    */
   void continueAsNew(Supplier<SessionSnapshot.RunSnapshot> run) {
     handover.continueAsNew(checkpoints, () -> snapshot(run.get()), state.agentName());
@@ -104,7 +106,11 @@ final class Session {
   /** Takes over the state a previous workflow run of the session handed over. */
   void restore(SessionSnapshot snapshot) {
     state.restored(
-        snapshot.status(), snapshot.step(), snapshot.totalUsage(), snapshot.lastRun(), snapshot.businessState());
+        snapshot.status(),
+        snapshot.step(),
+        snapshot.totalUsage(),
+        snapshot.lastRun(),
+        snapshot.businessState());
     state.transcript().restore(snapshot.storedMessages(), snapshot.transcriptHash());
     results.restore(snapshot.lastResult());
     SessionSnapshot.RunSnapshot run = snapshot.run();

@@ -8,9 +8,9 @@ import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 
 /**
- * Where a session stands between and during runs: its agent, status, run and step counters,
- * usage, business state and transcript. Changed only through the transitions below, each named
- * after what happened.
+ * Where a session stands between and during runs: its agent, status, run and step counters, usage,
+ * business state and transcript. Changed only through the transitions below, each named after what
+ * happened.
  */
 final class SessionState {
   private final String sessionId;
@@ -19,18 +19,22 @@ final class SessionState {
 
   /** The session's agent: as started, or the source's for a fork (null: the worker's default). */
   private String agentName;
+
   /** The agent definition of the current or last run, as resolved when it started. */
   private AgentSpec spec;
+
   private RunStatus status = RunStatus.IDLE;
   private int lastRun;
   private int activeRun;
   private int step;
   private Usage totalUsage = Usage.ZERO;
+
   /**
    * The JSON the session's tools read and update (null until one does): merge patches from tool
    * results are applied in call order as the results are recorded.
    */
   private JsonNode businessState;
+
   /** True until a forked session's transcript is prepared: senders wait for it. */
   private boolean preparingFork;
 
@@ -152,7 +156,12 @@ final class SessionState {
   }
 
   /** The state carried over continue-as-new. */
-  void restored(RunStatus restoredStatus, int restoredStep, Usage usage, int restoredLastRun, JsonNode state) {
+  void restored(
+      RunStatus restoredStatus,
+      int restoredStep,
+      Usage usage,
+      int restoredLastRun,
+      JsonNode state) {
     status = restoredStatus;
     step = restoredStep;
     totalUsage = usage == null ? Usage.ZERO : usage;
@@ -169,6 +178,7 @@ final class SessionState {
    * over continue-as-new while it waits for a decision is still waiting.
    */
   void show(Approval pendingApproval) {
-    visibility.show(lastRun, pendingApproval != null ? RunStatus.AWAITING_APPROVAL : status, pendingApproval);
+    visibility.show(
+        lastRun, pendingApproval != null ? RunStatus.AWAITING_APPROVAL : status, pendingApproval);
   }
 }

@@ -69,7 +69,8 @@ final class SessionVisibility {
    * Adds an update of {@code key} unless it already holds {@code value} (the attributes carry over
    * continue-as-new, so a continued session upserts nothing it already shows).
    */
-  private static <T> void changed(List<SearchAttributeUpdate<?>> updates, SearchAttributeKey<T> key, T value) {
+  private static <T> void changed(
+      List<SearchAttributeUpdate<?>> updates, SearchAttributeKey<T> key, T value) {
     if (value != null && !Objects.equals(Workflow.getTypedSearchAttributes().get(key), value)) {
       updates.add(key.valueSet(value));
     }

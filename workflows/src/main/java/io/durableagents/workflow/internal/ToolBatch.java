@@ -1,8 +1,9 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.ApprovalStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Approval;
+import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.ApprovalStatus;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.ErrorResults;
 import io.durableagents.workflow.FinishReason;
@@ -10,7 +11,6 @@ import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.internal.activity.AgentSpec;
-import io.durableagents.workflow.ApprovalRecord;
 import io.durableagents.workflow.internal.activity.CallCheck;
 import io.durableagents.workflow.internal.activity.ToolOutcome;
 import io.temporal.workflow.Promise;
@@ -20,10 +20,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The tool calls of one assistant turn. Every call gets exactly one result, recorded in call
- * order. Runnable calls run as activities, up to {@code toolConcurrency} at a time; a gated call
- * is a barrier: the calls before it finish, the run pauses for the decision, and the calls after
- * it start only once it has its result.
+ * The tool calls of one assistant turn. Every call gets exactly one result, recorded in call order.
+ * Runnable calls run as activities, up to {@code toolConcurrency} at a time; a gated call is a
+ * barrier: the calls before it finish, the run pauses for the decision, and the calls after it
+ * start only once it has its result.
  */
 final class ToolBatch {
   private final Session session;
@@ -34,12 +34,17 @@ final class ToolBatch {
   private final List<CallCheck> checks;
   private final ToolRunner runner;
   private final JsonNode[] outcomes;
-  /** Each call's business-state updates, applied in call order once the calls before have results. */
+
+  /**
+   * Each call's business-state updates, applied in call order once the calls before have results.
+   */
   private final List<List<JsonNode>> stateUpdates;
+
   private int recorded;
   private int stateApplied;
 
-  ToolBatch(Session session, AgentRun run, AgentSpec spec, List<ToolCall> calls, List<CallCheck> checks) {
+  ToolBatch(
+      Session session, AgentRun run, AgentSpec spec, List<ToolCall> calls, List<CallCheck> checks) {
     this.session = session;
     this.state = session.state;
     this.run = run;
@@ -49,7 +54,13 @@ final class ToolBatch {
     // A batch carried over continue-as-new finds the calls before it recorded: the same
     // position, so the same idempotency key, as before the hand-over.
     this.runner =
-        new ToolRunner(session.stubs, spec, session.id(), run.number(), run.trigger(), run.progress().recordedCalls());
+        new ToolRunner(
+            session.stubs,
+            spec,
+            session.id(),
+            run.number(),
+            run.trigger(),
+            run.progress().recordedCalls());
     this.outcomes = new JsonNode[calls.size()];
     this.stateUpdates = new ArrayList<>();
     for (int i = 0; i < calls.size(); i++) {
@@ -80,7 +91,10 @@ final class ToolBatch {
       }
       int index = i;
       applyStateUpdates();
-      inFlight.add(runner.run(call, index, state.businessState()).thenApply(outcome -> settleCall(index, outcome)));
+      inFlight.add(
+          runner
+              .run(call, index, state.businessState())
+              .thenApply(outcome -> settleCall(index, outcome)));
     }
     awaitAll(inFlight);
     recordPrefix(calls.size());
@@ -116,8 +130,8 @@ final class ToolBatch {
   }
 
   /**
-   * Applies the state updates of the calls that have results, in call order, up to the first
-   * call still without one: a call sees the updates of every call before it that has finished.
+   * Applies the state updates of the calls that have results, in call order, up to the first call
+   * still without one: a call sees the updates of every call before it that has finished.
    */
   private void applyStateUpdates() {
     for (; stateApplied < calls.size() && outcomes[stateApplied] != null; stateApplied++) {
@@ -136,8 +150,8 @@ final class ToolBatch {
   }
 
   /**
-   * Pauses for a decision on call {@code index}, then runs it or records why it did not run.
-   * A wait carried over continue-as-new keeps its approval id and expiry.
+   * Pauses for a decision on call {@code index}, then runs it or records why it did not run. A wait
+   * carried over continue-as-new keeps its approval id and expiry.
    */
   private JsonNode decideAndRun(int index) {
     ToolCall call = calls.get(index);
@@ -161,7 +175,9 @@ final class ToolBatch {
           pausedAt,
           RunStatus.AWAITING_APPROVAL,
           FinishReason.AWAITING_APPROVAL,
-          List.of(Checkpoints.approvalRecord(approval, run.number(), pausedAt, ApprovalStatus.PENDING, null, 0)));
+          List.of(
+              Checkpoints.approvalRecord(
+                  approval, run.number(), pausedAt, ApprovalStatus.PENDING, null, 0)));
       if (spec.notifier()) {
         session.stubs.notifyLater(session.id(), spec.name(), approval);
       }
@@ -185,12 +201,15 @@ final class ToolBatch {
     // The decision lands on the entry that asked for it. An approved call that runs as an
     // activity starts together with that save instead of after it: nothing it does reads it.
     List<ApprovalRecord> decisionRecord =
-        List.of(Checkpoints.approvalRecord(approval, run.number(), pausedAt, approvalState, decision, decidedAt));
+        List.of(
+            Checkpoints.approvalRecord(
+                approval, run.number(), pausedAt, approvalState, decision, decidedAt));
     if (refused == null && !spec.tool(call.name()).local()) {
       session.checkpoints.saveAlongsideNextCall(
           pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);
     } else {
-      session.checkpoints.save(pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);
+      session.checkpoints.save(
+          pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);
     }
     if (refused != null) {
       return refused;
@@ -203,8 +222,8 @@ final class ToolBatch {
 
   /**
    * Waits, with the run's timer disarmed, for the decision on {@code approval} (saved at {@code
-   * pausedAt}) until it expires; hands the wait over as it stands when the workflow run grows
-   * long. Answers the decision, or null when the approval expired.
+   * pausedAt}) until it expires; hands the wait over as it stands when the workflow run grows long.
+   * Answers the decision, or null when the approval expired.
    */
   private Decision awaitDecision(int index, Approval approval, int pausedAt, long now) {
     session.approvals.pauseSaved(approval);

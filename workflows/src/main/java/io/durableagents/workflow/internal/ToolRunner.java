@@ -25,13 +25,20 @@ final class ToolRunner {
   private final String sessionId;
   private final int run;
   private final TriggerEnvelope trigger;
+
   /** The session's first workflow run id: the same across continue-as-new, new for a fork. */
   private final String executionId;
+
   /** How many tool calls of the run came before this batch. */
   private final int callsBefore;
 
   ToolRunner(
-      ActivityStubs stubs, AgentSpec spec, String sessionId, int run, TriggerEnvelope trigger, int callsBefore) {
+      ActivityStubs stubs,
+      AgentSpec spec,
+      String sessionId,
+      int run,
+      TriggerEnvelope trigger,
+      int callsBefore) {
     this.stubs = stubs;
     this.spec = spec;
     this.sessionId = sessionId;
@@ -42,8 +49,8 @@ final class ToolRunner {
   }
 
   /**
-   * The result of a call that must not run: an unknown tool, or the error the worker recorded
-   * when it checked the call. Null when the call runs.
+   * The result of a call that must not run: an unknown tool, or the error the worker recorded when
+   * it checked the call. Null when the call runs.
    */
   JsonNode knownResult(ToolCall call, CallCheck check) {
     if (spec.tool(call.name()) == null) {
@@ -60,7 +67,14 @@ final class ToolRunner {
     ToolSpec tool = spec.tool(call.name());
     ToolRequest request =
         new ToolRequest(
-            sessionId, spec.name(), run, call.id(), call.name(), call.arguments(), trigger, businessState,
+            sessionId,
+            spec.name(),
+            run,
+            call.id(),
+            call.name(),
+            call.arguments(),
+            trigger,
+            businessState,
             IdempotencyKeys.forCall(sessionId, executionId, run, callsBefore + index, call.id()));
     return Async.function(stubs.tool(tool)::executeTool, request)
         .handle(
@@ -71,7 +85,8 @@ final class ToolRunner {
               if (isCancellation(failure)) {
                 return new ToolOutcome(ErrorResults.of(ErrorResults.CANCELLED, null), true);
               }
-              return new ToolOutcome(ErrorResults.of(ErrorResults.TOOL_FAILED, describe(failure)), true);
+              return new ToolOutcome(
+                  ErrorResults.of(ErrorResults.TOOL_FAILED, describe(failure)), true);
             });
   }
 

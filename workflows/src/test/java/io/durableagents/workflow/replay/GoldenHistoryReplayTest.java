@@ -3,14 +3,14 @@ package io.durableagents.workflow.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.durableagents.workflow.SessionStart;
-import io.durableagents.workflow.internal.activity.CheckpointActivities;
 import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
+import io.durableagents.workflow.internal.activity.CheckpointActivities;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.WorkflowExecutionHistory;
-import io.temporal.worker.NonDeterministicException;
 import io.temporal.testing.WorkflowReplayer;
+import io.temporal.worker.NonDeterministicException;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
 import java.io.IOException;
@@ -25,10 +25,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Replays every committed golden history with the current workflow code: a change that alters
- * the command order of a released behaviour without {@code Workflow.getVersion} fails here. The
- * files and the scenario of each are listed in {@code histories/README.md}; from the 0.1.0
- * baseline on they are only added, never edited.
+ * Replays every committed golden history with the current workflow code: a change that alters the
+ * command order of a released behaviour without {@code Workflow.getVersion} fails here. The files
+ * and the scenario of each are listed in {@code histories/README.md}; from the 0.1.0 baseline on
+ * they are only added, never edited.
  */
 class GoldenHistoryReplayTest {
 
@@ -46,7 +46,8 @@ class GoldenHistoryReplayTest {
   @MethodSource("goldenHistories")
   void goldenHistory_replaysWithTheCurrentWorkflow(Path history) throws Exception {
     WorkflowReplayer.replayWorkflowExecution(
-        WorkflowExecutionHistory.fromJson(Files.readString(history)), AgentSessionWorkflowImpl.class);
+        WorkflowExecutionHistory.fromJson(Files.readString(history)),
+        AgentSessionWorkflowImpl.class);
   }
 
   @Test

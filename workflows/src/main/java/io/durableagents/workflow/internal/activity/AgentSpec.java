@@ -6,9 +6,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
 /**
- * An agent as the workflow sees it: learned from a recorded activity result, so control flow
- * never depends on worker configuration read at replay time. {@code searchAttributes} says
- * whether the resolving worker found the session search attributes registered (see {@link
+ * An agent as the workflow sees it: learned from a recorded activity result, so control flow never
+ * depends on worker configuration read at replay time. {@code searchAttributes} says whether the
+ * resolving worker found the session search attributes registered (see {@link
  * io.durableagents.workflow.SessionSearchAttributes}); results recorded before it existed read
  * false, so their sessions replay without upserts. {@code modelTaskQueue} and {@code modelRetry}:
  * where model turns run and how they are retried, when the agent sets them (null: the workflow's
@@ -45,8 +45,22 @@ public record AgentSpec(
   /** This spec, saying whether the session may upsert its search attributes. */
   public AgentSpec withSearchAttributes(boolean registered) {
     return new AgentSpec(
-        name, model, fingerprint, maxSteps, toolConcurrency, modelTimeoutMs, modelMaxAttempts, tools,
-        approvalTimeoutMs, notifier, maxTokens, runTimeoutMs, localModel, registered, modelTaskQueue, modelRetry);
+        name,
+        model,
+        fingerprint,
+        maxSteps,
+        toolConcurrency,
+        modelTimeoutMs,
+        modelMaxAttempts,
+        tools,
+        approvalTimeoutMs,
+        notifier,
+        maxTokens,
+        runTimeoutMs,
+        localModel,
+        registered,
+        modelTaskQueue,
+        modelRetry);
   }
 
   /** The tool of that name, or null when the agent has none. */

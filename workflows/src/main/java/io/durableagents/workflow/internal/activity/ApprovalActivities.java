@@ -8,8 +8,8 @@ import io.temporal.activity.ActivityMethod;
 public interface ApprovalActivities {
 
   /**
-   * Hands the approval to the agent's notifier; retried until the notifier accepts. Records
-   * {@code notifiedAt} in the projection and returns it (epoch milliseconds).
+   * Hands the approval to the agent's notifier; retried until the notifier accepts. Records {@code
+   * notifiedAt} in the projection and returns it (epoch milliseconds).
    */
   @ActivityMethod
   long notifyApproval(ApprovalNotice notice);

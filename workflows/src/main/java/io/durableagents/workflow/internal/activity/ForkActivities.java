@@ -1,6 +1,5 @@
 package io.durableagents.workflow.internal.activity;
 
-import io.durableagents.workflow.FailureTypes;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 
@@ -8,13 +7,11 @@ import io.temporal.activity.ActivityMethod;
 @ActivityInterface(namePrefix = ActivityNames.PREFIX)
 public interface ForkActivities {
 
-
-
   /**
-   * Copies the source entry's transcript, with the patch applied, into the new session (one
-   * store write, nothing through Temporal payloads) and describes where the fork starts. Fails
-   * with the non-retryable type {@code checkpoint_not_found}, listing the kept steps, when the
-   * entry does not exist, and {@code invalid_patch} when the patch cannot apply. Idempotent.
+   * Copies the source entry's transcript, with the patch applied, into the new session (one store
+   * write, nothing through Temporal payloads) and describes where the fork starts. Fails with the
+   * non-retryable type {@code checkpoint_not_found}, listing the kept steps, when the entry does
+   * not exist, and {@code invalid_patch} when the patch cannot apply. Idempotent.
    */
   @ActivityMethod
   ForkState prepareFork(ForkRequest request);

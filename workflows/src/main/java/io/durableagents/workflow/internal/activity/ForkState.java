@@ -1,23 +1,23 @@
 package io.durableagents.workflow.internal.activity;
 
-import io.durableagents.workflow.RunStatus;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.Usage;
 import java.util.List;
 
 /**
- * What a forked session starts from, once its transcript is in the store: counts and totals of
- * the entry (the budgets continue), the calls of the last turn that still have no result (they run
+ * What a forked session starts from, once its transcript is in the store: counts and totals of the
+ * entry (the budgets continue), the calls of the last turn that still have no result (they run
  * first, through the normal tool path), the hash of the transcript, and the business state the fork
- * starts with (the entry's, or the patch's). {@code searchAttributes} is as in {@link AgentSpec}:
- * a fork that settles without a run learns from it whether to upsert its search attributes.
- * {@code awaitsModel} is true when the entry's run was still going and its transcript ends with
- * what the model has not answered yet (a tool batch's results, a user message): the fork then
- * continues the run with a model turn. Absent in results of older workers: false.
+ * starts with (the entry's, or the patch's). {@code searchAttributes} is as in {@link AgentSpec}: a
+ * fork that settles without a run learns from it whether to upsert its search attributes. {@code
+ * awaitsModel} is true when the entry's run was still going and its transcript ends with what the
+ * model has not answered yet (a tool batch's results, a user message): the fork then continues the
+ * run with a model turn. Absent in results of older workers: false.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

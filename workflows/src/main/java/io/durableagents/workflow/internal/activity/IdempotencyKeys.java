@@ -9,30 +9,36 @@ import java.util.UUID;
 /**
  * The idempotency keys handed to tools. A model's tool-call id is only unique within one
  * conversation (a scripted model repeats {@code call_0_0} in every session, a fork copies its
- * parent's ids), so the key is derived from the session's identity and the call's place in it:
- * the session id, the session's first workflow run id (unchanged by continue-as-new, new for a
- * fork or for a session id used again after its workflow closed), the run number, the call's
- * position among the run's tool calls, and its id. Pure and deterministic: the workflow computes
- * it, and a replay, a retry or a resumed wait computes the same.
+ * parent's ids), so the key is derived from the session's identity and the call's place in it: the
+ * session id, the session's first workflow run id (unchanged by continue-as-new, new for a fork or
+ * for a session id used again after its workflow closed), the run number, the call's position among
+ * the run's tool calls, and its id. Pure and deterministic: the workflow computes it, and a replay,
+ * a retry or a resumed wait computes the same.
  *
- * <p>A key is a UUID (RFC 9562 version 8, the first 128 bits of a SHA-256), accepted wherever
- * an API asks for an idempotency key.
+ * <p>A key is a UUID (RFC 9562 version 8, the first 128 bits of a SHA-256), accepted wherever an
+ * API asks for an idempotency key.
  */
 public final class IdempotencyKeys {
   private IdempotencyKeys() {}
 
   /**
-   * The key of a tool call: {@code ordinal} is its position among the tool calls of run
-   * {@code run} (0 for the first call of the run), {@code executionId} the session workflow's
-   * first run id.
+   * The key of a tool call: {@code ordinal} is its position among the tool calls of run {@code run}
+   * (0 for the first call of the run), {@code executionId} the session workflow's first run id.
    */
-  public static String forCall(String sessionId, String executionId, int run, int ordinal, String toolCallId) {
-    return uuid("tool-call", sessionId, executionId, Integer.toString(run), Integer.toString(ordinal), toolCallId);
+  public static String forCall(
+      String sessionId, String executionId, int run, int ordinal, String toolCallId) {
+    return uuid(
+        "tool-call",
+        sessionId,
+        executionId,
+        Integer.toString(run),
+        Integer.toString(ordinal),
+        toolCallId);
   }
 
   /**
-   * The key of a call whose request carries none (scheduled by workflow code older than the
-   * keys): derived from the activity's own identity, which is stable across its attempts.
+   * The key of a call whose request carries none (scheduled by workflow code older than the keys):
+   * derived from the activity's own identity, which is stable across its attempts.
    */
   public static String forActivity(String workflowId, String workflowRunId, String activityId) {
     return uuid("activity", workflowId, workflowRunId, activityId);

@@ -1,30 +1,29 @@
 package io.durableagents.workflow.internal.activity;
 
-import io.durableagents.workflow.FailureTypes;
-import io.durableagents.workflow.CheckpointSave;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.Message;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One model turn, by reference: the model reads the first {@code storedMessages} messages of the
- * session from the transcript store (as saved by checkpoint {@code afterStep}) and appends
- * {@code newMessages}, the messages not saved yet (the new user input). The transcript itself
- * never travels in a Temporal payload.
+ * session from the transcript store (as saved by checkpoint {@code afterStep}) and appends {@code
+ * newMessages}, the messages not saved yet (the new user input). The transcript itself never
+ * travels in a Temporal payload.
  *
  * <p>{@code saves}: the checkpoint entries the workflow folded into this turn and what to do with
- * them before the transcript is read (see {@link TurnSaves}); {@code storedMessages} already
- * counts their messages. They are sent compact, completed from this request's session, {@code
+ * them before the transcript is read (see {@link TurnSaves}); {@code storedMessages} already counts
+ * their messages. They are sent compact, completed from this request's session, {@code
  * executionId}, agent and {@code fingerprint} (see {@link #foldedSaves()}).
  *
  * <p>{@code executionId} (the session workflow's first run id) and {@code transcriptHash} (the
  * {@link io.durableagents.workflow.TranscriptHash} chain over the stored messages followed by
- * {@code newMessages}) let a worker keep the transcript of a session's last turn and use it for
- * the next instead of reading the store.
+ * {@code newMessages}) let a worker keep the transcript of a session's last turn and use it for the
+ * next instead of reading the store.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -40,7 +39,6 @@ public record ModelTurnRequest(
     @JsonProperty("executionId") String executionId,
     @JsonProperty("fingerprint") String fingerprint,
     @JsonProperty("saves") TurnSaves saves) {
-
 
   public ModelTurnRequest {
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);

@@ -9,11 +9,10 @@ import io.durableagents.workflow.Usage;
 import java.util.List;
 
 /**
- * The recorded answer of one model turn: never generated again once Temporal has it.
- * {@code checks} holds one {@link CallCheck} per tool call, in call order (absent in histories
- * recorded before approvals existed: every call is then simply runnable). For an agent with an
- * output schema, a final answer carries {@code output} (the parsed, validated JSON) or
- * {@code outputError}.
+ * The recorded answer of one model turn: never generated again once Temporal has it. {@code checks}
+ * holds one {@link CallCheck} per tool call, in call order (absent in histories recorded before
+ * approvals existed: every call is then simply runnable). For an agent with an output schema, a
+ * final answer carries {@code output} (the parsed, validated JSON) or {@code outputError}.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -27,7 +26,11 @@ public record ModelTurnResult(
     @JsonProperty("outputError") String outputError) {
 
   public ModelTurnResult(
-      String text, List<ToolCall> toolCalls, String finishReason, Usage usage, List<CallCheck> checks) {
+      String text,
+      List<ToolCall> toolCalls,
+      String finishReason,
+      Usage usage,
+      List<CallCheck> checks) {
     this(text, toolCalls, finishReason, usage, checks, null, null);
   }
 

@@ -8,11 +8,11 @@ import io.durableagents.workflow.TriggerEnvelope;
 
 /**
  * One tool call to execute. {@code toolCallId} is the model's id of the call, unique only within
- * the session's conversation; {@code idempotencyKey} is the key for the call's side effects,
- * unique across sessions and forks (see {@link IdempotencyKeys}; absent in requests of older
- * workflow code). {@code trigger} is the envelope that started the run, when a trigger did.
- * {@code businessState} is the session's business state as the call starts (null when the
- * session has none).
+ * the session's conversation; {@code idempotencyKey} is the key for the call's side effects, unique
+ * across sessions and forks (see {@link IdempotencyKeys}; absent in requests of older workflow
+ * code). {@code trigger} is the envelope that started the run, when a trigger did. {@code
+ * businessState} is the session's business state as the call starts (null when the session has
+ * none).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -40,7 +40,12 @@ public record ToolRequest(
   }
 
   public ToolRequest(
-      String sessionId, String agent, int run, String toolCallId, String toolName, JsonNode arguments) {
+      String sessionId,
+      String agent,
+      int run,
+      String toolCallId,
+      String toolName,
+      JsonNode arguments) {
     this(sessionId, agent, run, toolCallId, toolName, arguments, null, null, null);
   }
 }

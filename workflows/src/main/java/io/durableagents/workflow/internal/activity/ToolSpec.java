@@ -5,10 +5,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * What the workflow needs to know of a tool to schedule it: its name and how its activity is
- * run ({@code local}: as a local activity; {@code taskQueue}: another queue than the workflow's,
- * null for the workflow's; {@code retry}: the tool's own retry options, null for the default
- * policy of {@code maxAttempts}). Schemas and code stay on the worker side.
+ * What the workflow needs to know of a tool to schedule it: its name and how its activity is run
+ * ({@code local}: as a local activity; {@code taskQueue}: another queue than the workflow's, null
+ * for the workflow's; {@code retry}: the tool's own retry options, null for the default policy of
+ * {@code maxAttempts}). Schemas and code stay on the worker side.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

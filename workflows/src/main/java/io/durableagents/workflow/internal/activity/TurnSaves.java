@@ -1,17 +1,16 @@
 package io.durableagents.workflow.internal.activity;
 
-import io.durableagents.workflow.FailureTypes;
-import io.durableagents.workflow.CheckpointSave;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.durableagents.workflow.CheckpointSave;
 import java.util.List;
 
 /**
- * What one model turn does with the checkpoint entries the workflow folded into it, before it
- * reads the transcript. The entries travel {@link CheckpointSave#compact() compact}: the request
- * carries the session, execution, agent and fingerprint they share once.
+ * What one model turn does with the checkpoint entries the workflow folded into it, before it reads
+ * the transcript. The entries travel {@link CheckpointSave#compact() compact}: the request carries
+ * the session, execution, agent and fingerprint they share once.
  *
  * <ul>
  *   <li>{@link Write}: write the entries (one transaction), then read the transcript.
