@@ -316,6 +316,9 @@ class RealServerLimitsIT {
     }
     // A message that arrives during the last turn gets a turn of its own.
     script.append("{\"text\":\"done\"},{\"text\":\"done\"}]}");
+    CountDownLatch continuing = new CountDownLatch(1);
+    AtomicInteger continuesAsNew = new AtomicInteger();
+    AtomicLong holdEnded = new AtomicLong();
     Agent agent =
         Agent.newBuilder("stepper")
             .maxSteps(turns + 2)
@@ -325,14 +328,14 @@ class RealServerLimitsIT {
                     .inputSchema("{\"type\":\"object\"}")
                     .handler(
                         (args, ctx) -> {
-                          Thread.sleep(100); // the next run outlasts the server's move of the sends
+                          // The next run's steps are slow enough to outlast the server's move of
+                          // the sends (about 2 s left after the hand-over, even on a loaded
+                          // machine), so the sends reach the run before it finishes.
+                          Thread.sleep(holdEnded.get() == 0 ? 100 : 300);
                           return Map.of("n", args.get("n").asInt());
                         })
                     .build())
             .build();
-    CountDownLatch continuing = new CountDownLatch(1);
-    AtomicInteger continuesAsNew = new AtomicInteger();
-    AtomicLong holdEnded = new AtomicLong();
     // The workflow thread sleeps in the held task; a generous deadlock timeout lets it.
     WorkerOptions options =
         WorkerOptions.newBuilder().setDefaultDeadlockDetectionTimeout(30_000).build();
