@@ -48,6 +48,7 @@ public final class Agent {
   private final SchemaValidator outputValidator;
   private final String taskQueue;
   private final RetryOptions retryOptions;
+  private final DriftPolicy onAgentDrift;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -75,6 +76,12 @@ public final class Agent {
     this.outputValidator = outputSchema == null ? null : new SchemaValidator(outputSchema);
     this.taskQueue = builder.taskQueue;
     this.retryOptions = builder.retryOptions;
+    this.onAgentDrift = builder.onAgentDrift;
+  }
+
+  /** What a worker does when a run resumes under a changed definition of this agent. */
+  public DriftPolicy onAgentDrift() {
+    return onAgentDrift;
   }
 
   /** The task queue its model turns run on; null for the session workflow's. */
@@ -216,6 +223,7 @@ public final class Agent {
     private JsonNode outputSchema;
     private String taskQueue;
     private RetryOptions retryOptions;
+    private DriftPolicy onAgentDrift = DriftPolicy.WARN;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -328,6 +336,15 @@ public final class Agent {
 
     public Builder approvalTimeout(Duration approvalTimeout) {
       this.approvalTimeout = Objects.requireNonNull(approvalTimeout, "approvalTimeout");
+      return this;
+    }
+
+    /**
+     * What a worker does when a run resumes on it under a changed definition of this agent (default
+     * {@link DriftPolicy#WARN}).
+     */
+    public Builder onAgentDrift(DriftPolicy onAgentDrift) {
+      this.onAgentDrift = Objects.requireNonNull(onAgentDrift, "onAgentDrift");
       return this;
     }
 

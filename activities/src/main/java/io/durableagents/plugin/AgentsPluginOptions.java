@@ -1,6 +1,7 @@
 package io.durableagents.plugin;
 
 import io.durableagents.agent.Agent;
+import io.durableagents.agent.AgentFactory;
 import io.durableagents.artifacts.ArtifactStore;
 import io.durableagents.artifacts.FileArtifactStore;
 import io.durableagents.model.ModelProvider;
@@ -8,7 +9,10 @@ import io.durableagents.store.AgentStore;
 import io.durableagents.streaming.DeltaListener;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -18,6 +22,7 @@ import java.util.Set;
  */
 public final class AgentsPluginOptions {
   private final List<Agent> agents;
+  private final Map<String, AgentFactory> dynamicAgents;
   private final String defaultAgent;
   private final ModelProvider modelProvider;
   private final AgentStore store;
@@ -43,7 +48,13 @@ public final class AgentsPluginOptions {
 
   private AgentsPluginOptions(Builder builder) {
     this.agents = List.copyOf(builder.agents);
-    this.defaultAgent = builder.defaultAgent != null ? builder.defaultAgent : agents.get(0).name();
+    this.dynamicAgents = Collections.unmodifiableMap(new LinkedHashMap<>(builder.dynamicAgents));
+    this.defaultAgent =
+        builder.defaultAgent != null
+            ? builder.defaultAgent
+            : agents.isEmpty()
+                ? builder.dynamicAgents.keySet().iterator().next()
+                : agents.get(0).name();
     this.modelProvider = builder.modelProvider;
     this.store = builder.store;
     this.taskQueues = Set.copyOf(builder.taskQueues);
@@ -109,6 +120,11 @@ public final class AgentsPluginOptions {
     return agents;
   }
 
+  /** The dynamic agents, by name: each built per run from the run's configuration. */
+  public Map<String, AgentFactory> getDynamicAgents() {
+    return dynamicAgents;
+  }
+
   /** The agent a session gets when it names none. */
   public String getDefaultAgent() {
     return defaultAgent;
@@ -130,6 +146,7 @@ public final class AgentsPluginOptions {
 
   public static final class Builder {
     private final List<Agent> agents = new ArrayList<>();
+    private final Map<String, AgentFactory> dynamicAgents = new LinkedHashMap<>();
     private String defaultAgent;
     private ModelProvider modelProvider;
     private AgentStore store;
@@ -195,6 +212,7 @@ public final class AgentsPluginOptions {
 
     private Builder(AgentsPluginOptions options) {
       agents.addAll(options.agents);
+      dynamicAgents.putAll(options.dynamicAgents);
       defaultAgent = options.defaultAgent;
       modelProvider = options.modelProvider;
       store = options.store;
@@ -240,6 +258,19 @@ public final class AgentsPluginOptions {
       return this;
     }
 
+    /**
+     * Adds a dynamic agent: {@code factory} builds it for each run from the run configuration given
+     * with the message that starts the run (see {@link AgentFactory}). When no static agent is
+     * added, the first dynamic one is the default.
+     */
+    public Builder addDynamicAgent(String name, AgentFactory factory) {
+      Objects.requireNonNull(name, "name");
+      if (dynamicAgents.put(name, Objects.requireNonNull(factory, "factory")) != null) {
+        throw new IllegalArgumentException("Two dynamic agents named '" + name + "'.");
+      }
+      return this;
+    }
+
     /** The agent of sessions that name none; defaults to the first agent added. */
     public Builder setDefaultAgent(String name) {
       this.defaultAgent = Objects.requireNonNull(name, "name");
@@ -268,14 +299,16 @@ public final class AgentsPluginOptions {
     }
 
     public AgentsPluginOptions build() {
-      if (agents.isEmpty()) {
+      if (agents.isEmpty() && dynamicAgents.isEmpty()) {
         throw new IllegalStateException("AgentsPluginOptions needs at least one agent.");
       }
       if (store == null) {
         throw new IllegalStateException(
             "AgentsPluginOptions needs a store, e.g. AgentStores.open(\"jdbc:sqlite:.agents/projection.db\").");
       }
-      if (defaultAgent != null && agents.stream().noneMatch(a -> a.name().equals(defaultAgent))) {
+      if (defaultAgent != null
+          && !dynamicAgents.containsKey(defaultAgent)
+          && agents.stream().noneMatch(a -> a.name().equals(defaultAgent))) {
         throw new IllegalStateException("Default agent '" + defaultAgent + "' is not registered.");
       }
       if (modelProvider == null && agents.stream().anyMatch(a -> a.modelProvider() == null)) {
