@@ -1,6 +1,7 @@
 package io.durableagents.plugin;
 
 import io.durableagents.activities.internal.AgentActivitiesImpl;
+import io.durableagents.activities.internal.AgentDefinitions;
 import io.durableagents.activities.internal.AgentRegistry;
 import io.durableagents.activities.internal.ApprovalActivitiesImpl;
 import io.durableagents.activities.internal.CheckpointActivitiesImpl;
@@ -37,6 +38,7 @@ public final class AgentsPlugin extends SimplePlugin {
   public static final String NAME = "io.durableagents.AgentsPlugin";
 
   private final AgentsPluginOptions options;
+  private final AgentDefinitions definitions;
   private final AgentRegistry registry;
   private final SearchAttributeCheck searchAttributes;
 
@@ -45,7 +47,11 @@ public final class AgentsPlugin extends SimplePlugin {
     this.options = options;
     this.registry =
         new AgentRegistry(
-            options.getAgents(), options.getDefaultAgent(), options.getModelProvider());
+            options.getAgents(),
+            options.getDynamicAgents(),
+            options.getDefaultAgent(),
+            options.getModelProvider());
+    this.definitions = new AgentDefinitions(registry, options.getStore());
     this.searchAttributes = new SearchAttributeCheck(options.getSearchAttributeUpserts());
   }
 
@@ -92,19 +98,19 @@ public final class AgentsPlugin extends SimplePlugin {
     worker.registerWorkflowImplementationTypes(AgentSessionWorkflowImpl.class);
     TranscriptCache transcripts = new TranscriptCache(options.getTranscriptCacheChars());
     worker.registerActivitiesImplementations(
-        new AgentActivitiesImpl(registry, searchAttributes),
+        new AgentActivitiesImpl(definitions, searchAttributes),
         new ModelActivitiesImpl(
-                registry,
+                definitions,
                 options.getStore(),
                 options.getMaxPayloadBytes(),
                 options.getDeltaListeners())
             .withArtifacts(options.getArtifactStore())
             .withTranscripts(transcripts),
-        new ToolActivitiesImpl(registry, options.getMaxPayloadBytes())
+        new ToolActivitiesImpl(definitions, options.getMaxPayloadBytes())
             .withArtifacts(options.getArtifactStore()),
         new CheckpointActivitiesImpl(options.getStore()),
         new ApprovalActivitiesImpl(registry, options.getStore()),
-        new ForkActivitiesImpl(registry, options.getStore(), searchAttributes)
+        new ForkActivitiesImpl(definitions, options.getStore(), searchAttributes)
             .withTranscripts(transcripts));
   }
 }

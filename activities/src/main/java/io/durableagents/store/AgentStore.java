@@ -91,6 +91,19 @@ public interface AgentStore extends AutoCloseable {
    */
   List<StoredEntry> history(String sessionId, int limit);
 
+  /**
+   * Records the agent definition a run started under, named by its {@code fingerprint} (content
+   * addressed: saving a known fingerprint again changes nothing). A store that does not keep
+   * definitions (this default) leaves runs without drift checks: they go on with the worker's
+   * agent.
+   */
+  default void saveDefinition(String fingerprint, String agent, String definition) {}
+
+  /** The definition recorded under {@code fingerprint}, as saved; empty when unknown. */
+  default Optional<String> definition(String fingerprint) {
+    return Optional.empty();
+  }
+
   /** Records when the notifier accepted an approval (the first time only). */
   void markApprovalNotified(String sessionId, String approvalId, long notifiedAt);
 

@@ -576,8 +576,26 @@ public final class JdbcAgentStore implements AgentStore {
       setNullableString(
           upsert, 11, save.businessState() == null ? null : save.businessState().toString());
       setNullableString(upsert, 12, chain);
+      CheckpointSave.RunInfo run = save.runInfo();
+      if (run == null) {
+        upsert.setNull(13, Types.INTEGER);
+        upsert.setNull(14, Types.BIGINT);
+        upsert.setNull(15, Types.BIGINT);
+      } else {
+        upsert.setInt(13, run.steps());
+        upsert.setLong(14, run.usage().inputTokens());
+        upsert.setLong(15, run.usage().outputTokens());
+      }
+      setNullableString(upsert, 16, runConfig(save));
+      setNullableString(upsert, 17, run == null ? null : run.drift());
       upsert.executeUpdate();
     }
+  }
+
+  private static String runConfig(CheckpointSave save) {
+    return save.runInfo() == null || save.runInfo().config() == null
+        ? null
+        : save.runInfo().config().toString();
   }
 
   /**
@@ -606,6 +624,8 @@ public final class JdbcAgentStore implements AgentStore {
       upsert.setLong(11, createdAt);
       upsert.setLong(12, stamp);
       setNullableString(upsert, 13, chain);
+      setNullableString(upsert, 14, runConfig(save));
+      setNullableString(upsert, 15, save.runInfo() == null ? null : save.runInfo().drift());
       upsert.executeUpdate();
     }
 
@@ -643,6 +663,38 @@ public final class JdbcAgentStore implements AgentStore {
       setNullableString(upsert, 13, record.note());
       upsert.executeUpdate();
     }
+  }
+
+  @Override
+  public void saveDefinition(String fingerprint, String agent, String definition) {
+    run(
+        "record the definition " + fingerprint + " of agent " + agent,
+        true,
+        connection -> {
+          executeUpdate(
+              connection,
+              Sql.INSERT_DEFINITION,
+              fingerprint,
+              agent,
+              definition,
+              System.currentTimeMillis());
+          return null;
+        });
+  }
+
+  @Override
+  public Optional<String> definition(String fingerprint) {
+    return run(
+        "read the definition " + fingerprint,
+        false,
+        connection -> {
+          try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_DEFINITION)) {
+            select.setString(1, fingerprint);
+            try (ResultSet rows = select.executeQuery()) {
+              return rows.next() ? Optional.of(rows.getString(1)) : Optional.<String>empty();
+            }
+          }
+        });
   }
 
   @Override

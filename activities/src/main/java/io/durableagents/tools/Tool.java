@@ -97,6 +97,11 @@ public final class Tool {
     return maxAttempts;
   }
 
+  /** Decides which calls wait for a human decision ({@link ApprovalPolicy#NEVER} by default). */
+  public ApprovalPolicy approvalPolicy() {
+    return approvalPolicy;
+  }
+
   /** Whether a call with these (valid) arguments waits for a human decision before it runs. */
   public boolean needsApproval(JsonNode arguments) {
     return approvalPolicy.needsApproval(arguments);

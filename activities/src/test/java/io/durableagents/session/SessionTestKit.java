@@ -50,7 +50,7 @@ final class SessionTestKit implements AutoCloseable {
 
   private WorkerFactory factory;
   private final ModelProvider model;
-  private final java.util.function.UnaryOperator<Agent.Builder> customize;
+  private java.util.function.UnaryOperator<Agent.Builder> customize;
   private final WorkerOptions workerOptions;
 
   /** Invocations per tool call id, across attempts: the tools' side effects. */
@@ -182,6 +182,15 @@ final class SessionTestKit implements AutoCloseable {
                 throw e.getCause();
               }
             });
+  }
+
+  /**
+   * A deploy of a changed agent: the running worker shuts down, and a new one starts whose test
+   * agent is adjusted by {@code newCustomize} instead.
+   */
+  void redeploy(java.util.function.UnaryOperator<Agent.Builder> newCustomize) {
+    customize = newCustomize;
+    redeploy(mode);
   }
 
   /**

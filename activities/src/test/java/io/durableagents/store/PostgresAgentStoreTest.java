@@ -70,6 +70,7 @@ class PostgresAgentStoreTest extends AgentStoreContract {
           .containsExactly(
               "agent_approvals",
               "agent_checkpoints",
+              "agent_definitions",
               "agent_messages",
               "agent_sessions",
               "agent_store_schema_history");

@@ -126,8 +126,9 @@ public final class ProjectionQueries {
     List<StoredEntry> result = new ArrayList<>();
     try (ResultSet row = select.executeQuery()) {
       boolean withHash = Rows.hasColumn(row, "transcript_hash");
+      boolean withRun = Rows.hasColumn(row, "run_steps");
       while (row.next()) {
-        result.add(Rows.entry(row, withHash));
+        result.add(Rows.entry(row, withHash, withRun));
       }
     }
     return List.copyOf(result);

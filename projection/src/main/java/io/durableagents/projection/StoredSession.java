@@ -1,5 +1,6 @@
 package io.durableagents.projection;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.Usage;
 
@@ -18,6 +19,9 @@ import io.durableagents.workflow.Usage;
  * @param parentStep the history step of the parent the fork starts from; null likewise
  * @param forkPatch a one-line summary of the patch the fork applied ({@code "none"} for an
  *     unpatched fork); null likewise, and in a projection from before the column
+ * @param runConfig the run configuration of the session's current run, or null when it has none
+ * @param drift the drift a worker reported for the current run (see {@link StoredEntry#drift()}),
+ *     or null
  */
 public record StoredSession(
     String sessionId,
@@ -33,4 +37,42 @@ public record StoredSession(
     long updatedAt,
     String parentSessionId,
     Integer parentStep,
-    String forkPatch) {}
+    String forkPatch,
+    JsonNode runConfig,
+    String drift) {
+
+  /** A session row without run information, as versions before 0.2 saved it. */
+  public StoredSession(
+      String sessionId,
+      String executionId,
+      String agent,
+      RunStatus status,
+      int currentRun,
+      int lastStep,
+      int messageCount,
+      Usage usage,
+      String fingerprint,
+      long createdAt,
+      long updatedAt,
+      String parentSessionId,
+      Integer parentStep,
+      String forkPatch) {
+    this(
+        sessionId,
+        executionId,
+        agent,
+        status,
+        currentRun,
+        lastStep,
+        messageCount,
+        usage,
+        fingerprint,
+        createdAt,
+        updatedAt,
+        parentSessionId,
+        parentStep,
+        forkPatch,
+        null,
+        null);
+  }
+}

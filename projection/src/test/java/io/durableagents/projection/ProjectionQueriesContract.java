@@ -172,12 +172,26 @@ abstract class ProjectionQueriesContract {
     execute(INSERT_ENTRY, "chat-2", 2, "in-progress", null, 3, 20L, null, 2_000L);
     execute(INSERT_ENTRY, "other", 9, "finished", "stop", 1, 1L, null, 9_000L);
     execute(
-        "UPDATE agent_checkpoints SET transcript_hash = 'h3', run_config = '{\"model\":\"x\"}'"
-            + " WHERE session_id = 'chat-2' AND step = 3");
+        "UPDATE agent_checkpoints SET transcript_hash = 'h3', run_config = '{\"tier\":\"gold\"}',"
+            + " run_steps = 2, run_input_tokens = 12, run_output_tokens = 3,"
+            + " drift = 'instructions changed' WHERE session_id = 'chat-2' AND step = 3");
 
     StoredEntry newest =
         new StoredEntry(
-            3, 1, 3_000L, RunStatus.FINISHED, "stop", 4, new Usage(30, 5), "fp", state, "h3");
+            3,
+            1,
+            3_000L,
+            RunStatus.FINISHED,
+            "stop",
+            4,
+            new Usage(30, 5),
+            "fp",
+            state,
+            "h3",
+            2,
+            new Usage(12, 3),
+            JSON.createObjectNode().put("tier", "gold"),
+            "instructions changed");
     StoredEntry middle =
         new StoredEntry(
             2, 1, 2_000L, RunStatus.IN_PROGRESS, null, 3, new Usage(20, 5), "fp", null, null);

@@ -57,6 +57,18 @@ public final class ProjectionPrinter {
           });
     }
     printTable(rows, new boolean[] {true, true, false, false, false, true, true, false}, out);
+    for (HistoryEntry entry : entries) {
+      if (entry.checkpoint().drift() != null) {
+        // The run went on with its recorded definition on a worker whose agent is another.
+        out.println(
+            "drift at step "
+                + entry.step()
+                + " (run "
+                + entry.checkpoint().run()
+                + "): "
+                + RunResultPrinter.printable(entry.checkpoint().drift()));
+      }
+    }
     out.flush();
   }
 

@@ -1,5 +1,9 @@
 package io.durableagents.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.SendOptions;
 import io.durableagents.client.SessionIds;
@@ -79,8 +83,36 @@ public class SendCommand implements Callable<Integer> {
       description = "Model-turn budget of a new session's runs.")
   Integer maxSteps;
 
+  @Option(
+      names = "--run-config",
+      paramLabel = "JSON",
+      description = "Run configuration of the run this message starts: a JSON object.")
+  String runConfig;
+
   @Option(names = "--json", description = "Print the run result as one JSON document.")
   boolean json;
+
+  private ObjectNode runConfigObject() {
+    if (runConfig == null) {
+      return null;
+    }
+    JsonNode parsed;
+    try {
+      parsed = new ObjectMapper().readTree(runConfig);
+    } catch (JsonProcessingException e) {
+      throw new ParameterException(
+          spec.commandLine(), "--run-config is not JSON: " + e.getOriginalMessage());
+    }
+    if (!(parsed instanceof ObjectNode object)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--run-config must be a JSON object, got "
+              + (parsed == null
+                  ? "nothing"
+                  : parsed.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+    }
+    return object;
+  }
 
   @Override
   public Integer call() {
@@ -90,7 +122,12 @@ public class SendCommand implements Callable<Integer> {
           spec.commandLine(), "--max-steps must be at least 1, got " + maxSteps);
     }
     String input = MessageInput.resolve(text, inputFile, stdin);
-    SendOptions options = SendOptions.newBuilder().setAgent(agent).setMaxSteps(maxSteps).build();
+    SendOptions options =
+        SendOptions.newBuilder()
+            .setAgent(agent)
+            .setMaxSteps(maxSteps)
+            .setRunConfig(runConfigObject())
+            .build();
     // Before connecting: a message the session would refuse is never sent (exit 2).
     AgentClient.requireSendable(session, input, options);
     PrintWriter out = spec.commandLine().getOut();

@@ -263,7 +263,7 @@ public final class AgentClient {
   public static void requireSendable(String sessionId, String input, SendOptions sendOptions) {
     SessionIds.requireValid(sessionId);
     Objects.requireNonNull(sendOptions, "sendOptions");
-    SendRequest request = new SendRequest(input == null ? "" : input);
+    SendRequest request = withRunConfig(new SendRequest(input == null ? "" : input), sendOptions);
     if (!request.isEmpty()) {
       requireSendable(
           request, sessionStart(sessionId, sendOptions), DefaultDataConverter.STANDARD_INSTANCE);
@@ -295,6 +295,9 @@ public final class AgentClient {
               + " characters).");
     }
     String problem = SendRules.problem(SendRules.inputsOf(request));
+    if (problem == null) {
+      problem = SendRules.runConfigProblem(request.runConfig());
+    }
     if (problem != null) {
       throw new InvalidInputException(problem);
     }
@@ -319,6 +322,12 @@ public final class AgentClient {
     return converter.toPayloads(value).map(Payloads::getSerializedSize).orElse(0);
   }
 
+  private static SendRequest withRunConfig(SendRequest request, SendOptions sendOptions) {
+    return sendOptions.getRunConfig() == null
+        ? request
+        : request.withRunConfig(sendOptions.getRunConfig());
+  }
+
   private static SessionStart sessionStart(String sessionId, SendOptions sendOptions) {
     return new SessionStart(sessionId, sendOptions.getAgent(), sendOptions.getMaxSteps());
   }
@@ -327,6 +336,7 @@ public final class AgentClient {
   private RunResult sendWithStart(String sessionId, SendRequest request, SendOptions sendOptions) {
     Objects.requireNonNull(sendOptions, "sendOptions");
     SessionStart sessionStart = sessionStart(sessionId, sendOptions);
+    request = withRunConfig(request, sendOptions);
     requireSendable(request, sessionStart, client.getOptions().getDataConverter());
     AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
     UpdateOptions<RunResult> updateOptions =
@@ -354,6 +364,7 @@ public final class AgentClient {
       String sessionId, SendRequest request, SendOptions sendOptions) {
     Objects.requireNonNull(sendOptions, "sendOptions");
     SessionStart sessionStart = sessionStart(sessionId, sendOptions);
+    request = withRunConfig(request, sendOptions);
     requireSendable(request, sessionStart, client.getOptions().getDataConverter());
     AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
     WithStartWorkflowOperation<Void> start =

@@ -22,6 +22,10 @@ import java.util.List;
  * @param usage token totals of the session at that step
  * @param fingerprint the agent definition's fingerprint, or null
  * @param savedAt epoch milliseconds (UTC) of the save
+ * @param runConfig the run configuration of the step's run, or null when it had none
+ * @param drift what changed in the agent's definition since the run recorded it, when a worker
+ *     under another definition ran the run (its {@code onAgentDrift} policy {@code warn}); null
+ *     when none was seen
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -35,7 +39,36 @@ public record Checkpoint(
     @JsonProperty("businessState") JsonNode businessState,
     @JsonProperty("usage") Usage usage,
     @JsonProperty("fingerprint") String fingerprint,
-    @JsonProperty("savedAt") long savedAt) {
+    @JsonProperty("savedAt") long savedAt,
+    @JsonProperty("runConfig") JsonNode runConfig,
+    @JsonProperty("drift") String drift) {
+
+  /** A checkpoint of a run without configuration or drift. */
+  public Checkpoint(
+      String sessionId,
+      int stepIndex,
+      int run,
+      RunStatus status,
+      String finishReason,
+      List<Message> messages,
+      JsonNode businessState,
+      Usage usage,
+      String fingerprint,
+      long savedAt) {
+    this(
+        sessionId,
+        stepIndex,
+        run,
+        status,
+        finishReason,
+        messages,
+        businessState,
+        usage,
+        fingerprint,
+        savedAt,
+        null,
+        null);
+  }
 
   public Checkpoint {
     messages = messages == null ? List.of() : List.copyOf(messages);

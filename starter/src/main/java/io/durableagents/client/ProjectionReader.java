@@ -217,7 +217,9 @@ public final class ProjectionReader implements AutoCloseable {
         row.businessState(),
         row.usage(),
         row.fingerprint(),
-        row.savedAt());
+        row.savedAt(),
+        row.runConfig(),
+        row.drift());
   }
 
   private static ApprovalRow approvalRow(StoredApproval row) {

@@ -1,11 +1,13 @@
 package io.durableagents.client;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
 /**
  * Options of {@link AgentClient#send}: which agent a new session runs and a per-run step budget
- * overriding the agent's. Both apply only when the send creates the session; sends to a session
- * that exists keep the agent and budget it was started with.
+ * overriding the agent's (both apply only when the send creates the session; sends to a session
+ * that exists keep the agent and budget it was started with), and the run configuration of the run
+ * the send starts.
  *
  * <pre>{@code
  * RunResult result = agents.send("chat-42", "hello",
@@ -17,10 +19,12 @@ public final class SendOptions {
 
   private final String agent;
   private final Integer maxSteps;
+  private final ObjectNode runConfig;
 
-  private SendOptions(String agent, Integer maxSteps) {
+  private SendOptions(String agent, Integer maxSteps, ObjectNode runConfig) {
     this.agent = agent;
     this.maxSteps = maxSteps;
+    this.runConfig = runConfig;
   }
 
   public static Builder newBuilder() {
@@ -52,6 +56,11 @@ public final class SendOptions {
     return maxSteps;
   }
 
+  /** The run configuration of the run this send starts, or null for none. */
+  public ObjectNode getRunConfig() {
+    return runConfig == null ? null : runConfig.deepCopy();
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -60,12 +69,14 @@ public final class SendOptions {
     if (!(o instanceof SendOptions that)) {
       return false;
     }
-    return Objects.equals(agent, that.agent) && Objects.equals(maxSteps, that.maxSteps);
+    return Objects.equals(agent, that.agent)
+        && Objects.equals(maxSteps, that.maxSteps)
+        && Objects.equals(runConfig, that.runConfig);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(agent, maxSteps);
+    return Objects.hash(agent, maxSteps, runConfig);
   }
 
   @Override
@@ -74,12 +85,15 @@ public final class SendOptions {
         + (agent == null ? null : "'" + agent + "'")
         + ", maxSteps="
         + maxSteps
+        + ", runConfig="
+        + runConfig
         + "}";
   }
 
   public static final class Builder {
     private String agent;
     private Integer maxSteps;
+    private ObjectNode runConfig;
 
     private Builder() {}
 
@@ -87,6 +101,7 @@ public final class SendOptions {
       Objects.requireNonNull(options, "options");
       agent = options.agent;
       maxSteps = options.maxSteps;
+      runConfig = options.runConfig;
     }
 
     /**
@@ -108,8 +123,19 @@ public final class SendOptions {
       return this;
     }
 
+    /**
+     * The run configuration of the run this send starts: a JSON object (e.g. {@code {"tier":
+     * "gold"}}), saved with the run, handed to a dynamic agent's factory and part of the run's
+     * fingerprint. A send that reaches a run in progress leaves that run's configuration as it is.
+     * Default (null): none.
+     */
+    public Builder setRunConfig(ObjectNode runConfig) {
+      this.runConfig = runConfig == null ? null : runConfig.deepCopy();
+      return this;
+    }
+
     public SendOptions build() {
-      return new SendOptions(agent, maxSteps);
+      return new SendOptions(agent, maxSteps, runConfig);
     }
   }
 }

@@ -18,6 +18,7 @@ import java.util.List;
  * @param transcriptHash the hash chain ({@link io.durableagents.workflow.TranscriptHash}) of the
  *     entry's transcript, its first {@link #messageCount()} messages, when the writer knows it (a
  *     fork's first save); the workflow leaves it null, and the store continues the chain it keeps
+ * @param runInfo what the entry's run has used and runs under (null in saves of older versions)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -36,7 +37,63 @@ public record CheckpointSave(
     @JsonProperty("savedAt") long savedAt,
     @JsonProperty("approvals") List<ApprovalRecord> approvals,
     @JsonProperty("businessState") JsonNode businessState,
-    @JsonProperty("transcriptHash") String transcriptHash) {
+    @JsonProperty("transcriptHash") String transcriptHash,
+    @JsonProperty("runInfo") RunInfo runInfo) {
+
+  /**
+   * The entry's run: the model turns ({@code steps}) and tokens ({@code usage}) it has used of its
+   * budgets, so a fork of the entry continues them; its run configuration ({@code config}, null:
+   * none); and {@code drift}, what changed in the agent's definition since the run recorded it when
+   * a worker under another definition ran it (null: none seen).
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record RunInfo(
+      @JsonProperty("steps") int steps,
+      @JsonProperty("usage") Usage usage,
+      @JsonProperty("config") JsonNode config,
+      @JsonProperty("drift") String drift) {
+
+    public RunInfo {
+      usage = usage == null ? Usage.ZERO : usage;
+    }
+  }
+
+  /** A save without run information (as older versions wrote). */
+  public CheckpointSave(
+      String sessionId,
+      String executionId,
+      String agent,
+      int run,
+      int step,
+      RunStatus status,
+      String finishReason,
+      int firstSeq,
+      List<Message> newMessages,
+      Usage usage,
+      String fingerprint,
+      long savedAt,
+      List<ApprovalRecord> approvals,
+      JsonNode businessState,
+      String transcriptHash) {
+    this(
+        sessionId,
+        executionId,
+        agent,
+        run,
+        step,
+        status,
+        finishReason,
+        firstSeq,
+        newMessages,
+        usage,
+        fingerprint,
+        savedAt,
+        approvals,
+        businessState,
+        transcriptHash,
+        null);
+  }
 
   public CheckpointSave {
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);
@@ -96,7 +153,8 @@ public record CheckpointSave(
         savedAt,
         approvals,
         businessState,
-        transcriptHash);
+        transcriptHash,
+        runInfo);
   }
 
   /** This save with the fields a {@link #compact()} one left out filled in from its request. */
@@ -120,7 +178,8 @@ public record CheckpointSave(
         savedAt,
         approvals,
         businessState,
-        transcriptHash);
+        transcriptHash,
+        runInfo);
   }
 
   /** Number of messages in the transcript once this save is applied. */

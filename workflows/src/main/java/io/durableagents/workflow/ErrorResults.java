@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /** Builds the structured error results a model receives in place of a tool's result. */
 public final class ErrorResults {
   public static final String UNKNOWN_TOOL = "unknown_tool";
+
+  /** The run's recorded definition has the tool, and the worker that runs the call does not. */
+  public static final String TOOL_UNAVAILABLE = "tool_unavailable";
+
   public static final String INVALID_ARGUMENTS = "invalid_arguments";
   public static final String TOOL_ERROR = "tool_error";
   public static final String TOOL_FAILED = "tool_failed";

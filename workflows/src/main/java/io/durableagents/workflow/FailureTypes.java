@@ -41,6 +41,13 @@ public final class FailureTypes {
   /** The agent could not be resolved at the start of a run. */
   public static final String AGENT_UNAVAILABLE = "agent_unavailable";
 
+  /**
+   * The run resumed on a worker whose definition of its agent differs from the one the run
+   * recorded, and the agent's {@code onAgentDrift} policy is {@code error}; the message names what
+   * changed. Not retried.
+   */
+  public static final String AGENT_DRIFT = "agent_drift";
+
   /** A model turn failed for a reason the provider did not name. */
   public static final String MODEL_ERROR = "model_error";
 

@@ -10,6 +10,9 @@ public final class Limits {
   /** Characters of one input: a sent message, or the input a fork appends. */
   public static final int INPUT_CHARS = 256 * 1024;
 
+  /** Characters of a run configuration's JSON (it is saved with every checkpoint of the run). */
+  public static final int RUN_CONFIG_CHARS = 16 * 1024;
+
   /** Characters of a session id (also a workflow id). */
   public static final int SESSION_ID_CHARS = 200;
 

@@ -1,7 +1,9 @@
 package io.durableagents.workflow;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What a session accepts from a {@code send}: the rules of the workflow's send validator, public so
@@ -65,6 +67,31 @@ public final class SendRules {
             + bad
             + ".";
       }
+    }
+    return null;
+  }
+
+  /**
+   * Why a session refuses {@code runConfig} ({@link FailureTypes#INVALID_INPUT}), or null when it
+   * takes it: anything but a JSON object (or none), or more than {@link Limits#RUN_CONFIG_CHARS}
+   * characters of JSON.
+   */
+  public static String runConfigProblem(JsonNode runConfig) {
+    if (runConfig == null || runConfig.isNull() || runConfig.isMissingNode()) {
+      return null;
+    }
+    if (!runConfig.isObject()) {
+      return "runConfig must be a JSON object, got "
+          + runConfig.getNodeType().name().toLowerCase(Locale.ROOT)
+          + ".";
+    }
+    int chars = runConfig.toString().length();
+    if (chars > Limits.RUN_CONFIG_CHARS) {
+      return "runConfig is "
+          + chars
+          + " characters of JSON, over the limit of "
+          + Limits.RUN_CONFIG_CHARS
+          + ".";
     }
     return null;
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.CallCheck;
 import java.util.List;
 
@@ -24,7 +25,8 @@ public record SessionSnapshot(
     @JsonProperty("closedApprovals") List<String> closedApprovals,
     @JsonProperty("queuedInputs") List<Message> queuedInputs,
     @JsonProperty("run") RunSnapshot run,
-    @JsonProperty("businessState") JsonNode businessState) {
+    @JsonProperty("businessState") JsonNode businessState,
+    @JsonProperty("queuedRunConfig") JsonNode queuedRunConfig) {
 
   public SessionSnapshot {
     closedApprovals = closedApprovals == null ? List.of() : List.copyOf(closedApprovals);
@@ -33,7 +35,10 @@ public record SessionSnapshot(
 
   /**
    * A run in progress at the boundary: its counters, and the calls of its current turn that have no
-   * result yet (the first may be waiting on {@code approval}, saved at {@code pausedAt}).
+   * result yet (the first may be waiting on {@code approval}, saved at {@code pausedAt}). The run
+   * keeps its recorded definition ({@code spec}, absent in snapshots of older versions, which
+   * resolve the agent again), its {@code runConfig}, the {@code drift} a turn reported and the
+   * {@code timeSpentMs} of its wall-clock budget.
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -49,7 +54,11 @@ public record SessionSnapshot(
       @JsonProperty("resumeChecks") List<CallCheck> resumeChecks,
       @JsonProperty("approval") Approval approval,
       @JsonProperty("pausedAt") int pausedAt,
-      @JsonProperty("trigger") TriggerEnvelope trigger) {
+      @JsonProperty("trigger") TriggerEnvelope trigger,
+      @JsonProperty("spec") AgentSpec spec,
+      @JsonProperty("runConfig") JsonNode runConfig,
+      @JsonProperty("drift") String drift,
+      @JsonProperty("timeSpentMs") long timeSpentMs) {
 
     public RunSnapshot {
       toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);

@@ -1,9 +1,11 @@
 package io.durableagents.activities.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.agent.Agent;
+import io.durableagents.agent.AgentFactory;
 import io.durableagents.agent.Execution;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
@@ -15,40 +17,107 @@ import io.temporal.failure.ApplicationFailure;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The agents a worker serves, their specs and fingerprints. */
+/**
+ * The agents a worker serves: static ones by name, and dynamic ones built per run from the run's
+ * configuration by their factory.
+ */
 public final class AgentRegistry {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final Map<String, Agent> agents = new LinkedHashMap<>();
+  private final Map<String, AgentFactory> dynamicAgents;
   private final String defaultAgent;
   private final ModelProvider defaultProvider;
 
   public AgentRegistry(List<Agent> agents, String defaultAgent, ModelProvider defaultProvider) {
+    this(agents, Map.of(), defaultAgent, defaultProvider);
+  }
+
+  public AgentRegistry(
+      List<Agent> agents,
+      Map<String, AgentFactory> dynamicAgents,
+      String defaultAgent,
+      ModelProvider defaultProvider) {
     for (Agent agent : agents) {
       if (this.agents.put(agent.name(), agent) != null) {
         throw new IllegalArgumentException("Two agents named '" + agent.name() + "'.");
       }
+      if (dynamicAgents.containsKey(agent.name())) {
+        throw new IllegalArgumentException(
+            "'" + agent.name() + "' is both a static and a dynamic agent.");
+      }
     }
+    this.dynamicAgents = new LinkedHashMap<>(dynamicAgents);
     this.defaultAgent = defaultAgent;
     this.defaultProvider = defaultProvider;
   }
 
-  /** The agent of that name (null: the default agent); a non-retryable failure if unknown. */
+  /**
+   * The agent of that name (null: the default agent) for a run without configuration; a
+   * non-retryable failure if unknown.
+   */
   public Agent agent(String name) {
+    return agent(name, null);
+  }
+
+  /**
+   * The agent of that name (null: the default agent) for a run with {@code runConfig} (null: none):
+   * a static agent as registered, a dynamic one built by its factory. Fails with {@code
+   * unknown_agent}, or {@code invalid_input} when the factory refuses the configuration.
+   */
+  public Agent agent(String name, JsonNode runConfig) {
     String wanted = name == null || name.isBlank() ? defaultAgent : name;
     Agent agent = wanted == null ? null : agents.get(wanted);
-    if (agent == null) {
+    if (agent != null) {
+      return agent;
+    }
+    AgentFactory factory = wanted == null ? null : dynamicAgents.get(wanted);
+    if (factory == null) {
+      List<String> known = new ArrayList<>(agents.keySet());
+      known.addAll(dynamicAgents.keySet());
       throw ApplicationFailure.newNonRetryableFailure(
-          "No agent named '" + wanted + "' on this worker; known agents: " + agents.keySet(),
+          "No agent named '" + wanted + "' on this worker; known agents: " + known,
           FailureTypes.UNKNOWN_AGENT);
     }
+    return built(wanted, factory, runConfig);
+  }
+
+  private static Agent built(String name, AgentFactory factory, JsonNode runConfig) {
+    ObjectNode config =
+        runConfig instanceof ObjectNode object ? object.deepCopy() : MAPPER.createObjectNode();
+    Agent agent;
+    try {
+      agent = factory.create(config);
+    } catch (IllegalArgumentException refused) {
+      throw ApplicationFailure.newNonRetryableFailureWithCause(
+          "Dynamic agent '" + name + "' refuses the run configuration: " + refused.getMessage(),
+          FailureTypes.INVALID_INPUT,
+          refused);
+    }
+    if (agent == null || !name.equals(agent.name())) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "The factory of dynamic agent '"
+              + name
+              + "' built "
+              + (agent == null ? "no agent" : "an agent named '" + agent.name() + "'")
+              + "; it must build one named '"
+              + name
+              + "'.",
+          FailureTypes.AGENT_UNAVAILABLE);
+    }
     return agent;
+  }
+
+  /** Whether {@code name} is built per run by a factory (its definition may change per call). */
+  boolean isDynamic(String name) {
+    return dynamicAgents.containsKey(name);
   }
 
   public ModelProvider provider(Agent agent) {
@@ -62,39 +131,55 @@ public final class AgentRegistry {
     return provider;
   }
 
+  /** The spec of the named agent as registered (runs of histories recorded before 0.2). */
   public AgentSpec spec(String name) {
     Agent agent = agent(name);
+    return spec(agent, AgentDefinition.of(agent, null), fingerprint(agent));
+  }
+
+  /**
+   * The spec of a run under {@code definition}: its budgets and tools from the definition, how they
+   * run from the worker's {@code agent} (a tool the worker no longer has gets the defaults; its
+   * calls find it unavailable).
+   */
+  static AgentSpec spec(Agent agent, AgentDefinition definition, String fingerprint) {
     List<ToolSpec> tools = new ArrayList<>();
-    for (Tool tool : agent.tools()) {
+    for (AgentDefinition.ToolDeclaration declared : definition.tools()) {
+      Tool tool = agent.tool(declared.name());
       tools.add(
-          new ToolSpec(
-              tool.name(),
-              tool.timeout().toMillis(),
-              tool.maxAttempts(),
-              tool.execution() == Execution.LOCAL_ACTIVITY,
-              tool.taskQueue(),
-              RetrySpec.of(tool.retryOptions())));
+          tool == null
+              ? new ToolSpec(declared.name(), Duration.ofMinutes(1).toMillis(), 1)
+              : new ToolSpec(
+                  tool.name(),
+                  tool.timeout().toMillis(),
+                  tool.maxAttempts(),
+                  tool.execution() == Execution.LOCAL_ACTIVITY,
+                  tool.taskQueue(),
+                  RetrySpec.of(tool.retryOptions())));
     }
     return new AgentSpec(
         agent.name(),
-        agent.model(),
-        fingerprint(agent),
-        agent.maxSteps(),
+        definition.model(),
+        fingerprint,
+        definition.maxSteps(),
         agent.toolConcurrency(),
         agent.modelTimeout().toMillis(),
         agent.modelMaxAttempts(),
         tools,
         agent.approvalTimeout().toMillis(),
         agent.approvalNotifier() != null,
-        agent.maxTokens(),
-        agent.runTimeout() == null ? 0 : agent.runTimeout().toMillis(),
+        definition.maxTokens(),
+        definition.runTimeoutMs(),
         agent.modelExecution() == Execution.LOCAL_ACTIVITY,
         false,
         agent.taskQueue(),
         RetrySpec.of(agent.retryOptions()));
   }
 
-  /** Hash of what changes an agent's behaviour: model, instructions and tools. */
+  /**
+   * The fingerprint runs recorded before definitions were (0.1.0): a hash of model, instructions
+   * and tools; kept so those runs replay with the spec they recorded.
+   */
   static String fingerprint(Agent agent) {
     ObjectNode canonical = MAPPER.createObjectNode();
     canonical.put("model", agent.model());

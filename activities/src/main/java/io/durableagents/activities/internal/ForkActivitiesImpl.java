@@ -1,6 +1,7 @@
 package io.durableagents.activities.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.activities.internal.AgentDefinitions.RunDefinition;
 import io.durableagents.agent.Agent;
 import io.durableagents.projection.StoredEntry;
 import io.durableagents.projection.StoredSession;
@@ -13,6 +14,7 @@ import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.TranscriptHash;
+import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.internal.activity.CallCheck;
 import io.durableagents.workflow.internal.activity.ForkActivities;
 import io.durableagents.workflow.internal.activity.ForkRequest;
@@ -30,14 +32,14 @@ import java.util.stream.Collectors;
  * write: fork latency depends on the store, not on the length of the source's Temporal history.
  */
 public final class ForkActivitiesImpl implements ForkActivities {
-  private final AgentRegistry registry;
+  private final AgentDefinitions definitions;
   private final AgentStore store;
   private final SearchAttributeCheck searchAttributes;
   private TranscriptCache transcripts;
 
   public ForkActivitiesImpl(
-      AgentRegistry registry, AgentStore store, SearchAttributeCheck searchAttributes) {
-    this.registry = registry;
+      AgentDefinitions definitions, AgentStore store, SearchAttributeCheck searchAttributes) {
+    this.definitions = definitions;
     this.store = store;
     this.searchAttributes = searchAttributes;
   }
@@ -63,7 +65,8 @@ public final class ForkActivitiesImpl implements ForkActivities {
     StoredSession parent = store.session(source.parentSessionId()).orElse(null);
     String agentName =
         request.agent() != null ? request.agent() : parent == null ? null : parent.agent();
-    Agent agent = registry.agent(agentName);
+    Agent agent = definitions.registry().agent(agentName, entry.runConfig());
+    RunDefinition run = runDefinition(request, agent, entry);
     List<Message> entryMessages =
         entryTranscript(source.parentSessionId(), parent, entry.messageCount());
     List<Message> messages = new ArrayList<>(entryMessages);
@@ -83,7 +86,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
     List<ToolCall> pending = pendingCalls(messages);
     List<CallCheck> checks = new ArrayList<>();
     for (ToolCall call : pending) {
-      checks.add(CallChecks.check(agent, call));
+      checks.add(CallChecks.check(run, call));
     }
     boolean awaitsModel =
         pending.isEmpty() && !RunStatus.settled(entry.status()) && endsUnanswered(messages);
@@ -114,7 +117,9 @@ public final class ForkActivitiesImpl implements ForkActivities {
             request.savedAt(),
             List.of(),
             businessState,
-            transcriptHash));
+            transcriptHash,
+            new CheckpointSave.RunInfo(
+                stepsUsed(entry, messages), runUsage(entry), entry.runConfig(), null)));
     store.recordLineage(
         request.sessionId(),
         request.executionId(),
@@ -127,7 +132,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
     return new ForkState(
         agent.name(),
         entry.run(),
-        modelTurnsOfLastRun(messages),
+        stepsUsed(entry, messages),
         entry.step(),
         messages.size(),
         entry.usage(),
@@ -139,7 +144,39 @@ public final class ForkActivitiesImpl implements ForkActivities {
         transcriptHash,
         businessState,
         searchAttributes.upserts(),
-        awaitsModel);
+        awaitsModel,
+        runUsage(entry),
+        entry.fingerprint(),
+        entry.runConfig());
+  }
+
+  /**
+   * The definition the entry's run recorded, which the checks of the calls without a result use.
+   * Under a drift policy of {@code error} the fork is still made: its run fails with {@code
+   * agent_drift} when it resumes, like the source's would, and its entry can be forked again.
+   */
+  private RunDefinition runDefinition(ForkRequest request, Agent agent, StoredEntry entry) {
+    try {
+      return definitions.forRun(
+          request.sessionId(), entry.run(), agent.name(), entry.fingerprint());
+    } catch (ApplicationFailure refused) {
+      if (!FailureTypes.AGENT_DRIFT.equals(refused.getType())) {
+        throw refused;
+      }
+      return new RunDefinition(agent, AgentDefinition.of(agent, entry.runConfig()), null);
+    }
+  }
+
+  /**
+   * Model turns the entry's run had taken, as the entry recorded them; entries of older versions
+   * did not, and count the turns since the last user message.
+   */
+  private static int stepsUsed(StoredEntry entry, List<Message> messages) {
+    return entry.runSteps() != null ? entry.runSteps() : modelTurnsOfLastRun(messages);
+  }
+
+  private static Usage runUsage(StoredEntry entry) {
+    return entry.runUsage() != null ? entry.runUsage() : Usage.ZERO;
   }
 
   /** The transcript ends with what the model has not answered: tool results, or a user message. */

@@ -2,6 +2,7 @@ package io.durableagents.activities.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.activities.internal.AgentDefinitions.RunDefinition;
 import io.durableagents.agent.Agent;
 import io.durableagents.artifacts.ArtifactNotFoundException;
 import io.durableagents.artifacts.ArtifactStore;
@@ -15,7 +16,6 @@ import io.durableagents.store.AgentStore;
 import io.durableagents.store.StoreException;
 import io.durableagents.streaming.DeltaListener;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
-import io.durableagents.tools.Tool;
 import io.durableagents.workflow.Attachment;
 import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.FailureTypes;
@@ -43,23 +43,19 @@ import java.util.Map;
 public final class ModelActivitiesImpl implements ModelActivities {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final AgentRegistry registry;
+  private final AgentDefinitions definitions;
   private final AgentStore store;
   private final int maxPayloadBytes;
   private final List<DeltaListener> deltaListeners;
   private TranscriptCache transcripts = new TranscriptCache();
   private ArtifactStore artifacts = FileArtifactStore.defaultStore();
 
-  public ModelActivitiesImpl(AgentRegistry registry, AgentStore store, int maxPayloadBytes) {
-    this(registry, store, maxPayloadBytes, List.of());
-  }
-
   public ModelActivitiesImpl(
-      AgentRegistry registry,
+      AgentDefinitions definitions,
       AgentStore store,
       int maxPayloadBytes,
       List<DeltaListener> deltaListeners) {
-    this.registry = registry;
+    this.definitions = definitions;
     this.store = store;
     this.maxPayloadBytes = maxPayloadBytes;
     this.deltaListeners = List.copyOf(deltaListeners);
@@ -73,19 +69,24 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
   @Override
   public ModelTurnResult modelTurn(ModelTurnRequest request) {
+    // Checked before anything is written: a run refused for drift saves nothing of this turn.
+    RunDefinition run =
+        definitions.forRun(
+            request.sessionId(), request.run(), request.agent(), request.fingerprint());
+    Agent agent = run.agent();
+    AgentDefinition definition = run.definition();
     List<Message> messages = new ArrayList<>(transcript(request));
-    Agent agent = registry.agent(request.agent());
     messages.addAll(request.newMessages());
     List<ToolDefinition> tools = new ArrayList<>();
-    for (Tool tool : agent.tools()) {
-      tools.add(new ToolDefinition(tool.name(), tool.description(), tool.inputSchema()));
+    for (AgentDefinition.ToolDeclaration tool : definition.tools()) {
+      tools.add(new ToolDefinition(tool.name(), tool.description(), tool.schema()));
     }
     ModelRequest modelRequest =
         new ModelRequest(
             request.sessionId(),
             agent.name(),
-            agent.model(),
-            agent.instructions(),
+            definition.model(),
+            definition.instructions(),
             withStoredResults(messages),
             tools,
             request.step(),
@@ -94,7 +95,8 @@ public final class ModelActivitiesImpl implements ModelActivities {
     try {
       ModelResponse response =
           ModelAnswers.checked(
-              registry
+              definitions
+                  .registry()
                   .provider(agent)
                   .generate(
                       modelRequest,
@@ -107,7 +109,10 @@ public final class ModelActivitiesImpl implements ModelActivities {
               response.toolCalls(),
               response.finishReason(),
               response.usage(),
-              CallChecks.check(agent, response.toolCalls()));
+              CallChecks.check(run, response.toolCalls()));
+      if (run.drift() != null) {
+        result = result.withDrift(run.drift());
+      }
       if (agent.outputSchema() != null && response.toolCalls().isEmpty()) {
         try {
           result = result.withOutput(agent.parseOutput(response.text()), null);

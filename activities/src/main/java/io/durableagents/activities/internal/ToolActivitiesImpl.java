@@ -69,12 +69,12 @@ public final class ToolActivitiesImpl implements ToolActivities {
             return thread;
           });
 
-  private final AgentRegistry registry;
+  private final AgentDefinitions definitions;
   private final int maxPayloadBytes;
   private ArtifactStore artifacts = FileArtifactStore.defaultStore();
 
-  public ToolActivitiesImpl(AgentRegistry registry, int maxPayloadBytes) {
-    this.registry = registry;
+  public ToolActivitiesImpl(AgentDefinitions definitions, int maxPayloadBytes) {
+    this.definitions = definitions;
     this.maxPayloadBytes = maxPayloadBytes;
   }
 
@@ -86,16 +86,36 @@ public final class ToolActivitiesImpl implements ToolActivities {
 
   @Override
   public ToolOutcome executeTool(ToolRequest request) {
-    Agent agent = registry.agent(request.agent());
+    Agent agent;
+    try {
+      agent =
+          definitions
+              .forRun(request.sessionId(), request.run(), request.agent(), request.fingerprint())
+              .agent();
+    } catch (ApplicationFailure refused) {
+      if (!FailureTypes.AGENT_DRIFT.equals(refused.getType())) {
+        throw refused;
+      }
+      // Not run: the run fails at its next model turn, naming what changed.
+      return error(FailureTypes.AGENT_DRIFT, "Not run: " + refused.getOriginalMessage());
+    }
     Tool tool = agent.tool(request.toolName());
     if (tool == null) {
-      return error(ErrorResults.UNKNOWN_TOOL, "No tool named '" + request.toolName() + "'.");
+      // The workflow only calls tools of the run's recorded definition: this worker lacks it.
+      return error(
+          ErrorResults.TOOL_UNAVAILABLE,
+          "Tool '"
+              + request.toolName()
+              + "' of the run's definition is not on this worker (agent '"
+              + agent.name()
+              + "' no longer has it).");
     }
     JsonNode arguments =
         request.arguments() == null ? JsonNodeFactory.instance.objectNode() : request.arguments();
     List<String> problems = tool.validate(arguments);
     if (!problems.isEmpty()) {
-      return error(ErrorResults.INVALID_ARGUMENTS, CallChecks.invalidMessage(tool, problems));
+      return error(
+          ErrorResults.INVALID_ARGUMENTS, CallChecks.invalidMessage(tool.name(), problems));
     }
     ActivityInfo info = Activity.getExecutionContext().getInfo();
     ToolContext context =

@@ -71,28 +71,41 @@ public final class Sql {
   public static final String UPSERT_CHECKPOINT =
       "INSERT INTO agent_checkpoints (session_id, step, run, status, finish_reason,"
           + " message_count, input_tokens, output_tokens, fingerprint, saved_at, business_state,"
-          + " transcript_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " transcript_hash, run_steps, run_input_tokens, run_output_tokens, run_config, drift)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT (session_id, step) DO UPDATE SET"
           + " run = excluded.run, status = excluded.status,"
           + " finish_reason = excluded.finish_reason, message_count = excluded.message_count,"
           + " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
           + " fingerprint = excluded.fingerprint, saved_at = excluded.saved_at,"
-          + " business_state = excluded.business_state, transcript_hash = excluded.transcript_hash"
+          + " business_state = excluded.business_state, transcript_hash = excluded.transcript_hash,"
+          + " run_steps = excluded.run_steps, run_input_tokens = excluded.run_input_tokens,"
+          + " run_output_tokens = excluded.run_output_tokens, run_config = excluded.run_config,"
+          + " drift = excluded.drift"
           // A late retry of an earlier save of this step never undoes a newer one.
           + " WHERE agent_checkpoints.saved_at <= excluded.saved_at";
+
+  /** A definition is written once: its fingerprint names its content. */
+  public static final String INSERT_DEFINITION =
+      "INSERT INTO agent_definitions (fingerprint, agent, definition, created_at)"
+          + " VALUES (?, ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING";
+
+  public static final String SELECT_DEFINITION =
+      "SELECT definition FROM agent_definitions WHERE fingerprint = ?";
 
   public static final String UPSERT_SESSION =
       "INSERT INTO agent_sessions (session_id, execution_id, agent, status, current_run,"
           + " last_step, message_count, input_tokens, output_tokens, fingerprint,"
-          + " created_at, updated_at, transcript_hash)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " created_at, updated_at, transcript_hash, run_config, drift)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT (session_id) DO UPDATE SET"
           + " execution_id = excluded.execution_id, agent = excluded.agent,"
           + " status = excluded.status, current_run = excluded.current_run,"
           + " last_step = excluded.last_step, message_count = excluded.message_count,"
           + " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
           + " fingerprint = excluded.fingerprint, updated_at = excluded.updated_at,"
-          + " transcript_hash = excluded.transcript_hash"
+          + " transcript_hash = excluded.transcript_hash, run_config = excluded.run_config,"
+          + " drift = excluded.drift"
           + " WHERE agent_sessions.last_step < excluded.last_step"
           + " OR (agent_sessions.last_step = excluded.last_step"
           + " AND agent_sessions.updated_at <= excluded.updated_at)";

@@ -41,7 +41,9 @@ class ToolActivitiesImplTest {
         new AgentRegistry(
             List.of(agent), "worker", ScriptedModelProvider.fromJson("{\"turns\": []}"));
     environment = TestActivityEnvironment.newInstance();
-    environment.registerActivitiesImplementations(new ToolActivitiesImpl(registry, 512 * 1024));
+    // The requests name no recorded definition, so the store is never asked.
+    environment.registerActivitiesImplementations(
+        new ToolActivitiesImpl(new AgentDefinitions(registry, null), 512 * 1024));
     environment.setActivityHeartbeatListener(Object.class, details -> heartbeats.incrementAndGet());
     tools =
         environment.newActivityStub(

@@ -45,7 +45,9 @@ public final class Rows {
         row.getLong("updated_at"),
         row.getString("parent_session_id"),
         lineageStep,
-        hasColumn(row, "fork_patch") ? row.getString("fork_patch") : null);
+        hasColumn(row, "fork_patch") ? row.getString("fork_patch") : null,
+        hasColumn(row, "run_config") ? jsonColumn(row.getString("run_config")) : null,
+        hasColumn(row, "drift") ? row.getString("drift") : null);
   }
 
   /**
@@ -53,8 +55,19 @@ public final class Rows {
    *
    * @param withHash whether the result has the {@code transcript_hash} column ({@link #hasColumn}),
    *     asked once per result rather than per row
+   * @param withRun whether it has the run columns ({@code run_steps} and the rest)
    */
-  public static StoredEntry entry(ResultSet row, boolean withHash) throws SQLException {
+  public static StoredEntry entry(ResultSet row, boolean withHash, boolean withRun)
+      throws SQLException {
+    Integer runSteps = null;
+    Usage runUsage = null;
+    if (withRun) {
+      int steps = row.getInt("run_steps");
+      if (!row.wasNull()) {
+        runSteps = steps;
+        runUsage = new Usage(row.getLong("run_input_tokens"), row.getLong("run_output_tokens"));
+      }
+    }
     return new StoredEntry(
         row.getInt("step"),
         row.getInt("run"),
@@ -65,7 +78,11 @@ public final class Rows {
         usage(row),
         row.getString("fingerprint"),
         jsonColumn(row.getString("business_state")),
-        withHash ? row.getString("transcript_hash") : null);
+        withHash ? row.getString("transcript_hash") : null,
+        runSteps,
+        runUsage,
+        withRun ? jsonColumn(row.getString("run_config")) : null,
+        withRun ? row.getString("drift") : null);
   }
 
   /** A row of {@code agent_approvals}. */

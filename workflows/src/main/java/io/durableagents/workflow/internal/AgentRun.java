@@ -1,7 +1,9 @@
 package io.durableagents.workflow.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.ApprovalRecord;
+import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.FinishReason;
@@ -14,8 +16,10 @@ import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.CallCheck;
+import io.durableagents.workflow.internal.activity.ForkState;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.ModelTurnResult;
+import io.durableagents.workflow.internal.activity.RunResolution;
 import io.durableagents.workflow.internal.activity.TurnSaves;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.CanceledFailure;
@@ -29,10 +33,16 @@ import org.slf4j.Logger;
 /**
  * One run: the loop of model turns and tool batches that one message triggers, from resolving the
  * agent to a settled {@link RunResult}. After each model turn and each tool batch a checkpoint
- * entry is saved; budgets (steps, tokens, wall clock) end the loop; a cancel settles it.
+ * entry is saved; budgets (steps, tokens, wall clock) end the loop; a cancel settles it. The run
+ * keeps the definition it resolved when it started (its {@link AgentSpec}, recorded in the history,
+ * and the definition the worker stored under its fingerprint) for all its turns, across approvals,
+ * worker changes, continue-as-new and forks.
  */
 final class AgentRun {
   private static final Logger log = Workflow.getLogger(AgentRun.class);
+
+  /** From this version on a run resolves its definition with its configuration and records it. */
+  private static final String RUN_DEFINITION_CHANGE = "run-definition";
 
   private final Session session;
   private final SessionState state;
@@ -41,6 +51,20 @@ final class AgentRun {
   private final List<ToolCall> resumeCalls;
   private final List<CallCheck> resumeChecks;
   private final RunProgress progress;
+
+  /** The run configuration the run was sent with (null: none). */
+  private final JsonNode runConfig;
+
+  /** The definition a forked run continues (null: resolve the current one). */
+  private final String recordedFingerprint;
+
+  /** The definition carried over continue-as-new (null: resolve it). */
+  private final AgentSpec carriedSpec;
+
+  private final long timeSpentMs;
+
+  /** What a turn of this run reported changed in the worker's definition (null: nothing). */
+  private String drift;
 
   /** A wait point carried over continue-as-new: its call is the first of {@code resumeCalls}. */
   private Approval resumedApproval;
@@ -60,28 +84,38 @@ final class AgentRun {
   private RunTimer timer;
   private ToolBatch batch;
 
-  /** A run of new input. */
-  AgentRun(Session session, List<Message> inputs) {
-    this(session, inputs, List.of(), List.of(), 0);
+  /** A run of new input, sent with {@code runConfig} (null: none). */
+  AgentRun(Session session, List<Message> inputs, JsonNode runConfig) {
+    this.session = session;
+    this.state = session.state;
+    this.progress = new RunProgress(state.nextRun());
+    this.inputs = inputs;
+    this.startInput = inputs.isEmpty() ? null : inputs.get(0);
+    this.resumeCalls = List.of();
+    this.resumeChecks = List.of();
+    this.runConfig = runConfig;
+    this.recordedFingerprint = null;
+    this.carriedSpec = null;
+    this.timeSpentMs = 0;
   }
 
   /**
-   * A run that first resolves calls recorded without a result (a fork), then takes its inputs.
-   * {@code stepsUsed} model turns of its budget are already spent.
+   * A fork's run: continues the run of the fork's entry, with its definition ({@code fork}'s
+   * fingerprint and run configuration) and the budgets it has left; first resolves the calls
+   * recorded without a result, then takes its inputs.
    */
-  AgentRun(
-      Session session,
-      List<Message> inputs,
-      List<ToolCall> resumeCalls,
-      List<CallCheck> resumeChecks,
-      int stepsUsed) {
+  AgentRun(Session session, List<Message> inputs, ForkState fork) {
     this.session = session;
     this.state = session.state;
-    this.progress = new RunProgress(state.nextRun(), stepsUsed);
+    this.progress = new RunProgress(state.nextRun(), fork.stepsUsedInRun(), fork.runUsage());
     this.inputs = inputs;
     this.startInput = inputs.isEmpty() ? null : inputs.get(0);
-    this.resumeCalls = resumeCalls;
-    this.resumeChecks = resumeChecks;
+    this.resumeCalls = fork.pendingCalls();
+    this.resumeChecks = fork.checks();
+    this.runConfig = fork.runConfig();
+    this.recordedFingerprint = fork.fingerprint();
+    this.carriedSpec = null;
+    this.timeSpentMs = 0;
   }
 
   /** The run in progress when the session continued as new, picked up where it stood. */
@@ -102,6 +136,11 @@ final class AgentRun {
     this.resumedApproval = snapshot.approval();
     this.resumedPausedAt = snapshot.pausedAt();
     this.trigger = snapshot.trigger();
+    this.runConfig = snapshot.runConfig();
+    this.recordedFingerprint = null;
+    this.carriedSpec = snapshot.spec();
+    this.drift = snapshot.drift();
+    this.timeSpentMs = snapshot.timeSpentMs();
   }
 
   int number() {
@@ -126,6 +165,11 @@ final class AgentRun {
 
   RunTimer timer() {
     return timer;
+  }
+
+  /** What the run's checkpoint entries record of it. */
+  CheckpointSave.RunInfo info() {
+    return new CheckpointSave.RunInfo(progress.steps(), progress.usage(), runConfig, drift);
   }
 
   /** The first trigger envelope that reaches the run is the one its tools get. */
@@ -194,7 +238,11 @@ final class AgentRun {
         pendingChecks,
         approval,
         pausedAt,
-        trigger);
+        trigger,
+        state.spec(),
+        runConfig,
+        drift,
+        timer == null ? timeSpentMs : timer.spentMs());
   }
 
   RunResult execute() {
@@ -221,7 +269,7 @@ final class AgentRun {
   private RunResult loop() {
     AgentSpec spec;
     try {
-      spec = session.stubs.localAgents().resolveAgent(state.agentName());
+      spec = carriedSpec != null ? carriedSpec : resolve();
     } catch (ActivityFailure failure) {
       unlessCancelled();
       return fail(Failures.errorOf(failure, FailureTypes.AGENT_UNAVAILABLE));
@@ -234,7 +282,9 @@ final class AgentRun {
             : spec.maxSteps();
     timer =
         new RunTimer(
-            spec.runTimeoutMs(), () -> cancel("run timeout of " + spec.runTimeoutMs() + " ms"));
+            spec.runTimeoutMs(),
+            timeSpentMs,
+            () -> cancel("run timeout of " + spec.runTimeoutMs() + " ms"));
     timer.arm();
     if (!resumeCalls.isEmpty()) {
       runBatch(spec, resumeCalls, resumeChecks);
@@ -274,6 +324,9 @@ final class AgentRun {
         continue;
       }
       storeBackoff = Duration.ZERO;
+      if (turn.drift() != null) {
+        drift = turn.drift();
+      }
       List<ToolCall> calls = recordTurn(turn, turnStep);
       if (calls.isEmpty()) {
         if (!session.inbox.hasInterjections()) {
@@ -285,6 +338,21 @@ final class AgentRun {
       session.checkpoints.saveWithNextTurn(
           state.step() + 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS);
     }
+  }
+
+  /**
+   * The run's definition, once: with its configuration, or the one a fork's entry recorded. Runs of
+   * histories recorded before the definitions were recorded resolve by name.
+   */
+  private AgentSpec resolve() {
+    int version = Workflow.getVersion(RUN_DEFINITION_CHANGE, Workflow.DEFAULT_VERSION, 1);
+    if (version == Workflow.DEFAULT_VERSION) {
+      return session.stubs.localAgents().resolveAgent(state.agentName());
+    }
+    return session
+        .stubs
+        .localAgents()
+        .resolveRun(new RunResolution(state.agentName(), runConfig, recordedFingerprint));
   }
 
   private ModelTurnRequest request(AgentSpec spec, int turnStep, TurnSaves saves) {

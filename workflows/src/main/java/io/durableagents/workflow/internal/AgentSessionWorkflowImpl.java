@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.Decision;
@@ -73,7 +74,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       if (!session.inbox.hasQueued()) {
         session.continueAsNew(() -> null);
       }
-      AgentRun run = new AgentRun(session, session.inbox.takeQueued());
+      JsonNode runConfig = session.inbox.takeRunConfig();
+      AgentRun run = new AgentRun(session, session.inbox.takeQueued(), runConfig);
       run.adoptTrigger(session.inbox.takeTrigger());
       session.execute(run);
     }
@@ -120,6 +122,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         request.trigger() == null ? null : InputChecks.triggerProblem(request.trigger());
     if (triggerProblem != null) {
       throw Rejection.failure(FailureTypes.INVALID_INPUT, triggerProblem);
+    }
+    String configProblem = SendRules.runConfigProblem(request.runConfig());
+    if (configProblem != null) {
+      throw Rejection.failure(FailureTypes.INVALID_INPUT, configProblem);
     }
     List<Message> inputs = Inbox.newInputs(request, session.state.transcript());
     String problem = SendRules.problem(inputs);
@@ -207,7 +213,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
       return activeRun;
     }
-    session.inbox.queue(inputs);
+    session.inbox.queue(inputs, request.runConfig());
     return session.state.lastRun() + 1;
   }
 

@@ -10,6 +10,7 @@ import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.TurnSaves;
 import io.temporal.workflow.Workflow;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Makes the session's checkpoint entries: each carries the messages added since the previous one
@@ -20,9 +21,13 @@ final class Checkpoints {
   private final SessionState state;
   private final CheckpointWrites writes;
 
-  Checkpoints(SessionState state, ActivityStubs stubs) {
+  /** The run in progress, as its entries record it (null between runs). */
+  private final Supplier<CheckpointSave.RunInfo> runInfo;
+
+  Checkpoints(SessionState state, ActivityStubs stubs, Supplier<CheckpointSave.RunInfo> runInfo) {
     this.state = state;
     this.writes = new CheckpointWrites(stubs);
+    this.runInfo = runInfo;
   }
 
   /** Saves an entry (after any that wait, in one transaction with them). */
@@ -93,7 +98,8 @@ final class Checkpoints {
         Workflow.currentTimeMillis(),
         approvals,
         state.businessState(),
-        null);
+        null,
+        runInfo.get());
   }
 
   /** The approval row of an entry: asked, decided, expired or cancelled at {@code decidedAt}. */

@@ -89,8 +89,7 @@ final class ForkStart {
       state.forkReady();
       return true;
     }
-    session.execute(
-        new AgentRun(session, inputs, fork.pendingCalls(), fork.checks(), fork.stepsUsedInRun()));
+    session.execute(new AgentRun(session, inputs, fork));
     return true;
   }
 

@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SendRules;
@@ -19,6 +20,9 @@ final class Inbox {
   /** The trigger envelope of the queued inputs, for the tools of the run they start. */
   private TriggerEnvelope queuedTrigger;
 
+  /** The run configuration the queued inputs were sent with (the first send's that had one). */
+  private JsonNode queuedRunConfig;
+
   private final List<Message> interjections = new ArrayList<>();
 
   /** The new messages of a request: a re-sent stored conversation is recognised and dropped. */
@@ -35,8 +39,14 @@ final class Inbox {
     return !queued.isEmpty();
   }
 
-  /** Queues inputs for the next run; one already queued is a retry and kept once. */
-  void queue(List<Message> inputs) {
+  /**
+   * Queues inputs for the next run, with the run configuration they were sent with (null: none);
+   * one already queued is a retry and kept once.
+   */
+  void queue(List<Message> inputs, JsonNode runConfig) {
+    if (queuedRunConfig == null && runConfig != null && runConfig.isObject()) {
+      queuedRunConfig = runConfig;
+    }
     for (Message input : inputs) {
       if (!queued.contains(input)) {
         queued.add(input);
@@ -53,6 +63,17 @@ final class Inbox {
     List<Message> inputs = new ArrayList<>(queued);
     queued.clear();
     return inputs;
+  }
+
+  /** The run configuration of the inputs about to be taken (null: none); cleared. */
+  JsonNode takeRunConfig() {
+    JsonNode config = queuedRunConfig;
+    queuedRunConfig = null;
+    return config;
+  }
+
+  JsonNode queuedRunConfig() {
+    return queuedRunConfig;
   }
 
   /** The trigger envelope of the inputs just taken, if a trigger sent them. */
@@ -93,8 +114,9 @@ final class Inbox {
   }
 
   /** What continue-as-new carried over. */
-  void restore(List<Message> queuedInputs, List<Message> runInterjections) {
+  void restore(List<Message> queuedInputs, JsonNode runConfig, List<Message> runInterjections) {
     queued.addAll(queuedInputs);
+    queuedRunConfig = runConfig;
     interjections.addAll(runInterjections);
   }
 }

@@ -31,16 +31,24 @@ final class RunProgress {
   private String lastText;
   private JsonNode output;
 
-  /** A run with {@code stepsUsed} model turns of its budget already spent (a fork's). */
-  RunProgress(int run, int stepsUsed) {
+  /** A new run. */
+  RunProgress(int run) {
+    this.run = run;
+  }
+
+  /**
+   * A run with {@code stepsUsed} model turns and {@code usageUsed} tokens of its budgets already
+   * spent (a fork's).
+   */
+  RunProgress(int run, int stepsUsed, Usage usageUsed) {
     this.run = run;
     this.steps = stepsUsed;
+    this.usage = usageUsed == null ? Usage.ZERO : usageUsed;
   }
 
   /** A run carried over continue-as-new, as it stood. */
   RunProgress(int run, int steps, Usage usage, List<ToolCallRecord> toolCalls, String lastText) {
-    this(run, steps);
-    this.usage = usage == null ? Usage.ZERO : usage;
+    this(run, steps, usage);
     toolCalls.forEach(this::keep);
     this.lastText = lastText;
   }

@@ -39,7 +39,8 @@ final class Session {
             start.fork() == null ? null : start.fork().parentSessionId(),
             start.fork() != null);
     this.approvals = new ApprovalGate(sessionId);
-    this.checkpoints = new Checkpoints(state, stubs);
+    this.checkpoints =
+        new Checkpoints(state, stubs, () -> currentRun == null ? null : currentRun.info());
     this.handover = new Handover(start, sessionId);
   }
 
@@ -100,7 +101,8 @@ final class Session {
         approvals.closedIds(),
         inbox.queuedCopy(),
         run,
-        state.businessState());
+        state.businessState(),
+        inbox.queuedRunConfig());
   }
 
   /** Takes over the state a previous workflow run of the session handed over. */
@@ -115,7 +117,10 @@ final class Session {
     results.restore(snapshot.lastResult());
     SessionSnapshot.RunSnapshot run = snapshot.run();
     approvals.restore(snapshot.closedApprovals(), run == null ? null : run.approval());
-    inbox.restore(snapshot.queuedInputs(), run == null ? List.of() : run.interjections());
+    inbox.restore(
+        snapshot.queuedInputs(),
+        snapshot.queuedRunConfig(),
+        run == null ? List.of() : run.interjections());
     if (run != null) {
       state.activeRunRestored(run.run());
     }

@@ -75,7 +75,8 @@ final class ToolRunner {
             call.arguments(),
             trigger,
             businessState,
-            IdempotencyKeys.forCall(sessionId, executionId, run, callsBefore + index, call.id()));
+            IdempotencyKeys.forCall(sessionId, executionId, run, callsBefore + index, call.id()),
+            spec.fingerprint());
     return Async.function(stubs.tool(tool)::executeTool, request)
         .handle(
             (outcome, failure) -> {

@@ -13,4 +13,14 @@ public interface AgentActivities {
    */
   @ActivityMethod
   AgentSpec resolveAgent(String agentName);
+
+  /**
+   * Returns the spec of the run's definition and records the definition in the store under its
+   * fingerprint, so every later turn of the run, on any worker, uses it. For a {@code resolution}
+   * that names a recorded fingerprint the worker's store knows, the spec of that definition. Fails
+   * like {@link #resolveAgent}, and with {@code invalid_input} when a dynamic agent's factory
+   * refuses the run configuration.
+   */
+  @ActivityMethod
+  AgentSpec resolveRun(RunResolution resolution);
 }

@@ -17,7 +17,10 @@ import java.util.List;
  * fork that settles without a run learns from it whether to upsert its search attributes. {@code
  * awaitsModel} is true when the entry's run was still going and its transcript ends with what the
  * model has not answered yet (a tool batch's results, a user message): the fork then continues the
- * run with a model turn. Absent in results of older workers: false.
+ * run with a model turn. Absent in results of older workers: false. {@code runUsage}: the tokens
+ * the entry's run has used (its {@code maxTokens} budget continues); {@code fingerprint} and {@code
+ * runConfig}: the definition and configuration the entry's run recorded, which the fork's run
+ * keeps.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -36,11 +39,15 @@ public record ForkState(
     @JsonProperty("transcriptHash") String transcriptHash,
     @JsonProperty("businessState") JsonNode businessState,
     @JsonProperty("searchAttributes") boolean searchAttributes,
-    @JsonProperty("awaitsModel") boolean awaitsModel) {
+    @JsonProperty("awaitsModel") boolean awaitsModel,
+    @JsonProperty("runUsage") Usage runUsage,
+    @JsonProperty("fingerprint") String fingerprint,
+    @JsonProperty("runConfig") JsonNode runConfig) {
 
   public ForkState {
     pendingCalls = pendingCalls == null ? List.of() : List.copyOf(pendingCalls);
     checks = checks == null ? List.of() : List.copyOf(checks);
     usage = usage == null ? Usage.ZERO : usage;
+    runUsage = runUsage == null ? Usage.ZERO : runUsage;
   }
 }

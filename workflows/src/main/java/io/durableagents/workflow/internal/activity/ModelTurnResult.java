@@ -23,7 +23,8 @@ public record ModelTurnResult(
     @JsonProperty("usage") Usage usage,
     @JsonProperty("checks") List<CallCheck> checks,
     @JsonProperty("output") JsonNode output,
-    @JsonProperty("outputError") String outputError) {
+    @JsonProperty("outputError") String outputError,
+    @JsonProperty("drift") String drift) {
 
   public ModelTurnResult(
       String text,
@@ -31,12 +32,21 @@ public record ModelTurnResult(
       String finishReason,
       Usage usage,
       List<CallCheck> checks) {
-    this(text, toolCalls, finishReason, usage, checks, null, null);
+    this(text, toolCalls, finishReason, usage, checks, null, null, null);
   }
 
   /** This answer with its parsed structured output, or the reason it is not valid. */
   public ModelTurnResult withOutput(JsonNode parsed, String error) {
-    return new ModelTurnResult(text, toolCalls, finishReason, usage, checks, parsed, error);
+    return new ModelTurnResult(text, toolCalls, finishReason, usage, checks, parsed, error, drift);
+  }
+
+  /**
+   * This result, noting that the turn ran on the run's recorded definition although the worker's is
+   * another ({@code drift} says what changed).
+   */
+  public ModelTurnResult withDrift(String drift) {
+    return new ModelTurnResult(
+        text, toolCalls, finishReason, usage, checks, output, outputError, drift);
   }
 
   public ModelTurnResult {

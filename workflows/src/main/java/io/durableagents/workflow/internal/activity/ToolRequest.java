@@ -12,7 +12,8 @@ import io.durableagents.workflow.TriggerEnvelope;
  * across sessions and forks (see {@link IdempotencyKeys}; absent in requests of older workflow
  * code). {@code trigger} is the envelope that started the run, when a trigger did. {@code
  * businessState} is the session's business state as the call starts (null when the session has
- * none).
+ * none). {@code fingerprint} names the definition the run recorded (see {@link AgentSpec}), so a
+ * worker under another definition can refuse the call when the agent's drift policy says so.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -25,7 +26,8 @@ public record ToolRequest(
     @JsonProperty("arguments") JsonNode arguments,
     @JsonProperty("trigger") TriggerEnvelope trigger,
     @JsonProperty("businessState") JsonNode businessState,
-    @JsonProperty("idempotencyKey") String idempotencyKey) {
+    @JsonProperty("idempotencyKey") String idempotencyKey,
+    @JsonProperty("fingerprint") String fingerprint) {
 
   public ToolRequest(
       String sessionId,
@@ -36,7 +38,8 @@ public record ToolRequest(
       JsonNode arguments,
       TriggerEnvelope trigger,
       JsonNode businessState) {
-    this(sessionId, agent, run, toolCallId, toolName, arguments, trigger, businessState, null);
+    this(
+        sessionId, agent, run, toolCallId, toolName, arguments, trigger, businessState, null, null);
   }
 
   public ToolRequest(
@@ -46,6 +49,6 @@ public record ToolRequest(
       String toolCallId,
       String toolName,
       JsonNode arguments) {
-    this(sessionId, agent, run, toolCallId, toolName, arguments, null, null, null);
+    this(sessionId, agent, run, toolCallId, toolName, arguments, null, null, null, null);
   }
 }

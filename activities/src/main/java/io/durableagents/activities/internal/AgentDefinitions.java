@@ -1,0 +1,177 @@
+package io.durableagents.activities.internal;
+
+import io.durableagents.agent.Agent;
+import io.durableagents.agent.DriftPolicy;
+import io.durableagents.store.AgentStore;
+import io.durableagents.store.StoreException;
+import io.durableagents.workflow.FailureTypes;
+import io.durableagents.workflow.internal.activity.AgentSpec;
+import io.durableagents.workflow.internal.activity.RunResolution;
+import io.temporal.failure.ApplicationFailure;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The definitions runs record and the checks against them. A run records its definition once, in
+ * the store under its fingerprint; each later turn and tool call of the run names that fingerprint,
+ * and the worker compares it with the definition it would use now. When they differ (a deploy
+ * changed the agent), the agent's {@link DriftPolicy} decides: the run goes on with its recorded
+ * definition ({@code warn}: noted once in the log and on the run's entries; {@code ignore}), or it
+ * fails with {@code agent_drift} ({@code error}). A fingerprint the store does not know was
+ * recorded by a version without definitions: such a run goes on with the worker's agent, as it did.
+ */
+public final class AgentDefinitions {
+  private static final Logger log = LoggerFactory.getLogger(AgentDefinitions.class);
+  private static final int CACHED = 1024;
+
+  private final AgentRegistry registry;
+  private final AgentStore store;
+  private final Map<String, AgentDefinition> recorded = lru();
+  private final Map<String, String> currentFingerprints = lru();
+  private final Set<String> warned = Collections.synchronizedSet(Collections.newSetFromMap(lru()));
+
+  public AgentDefinitions(AgentRegistry registry, AgentStore store) {
+    this.registry = registry;
+    this.store = store;
+  }
+
+  public AgentRegistry registry() {
+    return registry;
+  }
+
+  /**
+   * The spec of a starting run: of the definition a forked run continues when the store has it,
+   * else of the worker's current definition, which is recorded first.
+   */
+  public AgentSpec resolve(RunResolution resolution) {
+    if (resolution.fingerprint() != null) {
+      AgentDefinition kept = recorded(resolution.fingerprint()).orElse(null);
+      if (kept != null) {
+        Agent agent = registry.agent(kept.agent(), kept.runConfig());
+        return AgentRegistry.spec(agent, kept, resolution.fingerprint());
+      }
+    }
+    Agent agent = registry.agent(resolution.agent(), resolution.runConfig());
+    AgentDefinition definition = AgentDefinition.of(agent, resolution.runConfig());
+    String fingerprint = definition.fingerprint();
+    if (!recorded.containsKey(fingerprint)) {
+      try {
+        store.saveDefinition(fingerprint, definition.agent(), definition.toJson());
+      } catch (StoreException e) {
+        throw ApplicationFailure.newFailureWithCause(
+            "Cannot record the definition of agent '" + agent.name() + "': " + e.getMessage(),
+            FailureTypes.STORE_UNAVAILABLE,
+            e);
+      }
+      synchronized (recorded) {
+        recorded.put(fingerprint, definition);
+      }
+    }
+    return AgentRegistry.spec(agent, definition, fingerprint);
+  }
+
+  /**
+   * What a turn or call of a run that recorded {@code fingerprint} runs under on this worker.
+   * Throws {@code agent_drift} when the definition changed and the agent's policy is {@code error}.
+   */
+  public RunDefinition forRun(String sessionId, int run, String agentName, String fingerprint) {
+    AgentDefinition kept = fingerprint == null ? null : recorded(fingerprint).orElse(null);
+    if (kept == null) {
+      Agent agent = registry.agent(agentName);
+      return new RunDefinition(agent, AgentDefinition.of(agent, null), null);
+    }
+    Agent agent = registry.agent(kept.agent(), kept.runConfig());
+    if (fingerprint.equals(currentFingerprint(agent, kept))) {
+      return new RunDefinition(agent, kept, null);
+    }
+    String drift = DriftReport.between(kept, AgentDefinition.of(agent, kept.runConfig()));
+    switch (agent.onAgentDrift()) {
+      case ERROR:
+        throw ApplicationFailure.newNonRetryableFailure(
+            "Agent '"
+                + agent.name()
+                + "' changed since run "
+                + run
+                + " of session "
+                + sessionId
+                + " started ("
+                + drift
+                + "), and its onAgentDrift policy is error.",
+            FailureTypes.AGENT_DRIFT);
+      case WARN:
+        if (warned.add(sessionId + "#" + run)) {
+          log.warn(
+              "{} run {}: agent '{}' changed since the run started ({}); it goes on with its"
+                  + " recorded definition",
+              sessionId,
+              run,
+              agent.name(),
+              drift);
+        }
+        return new RunDefinition(agent, kept, drift);
+      case IGNORE:
+      default:
+        return new RunDefinition(agent, kept, null);
+    }
+  }
+
+  /** The worker's agent and the definition a run uses; {@code drift}: what changed (null: none). */
+  public record RunDefinition(Agent agent, AgentDefinition definition, String drift) {}
+
+  private String currentFingerprint(Agent agent, AgentDefinition kept) {
+    String key = agent.name() + "\n" + (kept.runConfig() == null ? "" : kept.runConfig());
+    synchronized (currentFingerprints) {
+      String cached = currentFingerprints.get(key);
+      if (cached != null && !registry.isDynamic(agent.name())) {
+        return cached;
+      }
+    }
+    String fingerprint = AgentDefinition.of(agent, kept.runConfig()).fingerprint();
+    synchronized (currentFingerprints) {
+      currentFingerprints.put(key, fingerprint);
+    }
+    return fingerprint;
+  }
+
+  private Optional<AgentDefinition> recorded(String fingerprint) {
+    synchronized (recorded) {
+      AgentDefinition cached = recorded.get(fingerprint);
+      if (cached != null) {
+        return Optional.of(cached);
+      }
+    }
+    Optional<String> json;
+    try {
+      json = store.definition(fingerprint);
+    } catch (StoreException e) {
+      throw ApplicationFailure.newNonRetryableFailureWithCause(
+          "Cannot read the recorded agent definition " + fingerprint + ": " + e.getMessage(),
+          FailureTypes.STORE_UNAVAILABLE,
+          e);
+    }
+    Optional<AgentDefinition> definition = json.map(AgentDefinition::fromJson);
+    definition.ifPresent(
+        found -> {
+          synchronized (recorded) {
+            recorded.put(fingerprint, found);
+          }
+        });
+    return definition;
+  }
+
+  private static <V> Map<String, V> lru() {
+    return new LinkedHashMap<>(16, 0.75f, true) {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+        return size() > CACHED;
+      }
+    };
+  }
+}
