@@ -1,12 +1,16 @@
 package io.durableagents.testing.internal;
 
 import io.temporal.worker.NonDeterministicException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The one line a report gives for a replay that threw. */
 public final class ReplayFailures {
   private static final String NON_DETERMINISM = NonDeterministicException.class.getName();
   private static final int PACKAGE_PREFIX =
       NonDeterministicException.class.getPackageName().length() + 1;
+
+  private static final Pattern STACK_FRAME = Pattern.compile("\\R\\s*at [\\w$.<>]+\\(");
 
   private ReplayFailures() {}
 
@@ -19,25 +23,26 @@ public final class ReplayFailures {
     Throwable root = failure;
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof NonDeterministicException) {
-        return firstLine(t.getClass().getSimpleName() + ": " + t.getMessage());
+        return oneLine(t.getClass().getSimpleName() + ": " + t.getMessage());
       }
       String message = t.getMessage();
       int at = message == null ? -1 : message.indexOf(NON_DETERMINISM + ":");
       if (at >= 0) {
         // From the simple name on: "NonDeterministicException: [TMPRL1100] ...".
-        return firstLine(message.substring(at + PACKAGE_PREFIX));
+        return oneLine(message.substring(at + PACKAGE_PREFIX));
       }
       root = t;
     }
     String message = root.getMessage();
-    return firstLine(
+    return oneLine(
         root.getClass().getSimpleName()
             + (message == null || message.isBlank() ? "" : ": " + message));
   }
 
-  /** Up to the first line break: what follows is a stack trace or detail. */
-  private static String firstLine(String text) {
-    int end = text.indexOf('\n');
-    return (end < 0 ? text : text.substring(0, end)).strip();
+  /** On one line, without the stack trace that some of the SDK's messages carry. */
+  private static String oneLine(String text) {
+    Matcher frame = STACK_FRAME.matcher(text);
+    String message = frame.find() ? text.substring(0, frame.start()) : text;
+    return message.replaceAll("\\s*\\R\\s*", " ").strip();
   }
 }
