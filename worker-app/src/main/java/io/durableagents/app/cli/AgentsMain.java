@@ -8,10 +8,10 @@ import java.util.ServiceLoader;
 import picocli.CommandLine;
 
 /**
- * The {@code agents} command: {@code demo}, {@code dev}, {@code server}, {@code worker} and {@code
- * projection} from the worker app, the {@link AgentsSubcommand}s of other jars on the classpath
- * ({@code bench}), plus the client commands of the starter. The {@code ./agents} launcher at the
- * repository root runs this class, with the bench module's jar on the classpath.
+ * The {@code agents} command: {@code demo}, {@code dev}, {@code server}, {@code worker}, {@code
+ * projection} and {@code replay} from the worker app, the {@link AgentsSubcommand}s of other jars
+ * on the classpath ({@code bench}), plus the client commands of the starter. The {@code ./agents}
+ * launcher at the repository root runs this class, with the bench module's jar on the classpath.
  *
  * <pre>{@code
  * java -cp "worker-app/target/durable-agents-worker-app.jar:worker-app/target/lib/*" \
@@ -35,6 +35,7 @@ public final class AgentsMain {
     commands.add(new WorkerCommand());
     ServiceLoader.load(AgentsSubcommand.class).forEach(commands::add);
     commands.add(new ProjectionCommand());
+    commands.add(new ReplayCommand());
     return AgentsCli.commandLine(env, commands.toArray());
   }
 }
