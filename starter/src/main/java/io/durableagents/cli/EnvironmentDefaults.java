@@ -21,7 +21,9 @@ public final class EnvironmentDefaults implements IDefaultValueProvider {
       Map.of(
           "--task-queue", "AGENTS_TASK_QUEUE",
           "--projection", "AGENTS_PROJECTION_URL",
-          "--model", "AGENTS_MODEL");
+          "--model", "AGENTS_MODEL",
+          "--deployment", "AGENTS_DEPLOYMENT_NAME",
+          "--build-id", "AGENTS_BUILD_ID");
 
   private final Map<String, String> env;
 

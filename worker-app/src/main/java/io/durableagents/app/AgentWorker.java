@@ -10,14 +10,21 @@ import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.temporal.client.WorkflowClient;
+import io.temporal.common.VersioningBehavior;
+import io.temporal.common.WorkerDeploymentVersion;
 import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.worker.WorkerDeploymentOptions;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
+import io.temporal.worker.WorkerOptions;
 
 /**
  * A running worker: connection to Temporal, the projection store and the plugin with the demo
  * agent, polling one task queue, and, with {@link WorkerConfig#httpPort()}, the server-sent events
  * endpoint of model deltas. Close it to stop polling and release everything.
+ *
+ * <p>With {@link WorkerConfig#deployment()} it polls as that worker deployment version, with
+ * Temporal's worker versioning on ({@link #workerOptions}): see docs/deploys.md.
  */
 public final class AgentWorker implements AutoCloseable {
   private final WorkflowServiceStubs service;
@@ -70,7 +77,7 @@ public final class AgentWorker implements AutoCloseable {
       WorkerFactory factory =
           WorkerFactory.newInstance(
               client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
-      factory.newWorker(config.taskQueue());
+      factory.newWorker(config.taskQueue(), workerOptions(config.deployment()));
       factory.start();
       return new AgentWorker(service, client, factory, store, events);
     } catch (RuntimeException e) {
@@ -83,6 +90,25 @@ public final class AgentWorker implements AutoCloseable {
       service.shutdownNow();
       throw e;
     }
+  }
+
+  /**
+   * The options of a worker polling as {@code deployment}: worker versioning on, workflows pinned
+   * to the version they start on by default (the session workflow declares it too). Null gives the
+   * SDK's defaults: an unversioned worker.
+   */
+  public static WorkerOptions workerOptions(WorkerDeploymentVersion deployment) {
+    if (deployment == null) {
+      return WorkerOptions.getDefaultInstance();
+    }
+    return WorkerOptions.newBuilder()
+        .setDeploymentOptions(
+            WorkerDeploymentOptions.newBuilder()
+                .setVersion(deployment)
+                .setUseVersioning(true)
+                .setDefaultVersioningBehavior(VersioningBehavior.PINNED)
+                .build())
+        .build();
   }
 
   /**

@@ -230,6 +230,10 @@ public final class TemporalDevServer implements AutoCloseable {
     }
   }
 
+  /** The dynamic configuration values of {@link Options.Builder#workerVersioning()}. */
+  public static final List<String> WORKER_VERSIONING =
+      List.of("system.enableDeploymentVersions=true", "system.enableSendTargetVersionChanged=true");
+
   /** How to start a {@link TemporalDevServer}. */
   public static final class Options {
     private final Path binary;
@@ -302,6 +306,16 @@ public final class TemporalDevServer implements AutoCloseable {
        */
       public Builder dynamicConfig(String keyEqualsJson) {
         this.dynamicConfig.add(Objects.requireNonNull(keyEqualsJson, "keyEqualsJson"));
+        return this;
+      }
+
+      /**
+       * Turns on what worker versioning needs (docs/deploys.md): worker deployment versions, and
+       * telling pinned workflow runs when a newer version is the target, so idle sessions continue
+       * as new onto it. Harmless to unversioned workers.
+       */
+      public Builder workerVersioning() {
+        WORKER_VERSIONING.forEach(this::dynamicConfig);
         return this;
       }
 

@@ -2,6 +2,7 @@ package io.durableagents.app;
 
 import io.durableagents.cli.ConnectionSettings;
 import io.durableagents.store.StoreOptions;
+import io.temporal.common.WorkerDeploymentVersion;
 import java.util.Map;
 import java.util.Objects;
 
@@ -21,6 +22,10 @@ import java.util.Objects;
  *     port
  * @param storeOptions {@code --history-limit} / {@code AGENTS_HISTORY_LIMIT}: the projection's
  *     history entries kept per session (default 50)
+ * @param deployment {@code --deployment} / {@code AGENTS_DEPLOYMENT_NAME} with {@code --build-id} /
+ *     {@code AGENTS_BUILD_ID}: the worker deployment version this worker polls as, with Temporal's
+ *     worker versioning on and sessions pinned to it (see docs/deploys.md); null (the default) runs
+ *     an unversioned worker
  */
 public record WorkerConfig(
     ConnectionSettings temporal,
@@ -28,12 +33,19 @@ public record WorkerConfig(
     String projectionUrl,
     String modelSpec,
     Integer httpPort,
-    StoreOptions storeOptions) {
+    StoreOptions storeOptions,
+    WorkerDeploymentVersion deployment) {
 
   public static final String DEFAULT_ADDRESS = ConnectionSettings.DEFAULT_ADDRESS;
   public static final String DEFAULT_NAMESPACE = ConnectionSettings.DEFAULT_NAMESPACE;
   public static final String DEFAULT_TASK_QUEUE = "agents";
   public static final String DEFAULT_PROJECTION = "jdbc:sqlite:.agents/projection.db";
+
+  /** The environment variable of the worker deployment's name ({@code --deployment}). */
+  public static final String DEPLOYMENT_NAME_VARIABLE = "AGENTS_DEPLOYMENT_NAME";
+
+  /** The environment variable of the worker's build id in its deployment ({@code --build-id}). */
+  public static final String BUILD_ID_VARIABLE = "AGENTS_BUILD_ID";
 
   public WorkerConfig {
     Objects.requireNonNull(temporal, "temporal");
@@ -43,6 +55,17 @@ public record WorkerConfig(
       throw new IllegalArgumentException("HTTP port must be between 0 and 65535, got " + httpPort);
     }
     storeOptions = storeOptions == null ? StoreOptions.getDefaultInstance() : storeOptions;
+  }
+
+  /** An unversioned worker. */
+  public WorkerConfig(
+      ConnectionSettings temporal,
+      String taskQueue,
+      String projectionUrl,
+      String modelSpec,
+      Integer httpPort,
+      StoreOptions storeOptions) {
+    this(temporal, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, null);
   }
 
   /** A plain connection to {@code temporalAddress}, with the default store options. */
@@ -80,7 +103,43 @@ public record WorkerConfig(
         env.getOrDefault("AGENTS_PROJECTION_URL", DEFAULT_PROJECTION),
         env.get("AGENTS_MODEL"),
         null,
-        StoreOptions.fromEnvironment(env));
+        StoreOptions.fromEnvironment(env),
+        deploymentFromEnvironment(env));
+  }
+
+  /**
+   * The deployment version of {@code AGENTS_DEPLOYMENT_NAME} and {@code AGENTS_BUILD_ID}, or null
+   * when neither is set.
+   *
+   * @throws IllegalArgumentException when only one of them is set
+   */
+  public static WorkerDeploymentVersion deploymentFromEnvironment(Map<String, String> env) {
+    return deployment(env.get(DEPLOYMENT_NAME_VARIABLE), env.get(BUILD_ID_VARIABLE));
+  }
+
+  /**
+   * The deployment version of {@code name} and {@code buildId} (blank counts as unset), or null
+   * when neither is given.
+   *
+   * @throws IllegalArgumentException when only one of them is given
+   */
+  public static WorkerDeploymentVersion deployment(String name, String buildId) {
+    boolean hasName = name != null && !name.isBlank();
+    boolean hasBuild = buildId != null && !buildId.isBlank();
+    if (!hasName && !hasBuild) {
+      return null;
+    }
+    if (!hasName || !hasBuild) {
+      throw new IllegalArgumentException(
+          "A versioned worker needs both --deployment ("
+              + DEPLOYMENT_NAME_VARIABLE
+              + ") and --build-id ("
+              + BUILD_ID_VARIABLE
+              + "); only "
+              + (hasName ? "the deployment name" : "the build id")
+              + " is set.");
+    }
+    return new WorkerDeploymentVersion(name.strip(), buildId.strip());
   }
 
   public String temporalAddress() {
@@ -97,19 +156,29 @@ public record WorkerConfig(
   }
 
   public WorkerConfig withTemporal(ConnectionSettings settings) {
-    return new WorkerConfig(settings, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions);
+    return new WorkerConfig(
+        settings, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, deployment);
   }
 
   public WorkerConfig withProjectionUrl(String url) {
-    return new WorkerConfig(temporal, taskQueue, url, modelSpec, httpPort, storeOptions);
+    return new WorkerConfig(
+        temporal, taskQueue, url, modelSpec, httpPort, storeOptions, deployment);
   }
 
   public WorkerConfig withModelSpec(String spec) {
-    return new WorkerConfig(temporal, taskQueue, projectionUrl, spec, httpPort, storeOptions);
+    return new WorkerConfig(
+        temporal, taskQueue, projectionUrl, spec, httpPort, storeOptions, deployment);
   }
 
   /** With the events endpoint on {@code port} (null: none). */
   public WorkerConfig withHttpPort(Integer port) {
-    return new WorkerConfig(temporal, taskQueue, projectionUrl, modelSpec, port, storeOptions);
+    return new WorkerConfig(
+        temporal, taskQueue, projectionUrl, modelSpec, port, storeOptions, deployment);
+  }
+
+  /** As the worker deployment version {@code version} (null: an unversioned worker). */
+  public WorkerConfig withDeployment(WorkerDeploymentVersion version) {
+    return new WorkerConfig(
+        temporal, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, version);
   }
 }

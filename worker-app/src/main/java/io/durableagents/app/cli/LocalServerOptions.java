@@ -119,6 +119,7 @@ public class LocalServerOptions {
                       .uiPort(uiPort())
                       .databaseFile(database)
                       .logFile(log)
+                      .workerVersioning()
                       .build()));
     } catch (IllegalStateException | UncheckedIOException e) {
       // The first line: the rest is the server's log, which stays in its file.

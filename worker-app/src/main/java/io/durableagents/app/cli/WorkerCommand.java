@@ -45,6 +45,9 @@ public class WorkerCommand implements Callable<Integer> {
         + ", projection "
         + ProjectionUrl.describe(config.projectionUrl())
         + (config.modelSpec() == null ? "" : ", model " + config.modelSpec())
+        + (config.deployment() == null
+            ? ""
+            : ", deployment version " + config.deployment().toCanonicalString() + " (pinned)")
         + (config.httpPort() == null
             ? ""
             : ", deltas at http://127.0.0.1:" + config.httpPort() + "/sessions/{id}/events");

@@ -3,6 +3,7 @@ package io.durableagents.app.cli;
 import io.durableagents.app.WorkerConfig;
 import io.durableagents.cli.ConnectionOptions;
 import io.durableagents.cli.ConnectionSettings;
+import io.temporal.common.WorkerDeploymentVersion;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Spec;
 /**
  * Options of the worker commands ({@code worker}, {@code dev}): where to connect, the task queue,
  * the projection, the model ({@code --model} / {@code AGENTS_MODEL}) and the optional events
- * endpoint ({@code --http-port}).
+ * endpoint ({@code --http-port}), and the worker deployment version ({@code --deployment} with
+ * {@code --build-id}, env {@code AGENTS_DEPLOYMENT_NAME} / {@code AGENTS_BUILD_ID}).
  */
 public class WorkerOptions {
   @Spec(Spec.Target.MIXEE)
@@ -35,6 +37,20 @@ public class WorkerOptions {
       description =
           "Model the agents use: scripted:PATH (a script file, see docs/models.md) or openai:MODEL (env AGENTS_MODEL; default: the concierge demo script).")
   String model;
+
+  @Option(
+      names = "--deployment",
+      paramLabel = "NAME",
+      description =
+          "Run a versioned worker of this worker deployment, with --build-id; sessions stay on the version they started on (env AGENTS_DEPLOYMENT_NAME; default: an unversioned worker; see docs/deploys.md).")
+  String deployment;
+
+  @Option(
+      names = "--build-id",
+      paramLabel = "ID",
+      description =
+          "The build id of this worker's version in its --deployment (env AGENTS_BUILD_ID).")
+  String buildId;
 
   public ConnectionOptions connection() {
     return connection;
@@ -61,12 +77,19 @@ public class WorkerOptions {
       throw new ParameterException(
           mixee.commandLine(), "--http-port must be between 1 and 65535, got " + httpPort);
     }
+    WorkerDeploymentVersion version;
+    try {
+      version = WorkerConfig.deployment(deployment, buildId);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
+    }
     return new WorkerConfig(
         temporal,
         connection.taskQueue(),
         connection.projection(),
         model == null || model.isBlank() ? null : model.strip(),
         httpPort,
-        historyLimit.storeOptions());
+        historyLimit.storeOptions(),
+        version);
   }
 }

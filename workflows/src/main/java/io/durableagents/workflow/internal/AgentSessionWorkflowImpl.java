@@ -15,8 +15,10 @@ import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SendRules;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
+import io.temporal.common.VersioningBehavior;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
+import io.temporal.workflow.WorkflowVersioningBehavior;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -27,6 +29,11 @@ import org.slf4j.Logger;
  *
  * <p>Handlers only record input and decisions (in the {@link Session}'s parts) and wait; the loop
  * itself runs in the workflow method, so handlers never race on activities.
+ *
+ * <p>On a worker that uses Temporal's worker versioning, each workflow run is pinned to the worker
+ * deployment version it started on ({@link VersioningBehavior#PINNED}); between runs, once a newer
+ * version is the deployment's target, the session continues as new onto it ({@link
+ * Handover#newVersionAvailable}). Workers without versioning ignore both.
  */
 public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private static final Logger log = Workflow.getLogger(AgentSessionWorkflowImpl.class);
@@ -50,6 +57,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   }
 
   @Override
+  @WorkflowVersioningBehavior(VersioningBehavior.PINNED)
   public void run(SessionStart ignored) {
     if (start.fork() == null
         && start.continued() == null
@@ -70,7 +78,15 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       session.execute(new AgentRun(session, start.continued().run()));
     }
     while (true) {
-      Workflow.await(() -> session.inbox.hasQueued() || session.handover.due());
+      Workflow.await(
+          () ->
+              session.inbox.hasQueued()
+                  || session.handover.due()
+                  || session.handover.newVersionAvailable());
+      if (session.handover.newVersionAvailable() && session.handover.upgradeOnContinueAsNew()) {
+        // Idle, pinned to an older version: the queued input goes over to the new version's run.
+        session.continueAsNew(() -> null);
+      }
       if (!session.inbox.hasQueued()) {
         session.continueAsNew(() -> null);
       }
