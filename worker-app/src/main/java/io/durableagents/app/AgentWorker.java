@@ -15,9 +15,10 @@ import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 
 /**
- * A running worker: connection to Temporal, the projection store and the plugin with the demo
- * agent, polling one task queue, and, with {@link WorkerConfig#httpPort()}, the server-sent events
- * endpoint of model deltas. Close it to stop polling and release everything.
+ * A running worker: connection to Temporal, the projection store and the plugin with the demo agent
+ * (or the agents of {@link WorkerConfig#agents()}), polling one task queue, and, with {@link
+ * WorkerConfig#httpPort()}, the server-sent events endpoint of model deltas. Close it to stop
+ * polling and release everything.
  */
 public final class AgentWorker implements AutoCloseable {
   private final WorkflowServiceStubs service;
@@ -59,10 +60,13 @@ public final class AgentWorker implements AutoCloseable {
       WorkflowClient client =
           WorkflowClient.newInstance(service, config.temporal().clientOptions());
       AgentsPluginOptions.Builder options =
-          AgentsPluginOptions.newBuilder()
-              .addAgent(ConciergeAgent.create())
-              .setModelProvider(model)
-              .setStore(store);
+          AgentsPluginOptions.newBuilder().setModelProvider(model).setStore(store);
+      if (config.agents() == null) {
+        options.addAgent(ConciergeAgent.create());
+      } else {
+        config.agents().agents().forEach(options::addAgent);
+        options.setDefaultAgent(config.agents().defaultAgent());
+      }
       if (events != null) {
         options.addDeltaListener(events);
       }

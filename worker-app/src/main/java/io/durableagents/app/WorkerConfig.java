@@ -1,7 +1,10 @@
 package io.durableagents.app;
 
+import io.durableagents.app.agents.AgentsFile;
+import io.durableagents.app.agents.ToolCatalog;
 import io.durableagents.cli.ConnectionSettings;
 import io.durableagents.store.StoreOptions;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 
@@ -21,6 +24,8 @@ import java.util.Objects;
  *     port
  * @param storeOptions {@code --history-limit} / {@code AGENTS_HISTORY_LIMIT}: the projection's
  *     history entries kept per session (default 50)
+ * @param agents {@code --agents FILE} / {@code AGENTS_FILE}: the agents of an agents file, loaded
+ *     and checked; null (the default) serves the demo agent
  */
 public record WorkerConfig(
     ConnectionSettings temporal,
@@ -28,7 +33,8 @@ public record WorkerConfig(
     String projectionUrl,
     String modelSpec,
     Integer httpPort,
-    StoreOptions storeOptions) {
+    StoreOptions storeOptions,
+    AgentsFile agents) {
 
   public static final String DEFAULT_ADDRESS = ConnectionSettings.DEFAULT_ADDRESS;
   public static final String DEFAULT_NAMESPACE = ConnectionSettings.DEFAULT_NAMESPACE;
@@ -43,6 +49,17 @@ public record WorkerConfig(
       throw new IllegalArgumentException("HTTP port must be between 0 and 65535, got " + httpPort);
     }
     storeOptions = storeOptions == null ? StoreOptions.getDefaultInstance() : storeOptions;
+  }
+
+  /** Serving the demo agent. */
+  public WorkerConfig(
+      ConnectionSettings temporal,
+      String taskQueue,
+      String projectionUrl,
+      String modelSpec,
+      Integer httpPort,
+      StoreOptions storeOptions) {
+    this(temporal, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, null);
   }
 
   /** A plain connection to {@code temporalAddress}, with the default store options. */
@@ -72,15 +89,22 @@ public record WorkerConfig(
     this(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, null);
   }
 
-  /** The defaults, overridden by the environment variables that are set (and their profile). */
+  /**
+   * The defaults, overridden by the environment variables that are set (and their profile); {@code
+   * AGENTS_FILE} is loaded and checked here.
+   */
   public static WorkerConfig fromEnvironment(Map<String, String> env) {
+    String agentsFile = env.get(AgentsFile.VARIABLE);
     return new WorkerConfig(
         ConnectionSettings.fromEnvironment(env),
         env.getOrDefault("AGENTS_TASK_QUEUE", DEFAULT_TASK_QUEUE),
         env.getOrDefault("AGENTS_PROJECTION_URL", DEFAULT_PROJECTION),
         env.get("AGENTS_MODEL"),
         null,
-        StoreOptions.fromEnvironment(env));
+        StoreOptions.fromEnvironment(env),
+        agentsFile == null || agentsFile.isBlank()
+            ? null
+            : AgentsFile.load(Path.of(agentsFile.strip()), ToolCatalog.demo()));
   }
 
   public String temporalAddress() {
@@ -97,19 +121,28 @@ public record WorkerConfig(
   }
 
   public WorkerConfig withTemporal(ConnectionSettings settings) {
-    return new WorkerConfig(settings, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions);
+    return new WorkerConfig(
+        settings, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, agents);
   }
 
   public WorkerConfig withProjectionUrl(String url) {
-    return new WorkerConfig(temporal, taskQueue, url, modelSpec, httpPort, storeOptions);
+    return new WorkerConfig(temporal, taskQueue, url, modelSpec, httpPort, storeOptions, agents);
   }
 
   public WorkerConfig withModelSpec(String spec) {
-    return new WorkerConfig(temporal, taskQueue, projectionUrl, spec, httpPort, storeOptions);
+    return new WorkerConfig(
+        temporal, taskQueue, projectionUrl, spec, httpPort, storeOptions, agents);
   }
 
   /** With the events endpoint on {@code port} (null: none). */
   public WorkerConfig withHttpPort(Integer port) {
-    return new WorkerConfig(temporal, taskQueue, projectionUrl, modelSpec, port, storeOptions);
+    return new WorkerConfig(
+        temporal, taskQueue, projectionUrl, modelSpec, port, storeOptions, agents);
+  }
+
+  /** Serving the agents of {@code file} (null: the demo agent). */
+  public WorkerConfig withAgents(AgentsFile file) {
+    return new WorkerConfig(
+        temporal, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, file);
   }
 }
