@@ -333,10 +333,10 @@ public final class AgentClient {
   }
 
   /** Update-with-start of {@code send}, waiting for the run to settle; follows continue-as-new. */
-  private RunResult sendWithStart(String sessionId, SendRequest request, SendOptions sendOptions) {
+  private RunResult sendWithStart(String sessionId, SendRequest input, SendOptions sendOptions) {
     Objects.requireNonNull(sendOptions, "sendOptions");
     SessionStart sessionStart = sessionStart(sessionId, sendOptions);
-    request = withRunConfig(request, sendOptions);
+    SendRequest request = withRunConfig(input, sendOptions);
     requireSendable(request, sessionStart, client.getOptions().getDataConverter());
     AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
     UpdateOptions<RunResult> updateOptions =
@@ -361,10 +361,10 @@ public final class AgentClient {
 
   /** {@link #sendWithStart}, started on the client's threads and awaited without one. */
   private CompletableFuture<RunResult> sendWithStartAsync(
-      String sessionId, SendRequest request, SendOptions sendOptions) {
+      String sessionId, SendRequest input, SendOptions sendOptions) {
     Objects.requireNonNull(sendOptions, "sendOptions");
     SessionStart sessionStart = sessionStart(sessionId, sendOptions);
-    request = withRunConfig(request, sendOptions);
+    SendRequest request = withRunConfig(input, sendOptions);
     requireSendable(request, sessionStart, client.getOptions().getDataConverter());
     AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
     WithStartWorkflowOperation<Void> start =

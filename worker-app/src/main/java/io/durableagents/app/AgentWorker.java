@@ -19,9 +19,10 @@ import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 
 /**
- * A running worker: connection to Temporal, the projection store and the plugin with the demo
- * agent, polling one task queue, and, with {@link WorkerConfig#httpPort()}, the server-sent events
- * endpoint of model deltas. Close it to stop polling and release everything.
+ * A running worker: connection to Temporal, the projection store and the plugin with the demo agent
+ * (or the agents of {@link WorkerConfig#agents()}), polling one task queue, and, with {@link
+ * WorkerConfig#httpPort()}, the server-sent events endpoint of model deltas. Close it to stop
+ * polling and release everything.
  *
  * <p>With {@link WorkerConfig#deployment()} it polls as that worker deployment version, with
  * Temporal's worker versioning on ({@link #workerOptions}): see docs/deploys.md.
@@ -66,10 +67,13 @@ public final class AgentWorker implements AutoCloseable {
       WorkflowClient client =
           WorkflowClient.newInstance(service, config.temporal().clientOptions());
       AgentsPluginOptions.Builder options =
-          AgentsPluginOptions.newBuilder()
-              .addAgent(ConciergeAgent.create())
-              .setModelProvider(model)
-              .setStore(store);
+          AgentsPluginOptions.newBuilder().setModelProvider(model).setStore(store);
+      if (config.agents() == null) {
+        options.addAgent(ConciergeAgent.create());
+      } else {
+        config.agents().agents().forEach(options::addAgent);
+        options.setDefaultAgent(config.agents().defaultAgent());
+      }
       if (events != null) {
         options.addDeltaListener(events);
       }

@@ -1,8 +1,11 @@
 package io.durableagents.app;
 
+import io.durableagents.app.agents.AgentsFile;
+import io.durableagents.app.agents.ToolCatalog;
 import io.durableagents.cli.ConnectionSettings;
 import io.durableagents.store.StoreOptions;
 import io.temporal.common.WorkerDeploymentVersion;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 
@@ -26,6 +29,8 @@ import java.util.Objects;
  *     {@code AGENTS_BUILD_ID}: the worker deployment version this worker polls as, with Temporal's
  *     worker versioning on and sessions pinned to it (see docs/deploys.md); null (the default) runs
  *     an unversioned worker
+ * @param agents {@code --agents FILE} / {@code AGENTS_FILE}: the agents of an agents file, loaded
+ *     and checked; null (the default) serves the demo agent
  */
 public record WorkerConfig(
     ConnectionSettings temporal,
@@ -34,7 +39,8 @@ public record WorkerConfig(
     String modelSpec,
     Integer httpPort,
     StoreOptions storeOptions,
-    WorkerDeploymentVersion deployment) {
+    WorkerDeploymentVersion deployment,
+    AgentsFile agents) {
 
   public static final String DEFAULT_ADDRESS = ConnectionSettings.DEFAULT_ADDRESS;
   public static final String DEFAULT_NAMESPACE = ConnectionSettings.DEFAULT_NAMESPACE;
@@ -57,7 +63,7 @@ public record WorkerConfig(
     storeOptions = storeOptions == null ? StoreOptions.getDefaultInstance() : storeOptions;
   }
 
-  /** An unversioned worker. */
+  /** An unversioned worker serving the demo agent. */
   public WorkerConfig(
       ConnectionSettings temporal,
       String taskQueue,
@@ -65,7 +71,7 @@ public record WorkerConfig(
       String modelSpec,
       Integer httpPort,
       StoreOptions storeOptions) {
-    this(temporal, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, null);
+    this(temporal, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, null, null);
   }
 
   /** A plain connection to {@code temporalAddress}, with the default store options. */
@@ -95,8 +101,12 @@ public record WorkerConfig(
     this(temporalAddress, namespace, taskQueue, projectionUrl, modelSpec, null);
   }
 
-  /** The defaults, overridden by the environment variables that are set (and their profile). */
+  /**
+   * The defaults, overridden by the environment variables that are set (and their profile); {@code
+   * AGENTS_FILE} is loaded and checked here.
+   */
   public static WorkerConfig fromEnvironment(Map<String, String> env) {
+    String agentsFile = env.get(AgentsFile.VARIABLE);
     return new WorkerConfig(
         ConnectionSettings.fromEnvironment(env),
         env.getOrDefault("AGENTS_TASK_QUEUE", DEFAULT_TASK_QUEUE),
@@ -104,7 +114,10 @@ public record WorkerConfig(
         env.get("AGENTS_MODEL"),
         null,
         StoreOptions.fromEnvironment(env),
-        deploymentFromEnvironment(env));
+        deploymentFromEnvironment(env),
+        agentsFile == null || agentsFile.isBlank()
+            ? null
+            : AgentsFile.load(Path.of(agentsFile.strip()), ToolCatalog.demo()));
   }
 
   /**
@@ -157,28 +170,34 @@ public record WorkerConfig(
 
   public WorkerConfig withTemporal(ConnectionSettings settings) {
     return new WorkerConfig(
-        settings, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, deployment);
+        settings, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, deployment, agents);
   }
 
   public WorkerConfig withProjectionUrl(String url) {
     return new WorkerConfig(
-        temporal, taskQueue, url, modelSpec, httpPort, storeOptions, deployment);
+        temporal, taskQueue, url, modelSpec, httpPort, storeOptions, deployment, agents);
   }
 
   public WorkerConfig withModelSpec(String spec) {
     return new WorkerConfig(
-        temporal, taskQueue, projectionUrl, spec, httpPort, storeOptions, deployment);
+        temporal, taskQueue, projectionUrl, spec, httpPort, storeOptions, deployment, agents);
   }
 
   /** With the events endpoint on {@code port} (null: none). */
   public WorkerConfig withHttpPort(Integer port) {
     return new WorkerConfig(
-        temporal, taskQueue, projectionUrl, modelSpec, port, storeOptions, deployment);
+        temporal, taskQueue, projectionUrl, modelSpec, port, storeOptions, deployment, agents);
   }
 
   /** As the worker deployment version {@code version} (null: an unversioned worker). */
   public WorkerConfig withDeployment(WorkerDeploymentVersion version) {
     return new WorkerConfig(
-        temporal, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, version);
+        temporal, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, version, agents);
+  }
+
+  /** Serving the agents of {@code file} (null: the demo agent). */
+  public WorkerConfig withAgents(AgentsFile file) {
+    return new WorkerConfig(
+        temporal, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, deployment, file);
   }
 }

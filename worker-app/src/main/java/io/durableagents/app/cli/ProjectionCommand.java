@@ -1,5 +1,6 @@
 package io.durableagents.app.cli;
 
+import io.durableagents.app.Durations;
 import io.durableagents.cli.CliException;
 import io.durableagents.cli.ConnectionOptions;
 import io.durableagents.cli.ExitCodes;
@@ -19,12 +20,8 @@ import io.temporal.common.WorkflowExecutionHistory;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -229,48 +226,17 @@ public class ProjectionCommand implements Callable<Integer> {
     }
   }
 
-  private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h|d|w)");
-
   /** {@code 30d}, {@code 12h}, {@code 1d12h}, {@code 90m}, {@code 45s}, or ISO-8601. */
   static Duration parseDuration(CommandSpec spec, String text) {
-    String value = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
-    if (value.startsWith("p")) {
-      try {
-        Duration iso = Duration.parse(value.toUpperCase(Locale.ROOT));
-        if (!iso.isNegative()) {
-          return iso;
-        }
-      } catch (DateTimeParseException e) {
-        // Reported below.
-      }
-    } else if (!value.isEmpty()) {
-      Matcher part = PART.matcher(value);
-      Duration total = Duration.ZERO;
-      int end = 0;
-      while (part.find() && part.start() == end) {
-        long amount = Long.parseLong(part.group(1));
-        total =
-            total.plus(
-                switch (part.group(2)) {
-                  case "ms" -> Duration.ofMillis(amount);
-                  case "s" -> Duration.ofSeconds(amount);
-                  case "m" -> Duration.ofMinutes(amount);
-                  case "h" -> Duration.ofHours(amount);
-                  case "d" -> Duration.ofDays(amount);
-                  default -> Duration.ofDays(7 * amount);
-                });
-        end = part.end();
-      }
-      if (end == value.length() && end > 0) {
-        return total;
-      }
-    }
-    throw new ParameterException(
-        spec.commandLine(),
-        "Invalid --older-than '"
-            + text
-            + "': expected a duration such as 30d, 12h, 90m, 45s, 1d12h"
-            + " or ISO-8601 (P30D, PT12H).");
+    return Durations.parse(text)
+        .orElseThrow(
+            () ->
+                new ParameterException(
+                    spec.commandLine(),
+                    "Invalid --older-than '"
+                        + text
+                        + "': expected a duration such as 30d, 12h, 90m, 45s, 1d12h"
+                        + " or ISO-8601 (P30D, PT12H)."));
   }
 
   private static String plural(long count, String one, String many) {

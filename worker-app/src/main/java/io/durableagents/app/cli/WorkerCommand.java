@@ -36,7 +36,10 @@ public class WorkerCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** {@code worker polling task queue 'agents' on 127.0.0.1:7233, projection jdbc:sqlite:...}. */
+  /**
+   * {@code worker polling task queue 'agents' on 127.0.0.1:7233, projection jdbc:sqlite:...}, and
+   * the agents of an agents file.
+   */
   static String readyLine(WorkerConfig config) {
     return "worker polling task queue '"
         + config.taskQueue()
@@ -48,6 +51,12 @@ public class WorkerCommand implements Callable<Integer> {
         + (config.deployment() == null
             ? ""
             : ", deployment version " + config.deployment().toCanonicalString() + " (pinned)")
+        + (config.agents() == null
+            ? ""
+            : ", agents "
+                + String.join(", ", config.agents().agentNames())
+                + " from "
+                + config.agents().source())
         + (config.httpPort() == null
             ? ""
             : ", deltas at http://127.0.0.1:" + config.httpPort() + "/sessions/{id}/events");

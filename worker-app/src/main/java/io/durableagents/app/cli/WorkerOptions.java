@@ -1,9 +1,13 @@
 package io.durableagents.app.cli;
 
 import io.durableagents.app.WorkerConfig;
+import io.durableagents.app.agents.AgentsFile;
+import io.durableagents.app.agents.ToolCatalog;
 import io.durableagents.cli.ConnectionOptions;
 import io.durableagents.cli.ConnectionSettings;
+import io.durableagents.cli.EnvironmentDefaults;
 import io.temporal.common.WorkerDeploymentVersion;
+import java.nio.file.Path;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -12,9 +16,10 @@ import picocli.CommandLine.Spec;
 
 /**
  * Options of the worker commands ({@code worker}, {@code dev}): where to connect, the task queue,
- * the projection, the model ({@code --model} / {@code AGENTS_MODEL}) and the optional events
- * endpoint ({@code --http-port}), and the worker deployment version ({@code --deployment} with
- * {@code --build-id}, env {@code AGENTS_DEPLOYMENT_NAME} / {@code AGENTS_BUILD_ID}).
+ * the projection, the model ({@code --model} / {@code AGENTS_MODEL}), the agents ({@code --agents}
+ * / {@code AGENTS_FILE}, default the demo agent), the optional events endpoint ({@code
+ * --http-port}) and the worker deployment version ({@code --deployment} with {@code --build-id},
+ * env {@code AGENTS_DEPLOYMENT_NAME} / {@code AGENTS_BUILD_ID}).
  */
 public class WorkerOptions {
   @Spec(Spec.Target.MIXEE)
@@ -51,6 +56,16 @@ public class WorkerOptions {
       description =
           "The build id of this worker's version in its --deployment (env AGENTS_BUILD_ID).")
   String buildId;
+
+  @Option(
+      names = "--agents",
+      paramLabel = "FILE",
+      description =
+          "Serve the agents defined in FILE (YAML, or JSON for *.json; see docs/agents-file.md), checked at start (env AGENTS_FILE; default: the concierge demo agent).")
+  String agentsFile;
+
+  /** Loaded once: {@code dev} checks its options before it starts a server, then uses them. */
+  private AgentsFile agents;
 
   public ConnectionOptions connection() {
     return connection;
@@ -90,6 +105,30 @@ public class WorkerOptions {
         model == null || model.isBlank() ? null : model.strip(),
         httpPort,
         historyLimit.storeOptions(),
-        version);
+        version,
+        agents());
+  }
+
+  /**
+   * The agents of {@code --agents}, else of {@code AGENTS_FILE}, loaded and checked; null for the
+   * demo agent. A problem of the file is an {@code AgentsFileException}: exit code 2, naming the
+   * field and line.
+   */
+  private AgentsFile agents() {
+    if (agents != null) {
+      return agents;
+    }
+    String file =
+        agentsFile != null
+            ? agentsFile
+            : EnvironmentDefaults.environmentOf(mixee).get(AgentsFile.VARIABLE);
+    if (file == null || file.isBlank()) {
+      if (agentsFile != null) {
+        throw new ParameterException(mixee.commandLine(), "--agents needs a file name");
+      }
+      return null;
+    }
+    agents = AgentsFile.load(Path.of(file.strip()), ToolCatalog.demo());
+    return agents;
   }
 }

@@ -47,9 +47,17 @@ public final class ConciergeAgent {
         .instructions(
             "You are a concierge. Check the weather, find a restaurant and book a table. "
                 + "Confirm bookings with their reference.")
-        .tools(getWeather(), findRestaurant(), bookTable())
+        .tools(tools())
         .maxSteps(10)
         .build();
+  }
+
+  /**
+   * The demo's tools, {@code get_weather}, {@code find_restaurant} and {@code book_table} (which
+   * requires approval): what the worker's tool catalog offers agents files.
+   */
+  public static List<Tool> tools() {
+    return List.of(getWeather(), findRestaurant(), bookTable());
   }
 
   /** The scripted conversation the demo plays (a scripted model file, shipped as a resource). */

@@ -1,0 +1,383 @@
+package io.durableagents.app.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.durableagents.agent.Agent;
+import io.durableagents.agent.DriftPolicy;
+import io.durableagents.tools.ApprovalPolicy;
+import io.durableagents.tools.Tool;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentsFileTest {
+  private static final ToolCatalog CATALOG = ToolCatalog.demo();
+
+  @TempDir Path dir;
+
+  private static AgentsFile parse(String source, String text) {
+    return AgentsFile.parse(source, text, CATALOG);
+  }
+
+  /** The problems of {@code text}, one a line, as the CLI prints them. */
+  private static List<String> problems(String source, String text) {
+    AgentsFileException e = (AgentsFileException) catchThrowable(() -> parse(source, text));
+    assertThat(e).as("expected problems in:\n" + text).isNotNull();
+    return e.getMessage().lines().toList();
+  }
+
+  private static boolean needsApproval(Tool tool) {
+    return tool.needsApproval(JsonNodeFactory.instance.objectNode());
+  }
+
+  @Test
+  void aYamlFile_givesItsAgents_withEveryField() {
+    AgentsFile file =
+        parse(
+            "agents.yaml",
+            """
+            defaultAgent: weather
+            agents:
+              - name: concierge
+                model: gpt-4o-mini
+                instructions: |
+                  You book tables.
+                  Confirm with the reference.
+                tools:
+                  - get_weather
+                  - name: find_restaurant
+                    approval: always
+                  - name: book_table
+                    approval: never
+                maxSteps: 12
+                maxTokens: 50000
+                toolConcurrency: 2
+                modelTimeout: 90s
+                modelMaxAttempts: 2
+                runTimeout: PT10M
+                approvalTimeout: 2d
+                onAgentDrift: error
+                outputSchema: {type: object, required: [answer]}
+              - name: weather
+                tools: [get_weather]
+            """);
+
+    assertThat(file.source()).isEqualTo("agents.yaml");
+    assertThat(file.agentNames()).containsExactly("concierge", "weather");
+    assertThat(file.defaultAgent()).isEqualTo("weather");
+    Agent concierge = file.agents().get(0);
+    assertThat(concierge.model()).isEqualTo("gpt-4o-mini");
+    assertThat(concierge.instructions())
+        .isEqualTo("You book tables.\nConfirm with the reference.\n");
+    assertThat(concierge.tools())
+        .extracting(Tool::name)
+        .containsExactly("get_weather", "find_restaurant", "book_table");
+    // The catalog's own policy, then the file's: book_table requires approval in the catalog.
+    assertThat(needsApproval(concierge.tool("get_weather"))).isFalse();
+    assertThat(needsApproval(concierge.tool("find_restaurant"))).isTrue();
+    assertThat(needsApproval(concierge.tool("book_table"))).isFalse();
+    assertThat(concierge.maxSteps()).isEqualTo(12);
+    assertThat(concierge.maxTokens()).isEqualTo(50_000);
+    assertThat(concierge.toolConcurrency()).isEqualTo(2);
+    assertThat(concierge.modelTimeout()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(concierge.modelMaxAttempts()).isEqualTo(2);
+    assertThat(concierge.runTimeout()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(concierge.approvalTimeout()).isEqualTo(Duration.ofDays(2));
+    assertThat(concierge.onAgentDrift()).isEqualTo(DriftPolicy.ERROR);
+    assertThat(concierge.outputSchema().path("required").get(0).asText()).isEqualTo("answer");
+  }
+
+  @Test
+  void fieldsLeftOut_takeTheAgentDefaults_andTheFirstAgentIsTheDefault() {
+    AgentsFile file = parse("agents.yaml", "agents:\n  - name: minimal\n");
+    Agent defaults = Agent.newBuilder("defaults").build();
+
+    Agent minimal = file.agents().get(0);
+    assertThat(file.defaultAgent()).isEqualTo("minimal");
+    assertThat(minimal.model()).isEqualTo(defaults.model());
+    assertThat(minimal.instructions()).isEqualTo(defaults.instructions());
+    assertThat(minimal.tools()).isEmpty();
+    assertThat(minimal.maxSteps()).isEqualTo(defaults.maxSteps());
+    assertThat(minimal.maxTokens()).isEqualTo(defaults.maxTokens());
+    assertThat(minimal.runTimeout()).isNull();
+    assertThat(minimal.approvalTimeout()).isEqualTo(defaults.approvalTimeout());
+    assertThat(minimal.onAgentDrift()).isEqualTo(DriftPolicy.WARN);
+    assertThat(minimal.outputSchema()).isNull();
+  }
+
+  @Test
+  void aJsonFile_givesTheSameAgents() throws IOException {
+    Path json =
+        Files.writeString(
+            dir.resolve("agents.json"),
+            """
+            {"agents": [
+              {"name": "concierge", "model": "demo", "instructions": "You book tables.",
+               "tools": [{"name": "get_weather"}, {"name": "book_table", "approval": "never"}],
+               "maxSteps": 5, "maxTokens": 1000, "runTimeout": "30s", "approvalTimeout": "P1D",
+               "onAgentDrift": "ignore"}]}
+            """);
+
+    AgentsFile file = AgentsFile.load(json, CATALOG);
+
+    Agent concierge = file.agents().get(0);
+    assertThat(file.source()).isEqualTo(json.toString());
+    assertThat(file.defaultAgent()).isEqualTo("concierge");
+    assertThat(concierge.model()).isEqualTo("demo");
+    assertThat(concierge.instructions()).isEqualTo("You book tables.");
+    assertThat(concierge.tools())
+        .extracting(Tool::name)
+        .containsExactly("get_weather", "book_table");
+    assertThat(needsApproval(concierge.tool("book_table"))).isFalse();
+    assertThat(concierge.maxSteps()).isEqualTo(5);
+    assertThat(concierge.maxTokens()).isEqualTo(1000);
+    assertThat(concierge.runTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(concierge.approvalTimeout()).isEqualTo(Duration.ofDays(1));
+    assertThat(concierge.onAgentDrift()).isEqualTo(DriftPolicy.IGNORE);
+  }
+
+  @Test
+  void aToolWithAnotherPolicy_keepsTheCatalogToolsOtherSettings() {
+    Tool original = CATALOG.find("book_table").orElseThrow();
+
+    Tool copy = ToolCatalog.withApproval(original, ApprovalPolicy.NEVER);
+
+    assertThat(needsApproval(original)).isTrue();
+    assertThat(needsApproval(copy)).isFalse();
+    assertThat(copy.description()).isEqualTo(original.description());
+    assertThat(copy.inputSchema()).isEqualTo(original.inputSchema());
+    assertThat(copy.handler()).isSameAs(original.handler());
+    assertThat(copy.timeout()).isEqualTo(original.timeout());
+    assertThat(copy.maxAttempts()).isEqualTo(original.maxAttempts());
+    assertThat(copy.execution()).isEqualTo(original.execution());
+  }
+
+  @Test
+  void theShippedExample_loadsWithTheDemoTools() {
+    AgentsFile example = AgentsFile.load(Path.of("../docs/examples/agents.yaml"), CATALOG);
+
+    assertThat(example.agentNames()).containsExactly("concierge", "weather");
+    assertThat(example.defaultAgent()).isEqualTo("concierge");
+    assertThat(needsApproval(example.agents().get(0).tool("book_table"))).isTrue();
+  }
+
+  @Test
+  void anUnknownTool_namesTheFieldAndLine_andTheKnownTools() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                agents:
+                  - name: concierge
+                    tools:
+                      - get_weather
+                      - name: get_wether
+                      - name: search_flights
+                """))
+        .containsExactly(
+            "agents.yaml:5: agents[0].tools[1].name: no tool named 'get_wether' in this worker's"
+                + " catalog; did you mean 'get_weather'?",
+            "agents.yaml:6: agents[0].tools[2].name: no tool named 'search_flights' in this"
+                + " worker's catalog; known: get_weather, find_restaurant, book_table");
+  }
+
+  @Test
+  void aBadApprovalPolicy_isAProblemAtItsLine() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                agents:
+                  - name: concierge
+                    tools:
+                      - name: book_table
+                        approval: sometimes
+                      - name: get_weather
+                        approval: true
+                """))
+        .containsExactly(
+            "agents.yaml:5: agents[0].tools[0].approval: unknown approval 'sometimes'; expected"
+                + " always or never",
+            "agents.yaml:7: agents[0].tools[1].approval: expected a string, got a boolean (true)");
+  }
+
+  @Test
+  void unknownFields_areProblems_withASuggestionForNearMisses() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                defaultAgnet: concierge
+                agents:
+                  - name: concierge
+                    maxStep: 3
+                    color: blue
+                    tools:
+                      - name: get_weather
+                        aproval: never
+                """))
+        .containsExactly(
+            "agents.yaml:1: defaultAgnet: unknown field; did you mean 'defaultAgent'?",
+            "agents.yaml:4: agents[0].maxStep: unknown field; did you mean 'maxSteps'?",
+            "agents.yaml:5: agents[0].color: unknown field; known fields: name, model,"
+                + " instructions, tools, maxSteps, maxTokens, toolConcurrency, modelTimeout,"
+                + " modelMaxAttempts, runTimeout, approvalTimeout, onAgentDrift, outputSchema",
+            "agents.yaml:8: agents[0].tools[0].aproval: unknown field; did you mean 'approval'?");
+  }
+
+  @Test
+  void wrongTypesAndValues_nameTheFieldAndLine() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                agents:
+                  - name: concierge
+                    model: 4
+                    instructions: [be nice]
+                    tools: get_weather
+                    maxSteps: "many"
+                    maxTokens: -1
+                    toolConcurrency: 1.5
+                    runTimeout: soon
+                    approvalTimeout: 0s
+                """))
+        .containsExactly(
+            "agents.yaml:3: agents[0].model: expected a string, got a number (4)",
+            "agents.yaml:4: agents[0].instructions: expected a string, got a list",
+            "agents.yaml:5: agents[0].tools: expected a list of tools, got a string"
+                + " (\"get_weather\")",
+            "agents.yaml:6: agents[0].maxSteps: expected a whole number, got a string (\"many\")",
+            "agents.yaml:7: agents[0].maxTokens: must be at least 0, got -1",
+            "agents.yaml:8: agents[0].toolConcurrency: expected a whole number, got a number"
+                + " (1.5)",
+            "agents.yaml:9: agents[0].runTimeout: expected a positive duration such as PT10M,"
+                + " 10m, 30s or P7D, got a string (\"soon\")",
+            "agents.yaml:10: agents[0].approvalTimeout: expected a positive duration such as"
+                + " PT10M, 10m, 30s or P7D, got a string (\"0s\")");
+  }
+
+  @Test
+  void aMissingName_isAProblemAtTheAgentsLine() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                agents:
+                  - name: concierge
+                  - model: demo
+                    instructions: Hi.
+                  - tools:
+                      - name: get_weather
+                        approval: always
+                      - {}
+                """))
+        .containsExactly(
+            "agents.yaml:3: agents[1]: missing required field 'name'",
+            "agents.yaml:5: agents[2]: missing required field 'name'",
+            "agents.yaml:8: agents[2].tools[1]: missing required field 'name'");
+  }
+
+  @Test
+  void anUnknownOnAgentDrift_isAProblemListingTheValues() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                agents:
+                  - name: concierge
+                    onAgentDrift: loud
+                """))
+        .containsExactly(
+            "agents.yaml:3: agents[0].onAgentDrift: unknown value 'loud'; expected one of: warn,"
+                + " error, ignore");
+  }
+
+  @Test
+  void duplicateNames_andAnUnknownDefaultAgent_areProblems() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                defaultAgent: butler
+                agents:
+                  - name: concierge
+                    tools: [get_weather, get_weather]
+                  - name: concierge
+                  - name: bad name!
+                """))
+        .containsExactly(
+            "agents.yaml:1: defaultAgent: no agent named 'butler' in this file; agents: concierge",
+            "agents.yaml:4: agents[0].tools[1]: tool 'get_weather' is listed twice (first at line"
+                + " 4)",
+            "agents.yaml:5: agents[1].name: a second agent named 'concierge' (the first is at"
+                + " line 3)",
+            "agents.yaml:6: agents[2].name: 'bad name!' is not an agent name: 1-64 letters,"
+                + " digits, '_', '.' or '-'");
+  }
+
+  @Test
+  void aKeyTwice_isAProblemAtItsSecondLine() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                agents:
+                  - name: concierge
+                    maxSteps: 3
+                    maxSteps: 4
+                """))
+        .containsExactly("agents.yaml:4: agents[0].maxSteps: appears twice (first at line 3)");
+  }
+
+  @Test
+  void aDocumentWithoutAgents_isAProblem() {
+    assertThat(problems("agents.yaml", ""))
+        .containsExactly("agents.yaml:1: the file is empty; expected an object with 'agents'");
+    assertThat(problems("agents.yaml", "- name: concierge\n"))
+        .containsExactly("agents.yaml:1: expected an object with 'agents', got a list");
+    assertThat(problems("agents.yaml", "defaultAgent: concierge\n"))
+        .containsExactly("agents.yaml:1: missing required field 'agents'");
+    assertThat(problems("agents.yaml", "agents: []\n"))
+        .containsExactly("agents.yaml:1: agents: the list is empty; define at least one agent");
+  }
+
+  @Test
+  void malformedYamlAndJson_areOneProblemAtTheirLine() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                agents:
+                  - name: concierge
+                   tools: [get_weather
+                """))
+        .containsExactly(
+            "agents.yaml:3: not valid YAML: expected <block end>, but found '<block mapping"
+                + " start>' (while parsing a block collection that starts at line 2)");
+    assertThat(problems("agents.yaml", "agents:\n  - name: a\n\ttools: []\n"))
+        .singleElement()
+        .asString()
+        .startsWith("agents.yaml:3: not valid YAML: found character '\\t(TAB)'");
+    assertThat(problems("agents.json", "{\"agents\": [\n  {\"name\": \"a\",}\n]}"))
+        .singleElement()
+        .asString()
+        .startsWith("agents.json:2: not valid JSON: Unexpected character ('}'");
+  }
+
+  @Test
+  void aMissingFile_isAProblemNamingIt() {
+    Path missing = dir.resolve("nope.yaml");
+
+    assertThatThrownBy(() -> AgentsFile.load(missing, CATALOG))
+        .isInstanceOf(AgentsFileException.class)
+        .hasMessage(missing + ": no such agents file");
+  }
+}
