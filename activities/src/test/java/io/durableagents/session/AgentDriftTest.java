@@ -28,6 +28,15 @@ class AgentDriftTest {
       "{'turns':[{'text':'paying','toolCalls':[{'name':'pay','arguments':{'amount':500}}]},"
           + "{'text':'paid'},{'text':'next run'}]}";
 
+  /**
+   * The test server never moves work off a stopped worker's sticky queue (a real server does):
+   * without stickiness the redeployed worker gets every workflow task.
+   */
+  private static final io.temporal.worker.WorkerOptions NOT_STICKY =
+      io.temporal.worker.WorkerOptions.newBuilder()
+          .setStickyQueueScheduleToStartTimeout(java.time.Duration.ZERO)
+          .build();
+
   @TempDir Path dir;
 
   private SessionTestKit kit;
@@ -57,7 +66,9 @@ class AgentDriftTest {
             dir,
             recording(),
             agent -> agent.instructions("v1: book carefully").onAgentDrift(policy),
-            io.temporal.worker.WorkerFactoryOptions.newBuilder());
+            io.temporal.worker.WorkerFactoryOptions.newBuilder(),
+            io.durableagents.agent.Execution.ACTIVITY,
+            NOT_STICKY);
     RunResult paused = kit.send(sessionId, "pay the bill");
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     kit.redeploy(agent -> agent.instructions("v2: book fast").onAgentDrift(policy));
@@ -119,7 +130,9 @@ class AgentDriftTest {
             dir,
             recording(),
             agent -> agent.onAgentDrift(DriftPolicy.WARN),
-            io.temporal.worker.WorkerFactoryOptions.newBuilder());
+            io.temporal.worker.WorkerFactoryOptions.newBuilder(),
+            io.durableagents.agent.Execution.ACTIVITY,
+            NOT_STICKY);
     RunResult paused = kit.send("gone-1", "pay the bill");
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     kit.redeploy(

@@ -2,6 +2,7 @@ package io.durableagents.activities.internal;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,6 +26,7 @@ import java.util.List;
  * the worker runs.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
 record AgentDefinition(
     @JsonProperty("agent") String agent,
     @JsonProperty("model") String model,
@@ -46,6 +48,13 @@ record AgentDefinition(
 
   AgentDefinition {
     tools = tools == null ? List.of() : List.copyOf(tools);
+    outputSchema = absentIfNull(outputSchema);
+    runConfig = absentIfNull(runConfig);
+  }
+
+  /** JSON read back gives a null node where the definition had none: the same definition. */
+  private static JsonNode absentIfNull(JsonNode node) {
+    return node == null || node.isNull() || node.isMissingNode() ? null : node;
   }
 
   /** A tool as the model and the approval gate see it. */
@@ -54,7 +63,12 @@ record AgentDefinition(
       @JsonProperty("name") String name,
       @JsonProperty("description") String description,
       @JsonProperty("schema") JsonNode schema,
-      @JsonProperty("approval") String approval) {}
+      @JsonProperty("approval") String approval) {
+
+    ToolDeclaration {
+      schema = absentIfNull(schema);
+    }
+  }
 
   /** The definition of {@code agent} for a run with {@code runConfig} (null: none). */
   static AgentDefinition of(Agent agent, JsonNode runConfig) {
