@@ -98,8 +98,20 @@ class ClientOptionsTest {
     assertThat(options.toBuilder().setMaxSteps(null).build())
         .isEqualTo(SendOptions.newBuilder().setAgent("concierge").build())
         .isNotEqualTo(options);
-    assertThat(options).hasToString("SendOptions{agent='concierge', maxSteps=12}");
-    assertThat(defaults).hasToString("SendOptions{agent=null, maxSteps=null}");
+    assertThat(options).hasToString("SendOptions{agent='concierge', maxSteps=12, runConfig=null}");
+    assertThat(defaults).hasToString("SendOptions{agent=null, maxSteps=null, runConfig=null}");
+    assertThat(defaults.getRunConfig()).isNull();
+
+    com.fasterxml.jackson.databind.node.ObjectNode gold =
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+            .objectNode()
+            .put("tier", "gold");
+    SendOptions configured = options.toBuilder().setRunConfig(gold).build();
+    gold.put("tier", "changed after build");
+    assertThat(configured.getRunConfig().get("tier").asText()).isEqualTo("gold");
+    assertThat(configured.toBuilder().build()).isEqualTo(configured).isNotEqualTo(options);
+    assertThat(configured)
+        .hasToString("SendOptions{agent='concierge', maxSteps=12, runConfig={\"tier\":\"gold\"}}");
   }
 
   @Test
