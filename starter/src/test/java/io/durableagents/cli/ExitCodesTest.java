@@ -170,6 +170,12 @@ class ExitCodesTest {
         .isEqualTo(ExitCodes.USAGE);
     assertThat(CliHarness.run("send", "s", "t", "--max-steps", "0").exitCode())
         .isEqualTo(ExitCodes.USAGE);
+    // A run configuration that is no JSON object is refused before anything is sent.
+    CliHarness.Outcome array = CliHarness.run("send", "s", "t", "--run-config", "[\"gold\"]");
+    assertThat(array.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(array.err()).contains("--run-config must be a JSON object, got array");
+    assertThat(CliHarness.run("send", "s", "t", "--run-config", "{tier").err())
+        .contains("--run-config is not JSON");
     assertThat(CliHarness.run("no-such-command").exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(CliHarness.run().exitCode()).isEqualTo(ExitCodes.USAGE);
   }
