@@ -15,10 +15,8 @@ import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SendRules;
 import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
-import io.temporal.common.VersioningBehavior;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
-import io.temporal.workflow.WorkflowVersioningBehavior;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -30,10 +28,12 @@ import org.slf4j.Logger;
  * <p>Handlers only record input and decisions (in the {@link Session}'s parts) and wait; the loop
  * itself runs in the workflow method, so handlers never race on activities.
  *
- * <p>On a worker that uses Temporal's worker versioning, each workflow run is pinned to the worker
- * deployment version it started on ({@link VersioningBehavior#PINNED}); between runs, once a newer
- * version is the deployment's target, the session continues as new onto it ({@link
- * Handover#newVersionAvailable}). Workers without versioning ignore both.
+ * <p>On a worker that uses Temporal's worker versioning with the default behaviour {@code PINNED},
+ * each workflow run is pinned to the worker deployment version it started on; between runs, once a
+ * newer version is the deployment's target, the session continues as new onto it ({@link
+ * Handover#newVersionAvailable}). The behaviour is the worker's default rather than an annotation
+ * here: a real server refuses a workflow task that names a behaviour from a worker without
+ * versioning.
  */
 public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private static final Logger log = Workflow.getLogger(AgentSessionWorkflowImpl.class);
@@ -57,7 +57,6 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   }
 
   @Override
-  @WorkflowVersioningBehavior(VersioningBehavior.PINNED)
   public void run(SessionStart ignored) {
     if (start.fork() == null
         && start.continued() == null
