@@ -59,7 +59,12 @@ public final class AgentDefinitions {
     Agent agent = registry.agent(resolution.agent(), resolution.runConfig());
     AgentDefinition definition = AgentDefinition.of(agent, resolution.runConfig());
     String fingerprint = definition.fingerprint();
-    if (!recorded.containsKey(fingerprint)) {
+    boolean known;
+    synchronized (recorded) {
+      // An access-ordered map: even a lookup reorders it, so every access holds the lock.
+      known = recorded.containsKey(fingerprint);
+    }
+    if (!known) {
       try {
         store.saveDefinition(fingerprint, definition.agent(), definition.toJson());
       } catch (StoreException e) {
