@@ -1,0 +1,204 @@
+package io.durableagents.app.browser;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.stream.Collectors;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The system's Chromium, headless, driven through the system's chromedriver: the binaries are given
+ * explicitly, so Selenium Manager never runs and nothing is downloaded. {@code CHROMIUM} and {@code
+ * CHROMEDRIVER} override the Debian paths. Missing binaries fail the test (never skip it): a
+ * browser test that silently does not run proves nothing.
+ */
+public final class HeadlessChromium implements AutoCloseable {
+  /** The window of the screenshots in docs/. */
+  public static final Dimension DESKTOP = new Dimension(1280, 900);
+
+  /** A phone-sized window, for the pages' narrow layout. */
+  public static final Dimension NARROW = new Dimension(390, 844);
+
+  static final String DEFAULT_CHROMIUM = "/usr/bin/chromium";
+  static final String DEFAULT_CHROMEDRIVER = "/usr/bin/chromedriver";
+
+  private final ChromeDriverService service;
+  private final ChromeDriver driver;
+
+  private HeadlessChromium(ChromeDriverService service, ChromeDriver driver) {
+    this.service = service;
+    this.driver = driver;
+  }
+
+  /** A browser with a {@link #DESKTOP} window. */
+  public static HeadlessChromium start() {
+    return start(DESKTOP);
+  }
+
+  /** A browser whose pages see a viewport of {@code window} (e.g. {@link #NARROW}). */
+  public static HeadlessChromium start(Dimension window) {
+    String chromium = binary(System.getenv(), "CHROMIUM", DEFAULT_CHROMIUM);
+    String chromedriver = binary(System.getenv(), "CHROMEDRIVER", DEFAULT_CHROMEDRIVER);
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(new File(chromedriver))
+            .usingAnyFreePort()
+            .build();
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(chromium);
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=" + window.getWidth() + "," + window.getHeight());
+    // The page's console, read by consoleLog() to explain a failure (a CSP report, a script error).
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, Level.ALL);
+    options.setCapability("goog:loggingPrefs", logs);
+    ChromeDriver driver;
+    try {
+      driver = new ChromeDriver(service, options);
+    } catch (RuntimeException e) {
+      service.stop();
+      throw new IllegalStateException(
+          "Cannot start " + chromium + " through " + chromedriver + ": " + e.getMessage(), e);
+    }
+    HeadlessChromium browser = new HeadlessChromium(service, driver);
+    try {
+      browser.resizeViewport(window);
+    } catch (RuntimeException e) {
+      browser.close();
+      throw e;
+    }
+    return browser;
+  }
+
+  /**
+   * The path of a binary from {@code variable} of {@code env} or {@code fallback}, failing with how
+   * to install it when it is not there.
+   */
+  static String binary(Map<String, String> env, String variable, String fallback) {
+    String configured = env.get(variable);
+    String path = configured == null || configured.isBlank() ? fallback : configured.strip();
+    if (!Files.isExecutable(Path.of(path))) {
+      throw new IllegalStateException(
+          "The browser tests need Chromium and its chromedriver, but "
+              + path
+              + " is not an executable file (set "
+              + variable
+              + " to another path). .ci/run installs them with"
+              + " `apt-get install chromium chromium-driver`.");
+    }
+    return path;
+  }
+
+  /**
+   * Sizes the window so the viewport, not the window, is {@code viewport}: {@code --window-size}
+   * sizes the window, whose frame may take some of it.
+   */
+  public void resizeViewport(Dimension viewport) {
+    driver.manage().window().setSize(viewport);
+    @SuppressWarnings("unchecked")
+    Map<String, Long> inner =
+        (Map<String, Long>)
+            script("return {width: window.innerWidth, height: window.innerHeight};");
+    int width = viewport.getWidth() + (viewport.getWidth() - inner.get("width").intValue());
+    int height = viewport.getHeight() + (viewport.getHeight() - inner.get("height").intValue());
+    if (width != viewport.getWidth() || height != viewport.getHeight()) {
+      driver.manage().window().setSize(new Dimension(width, height));
+    }
+  }
+
+  public WebDriver driver() {
+    return driver;
+  }
+
+  /** Loads {@code url} and waits for the document to be parsed and its scripts run. */
+  public HeadlessChromium open(URI url) {
+    driver.get(url.toString());
+    return this;
+  }
+
+  /** The first element matching {@code css}, once there is one. */
+  public WebElement waitFor(String css, Duration timeout) {
+    return new WebDriverWait(driver, timeout)
+        .withMessage(() -> "no element " + css + " on " + driver.getCurrentUrl() + consoleLog())
+        .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(css)));
+  }
+
+  /** Waits until {@code condition} returns neither null nor false, and returns its value. */
+  public <T> T waitUntil(Duration timeout, String what, Function<WebDriver, T> condition) {
+    return new WebDriverWait(driver, timeout)
+        .withMessage(() -> what + " on " + driver.getCurrentUrl() + consoleLog())
+        .until(condition);
+  }
+
+  /** The elements matching {@code css} now (none: an empty list). */
+  public List<WebElement> findAll(String css) {
+    return driver.findElements(By.cssSelector(css));
+  }
+
+  /** Runs {@code javascript} in the page and returns what it returns. */
+  public Object script(String javascript, Object... arguments) {
+    return ((JavascriptExecutor) driver).executeScript(javascript, arguments);
+  }
+
+  /** Saves a PNG of the viewport to {@code file}, creating its directory. */
+  public Path screenshot(Path file) {
+    byte[] png = driver.getScreenshotAs(OutputType.BYTES);
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      return Files.write(file, png);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write screenshot " + file, e);
+    }
+  }
+
+  /** What the page logged to its console since the last call, for failure messages. */
+  public String consoleLog() {
+    try {
+      List<LogEntry> entries = driver.manage().logs().get(LogType.BROWSER).getAll();
+      return entries.isEmpty()
+          ? ""
+          : entries.stream()
+              .map(entry -> entry.getLevel() + " " + entry.getMessage())
+              .collect(Collectors.joining("\n  ", "; browser console:\n  ", ""));
+    } catch (RuntimeException e) {
+      return "; browser console unavailable: " + e.getMessage();
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      driver.quit();
+    } finally {
+      service.stop();
+    }
+  }
+}
