@@ -13,6 +13,7 @@ import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.ForkPatch;
+import io.durableagents.workflow.RunResult;
 import io.javalin.http.Context;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
