@@ -20,9 +20,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.staticfiles.Location;
 import io.javalin.json.JavalinJackson;
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -231,22 +229,22 @@ public final class AgentConsole implements AutoCloseable {
   }
 
   private static void requireAuthOffLoopback(ConsoleOptions options) {
-    if (options.getAuthentication().kind() != ConsoleAuth.Kind.LOCAL) {
-      return;
-    }
-    boolean loopback;
-    try {
-      loopback = InetAddress.getByName(options.getBind()).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      throw new IllegalArgumentException(
-          "cannot resolve the address '" + options.getBind() + "'", e);
-    }
-    if (!loopback) {
+    if (options.getAuthentication().kind() == ConsoleAuth.Kind.LOCAL && !options.bindsLoopback()) {
       throw new IllegalArgumentException(
           "the console binds "
               + options.getBind()
               + ", which other machines can reach: it needs authentication there"
-              + " (tokens, or a trusted proxy header), or bind 127.0.0.1");
+              + " (--tokens FILE or --trusted-header HEADER), or bind 127.0.0.1");
+    }
+  }
+
+  /** Why {@code options} cannot start a console, or null when they can. */
+  public static String problem(ConsoleOptions options) {
+    try {
+      requireAuthOffLoopback(options);
+      return null;
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
     }
   }
 

@@ -1,5 +1,7 @@
 package io.durableagents.console;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Objects;
 
 /**
@@ -40,6 +42,20 @@ public final class ConsoleOptions {
 
   public int getPort() {
     return port;
+  }
+
+  /**
+   * Whether the console listens on a loopback address only, which no other machine reaches: the one
+   * case where it may run without authentication.
+   *
+   * @throws IllegalArgumentException when the address does not resolve
+   */
+  public boolean bindsLoopback() {
+    try {
+      return InetAddress.getByName(bind).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("cannot resolve the address '" + bind + "'", e);
+    }
   }
 
   public ConsoleAuth getAuthentication() {

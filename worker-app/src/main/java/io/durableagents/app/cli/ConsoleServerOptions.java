@@ -1,5 +1,6 @@
 package io.durableagents.app.cli;
 
+import io.durableagents.console.AgentConsole;
 import io.durableagents.console.ConsoleAuth;
 import io.durableagents.console.ConsoleOptions;
 import java.io.UncheckedIOException;
@@ -67,13 +68,19 @@ public class ConsoleServerOptions {
               : trustedHeader != null
                   ? ConsoleAuth.trustedHeader(trustedHeader)
                   : ConsoleAuth.local();
-      return ConsoleOptions.newBuilder()
-          .setPort(port)
-          .setBind(bind)
-          .setAuthentication(auth)
-          .setTemporalUiUrl(temporalUi == null || temporalUi.isBlank() ? null : temporalUi)
-          .setNamespace(namespace)
-          .build();
+      ConsoleOptions options =
+          ConsoleOptions.newBuilder()
+              .setPort(port)
+              .setBind(bind)
+              .setAuthentication(auth)
+              .setTemporalUiUrl(temporalUi == null || temporalUi.isBlank() ? null : temporalUi)
+              .setNamespace(namespace)
+              .build();
+      String problem = AgentConsole.problem(options);
+      if (problem != null) {
+        throw usage(problem + ".");
+      }
+      return options;
     } catch (IllegalArgumentException | UncheckedIOException e) {
       throw usage(e.getMessage() + ".");
     }
