@@ -96,6 +96,72 @@ public final class ProjectionQueries {
   }
 
   /**
+   * One page of the session list, newest {@code updated_at} first (ties by session id, descending):
+   * the sessions matching every given filter (null: any) that come after {@code after} in that
+   * order (null: from the start). Keyset pagination, so a page costs the same however deep it is.
+   *
+   * @param idContains a part of the session id, matched literally
+   */
+  public List<StoredSession> sessions(
+      Connection connection,
+      String status,
+      String agent,
+      String idContains,
+      SessionKey after,
+      int limit)
+      throws SQLException {
+    List<String> conditions = new ArrayList<>();
+    List<Object> parameters = new ArrayList<>();
+    if (status != null) {
+      conditions.add("status = ?");
+      parameters.add(status);
+    }
+    if (agent != null) {
+      conditions.add("agent = ?");
+      parameters.add(agent);
+    }
+    if (idContains != null) {
+      conditions.add("session_id LIKE ? ESCAPE '!'");
+      parameters.add("%" + idContains.replaceAll("[!%_]", "!$0") + "%");
+    }
+    if (after != null) {
+      conditions.add("(updated_at < ? OR (updated_at = ? AND session_id < ?))");
+      parameters.add(after.updatedAt());
+      parameters.add(after.updatedAt());
+      parameters.add(after.sessionId());
+    }
+    parameters.add(limit);
+    String sql = ReadSql.sessionsPage(String.join(" AND ", conditions));
+    try (PreparedStatement select = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.size(); i++) {
+        select.setObject(i + 1, parameters.get(i));
+      }
+      return sessions(select);
+    }
+  }
+
+  /** Where a page of the session list ends: the next page starts after this session. */
+  public record SessionKey(long updatedAt, String sessionId) {}
+
+  /** The sessions forked from {@code sessionId}, oldest first. */
+  public List<StoredSession> forks(Connection connection, String sessionId) throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(ReadSql.FORKS)) {
+      select.setString(1, sessionId);
+      return sessions(select);
+    }
+  }
+
+  private static List<StoredSession> sessions(PreparedStatement select) throws SQLException {
+    List<StoredSession> result = new ArrayList<>();
+    try (ResultSet row = select.executeQuery()) {
+      while (row.next()) {
+        result.add(Rows.session(row));
+      }
+    }
+    return List.copyOf(result);
+  }
+
+  /**
    * The checkpoint history of a session, newest step first.
    *
    * @param limit at most this many entries (the newest); zero or less means all of them

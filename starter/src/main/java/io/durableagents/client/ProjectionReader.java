@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -94,6 +95,59 @@ public final class ProjectionReader implements AutoCloseable {
     return read(
         "session " + sessionId,
         connection -> queries.session(connection, sessionId).map(ProjectionReader::sessionRow));
+  }
+
+  /** Sessions a page of {@link #sessions} may hold at most. */
+  public static final int MAX_PAGE = 500;
+
+  /**
+   * A page of the sessions the projection holds, newest activity ({@link SessionRow#updatedAt})
+   * first, for session lists: those matching {@code filter}, after {@code cursor} (null: from the
+   * start), at most {@code limit}. The cursor of a page stays valid while sessions change: a
+   * session that moves to the front is not listed twice on later pages.
+   *
+   * @param cursor a {@link SessionPage#nextCursor()} this reader returned, or null
+   * @param limit 1 to {@value #MAX_PAGE}
+   * @throws IllegalArgumentException for a cursor this reader did not return, or a bad limit
+   * @throws AgentClientException if the projection cannot be read
+   */
+  public SessionPage sessions(SessionFilter filter, String cursor, int limit) {
+    Objects.requireNonNull(filter, "filter");
+    if (limit < 1 || limit > MAX_PAGE) {
+      throw new IllegalArgumentException("limit must be 1 to " + MAX_PAGE + ", got " + limit);
+    }
+    ProjectionQueries.SessionKey after = cursor == null ? null : SessionCursor.decode(cursor);
+    String status = filter.status() == null ? null : filter.status().value();
+    List<StoredSession> rows =
+        read(
+            "the sessions",
+            connection ->
+                queries.sessions(
+                    connection, status, filter.agent(), filter.idContains(), after, limit + 1));
+    List<SessionRow> page = rows.stream().limit(limit).map(ProjectionReader::sessionRow).toList();
+    String next = null;
+    if (rows.size() > limit) {
+      SessionRow last = page.get(page.size() - 1);
+      next =
+          SessionCursor.encode(
+              new ProjectionQueries.SessionKey(last.updatedAt(), last.sessionId()));
+    }
+    return new SessionPage(page, next);
+  }
+
+  /**
+   * The sessions forked from {@code sessionId}, oldest first (empty when there are none).
+   *
+   * @throws AgentClientException if the projection cannot be read
+   */
+  public List<SessionRow> forks(String sessionId) {
+    requireSessionId(sessionId);
+    return read(
+        "the forks of session " + sessionId,
+        connection ->
+            queries.forks(connection, sessionId).stream()
+                .map(ProjectionReader::sessionRow)
+                .toList());
   }
 
   /**

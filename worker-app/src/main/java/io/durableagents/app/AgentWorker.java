@@ -9,6 +9,7 @@ import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
+import io.durableagents.streaming.DeltaListener;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.VersioningBehavior;
 import io.temporal.common.WorkerDeploymentVersion;
@@ -17,6 +18,7 @@ import io.temporal.worker.WorkerDeploymentOptions;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
+import java.util.List;
 
 /**
  * A running worker: connection to Temporal, the projection store and the plugin with the demo agent
@@ -52,6 +54,14 @@ public final class AgentWorker implements AutoCloseable {
    * opened and migrated), registers the plugin on {@code config.taskQueue()} and starts polling.
    */
   public static AgentWorker start(WorkerConfig config) {
+    return start(config, List.of());
+  }
+
+  /**
+   * {@link #start(WorkerConfig)}, handing the deltas of the model turns this worker runs to {@code
+   * deltaListeners} too (e.g. a console in this process).
+   */
+  public static AgentWorker start(WorkerConfig config, List<DeltaListener> deltaListeners) {
     ModelProvider model =
         config.modelSpec() == null
             ? ConciergeAgent.defaultScript()
@@ -77,6 +87,7 @@ public final class AgentWorker implements AutoCloseable {
       if (events != null) {
         options.addDeltaListener(events);
       }
+      deltaListeners.forEach(options::addDeltaListener);
       AgentsPlugin plugin = new AgentsPlugin(options.build());
       WorkerFactory factory =
           WorkerFactory.newInstance(

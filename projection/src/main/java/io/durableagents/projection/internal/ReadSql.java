@@ -15,6 +15,20 @@ public final class ReadSql {
 
   public static final String SESSION = "SELECT * FROM agent_sessions WHERE session_id = ?";
 
+  /** Forks taken from a session (parameter: the parent), oldest first. */
+  public static final String FORKS =
+      "SELECT * FROM agent_sessions WHERE parent_session_id = ? ORDER BY created_at, session_id";
+
+  /**
+   * A page of the session list, newest activity first: {@code filters} is a conjunction of {@code
+   * AND} conditions (possibly empty) whose parameters come first, then the limit.
+   */
+  public static String sessionsPage(String filters) {
+    return "SELECT * FROM agent_sessions"
+        + (filters.isEmpty() ? "" : " WHERE " + filters)
+        + " ORDER BY updated_at DESC, session_id DESC LIMIT ?";
+  }
+
   public static final String HISTORY =
       "SELECT * FROM agent_checkpoints WHERE session_id = ? ORDER BY step DESC";
 

@@ -102,7 +102,7 @@ final class LocatedTree {
     lines.putIfAbsent(path, parser.currentTokenLocation().getLineNr());
     JsonToken token = parser.currentToken();
     switch (token) {
-      case START_OBJECT:
+      case START_OBJECT -> {
         ObjectNode object = NODES.objectNode();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
           String name = parser.currentName();
@@ -120,26 +120,33 @@ final class LocatedTree {
           object.set(name, value(parser, at, lines, source));
         }
         return object;
-      case START_ARRAY:
+      }
+      case START_ARRAY -> {
         ArrayNode array = NODES.arrayNode();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
           array.add(value(parser, element(path, array.size()), lines, source));
         }
         return array;
-      case VALUE_STRING:
+      }
+      case VALUE_STRING -> {
         return NODES.textNode(parser.getText());
-      case VALUE_NUMBER_INT:
+      }
+      case VALUE_NUMBER_INT -> {
         return NODES.numberNode(parser.getBigIntegerValue());
-      case VALUE_NUMBER_FLOAT:
+      }
+      case VALUE_NUMBER_FLOAT -> {
         return NODES.numberNode(parser.getDecimalValue());
-      case VALUE_TRUE:
-      case VALUE_FALSE:
+      }
+      case VALUE_TRUE, VALUE_FALSE -> {
         return NODES.booleanNode(parser.getBooleanValue());
-      case VALUE_NULL:
+      }
+      case VALUE_NULL -> {
         return NODES.nullNode();
-      default:
+      }
+      default -> {
         // YAML's binary and other embedded values: their text is what a person wrote.
         return NODES.textNode(parser.getText());
+      }
     }
   }
 

@@ -9,9 +9,10 @@ import picocli.CommandLine;
 
 /**
  * The {@code agents} command: {@code demo}, {@code dev}, {@code server}, {@code worker}, {@code
- * projection} and {@code replay} from the worker app, the {@link AgentsSubcommand}s of other jars
- * on the classpath ({@code bench}), plus the client commands of the starter. The {@code ./agents}
- * launcher at the repository root runs this class, with the bench module's jar on the classpath.
+ * console}, {@code projection} and {@code replay} from the worker app, the {@link
+ * AgentsSubcommand}s of other jars on the classpath ({@code bench}), plus the client commands of
+ * the starter. The {@code ./agents} launcher at the repository root runs this class, with the bench
+ * module's jar on the classpath.
  *
  * <pre>{@code
  * java -cp "worker-app/target/durable-agents-worker-app.jar:worker-app/target/lib/*" \
@@ -33,6 +34,7 @@ public final class AgentsMain {
     commands.add(new DevCommand());
     commands.add(new ServerCommand());
     commands.add(new WorkerCommand());
+    commands.add(new ConsoleCommand());
     ServiceLoader.load(AgentsSubcommand.class).forEach(commands::add);
     commands.add(new ProjectionCommand());
     commands.add(new ReplayCommand());

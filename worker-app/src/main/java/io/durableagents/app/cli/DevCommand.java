@@ -2,15 +2,23 @@ package io.durableagents.app.cli;
 
 import io.durableagents.app.AgentWorker;
 import io.durableagents.app.WorkerConfig;
+import io.durableagents.app.console.ConsoleDeltaListener;
 import io.durableagents.cli.ConnectionOptions;
+import io.durableagents.client.AgentClient;
+import io.durableagents.client.AgentClientOptions;
+import io.durableagents.client.ProjectionReader;
+import io.durableagents.console.AgentConsole;
+import io.durableagents.console.ConsoleOptions;
 import io.durableagents.projection.ProjectionUrl;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -24,6 +32,7 @@ import picocli.CommandLine.Spec;
       "Run a Temporal server on 127.0.0.1:PORT and a worker on it until Ctrl-C: the Temporal CLI's",
       "dev server (Web UI, state in .agents/temporal-PORT.db) when the CLI is installed",
       "(scripts/install-temporal-cli), else the embedded in-memory test server.",
+      "A console (approvals inbox, sessions) on 127.0.0.1:8080 unless --console-port says otherwise.",
       "Then talk to it from another shell: ./agents send chat-1 \"hello\""
     },
     footer = "")
@@ -33,6 +42,15 @@ public class DevCommand implements Callable<Integer> {
   @Mixin LocalServerOptions server;
 
   @Mixin WorkerOptions options;
+
+  @Option(
+      names = "--console-port",
+      paramLabel = "PORT",
+      defaultValue = "8080",
+      description =
+          "Port of the console on 127.0.0.1 (default: ${DEFAULT-VALUE}; 0: any free port; -1: no"
+              + " console).")
+  int consolePort;
 
   @Override
   public Integer call() {
@@ -57,8 +75,14 @@ public class DevCommand implements Callable<Integer> {
     Foreground foreground = Foreground.install(spec.commandLine().getErr());
     String address = server.start(binary, foreground, out, spec.commandLine().getErr());
     WorkerConfig config = options.config(options.connection().plainSettings(address));
-    foreground.own(AgentWorker.start(config));
+    ConsoleDeltaListener deltas = ConsoleDeltaListener.unattached();
+    AgentWorker worker = foreground.own(AgentWorker.start(config, List.of(deltas)));
     out.println(WorkerCommand.readyLine(config));
+    if (consolePort >= 0) {
+      AgentConsole console = foreground.own(startConsole(worker, config));
+      deltas.attach(console);
+      out.println(ConsoleCommand.readyLine(console));
+    }
     out.println(
         "Try, in another shell: ./agents send"
             + clientOptions(config)
@@ -66,6 +90,38 @@ public class DevCommand implements Callable<Integer> {
     out.flush();
     foreground.awaitShutdown();
     return 0;
+  }
+
+  /** The back office on 127.0.0.1, on the worker's client and projection. */
+  private AgentConsole startConsole(AgentWorker worker, WorkerConfig config) {
+    if (consolePort > 0) {
+      Ports.requireFree(consolePort, "--console-port");
+    }
+    ProjectionReader projection;
+    try {
+      projection = ProjectionReader.open(config.projectionUrl());
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "the console reads the projection from a database file or server: "
+              + e.getMessage()
+              + " (or run with --console-port -1).");
+    }
+    AgentClient agents =
+        AgentClient.newInstance(
+            worker.client(),
+            AgentClientOptions.newBuilder()
+                .setTaskQueue(config.taskQueue())
+                .setProjection(projection)
+                .build());
+    return AgentConsole.start(
+        agents,
+        projection,
+        ConsoleOptions.newBuilder()
+            .setPort(consolePort)
+            .setTemporalUiUrl(server.uiUrl())
+            .setNamespace(config.namespace())
+            .build());
   }
 
   /** The options a client needs to reach this dev stack, beyond the defaults. */

@@ -47,6 +47,8 @@ public class LocalServerOptions {
       description = "Port of the Temporal Web UI (default: PORT + 1000).")
   Integer uiPort;
 
+  private String uiUrl;
+
   @Option(
       names = "--temporal-cli",
       paramLabel = "PATH",
@@ -127,6 +129,7 @@ public class LocalServerOptions {
           String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceAll(":$", "");
       throw new CliException(ExitCodes.ERROR, reason + " (log: " + log + ")", e);
     }
+    uiUrl = server.uiUrl();
     out.println(READY_PREFIX + server.address() + " (Web UI " + server.uiUrl() + ")");
     out.println(
         "Temporal dev server " + binary.get() + ": state in " + database + ", log in " + log + ".");
@@ -136,6 +139,11 @@ public class LocalServerOptions {
 
   int port() {
     return port;
+  }
+
+  /** The Web UI of the server {@link #start} started; null for the embedded one (it has none). */
+  String uiUrl() {
+    return uiUrl;
   }
 
   /** {@code --ui-port}, else PORT + 1000, else (beyond 65535) 0: any free port. */

@@ -1,0 +1,126 @@
+package io.durableagents.console;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Objects;
+
+/**
+ * Where {@link AgentConsole} listens and how it authenticates; build with {@link #newBuilder()}.
+ */
+public final class ConsoleOptions {
+  /** The default port of {@code agents console}. */
+  public static final int DEFAULT_PORT = 8080;
+
+  /** The default address: loopback only. */
+  public static final String DEFAULT_BIND = "127.0.0.1";
+
+  private final String bind;
+  private final int port;
+  private final ConsoleAuth authentication;
+  private final String temporalUiUrl;
+  private final String namespace;
+
+  private ConsoleOptions(Builder builder) {
+    this.bind = builder.bind;
+    this.port = builder.port;
+    this.authentication = builder.authentication;
+    this.temporalUiUrl = builder.temporalUiUrl;
+    this.namespace = builder.namespace;
+  }
+
+  public static Builder newBuilder() {
+    return new Builder();
+  }
+
+  public static ConsoleOptions getDefaultInstance() {
+    return newBuilder().build();
+  }
+
+  public String getBind() {
+    return bind;
+  }
+
+  public int getPort() {
+    return port;
+  }
+
+  /**
+   * Whether the console listens on a loopback address only, which no other machine reaches: the one
+   * case where it may run without authentication.
+   *
+   * @throws IllegalArgumentException when the address does not resolve
+   */
+  public boolean bindsLoopback() {
+    try {
+      return InetAddress.getByName(bind).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("cannot resolve the address '" + bind + "'", e);
+    }
+  }
+
+  public ConsoleAuth getAuthentication() {
+    return authentication;
+  }
+
+  /** The Temporal UI's base URL, e.g. {@code http://127.0.0.1:8233}, or null when none is known. */
+  public String getTemporalUiUrl() {
+    return temporalUiUrl;
+  }
+
+  public String getNamespace() {
+    return namespace;
+  }
+
+  public static final class Builder {
+    private String bind = DEFAULT_BIND;
+    private int port = DEFAULT_PORT;
+    private ConsoleAuth authentication = ConsoleAuth.local();
+    private String temporalUiUrl;
+    private String namespace = "default";
+
+    private Builder() {}
+
+    /** The address to listen on (default 127.0.0.1); any other needs authentication. */
+    public Builder setBind(String bind) {
+      this.bind = Objects.requireNonNull(bind, "bind");
+      return this;
+    }
+
+    /**
+     * The port (default {@value #DEFAULT_PORT}); 0 picks a free one ({@link AgentConsole#port}).
+     */
+    public Builder setPort(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be 0 to 65535, got " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** Who callers are (default {@link ConsoleAuth#local()}). */
+    public Builder setAuthentication(ConsoleAuth authentication) {
+      this.authentication = Objects.requireNonNull(authentication, "authentication");
+      return this;
+    }
+
+    /** The Temporal UI to link each session to (null: no link). */
+    public Builder setTemporalUiUrl(String temporalUiUrl) {
+      if (temporalUiUrl != null && !temporalUiUrl.matches("https?://[^\\s]+")) {
+        throw new IllegalArgumentException(
+            "the Temporal UI URL must be http:// or https://, got '" + temporalUiUrl + "'");
+      }
+      this.temporalUiUrl = temporalUiUrl == null ? null : temporalUiUrl.replaceAll("/+$", "");
+      return this;
+    }
+
+    /** The sessions' Temporal namespace, for the links to the Temporal UI (default "default"). */
+    public Builder setNamespace(String namespace) {
+      this.namespace = Objects.requireNonNull(namespace, "namespace");
+      return this;
+    }
+
+    public ConsoleOptions build() {
+      return new ConsoleOptions(this);
+    }
+  }
+}

@@ -1,0 +1,14 @@
+package io.durableagents.client;
+
+import java.util.List;
+
+/**
+ * One page of {@link ProjectionReader#sessions}: newest activity first.
+ *
+ * @param nextCursor pass it back for the next page; null on the last one
+ */
+public record SessionPage(List<SessionRow> sessions, String nextCursor) {
+  public SessionPage {
+    sessions = List.copyOf(sessions);
+  }
+}

@@ -1,0 +1,92 @@
+package io.durableagents.app.cli;
+
+import io.durableagents.console.AgentConsole;
+import io.durableagents.console.ConsoleAuth;
+import io.durableagents.console.ConsoleOptions;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The options of {@code agents console}: where it listens and who may use it. */
+public class ConsoleServerOptions {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
+
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      defaultValue = "8080",
+      description = "Port to serve the console on (default: ${DEFAULT-VALUE}; 0: any free port).")
+  int port;
+
+  @Option(
+      names = "--bind",
+      paramLabel = "ADDRESS",
+      defaultValue = "127.0.0.1",
+      description =
+          "Address to listen on (default: ${DEFAULT-VALUE}). Any other needs --tokens or"
+              + " --trusted-header.")
+  String bind;
+
+  @Option(
+      names = "--tokens",
+      paramLabel = "FILE",
+      description =
+          "Bearer tokens, one 'APPROVER TOKEN' pair per line: each caller is the approver its"
+              + " token names.")
+  Path tokens;
+
+  @Option(
+      names = "--trusted-header",
+      paramLabel = "HEADER",
+      description =
+          "A reverse proxy authenticates users and names them in this header (e.g."
+              + " X-Forwarded-User). Only when nothing but the proxy reaches the console.")
+  String trustedHeader;
+
+  @Option(
+      names = "--temporal-ui",
+      paramLabel = "URL",
+      defaultValue = "${env:AGENTS_TEMPORAL_UI}",
+      description =
+          "The Temporal Web UI to link sessions to, e.g. http://127.0.0.1:8233 (env"
+              + " AGENTS_TEMPORAL_UI).")
+  String temporalUi;
+
+  /** The console's options, for the sessions of {@code namespace}; usage errors name the option. */
+  ConsoleOptions options(String namespace) {
+    if (tokens != null && trustedHeader != null) {
+      throw usage("--tokens and --trusted-header are two ways to authenticate: choose one.");
+    }
+    try {
+      ConsoleAuth auth =
+          tokens != null
+              ? ConsoleAuth.tokensFile(tokens)
+              : trustedHeader != null
+                  ? ConsoleAuth.trustedHeader(trustedHeader)
+                  : ConsoleAuth.local();
+      ConsoleOptions options =
+          ConsoleOptions.newBuilder()
+              .setPort(port)
+              .setBind(bind)
+              .setAuthentication(auth)
+              .setTemporalUiUrl(temporalUi == null || temporalUi.isBlank() ? null : temporalUi)
+              .setNamespace(namespace)
+              .build();
+      String problem = AgentConsole.problem(options);
+      if (problem != null) {
+        throw usage(problem + ".");
+      }
+      return options;
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      throw usage(e.getMessage() + ".");
+    }
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(mixee.commandLine(), message);
+  }
+}
