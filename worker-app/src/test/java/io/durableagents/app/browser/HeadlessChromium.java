@@ -10,12 +10,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.UnexpectedAlertBehaviour;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -42,6 +44,21 @@ public final class HeadlessChromium implements AutoCloseable {
 
   static final String DEFAULT_CHROMIUM = "/usr/bin/chromium";
   static final String DEFAULT_CHROMEDRIVER = "/usr/bin/chromedriver";
+
+  private static final String RECORD_EVENT_SOURCES =
+      """
+      (() => {
+        const Native = window.EventSource;
+        const opened = [];
+        window.__eventSources = opened;
+        window.EventSource = class extends Native {
+          constructor(...args) {
+            super(...args);
+            opened.push(this);
+          }
+        };
+      })();
+      """;
 
   private final ChromeDriverService service;
   private final ChromeDriver driver;
@@ -77,6 +94,8 @@ public final class HeadlessChromium implements AutoCloseable {
     LoggingPreferences logs = new LoggingPreferences();
     logs.enable(LogType.BROWSER, Level.ALL);
     options.setCapability("goog:loggingPrefs", logs);
+    // An alert stays open for the test to see (the default dismisses it and fails some other call).
+    options.setUnhandledPromptBehaviour(UnexpectedAlertBehaviour.IGNORE);
     ChromeDriver driver;
     try {
       driver = new ChromeDriver(service, options);
@@ -141,6 +160,25 @@ public final class HeadlessChromium implements AutoCloseable {
     return this;
   }
 
+  /**
+   * From now on every page keeps the {@code EventSource}s it opens in {@code window.__eventSources}
+   * (a script run before the page's own), so a test can wait until the page listens before it makes
+   * events that are never replayed, such as deltas.
+   */
+  public void recordEventSources() {
+    driver.executeCdpCommand(
+        "Page.addScriptToEvaluateOnNewDocument", Map.of("source", RECORD_EVENT_SOURCES));
+  }
+
+  /** How many of the page's {@code EventSource}s are open (see {@link #recordEventSources}). */
+  public long openEventSources() {
+    Object open =
+        script(
+            "return (window.__eventSources || [])"
+                + ".filter(s => s.readyState === EventSource.OPEN).length;");
+    return open instanceof Number number ? number.longValue() : 0;
+  }
+
   /** The first element matching {@code css}, once there is one. */
   public WebElement waitFor(String css, Duration timeout) {
     return new WebDriverWait(driver, timeout)
@@ -150,8 +188,14 @@ public final class HeadlessChromium implements AutoCloseable {
 
   /** Waits until {@code condition} returns neither null nor false, and returns its value. */
   public <T> T waitUntil(Duration timeout, String what, Function<WebDriver, T> condition) {
+    return waitUntil(timeout, () -> what, condition);
+  }
+
+  /** {@link #waitUntil(Duration, String, Function)}, describing the failure when it happens. */
+  public <T> T waitUntil(
+      Duration timeout, Supplier<String> what, Function<WebDriver, T> condition) {
     return new WebDriverWait(driver, timeout)
-        .withMessage(() -> what + " on " + driver.getCurrentUrl() + consoleLog())
+        .withMessage(() -> what.get() + " on " + driver.getCurrentUrl() + consoleLog())
         .until(condition);
   }
 
