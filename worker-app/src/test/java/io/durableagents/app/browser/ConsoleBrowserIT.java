@@ -1,0 +1,480 @@
+package io.durableagents.app.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.app.AgentWorker;
+import io.durableagents.app.TemporalDevServer;
+import io.durableagents.app.WorkerConfig;
+import io.durableagents.app.console.ConsoleDeltaListener;
+import io.durableagents.app.demo.ConciergeAgent;
+import io.durableagents.app.testing.RealTemporal;
+import io.durableagents.client.AgentClient;
+import io.durableagents.client.AgentClientOptions;
+import io.durableagents.client.ApprovalRow;
+import io.durableagents.client.ProjectionReader;
+import io.durableagents.client.SendOptions;
+import io.durableagents.console.AgentConsole;
+import io.durableagents.console.ConsoleAuth;
+import io.durableagents.console.ConsoleOptions;
+import io.durableagents.streaming.Delta;
+import io.durableagents.streaming.DeltaListener;
+import io.durableagents.workflow.ApprovalStatus;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.RunStatus;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The console in a real browser: the real Temporal dev server, an in-process worker serving the
+ * demo concierge agent, and the console in this process (so the worker's deltas reach its pages).
+ * Every test starts its own worker, task queue, projection and console, so each inbox shows only
+ * that test's approvals, and its own headless Chromium.
+ *
+ * <p>Screenshots of the pages go to {@code target/screenshots/}; with {@code
+ * -Dconsole.screenshots=DIR} the inbox and a session page are also saved to DIR as {@code
+ * console-inbox.png} and {@code console-session.png} (the ones in docs/).
+ */
+class ConsoleBrowserIT {
+  /** The booking request of {@code agents demo}: the concierge's script books, with approval. */
+  private static final String BOOKING = "Book a table for 2 in Paris tonight at 19:30";
+
+  private static final Duration PAGE = Duration.ofSeconds(15);
+  private static final Duration RUN = Duration.ofSeconds(60);
+  private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+  @TempDir static Path serverDir;
+  private static TemporalDevServer server;
+  private static final AtomicInteger stacks = new AtomicInteger();
+
+  @TempDir Path dir;
+  private HeadlessChromium browser;
+  private Stack stack;
+  private String testName;
+
+  @BeforeAll
+  static void startTemporal() {
+    server = RealTemporal.start(serverDir);
+  }
+
+  @AfterAll
+  static void stopTemporal() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @BeforeEach
+  void startBrowser(TestInfo info) {
+    testName = info.getTestMethod().orElseThrow().getName();
+    browser = HeadlessChromium.start();
+  }
+
+  @AfterEach
+  void stop() {
+    try {
+      if (browser != null) {
+        // What the page looked like at the end, kept for whoever reads a failure.
+        browser.screenshot(SCREENSHOTS.resolve(testName + ".png"));
+        browser.close();
+      }
+    } finally {
+      if (stack != null) {
+        stack.close();
+      }
+    }
+  }
+
+  @Test
+  void approvesAPendingBookingFromTheInbox_andTheRunFinishes() {
+    stack = Stack.start(dir, null, UnaryOperator.identity());
+    String session = "inbox-approve";
+    RunResult paused = sendBooking(session);
+
+    browser.open(stack.console.url());
+    WebElement card = card(paused.approval().approvalId());
+    assertThat(card.getAttribute("data-session-id")).isEqualTo(session);
+    assertThat(card.findElement(By.cssSelector(".tool")).getText()).isEqualTo("book_table");
+    assertThat(card.findElement(By.cssSelector("pre.arguments")).getText())
+        .contains("Le Petit Zinc")
+        .contains("19:30");
+    assertThat(card.findElement(By.cssSelector(".conversation")).getText()).contains(BOOKING);
+    assertThat(card.findElement(By.cssSelector(".age")).getText()).isNotBlank();
+    card.findElement(By.cssSelector("textarea[name=note]")).sendKeys("Regular guest, approved");
+    card.findElement(By.cssSelector("button.approve")).click();
+
+    assertThat(outcome(paused.approval().approvalId()).getText()).containsIgnoringCase("approved");
+    RunResult finished = stack.agents.awaitRun(session);
+    assertThat(finished.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(finished.text()).contains("is booked");
+    ApprovalRow row = decidedApproval(paused.approval().approvalId());
+    assertThat(row.status()).isEqualTo(ApprovalStatus.APPROVED);
+    assertThat(row.decidedBy()).isEqualTo(System.getProperty("user.name"));
+    assertThat(row.note()).isEqualTo("Regular guest, approved");
+
+    browser.open(sessionPage(session));
+    waitForStatus("finished");
+  }
+
+  @Test
+  void rejectsWithANote_andTheNoteShowsInTheTranscript() {
+    stack = Stack.start(dir, null, UnaryOperator.identity());
+    String session = "inbox-reject";
+    RunResult paused = sendBooking(session);
+
+    browser.open(stack.console.url());
+    WebElement card = card(paused.approval().approvalId());
+    card.findElement(By.cssSelector("textarea[name=note]")).sendKeys("Fully booked that night");
+    card.findElement(By.cssSelector("button.reject")).click();
+
+    assertThat(outcome(paused.approval().approvalId()).getText()).containsIgnoringCase("rejected");
+    assertThat(stack.agents.awaitRun(session).status()).isEqualTo(RunStatus.FINISHED);
+    ApprovalRow row = decidedApproval(paused.approval().approvalId());
+    assertThat(row.status()).isEqualTo(ApprovalStatus.REJECTED);
+    assertThat(row.decidedBy()).isEqualTo(System.getProperty("user.name"));
+    assertThat(row.note()).isEqualTo("Fully booked that night");
+
+    browser.open(sessionPage(session));
+    browser.waitUntil(
+        PAGE,
+        "a #transcript .tool-result with the rejection's note",
+        driver ->
+            browser.findAll("#transcript .tool-result").stream()
+                .anyMatch(result -> result.getText().contains("Fully booked that night")));
+  }
+
+  @Test
+  void deltasStreamIntoTheSessionPage() throws Exception {
+    List<String> pieces =
+        List.of("It will be sunny ", "and about 21°C tonight: ", "a light jacket ", "is plenty.");
+    String streamed = String.join("", pieces);
+    Path script = script("Hello! Ask me anything.", streamed);
+    // The scripted model streams a turn's text as one delta: the gate hands it to the console in
+    // pieces, as a streaming model would, and holds each until the page shows it, so the test sees
+    // the text grow while the run is still in progress.
+    Semaphore shown = new Semaphore(0);
+    stack =
+        Stack.start(
+            dir, "scripted:" + script, toConsole -> new PieceByPiece(toConsole, pieces, shown));
+    String session = "live-1";
+    assertThat(stack.agents.send(session, "Hi").status()).isEqualTo(RunStatus.FINISHED);
+
+    browser.recordEventSources();
+    browser.open(sessionPage(session));
+    waitForStatus("finished");
+    browser.waitUntil(
+        PAGE, "the page's EventSource to open", driver -> browser.openEventSources() > 0);
+    CompletableFuture<RunResult> run = stack.agents.sendAsync(session, "What should I wear?");
+
+    StringBuilder expected = new StringBuilder();
+    for (String piece : pieces) {
+      expected.append(piece);
+      String prefix = expected.toString();
+      browser.waitUntil(
+          PAGE,
+          () -> "#live .delta-text to read \"" + prefix + "\", not \"" + liveText() + "\"",
+          driver -> liveText().equals(prefix));
+      assertThat(run).as("the run, while its text streams").isNotDone();
+      shown.release();
+    }
+
+    RunResult result = run.get(RUN.toSeconds(), TimeUnit.SECONDS);
+    assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(result.text()).isEqualTo(streamed);
+    assertThat(liveText()).isEqualTo(streamed);
+    browser.waitFor("#timeline li[data-step='" + result.checkpointStep() + "']", PAGE);
+    waitForStatus("finished");
+  }
+
+  @Test
+  void aScriptTagInTheTranscriptRunsNoScript() throws Exception {
+    // No double quotes: the pages show arguments as JSON, which would escape them.
+    String scriptTag = "<script>alert(window.__xss = 1)</script>";
+    String imgTag = "<img src=x onerror=alert(window.__xss=2)>";
+    String answer = "You said " + scriptTag + " and " + imgTag;
+    // The model answers with both and asks to book a table whose name is markup too, so the
+    // inbox shows the payloads in its arguments and conversation.
+    Path script =
+        script(
+            List.of(
+                Map.of(
+                    "text",
+                    answer,
+                    "toolCalls",
+                    List.of(
+                        Map.of(
+                            "name",
+                            "book_table",
+                            "arguments",
+                            Map.of("restaurant", imgTag, "people", 2, "time", "19:30"))))));
+    stack = Stack.start(dir, "scripted:" + script, UnaryOperator.identity());
+
+    for (String payload : List.of(scriptTag, imgTag)) {
+      String session = payload.equals(scriptTag) ? "xss-script" : "xss-img";
+      assertThat(stack.agents.send(session, payload).status())
+          .isEqualTo(RunStatus.AWAITING_APPROVAL);
+
+      browser.open(sessionPage(session));
+      browser.waitFor("#transcript .message[data-role=assistant] .text", PAGE);
+      assertNoScriptRan(session);
+      assertThat(texts("#transcript .message[data-role=user] .text")).contains(payload);
+      assertThat(texts("#transcript .message[data-role=assistant] .text")).contains(answer);
+      assertThat(texts("#transcript .tool-call")).anyMatch(call -> call.contains(imgTag));
+      assertThat(browser.findAll("#transcript script")).isEmpty();
+      assertThat(browser.findAll("#transcript img")).isEmpty();
+    }
+
+    browser.open(stack.console.url());
+    browser.waitUntil(
+        PAGE, "two approval cards", driver -> browser.findAll("article.approval").size() == 2);
+    assertNoScriptRan("the inbox");
+    assertThat(texts("article.approval pre.arguments")).allMatch(args -> args.contains(imgTag));
+    assertThat(texts("article.approval .conversation"))
+        .anyMatch(conversation -> conversation.contains(scriptTag))
+        .anyMatch(conversation -> conversation.contains(imgTag));
+    assertThat(browser.findAll("article.approval script")).isEmpty();
+    assertThat(browser.findAll("article.approval img")).isEmpty();
+  }
+
+  /** No alert is open and the payloads' marker is unset: the page ran none of their script. */
+  private void assertNoScriptRan(String where) {
+    assertThatThrownBy(() -> browser.driver().switchTo().alert())
+        .as("an alert opened by " + where)
+        .isInstanceOf(NoAlertPresentException.class);
+    assertThat(browser.script("return typeof window.__xss;"))
+        .as("window.__xss, set by the payloads' script, on " + where)
+        .isEqualTo("undefined");
+  }
+
+  @Test
+  void screenshotsOfTheInboxAndASessionPage() throws Exception {
+    stack = Stack.start(dir, null, UnaryOperator.identity());
+    // A finished conversation for the session page: booked with approval, then a follow-up.
+    String booked = "demo-1";
+    RunResult paused = sendBooking(booked);
+    stack.agents.approve(booked, paused.approval().approvalId());
+    assertThat(stack.agents.awaitRun(booked).status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(stack.agents.send(booked, "Thanks! What should I wear?").status())
+        .isEqualTo(RunStatus.FINISHED);
+    // And one waiting in the inbox.
+    RunResult pending = sendBooking("chat-42");
+
+    browser.open(stack.console.url());
+    card(pending.approval().approvalId());
+    save(browser.screenshot(SCREENSHOTS.resolve("console-inbox.png")));
+
+    browser.open(sessionPage(booked));
+    waitForStatus("finished");
+    browser.waitFor("#business-state", PAGE);
+    browser.waitFor("#timeline li[data-step]", PAGE);
+    browser.waitFor("#transcript .tool-call", PAGE);
+    save(browser.screenshot(SCREENSHOTS.resolve("console-session.png")));
+  }
+
+  /** A model script file whose turns answer these texts, in order. */
+  private Path script(String... answers) throws IOException {
+    return script(Arrays.stream(answers).map(text -> Map.of("text", text)).toList());
+  }
+
+  /** A model script file of these turns (see ScriptedModelProvider). */
+  private Path script(List<? extends Map<String, ?>> turns) throws IOException {
+    return Files.writeString(
+        dir.resolve("script.json"), new ObjectMapper().writeValueAsString(Map.of("turns", turns)));
+  }
+
+  private RunResult sendBooking(String session) {
+    RunResult paused =
+        stack.agents.send(
+            session, BOOKING, SendOptions.newBuilder().setAgent(ConciergeAgent.NAME).build());
+    assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(paused.approval().toolName()).isEqualTo("book_table");
+    return paused;
+  }
+
+  private URI sessionPage(String session) {
+    return stack.console.url().resolve("sessions/" + session);
+  }
+
+  /** The inbox card of an approval, once the page shows it. */
+  private WebElement card(String approvalId) {
+    return browser.waitFor("article.approval[data-approval-id='" + approvalId + "']", PAGE);
+  }
+
+  /** The outcome a card shows once its approval is decided. */
+  private WebElement outcome(String approvalId) {
+    return browser.waitFor(
+        "article.approval[data-approval-id='" + approvalId + "'] .outcome", PAGE);
+  }
+
+  /** The projection's row of an approval, once it records the decision. */
+  private ApprovalRow decidedApproval(String approvalId) {
+    return await()
+        .atMost(RUN)
+        .until(
+            () ->
+                stack.projection.approvals(false).stream()
+                    .filter(row -> row.approvalId().equals(approvalId))
+                    .findFirst(),
+            row -> row.isPresent() && !row.get().isPending())
+        .orElseThrow();
+  }
+
+  private void waitForStatus(String status) {
+    browser.waitUntil(
+        PAGE,
+        "#session-status to read " + status,
+        driver -> {
+          List<WebElement> element = browser.findAll("#session-status");
+          return !element.isEmpty()
+              && element.get(0).getText().strip().equals(status)
+              && status.equals(element.get(0).getAttribute("data-status"));
+        });
+  }
+
+  private String liveText() {
+    return String.valueOf(
+        browser.script(
+            "return Array.from(document.querySelectorAll('#live span.delta-text'))"
+                + ".map(e => e.textContent).join('');"));
+  }
+
+  private List<String> texts(String css) {
+    return browser.findAll(css).stream()
+        .map(element -> element.getAttribute("textContent"))
+        .collect(Collectors.toList());
+  }
+
+  /** Copies a screenshot to the directory {@code -Dconsole.screenshots} names, if it names one. */
+  private static void save(Path screenshot) throws IOException {
+    String target = System.getProperty("console.screenshots");
+    if (target != null && !target.isBlank()) {
+      Path directory = Path.of(target);
+      Files.createDirectories(directory);
+      Files.copy(
+          screenshot,
+          directory.resolve(screenshot.getFileName()),
+          StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  /**
+   * A worker of its own task queue and projection, an agent client and the console over them. The
+   * worker's deltas go to the console through {@code listener} applied to the console's listener.
+   */
+  private record Stack(
+      AgentWorker worker, ProjectionReader projection, AgentClient agents, AgentConsole console)
+      implements AutoCloseable {
+
+    static Stack start(Path dir, String modelSpec, UnaryOperator<DeltaListener> listener) {
+      int number = stacks.incrementAndGet();
+      String taskQueue = "console-browser-" + number;
+      String projectionUrl = "jdbc:sqlite:" + dir.resolve("projection-" + number + ".db");
+      // The console needs the worker's client, so its listener is attached once both run.
+      ConsoleDeltaListener toConsole = ConsoleDeltaListener.unattached();
+      AgentWorker worker =
+          AgentWorker.start(
+              new WorkerConfig(
+                  server.address(),
+                  WorkerConfig.DEFAULT_NAMESPACE,
+                  taskQueue,
+                  projectionUrl,
+                  modelSpec),
+              List.of(listener.apply(toConsole)));
+      ProjectionReader projection = null;
+      try {
+        projection = ProjectionReader.open(projectionUrl);
+        AgentClient agents =
+            AgentClient.newInstance(
+                worker.client(),
+                AgentClientOptions.newBuilder()
+                    .setTaskQueue(taskQueue)
+                    .setProjection(projection)
+                    .build());
+        AgentConsole console =
+            AgentConsole.start(
+                agents,
+                projection,
+                ConsoleOptions.newBuilder()
+                    .setBind("127.0.0.1")
+                    .setPort(0)
+                    .setAuthentication(ConsoleAuth.local())
+                    .setTemporalUiUrl("http://127.0.0.1:8233")
+                    .build());
+        toConsole.attach(console);
+        return new Stack(worker, projection, agents, console);
+      } catch (RuntimeException e) {
+        if (projection != null) {
+          projection.close();
+        }
+        worker.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        console.close();
+      } finally {
+        try {
+          worker.close();
+        } finally {
+          projection.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * Hands a delta whose text is the pieces joined to {@code next} piece by piece (with the delta's
+   * session, step and attempt), waiting after each until the test has seen it, at most two seconds
+   * a piece: the model activity's heartbeat timeout is ten.
+   */
+  private record PieceByPiece(DeltaListener next, List<String> pieces, Semaphore shown)
+      implements DeltaListener {
+    @Override
+    public void onDelta(Delta delta) {
+      if (!delta.text().equals(String.join("", pieces))) {
+        next.onDelta(delta);
+        return;
+      }
+      for (String piece : pieces) {
+        next.onDelta(
+            new Delta(delta.sessionId(), delta.step(), delta.attempt(), delta.kind(), piece));
+        try {
+          if (!shown.tryAcquire(2, TimeUnit.SECONDS)) {
+            return; // the test fails on its own wait; the run must not hang on it
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+}
