@@ -123,12 +123,18 @@ class ConsoleBrowserIT {
     assertThat(card.findElement(By.cssSelector("pre.arguments")).getText())
         .contains("Le Petit Zinc")
         .contains("19:30");
-    assertThat(card.findElement(By.cssSelector(".conversation")).getText()).contains(BOOKING);
     assertThat(card.findElement(By.cssSelector(".age")).getText()).isNotBlank();
+    // The conversation around the call loads after the card.
+    browser.waitUntil(
+        PAGE,
+        "the card's conversation to show the booking request",
+        driver -> card.findElement(By.cssSelector(".conversation")).getText().contains(BOOKING));
     card.findElement(By.cssSelector("textarea[name=note]")).sendKeys("Regular guest, approved");
     card.findElement(By.cssSelector("button.approve")).click();
 
-    assertThat(outcome(paused.approval().approvalId()).getText()).containsIgnoringCase("approved");
+    assertThat(outcome(paused.approval().approvalId()))
+        .containsIgnoringCase("approved")
+        .contains(System.getProperty("user.name"));
     RunResult finished = stack.agents.awaitRun(session);
     assertThat(finished.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(finished.text()).contains("is booked");
@@ -137,8 +143,16 @@ class ConsoleBrowserIT {
     assertThat(row.decidedBy()).isEqualTo(System.getProperty("user.name"));
     assertThat(row.note()).isEqualTo("Regular guest, approved");
 
-    browser.open(sessionPage(session));
+    // The session list leads to the session page, which shows the finished run.
+    browser.open(stack.console.url().resolve("sessions"));
+    browser.waitFor("table#sessions tr[data-session-id='" + session + "'] a", PAGE).click();
     waitForStatus("finished");
+    assertThat(browser.driver().getCurrentUrl()).isEqualTo(sessionPage(session).toString());
+    browser.waitUntil(
+        PAGE,
+        "the transcript to show the booking's confirmation",
+        driver ->
+            texts("#transcript .message[data-role=assistant] .text").contains(finished.text()));
   }
 
   @Test
@@ -152,7 +166,9 @@ class ConsoleBrowserIT {
     card.findElement(By.cssSelector("textarea[name=note]")).sendKeys("Fully booked that night");
     card.findElement(By.cssSelector("button.reject")).click();
 
-    assertThat(outcome(paused.approval().approvalId()).getText()).containsIgnoringCase("rejected");
+    assertThat(outcome(paused.approval().approvalId()))
+        .containsIgnoringCase("rejected")
+        .contains("Fully booked that night");
     assertThat(stack.agents.awaitRun(session).status()).isEqualTo(RunStatus.FINISHED);
     ApprovalRow row = decidedApproval(paused.approval().approvalId());
     assertThat(row.status()).isEqualTo(ApprovalStatus.REJECTED);
@@ -177,12 +193,11 @@ class ConsoleBrowserIT {
     // The scripted model streams a turn's text as one delta: the gate hands it to the console in
     // pieces, as a streaming model would, and holds each until the page shows it, so the test sees
     // the text grow while the run is still in progress.
-    Semaphore shown = new Semaphore(0);
-    stack =
-        Stack.start(
-            dir, "scripted:" + script, toConsole -> new PieceByPiece(toConsole, pieces, shown));
+    PieceByPiece gate = new PieceByPiece(pieces);
+    stack = Stack.start(dir, "scripted:" + script, gate::forwardingTo);
     String session = "live-1";
-    assertThat(stack.agents.send(session, "Hi").status()).isEqualTo(RunStatus.FINISHED);
+    RunResult first = stack.agents.send(session, "Hi");
+    assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
 
     browser.recordEventSources();
     browser.open(sessionPage(session));
@@ -200,14 +215,29 @@ class ConsoleBrowserIT {
           () -> "#live .delta-text to read \"" + prefix + "\", not \"" + liveText() + "\"",
           driver -> liveText().equals(prefix));
       assertThat(run).as("the run, while its text streams").isNotDone();
-      shown.release();
+      if (piece.equals(pieces.get(0))) {
+        // The run settled by the workflow's own save before, so this turn wrote the run's input
+        // under its step before the model answered: that checkpoint reaches the page (its
+        // timeline shows it) while the turn streams, and must leave the turn's text in place.
+        int step = gate.step.get();
+        assertThat(step).isGreaterThan(first.checkpointStep());
+        browser.waitFor("#timeline li[data-step='" + step + "']", PAGE);
+        assertThat(liveText())
+            .as("#live after the checkpoint of step %d, saved before its turn streamed", step)
+            .isEqualTo(prefix);
+      }
+      gate.shown.release();
     }
 
     RunResult result = run.get(RUN.toSeconds(), TimeUnit.SECONDS);
     assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(result.text()).isEqualTo(streamed);
-    assertThat(liveText()).isEqualTo(streamed);
+    // Once the turn is stored, the page shows it in the transcript, the record of the run.
     browser.waitFor("#timeline li[data-step='" + result.checkpointStep() + "']", PAGE);
+    browser.waitUntil(
+        PAGE,
+        "the transcript to show the streamed answer",
+        driver -> texts("#transcript .message[data-role=assistant] .text").contains(streamed));
     waitForStatus("finished");
   }
 
@@ -325,10 +355,24 @@ class ConsoleBrowserIT {
     return browser.waitFor("article.approval[data-approval-id='" + approvalId + "']", PAGE);
   }
 
-  /** The outcome a card shows once its approval is decided. */
-  private WebElement outcome(String approvalId) {
-    return browser.waitFor(
-        "article.approval[data-approval-id='" + approvalId + "'] .outcome", PAGE);
+  /**
+   * The outcome a card shows once its approval is decided (the element is there before, empty, and
+   * reads "Approving…" while the decision is sent).
+   */
+  private String outcome(String approvalId) {
+    String css = "article.approval[data-approval-id='" + approvalId + "'] .outcome";
+    return browser.waitUntil(
+        PAGE,
+        () -> css + " to show the decision, not \"" + textOf(css) + "\"",
+        driver -> {
+          String text = textOf(css);
+          return text.matches("(?is).*\\b(approved|rejected)\\b.*") ? text : null;
+        });
+  }
+
+  private String textOf(String css) {
+    List<WebElement> found = browser.findAll(css);
+    return found.isEmpty() ? "" : found.get(0).getText();
   }
 
   /** The projection's row of an approval, once it records the decision. */
@@ -451,23 +495,37 @@ class ConsoleBrowserIT {
   }
 
   /**
-   * Hands a delta whose text is the pieces joined to {@code next} piece by piece (with the delta's
-   * session, step and attempt), waiting after each until the test has seen it, at most two seconds
-   * a piece: the model activity's heartbeat timeout is ten.
+   * Hands a delta whose text is the pieces joined to the next listener piece by piece (with the
+   * delta's session, step and attempt), waiting after each until the test has seen it ({@link
+   * #shown}), at most three seconds a piece: the model activity's heartbeat timeout is ten.
    */
-  private record PieceByPiece(DeltaListener next, List<String> pieces, Semaphore shown)
-      implements DeltaListener {
+  private static final class PieceByPiece implements DeltaListener {
+    final Semaphore shown = new Semaphore(0);
+    final AtomicInteger step = new AtomicInteger(-1);
+    private final List<String> pieces;
+    private volatile DeltaListener next;
+
+    PieceByPiece(List<String> pieces) {
+      this.pieces = List.copyOf(pieces);
+    }
+
+    DeltaListener forwardingTo(DeltaListener next) {
+      this.next = next;
+      return this;
+    }
+
     @Override
     public void onDelta(Delta delta) {
       if (!delta.text().equals(String.join("", pieces))) {
         next.onDelta(delta);
         return;
       }
+      step.set(delta.step());
       for (String piece : pieces) {
         next.onDelta(
             new Delta(delta.sessionId(), delta.step(), delta.attempt(), delta.kind(), piece));
         try {
-          if (!shown.tryAcquire(2, TimeUnit.SECONDS)) {
+          if (!shown.tryAcquire(3, TimeUnit.SECONDS)) {
             return; // the test fails on its own wait; the run must not hang on it
           }
         } catch (InterruptedException e) {
