@@ -125,10 +125,7 @@ class ConsoleBrowserIT {
         .contains("19:30");
     assertThat(card.findElement(By.cssSelector(".age")).getText()).isNotBlank();
     // The conversation around the call loads after the card.
-    browser.waitUntil(
-        PAGE,
-        "the card's conversation to show the booking request",
-        driver -> card.findElement(By.cssSelector(".conversation")).getText().contains(BOOKING));
+    waitForConversation(card);
     card.findElement(By.cssSelector("textarea[name=note]")).sendKeys("Regular guest, approved");
     card.findElement(By.cssSelector("button.approve")).click();
 
@@ -315,7 +312,7 @@ class ConsoleBrowserIT {
     RunResult pending = sendBooking("chat-42");
 
     browser.open(stack.console.url());
-    card(pending.approval().approvalId());
+    waitForConversation(card(pending.approval().approvalId()));
     save(browser.screenshot(SCREENSHOTS.resolve("console-inbox.png")));
 
     browser.open(sessionPage(booked));
@@ -373,6 +370,14 @@ class ConsoleBrowserIT {
   private String textOf(String css) {
     List<WebElement> found = browser.findAll(css);
     return found.isEmpty() ? "" : found.get(0).getText();
+  }
+
+  /** Waits for a card's conversation, which loads after the card, to show the booking request. */
+  private void waitForConversation(WebElement card) {
+    browser.waitUntil(
+        PAGE,
+        "the card's conversation to show the booking request",
+        driver -> card.findElement(By.cssSelector(".conversation")).getText().contains(BOOKING));
   }
 
   /** The projection's row of an approval, once it records the decision. */
