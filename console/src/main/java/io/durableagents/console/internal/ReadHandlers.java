@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -30,6 +32,15 @@ public final class ReadHandlers {
   private final AgentClient agents;
   private final ProjectionReader projection;
   private final ConsoleOptions options;
+
+  /** Runs the status queries, so a slow one holds no request thread past its timeout. */
+  private final ExecutorService queries =
+      Executors.newCachedThreadPool(
+          runnable -> {
+            Thread thread = new Thread(runnable, "console-status-query");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   public ReadHandlers(AgentClient agents, ProjectionReader projection, ConsoleOptions options) {
     this.agents = agents;
@@ -131,7 +142,7 @@ public final class ReadHandlers {
   /** The session's answer to the {@code status} query; null when it has none (or is too slow). */
   SessionStatus liveStatus(String sessionId) {
     CompletableFuture<Optional<SessionStatus>> query =
-        CompletableFuture.supplyAsync(() -> agents.status(sessionId));
+        CompletableFuture.supplyAsync(() -> agents.status(sessionId), queries);
     try {
       return query.get(LIVE_STATUS_TIMEOUT_MS, TimeUnit.MILLISECONDS).orElse(null);
     } catch (TimeoutException | ExecutionException e) {
