@@ -502,7 +502,8 @@ class ConsoleBrowserIT {
   /**
    * Hands a delta whose text is the pieces joined to the next listener piece by piece (with the
    * delta's session, step and attempt), waiting after each until the test has seen it ({@link
-   * #shown}), at most three seconds a piece: the model activity's heartbeat timeout is ten.
+   * #shown}), at most five seconds a piece (the model activity's heartbeat timeout is ten; a piece
+   * the page shows takes a fraction of a second).
    */
   private static final class PieceByPiece implements DeltaListener {
     final Semaphore shown = new Semaphore(0);
@@ -530,7 +531,7 @@ class ConsoleBrowserIT {
         next.onDelta(
             new Delta(delta.sessionId(), delta.step(), delta.attempt(), delta.kind(), piece));
         try {
-          if (!shown.tryAcquire(3, TimeUnit.SECONDS)) {
+          if (!shown.tryAcquire(5, TimeUnit.SECONDS)) {
             return; // the test fails on its own wait; the run must not hang on it
           }
         } catch (InterruptedException e) {
