@@ -99,9 +99,12 @@ class ConsoleBrowserIT {
   void stop() {
     try {
       if (browser != null) {
-        // What the page looked like at the end, kept for whoever reads a failure.
-        browser.screenshot(SCREENSHOTS.resolve(testName + ".png"));
-        browser.close();
+        try {
+          // What the page looked like at the end, kept for whoever reads a failure.
+          browser.screenshot(SCREENSHOTS.resolve(testName + ".png"));
+        } finally {
+          browser.close();
+        }
       }
     } finally {
       if (stack != null) {
