@@ -229,9 +229,11 @@ export async function loadIdentity() {
   try {
     const me = await api('/api/me');
     replaceChildren(node, el('span', { class: 'identity-name' }, text(me && me.identity, 'unknown')));
+    node.dataset.state = 'signed-in';
     if (me && me.auth) node.title = `Signed in (${me.auth})`;
   } catch (e) {
-    replaceChildren(node, e.status === 401 ? 'not signed in' : '');
+    node.dataset.state = 'anonymous';
+    replaceChildren(node, e.status === 401 ? 'Not signed in' : '');
   }
 }
 
