@@ -27,7 +27,9 @@ import picocli.CommandLine.Spec;
             + " Runs on the embedded stack (Temporal test server + temporary SQLite) unless"
             + " --temporal or --projection is given; the bench does not take them from"
             + " TEMPORAL_ADDRESS / AGENTS_PROJECTION_URL, so it never fills a shared deployment"
-            + " by accident. A full run takes a few minutes; --quick well under two.",
+            + " by accident. A full run takes a few minutes; --quick well under two."
+            + " 'bench console' times the web console's lists instead.",
+    subcommands = ConsoleBenchCommand.class,
     footer = "")
 public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
   @Spec CommandSpec spec;

@@ -229,9 +229,11 @@ export async function loadIdentity() {
   try {
     const me = await api('/api/me');
     replaceChildren(node, el('span', { class: 'identity-name' }, text(me && me.identity, 'unknown')));
+    node.dataset.state = 'signed-in';
     if (me && me.auth) node.title = `Signed in (${me.auth})`;
   } catch (e) {
-    replaceChildren(node, e.status === 401 ? 'not signed in' : '');
+    node.dataset.state = 'anonymous';
+    replaceChildren(node, e.status === 401 ? 'Not signed in' : '');
   }
 }
 
@@ -317,10 +319,11 @@ export function messagesAroundCall(transcript, toolCallId, count = 6) {
 // ---- Approval cards (inbox and session page) -----------------------------------------------------
 
 /**
- * An approval card: tool, age, session link, arguments, an optional conversation slot, the note and
- * approve / reject. `loadConversation(card, approval)` fills .conversation when given.
+ * An approval card: tool, age, session link, arguments, the note and approve / reject, and with
+ * withConversation an empty .conversation slot the page fills. onDecided(card) runs after a click
+ * has been answered (whatever the answer).
  */
-export function approvalCard(approval, { withConversation = false } = {}) {
+export function approvalCard(approval, { withConversation = false, onDecided = null } = {}) {
   const note = el('textarea', { name: 'note', rows: 2, placeholder: 'Why (optional, recorded with the decision)' });
   const approve = el('button', { type: 'button', class: 'approve' }, 'Approve');
   const reject = el('button', { type: 'button', class: 'reject' }, 'Reject');
@@ -367,8 +370,12 @@ export function approvalCard(approval, { withConversation = false } = {}) {
         : null,
     ),
   );
-  approve.addEventListener('click', () => decide(card, approval, true));
-  reject.addEventListener('click', () => decide(card, approval, false));
+  const decideAndTell = async (approved) => {
+    await decide(card, approval, approved);
+    if (onDecided) onDecided(card);
+  };
+  approve.addEventListener('click', () => decideAndTell(true));
+  reject.addEventListener('click', () => decideAndTell(false));
   return card;
 }
 

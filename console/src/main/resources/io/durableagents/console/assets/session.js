@@ -35,6 +35,7 @@ async function loadSession() {
     clearMessage($('session-error'));
     renderSession(answer || {});
   } catch (e) {
+    if (e.status === 404) setStatus('unknown');
     if (e.status !== 401) showError($('session-error'), e.status === 404 ? new Error(`No session "${sessionId}".`) : e);
   }
 }
@@ -133,7 +134,8 @@ function renderApprovals(approvals, live) {
   }
   const section = $('session-approvals');
   const list = $('approvals');
-  syncApprovalCards(list, pending);
+  // A decision resumes the run: show its effect without waiting for the next checkpoint event.
+  syncApprovalCards(list, pending, { onDecided: refreshSoon });
   // Keep the section while a card shows something (a decision just made, or a pending one).
   section.hidden = list.querySelectorAll('article.approval').length === 0;
 
