@@ -42,6 +42,9 @@ public final class HeadlessChromium implements AutoCloseable {
   /** A phone-sized window, for the pages' narrow layout. */
   public static final Dimension NARROW = new Dimension(390, 844);
 
+  /** How often waits look: streamed text can be on a page for a fraction of a second. */
+  private static final Duration POLL = Duration.ofMillis(100);
+
   static final String DEFAULT_CHROMIUM = "/usr/bin/chromium";
   static final String DEFAULT_CHROMEDRIVER = "/usr/bin/chromedriver";
 
@@ -181,7 +184,7 @@ public final class HeadlessChromium implements AutoCloseable {
 
   /** The first element matching {@code css}, once there is one. */
   public WebElement waitFor(String css, Duration timeout) {
-    return new WebDriverWait(driver, timeout)
+    return new WebDriverWait(driver, timeout, POLL)
         .withMessage(() -> "no element " + css + " on " + driver.getCurrentUrl() + consoleLog())
         .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(css)));
   }
@@ -194,7 +197,7 @@ public final class HeadlessChromium implements AutoCloseable {
   /** {@link #waitUntil(Duration, String, Function)}, describing the failure when it happens. */
   public <T> T waitUntil(
       Duration timeout, Supplier<String> what, Function<WebDriver, T> condition) {
-    return new WebDriverWait(driver, timeout)
+    return new WebDriverWait(driver, timeout, POLL)
         .withMessage(() -> what.get() + " on " + driver.getCurrentUrl() + consoleLog())
         .until(condition);
   }
