@@ -14,6 +14,7 @@ import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.ApprovalRow;
+import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SendOptions;
 import io.durableagents.console.AgentConsole;
@@ -38,7 +39,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -180,8 +180,8 @@ class ConsoleBrowserIT {
         PAGE,
         "a #transcript .tool-result with the rejection's note",
         driver ->
-            browser.findAll("#transcript .tool-result").stream()
-                .anyMatch(result -> result.getText().contains("Fully booked that night")));
+            texts("#transcript .tool-result").stream()
+                .anyMatch(result -> result.contains("Fully booked that night")));
   }
 
   @Test
@@ -215,17 +215,6 @@ class ConsoleBrowserIT {
           () -> "#live .delta-text to read \"" + prefix + "\", not \"" + liveText() + "\"",
           driver -> liveText().equals(prefix));
       assertThat(run).as("the run, while its text streams").isNotDone();
-      if (piece.equals(pieces.get(0))) {
-        // The run settled by the workflow's own save before, so this turn wrote the run's input
-        // under its step before the model answered: that checkpoint reaches the page (its
-        // timeline shows it) while the turn streams, and must leave the turn's text in place.
-        int step = gate.step.get();
-        assertThat(step).isGreaterThan(first.checkpointStep());
-        browser.waitFor("#timeline li[data-step='" + step + "']", PAGE);
-        assertThat(liveText())
-            .as("#live after the checkpoint of step %d, saved before its turn streamed", step)
-            .isEqualTo(prefix);
-      }
       gate.shown.release();
     }
 
@@ -238,6 +227,70 @@ class ConsoleBrowserIT {
         PAGE,
         "the transcript to show the streamed answer",
         driver -> texts("#transcript .message[data-role=assistant] .text").contains(streamed));
+    waitForStatus("finished");
+  }
+
+  @Test
+  void theAnswerAfterAnApproval_keepsItsStreamedTextWhenTheCheckpointBeforeItArrives()
+      throws Exception {
+    // The concierge's last turn, the answer after book_table ran.
+    List<String> pieces =
+        List.of(
+            "Done: a table for 2 ",
+            "at Le Petit Zinc tonight at 19:30 ",
+            "is booked. ",
+            "Expect a mild, sunny evening.");
+    PieceByPiece gate = new PieceByPiece(pieces);
+    stack = Stack.start(dir, null, gate::forwardingTo);
+    String session = "live-approved";
+    RunResult paused = sendBooking(session);
+
+    browser.recordEventSources();
+    browser.open(sessionPage(session));
+    waitForStatus("awaiting-approval");
+    browser.waitUntil(
+        PAGE, "the page's EventSource to open", driver -> browser.openEventSources() > 0);
+    stack.agents.approve(session, paused.approval().approvalId());
+    CompletableFuture<RunResult> run = stack.agents.awaitRunAsync(session);
+
+    // The pause was saved by the workflow, so the turn after the call writes the call's
+    // checkpoint before the model answers: it reaches the page while the answer streams.
+    await().atMost(PAGE).until(() -> gate.step.get() > 0);
+    int written =
+        stack.projection.history(session, 10).stream()
+            .mapToInt(HistoryEntry::step)
+            .max()
+            .orElseThrow();
+    assertThat(written)
+        .as("the checkpoint written before the streaming turn")
+        .isGreaterThan(paused.checkpointStep())
+        .isLessThan(gate.step.get());
+    browser.waitFor("#timeline li[data-step='" + written + "']", PAGE);
+    assertThat(run).as("the run, while its answer streams").isNotDone();
+    assertThat(liveText())
+        .as(
+            "#live once the checkpoint of step %d (before the streaming turn, step %d) is shown",
+            written, gate.step.get())
+        .isEqualTo(pieces.get(0));
+
+    StringBuilder expected = new StringBuilder(pieces.get(0));
+    gate.shown.release();
+    for (String piece : pieces.subList(1, pieces.size())) {
+      expected.append(piece);
+      String prefix = expected.toString();
+      browser.waitUntil(
+          PAGE,
+          () -> "#live .delta-text to read \"" + prefix + "\", not \"" + liveText() + "\"",
+          driver -> liveText().equals(prefix));
+      gate.shown.release();
+    }
+    RunResult result = run.get(RUN.toSeconds(), TimeUnit.SECONDS);
+    assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(result.text()).isEqualTo(String.join("", pieces));
+    browser.waitUntil(
+        PAGE,
+        "the transcript to show the answer",
+        driver -> texts("#transcript .message[data-role=assistant] .text").contains(result.text()));
     waitForStatus("finished");
   }
 
@@ -371,8 +424,8 @@ class ConsoleBrowserIT {
   }
 
   private String textOf(String css) {
-    List<WebElement> found = browser.findAll(css);
-    return found.isEmpty() ? "" : found.get(0).getText();
+    List<String> found = texts(css);
+    return found.isEmpty() ? "" : found.get(0);
   }
 
   /** Waits for a card's conversation, which loads after the card, to show the booking request. */
@@ -415,10 +468,16 @@ class ConsoleBrowserIT {
                 + ".map(e => e.textContent).join('');"));
   }
 
+  /**
+   * The text of every element matching {@code css}, read in one script: the pages rebuild the
+   * transcript on every checkpoint, so elements found in one call can be gone by the next.
+   */
   private List<String> texts(String css) {
-    return browser.findAll(css).stream()
-        .map(element -> element.getAttribute("textContent"))
-        .collect(Collectors.toList());
+    Object texts =
+        browser.script(
+            "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.textContent);",
+            css);
+    return ((List<?>) texts).stream().map(String::valueOf).toList();
   }
 
   /** Copies a screenshot to the directory {@code -Dconsole.screenshots} names, if it names one. */
