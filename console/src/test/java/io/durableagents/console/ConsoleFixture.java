@@ -120,6 +120,7 @@ final class ConsoleFixture implements AutoCloseable {
             DecisionOptions.newBuilder().setDecidedBy("alice").setNote("looks right").build());
     assertThat(env.client().awaitRun(sessionId).status()).isEqualTo(RunStatus.FINISHED);
     awaitStatus(sessionId, RunStatus.FINISHED);
+    decided(sessionId, approvalId);
     return approvalId;
   }
 
@@ -138,6 +139,16 @@ final class ConsoleFixture implements AutoCloseable {
         .filter(row -> row.approvalId().equals(approvalId))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no approval " + approvalId + " of " + sessionId));
+  }
+
+  /**
+   * The approval once the projection shows it decided (it records the decision after the update).
+   */
+  ApprovalRow decided(String sessionId, String approvalId) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> !approval(sessionId, approvalId).isPending());
+    return approval(sessionId, approvalId);
   }
 
   /** What a refusal must leave as it was: status, steps, messages and pending approvals. */
