@@ -71,7 +71,7 @@ public final class AgentConsole implements AutoCloseable {
     Objects.requireNonNull(projection, "projection");
     requireAuthOffLoopback(options);
     ObjectMapper json = new ObjectMapper();
-    SessionEvents events = new SessionEvents(projection, json);
+    SessionEvents events = new SessionEvents(projection, json, options.getWorkerEvents());
     Guard guard = new Guard(options.getAuthentication());
     Bodies bodies = new Bodies(json);
     ReadHandlers reads = new ReadHandlers(agents, projection, options);

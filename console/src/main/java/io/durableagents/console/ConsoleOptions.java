@@ -1,7 +1,10 @@
 package io.durableagents.console;
 
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -19,6 +22,7 @@ public final class ConsoleOptions {
   private final ConsoleAuth authentication;
   private final String temporalUiUrl;
   private final String namespace;
+  private final List<URI> workerEvents;
 
   private ConsoleOptions(Builder builder) {
     this.bind = builder.bind;
@@ -26,6 +30,7 @@ public final class ConsoleOptions {
     this.authentication = builder.authentication;
     this.temporalUiUrl = builder.temporalUiUrl;
     this.namespace = builder.namespace;
+    this.workerEvents = List.copyOf(builder.workerEvents);
   }
 
   public static Builder newBuilder() {
@@ -71,12 +76,18 @@ public final class ConsoleOptions {
     return namespace;
   }
 
+  /** The events endpoints of workers whose deltas the session pages show. */
+  public List<URI> getWorkerEvents() {
+    return workerEvents;
+  }
+
   public static final class Builder {
     private String bind = DEFAULT_BIND;
     private int port = DEFAULT_PORT;
     private ConsoleAuth authentication = ConsoleAuth.local();
     private String temporalUiUrl;
     private String namespace = "default";
+    private final List<URI> workerEvents = new ArrayList<>();
 
     private Builder() {}
 
@@ -116,6 +127,23 @@ public final class ConsoleOptions {
     /** The sessions' Temporal namespace, for the links to the Temporal UI (default "default"). */
     public Builder setNamespace(String namespace) {
       this.namespace = Objects.requireNonNull(namespace, "namespace");
+      return this;
+    }
+
+    /**
+     * A worker in another process whose model deltas the session pages show: the base URL of its
+     * events endpoint ({@code agents worker --http-port 8233}: {@code http://HOST:8233}). A console
+     * in the worker's own process gets them from {@link AgentConsole#publishDelta} instead.
+     */
+    public Builder addWorkerEvents(URI baseUrl) {
+      Objects.requireNonNull(baseUrl, "baseUrl");
+      String scheme = baseUrl.getScheme();
+      if (!"http".equals(scheme) && !"https".equals(scheme) || baseUrl.getHost() == null) {
+        throw new IllegalArgumentException(
+            "a worker's events URL must be http://HOST:PORT, got '" + baseUrl + "'");
+      }
+      String text = baseUrl.toString();
+      this.workerEvents.add(URI.create(text.endsWith("/") ? text : text + "/"));
       return this;
     }
 

@@ -6,6 +6,7 @@ import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionRow;
 import io.javalin.http.sse.SseClient;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -44,9 +45,17 @@ public final class SessionEvents implements AutoCloseable {
             return thread;
           });
 
-  public SessionEvents(ProjectionReader projection, ObjectMapper json) {
+  private final WorkerDeltaRelay relay;
+  private final Map<String, AutoCloseable> relayed = new ConcurrentHashMap<>();
+
+  /**
+   * @param workerEvents the events endpoints of workers in other processes to relay deltas from
+   *     (empty: deltas come from {@link #publishDelta} only)
+   */
+  public SessionEvents(ProjectionReader projection, ObjectMapper json, List<URI> workerEvents) {
     this.projection = projection;
     this.json = json;
+    this.relay = workerEvents.isEmpty() ? null : new WorkerDeltaRelay(workerEvents, json);
     poller.scheduleWithFixedDelay(
         this::poll, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -55,8 +64,12 @@ public final class SessionEvents implements AutoCloseable {
   public void connect(String sessionId, SseClient client, int lastEventId) {
     Watcher watcher = new Watcher(sessionId, client, lastEventId);
     watchers.computeIfAbsent(sessionId, id -> ConcurrentHashMap.newKeySet()).add(watcher);
+    if (relay != null) {
+      relayed.computeIfAbsent(sessionId, id -> relay.follow(id, this::publishDelta));
+    }
     client.onClose(() -> remove(watcher));
     client.keepAlive();
+    watcher.comment("connected"); // sends the headers now: the client knows the stream is open
     poller.execute(() -> catchUp(watcher, projection.session(sessionId)));
   }
 
@@ -145,8 +158,23 @@ public final class SessionEvents implements AutoCloseable {
         watcher.sessionId,
         (id, watching) -> {
           watching.remove(watcher);
-          return watching.isEmpty() ? null : watching;
+          if (watching.isEmpty()) {
+            stopRelaying(id);
+            return null;
+          }
+          return watching;
         });
+  }
+
+  private void stopRelaying(String sessionId) {
+    AutoCloseable following = relayed.remove(sessionId);
+    if (following != null) {
+      try {
+        following.close();
+      } catch (Exception e) {
+        log.debug("stopping the deltas of {}", sessionId, e);
+      }
+    }
   }
 
   private String write(Object value) {
@@ -164,6 +192,7 @@ public final class SessionEvents implements AutoCloseable {
       watcher.client.close();
     }
     watchers.clear();
+    List.copyOf(relayed.keySet()).forEach(this::stopRelaying);
   }
 
   /** One connected client; sends are serialized, as the poller and the worker's deltas race. */
@@ -192,6 +221,12 @@ public final class SessionEvents implements AutoCloseable {
           client.sendEvent(event, data, id);
         }
         lastSendMs = System.currentTimeMillis();
+      }
+    }
+
+    synchronized void comment(String text) {
+      if (!client.terminated()) {
+        client.sendComment(text);
       }
     }
 

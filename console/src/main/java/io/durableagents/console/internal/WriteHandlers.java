@@ -36,6 +36,9 @@ public final class WriteHandlers {
   /** How long a send that was asked not to wait waits anyway, to report a refusal as such. */
   static final long REFUSAL_WAIT_MS = 1_500;
 
+  /** How long a refused second decision waits for the first one's save, to answer with it. */
+  static final long DECISION_SAVE_WAIT_MS = 2_000;
+
   private final AgentClient agents;
   private final ProjectionReader projection;
   private final Bodies bodies;
@@ -74,9 +77,9 @@ public final class WriteHandlers {
         throw ApiException.notFound(
             "session '" + sessionId + "' has no approval '" + approvalId + "'");
       }
-      // The session decided it already; the projection may not show the decision yet.
-      ApprovalRow now = approval(sessionId, approvalId).orElse(null);
-      throw now != null && !now.isPending()
+      // The session decided it already; its save of the decision may be a moment behind.
+      ApprovalRow now = awaitDecided(sessionId, approvalId);
+      throw now != null
           ? decided(now)
           : ApiException.conflict("approval_decided", e.getMessage(), Map.of("decision", Map.of()));
     }
@@ -210,6 +213,26 @@ public final class WriteHandlers {
       patch.setAppendInput(append.textValue());
     }
     return patch.build();
+  }
+
+  /** The decided row of an approval, waiting up to {@link #DECISION_SAVE_WAIT_MS} for its save. */
+  private ApprovalRow awaitDecided(String sessionId, String approvalId) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DECISION_SAVE_WAIT_MS);
+    while (true) {
+      ApprovalRow row = approval(sessionId, approvalId).orElse(null);
+      if (row != null && !row.isPending()) {
+        return row;
+      }
+      if (System.nanoTime() > deadline) {
+        return null;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+    }
   }
 
   private Optional<ApprovalRow> approval(String sessionId, String approvalId) {

@@ -4,7 +4,9 @@ import io.durableagents.console.AgentConsole;
 import io.durableagents.console.ConsoleAuth;
 import io.durableagents.console.ConsoleOptions;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -56,6 +58,15 @@ public class ConsoleServerOptions {
               + " AGENTS_TEMPORAL_UI).")
   String temporalUi;
 
+  @Option(
+      names = "--worker-events",
+      paramLabel = "URL",
+      split = ",",
+      description =
+          "Workers to relay model deltas from: the base URL of each one's --http-port endpoint,"
+              + " e.g. http://127.0.0.1:8233 (repeat, or separate with commas).")
+  List<URI> workerEvents = List.of();
+
   /** The console's options, for the sessions of {@code namespace}; usage errors name the option. */
   ConsoleOptions options(String namespace) {
     if (tokens != null && trustedHeader != null) {
@@ -68,8 +79,10 @@ public class ConsoleServerOptions {
               : trustedHeader != null
                   ? ConsoleAuth.trustedHeader(trustedHeader)
                   : ConsoleAuth.local();
+      ConsoleOptions.Builder builder = ConsoleOptions.newBuilder();
+      workerEvents.forEach(builder::addWorkerEvents);
       ConsoleOptions options =
-          ConsoleOptions.newBuilder()
+          builder
               .setPort(port)
               .setBind(bind)
               .setAuthentication(auth)
