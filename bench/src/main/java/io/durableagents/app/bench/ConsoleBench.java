@@ -2,6 +2,7 @@ package io.durableagents.app.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.errorprone.annotations.FormatMethod;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.ProjectionReader;
@@ -421,6 +422,7 @@ final class ConsoleBench implements AutoCloseable {
     }
   }
 
+  @FormatMethod
   private static void require(boolean condition, String format, Object... arguments) {
     if (!condition) {
       throw new IllegalStateException(String.format(format, arguments));
@@ -483,7 +485,7 @@ final class ConsoleBench implements AutoCloseable {
       }
       try (ResultSet rows = statement.executeQuery("SHOW server_version")) {
         rows.next();
-        return "PostgreSQL " + rows.getString(1).split(" ")[0];
+        return "PostgreSQL " + rows.getString(1).strip().replaceFirst(" .*", "");
       }
     }
   }
@@ -496,6 +498,7 @@ final class ConsoleBench implements AutoCloseable {
     }
   }
 
+  @FormatMethod
   private void say(String format, Object... arguments) {
     progress.println("bench console: " + String.format(format, arguments));
     progress.flush();

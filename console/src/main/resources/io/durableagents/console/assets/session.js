@@ -13,8 +13,11 @@ const base = '/api/sessions/' + enc(sessionId);
 const $ = (id) => document.getElementById(id);
 const statusNode = $('session-status');
 
-// The step of the latest checkpoint seen: a status event with another step ends the live deltas.
+// The step of the latest checkpoint seen, and of the model turn the live deltas belong to: the
+// deltas end with the checkpoint of their own step (or a later one), never with an earlier step's
+// checkpoint that arrives after the turn began streaming (a tool batch saved just before it).
 let checkpointStep = null;
+let liveStep = null;
 
 function readSessionId() {
   const prefix = '/sessions/';
@@ -228,7 +231,7 @@ function connectEvents() {
     if (data.status) setStatus(data.status);
     if (typeof data.step === 'number' && data.step !== checkpointStep) {
       checkpointStep = data.step;
-      clearLive();
+      if (liveStep === null || data.step >= liveStep) clearLive();
     }
     refreshSoon();
   });
@@ -250,6 +253,7 @@ function parse(data) {
 function appendDelta(delta) {
   const live = $('live');
   live.hidden = false;
+  if (typeof delta.step === 'number') liveStep = delta.step;
   const kind = delta.kind === 'reasoning' ? 'reasoning' : 'text';
   live.appendChild(el('span', { class: 'delta-text', 'data-kind': kind }, delta.text));
 }
@@ -258,6 +262,7 @@ function clearLive() {
   const live = $('live');
   replaceChildren(live);
   live.hidden = true;
+  liveStep = null;
 }
 
 // ---- Actions -----------------------------------------------------------------------------------

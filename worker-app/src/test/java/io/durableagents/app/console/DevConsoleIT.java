@@ -128,14 +128,20 @@ class DevConsoleIT {
       try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
         int port = socket.getLocalPort();
         if (port + 1000 <= 65535) {
-          try (ServerSocket ui =
-              new ServerSocket(port + 1000, 1, InetAddress.getLoopbackAddress())) {
+          if (isFree(port + 1000)) {
             return port;
-          } catch (IOException taken) {
-            // try another
           }
         }
       }
+    }
+  }
+
+  private static boolean isFree(int port) {
+    try {
+      new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 }

@@ -47,14 +47,15 @@ class ConsoleWorkerEventsTest {
         SseClient watching = SseClient.connect(console.url() + "api/sessions/chat-1/events")) {
       // The console follows the worker once a client watches: until then the worker's deltas
       // reach nobody, as deltas before a client connects never do. So the worker keeps streaming.
-      worker.scheduleAtFixedRate(
-          () -> {
-            events.onDelta(new Delta("chat-2", 1, 1, Delta.TEXT, "not this session"));
-            events.onDelta(new Delta("chat-1", 3, 1, Delta.TEXT, "Sunny in Paris"));
-          },
-          0,
-          100,
-          TimeUnit.MILLISECONDS);
+      var streaming =
+          worker.scheduleAtFixedRate(
+              () -> {
+                events.onDelta(new Delta("chat-2", 1, 1, Delta.TEXT, "not this session"));
+                events.onDelta(new Delta("chat-1", 3, 1, Delta.TEXT, "Sunny in Paris"));
+              },
+              0,
+              100,
+              TimeUnit.MILLISECONDS);
 
       var deltas =
           watching.awaitDelta(
@@ -62,6 +63,7 @@ class ConsoleWorkerEventsTest {
               delta -> "Sunny in Paris".equals(delta.path("text").asText()),
               Duration.ofSeconds(15));
 
+      streaming.cancel(false);
       assertThat(deltas)
           .allSatisfy(
               delta -> {
