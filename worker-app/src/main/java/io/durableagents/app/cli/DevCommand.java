@@ -71,6 +71,9 @@ public class DevCommand implements Callable<Integer> {
             .plainSettings(
                 ConnectionOptions.DEFAULT_TEMPORAL)); // checks them before anything starts
     Optional<Path> binary = server.validate();
+    if (consolePort > 0) {
+      Ports.requireFree(consolePort, "--console-port"); // before a server and a worker start
+    }
     PrintWriter out = spec.commandLine().getOut();
     Foreground foreground = Foreground.install(spec.commandLine().getErr());
     String address = server.start(binary, foreground, out, spec.commandLine().getErr());
@@ -94,9 +97,6 @@ public class DevCommand implements Callable<Integer> {
 
   /** The back office on 127.0.0.1, on the worker's client and projection. */
   private AgentConsole startConsole(AgentWorker worker, WorkerConfig config) {
-    if (consolePort > 0) {
-      Ports.requireFree(consolePort, "--console-port");
-    }
     ProjectionReader projection;
     try {
       projection = ProjectionReader.open(config.projectionUrl());
