@@ -9,6 +9,8 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,6 +39,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TemporalDevServer implements AutoCloseable {
   private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+  private static final int START_ATTEMPTS = 3;
+  private static final Duration PORT_RACE_BACKOFF = Duration.ofMillis(500);
 
   private final Process process;
   private final int port;
@@ -54,6 +59,34 @@ public final class TemporalDevServer implements AutoCloseable {
    * registered.
    */
   public static TemporalDevServer start(Options options) {
+    Path log = options.logFile;
+    try {
+      if (log == null) {
+        log = Files.createTempFile("temporal-dev-server", ".log");
+        log.toFile().deleteOnExit();
+      }
+      if (log.getParent() != null) {
+        Files.createDirectories(log.getParent());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create the server's log: " + e.getMessage(), e);
+    }
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return startOnce(options, log);
+      } catch (ExitedEarly e) {
+        // The CLI picks its internal ports by binding and closing them, and the ports checked
+        // free before the start can be taken before the server binds them: such a race ends
+        // the process at once, and a second start, on newly chosen ports, is the remedy.
+        if (attempt == START_ATTEMPTS || !e.portTaken()) {
+          throw e;
+        }
+        sleep(PORT_RACE_BACKOFF.toMillis());
+      }
+    }
+  }
+
+  private static TemporalDevServer startOnce(Options options, Path log) {
     int port = options.port == 0 ? FreePorts.find() : options.port;
     int uiPort = options.uiPort < 0 ? -1 : options.uiPort == 0 ? FreePorts.find() : options.uiPort;
     List<String> command = new ArrayList<>();
@@ -79,15 +112,9 @@ public final class TemporalDevServer implements AutoCloseable {
       command.addAll(List.of("--dynamic-config-value", dynamicConfig));
     }
     Process process;
-    Path log = options.logFile;
+    long logOffset;
     try {
-      if (log == null) {
-        log = Files.createTempFile("temporal-dev-server", ".log");
-        log.toFile().deleteOnExit();
-      }
-      if (log.getParent() != null) {
-        Files.createDirectories(log.getParent());
-      }
+      logOffset = Files.exists(log) ? Files.size(log) : 0;
       process =
           new ProcessBuilder(command)
               .redirectErrorStream(true)
@@ -98,7 +125,7 @@ public final class TemporalDevServer implements AutoCloseable {
     }
     TemporalDevServer server = new TemporalDevServer(process, port, uiPort, log);
     try {
-      server.awaitReady(options.startTimeout, options.registerSearchAttributes);
+      server.awaitReady(options.startTimeout, options.registerSearchAttributes, logOffset);
     } catch (RuntimeException e) {
       server.close();
       throw e;
@@ -106,18 +133,21 @@ public final class TemporalDevServer implements AutoCloseable {
     return server;
   }
 
-  private void awaitReady(Duration timeout, boolean withAttributes) {
+  private void awaitReady(Duration timeout, boolean withAttributes, long logOffset) {
     long deadline = System.nanoTime() + timeout.toNanos();
     RuntimeException last = null;
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException(
+        String output = logSince(logOffset);
+        throw new ExitedEarly(
             "The Temporal dev server exited with "
                 + process.exitValue()
                 + " before it answered on "
                 + address()
+                + lastError(output).map(error -> " (" + error + ")").orElse("")
                 + ":\n"
-                + logTail());
+                + logTail(),
+            output);
       }
       try {
         if (answers(withAttributes)) {
@@ -218,6 +248,40 @@ public final class TemporalDevServer implements AutoCloseable {
       return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
     } catch (IOException e) {
       return "(cannot read " + log + ")";
+    }
+  }
+
+  /** What the server wrote to the log from {@code offset} on. */
+  private String logSince(long offset) {
+    try (SeekableByteChannel channel = Files.newByteChannel(log)) {
+      channel.position(Math.min(offset, channel.size()));
+      return new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /** The CLI's last {@code Error: ...} line, the reason it stopped, else its last line. */
+  private static Optional<String> lastError(String output) {
+    List<String> lines = output.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+    return lines.stream()
+        .filter(line -> line.startsWith("Error:"))
+        .reduce((first, second) -> second)
+        .or(() -> lines.isEmpty() ? Optional.empty() : Optional.of(lines.get(lines.size() - 1)));
+  }
+
+  /** The process ended before it answered; {@link #portTaken} when a port was in use. */
+  private static final class ExitedEarly extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+    private final transient String output;
+
+    ExitedEarly(String message, String output) {
+      super(message);
+      this.output = output;
+    }
+
+    boolean portTaken() {
+      return output.contains("address already in use");
     }
   }
 

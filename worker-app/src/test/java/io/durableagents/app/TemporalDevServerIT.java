@@ -10,6 +10,8 @@ import io.temporal.api.operatorservice.v1.ListSearchAttributesRequest;
 import io.temporal.serviceclient.OperatorServiceStubs;
 import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -70,5 +72,51 @@ class TemporalDevServerIT {
             () -> TemporalDevServer.start(TemporalDevServer.Options.newBuilder(fake).build()))
         .hasMessageContaining("exited with 3")
         .hasMessageContaining("cannot bind: nope");
+  }
+
+  @Test
+  void aPortTakenAsTheServerStarts_isRetriedOnNewPorts() throws Exception {
+    // The first start loses a port race, as the CLI reports it; the next one is the real server.
+    Path runs = dir.resolve("runs");
+    Path racy = dir.resolve("racy-temporal");
+    Files.writeString(
+        racy,
+        "#!/bin/sh\n"
+            + "echo run >> '"
+            + runs
+            + "'\n"
+            + "if [ $(wc -l < '"
+            + runs
+            + "') -eq 1 ]; then\n"
+            + "  echo 'Error: listen tcp 127.0.0.1:40001: bind: address already in use'; exit 1\n"
+            + "fi\n"
+            + "exec '"
+            + RealTemporal.cli()
+            + "' \"$@\"\n");
+    racy.toFile().setExecutable(true);
+    try (TemporalDevServer server =
+        TemporalDevServer.start(TemporalDevServer.Options.newBuilder(racy).build())) {
+      AgentWorker.connect(server.address()).shutdownNow();
+      assertThat(Files.readAllLines(runs)).hasSize(2);
+    }
+  }
+
+  @Test
+  void aPortThatStaysTaken_failsWithTheServersOwnError() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      TemporalDevServer.Options options =
+          TemporalDevServer.Options.newBuilder(RealTemporal.cli())
+              .uiPort(taken.getLocalPort())
+              .logFile(dir.resolve("server.log"))
+              .build();
+      assertThatThrownBy(() -> TemporalDevServer.start(options))
+          .hasMessageContaining("exited with 1")
+          .hasMessageContaining(
+              "(Error: can't set UI port " + taken.getLocalPort() + ": listen tcp")
+          .hasMessageContaining("address already in use");
+      // Three starts, each one told the port is taken.
+      assertThat(Files.readString(dir.resolve("server.log")).split("can't set UI port", -1))
+          .hasSize(4);
+    }
   }
 }
