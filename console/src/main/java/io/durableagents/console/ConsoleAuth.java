@@ -94,7 +94,7 @@ public final class ConsoleAuth {
       if (line.isEmpty() || line.startsWith("#")) {
         continue;
       }
-      String[] fields = line.split("\\s+");
+      String[] fields = line.split("\\s+", -1);
       if (fields.length != 2) {
         throw new IllegalArgumentException(
             file + " line " + (i + 1) + ": expected 'APPROVER TOKEN'");

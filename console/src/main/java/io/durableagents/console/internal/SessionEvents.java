@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,8 +57,9 @@ public final class SessionEvents implements AutoCloseable {
     this.projection = projection;
     this.json = json;
     this.relay = workerEvents.isEmpty() ? null : new WorkerDeltaRelay(workerEvents, json);
-    poller.scheduleWithFixedDelay(
-        this::poll, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> unused =
+        poller.scheduleWithFixedDelay(
+            this::poll, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** A client of {@code GET /api/sessions/{id}/events}; {@code lastEventId} is the step it saw. */

@@ -77,20 +77,22 @@ final class WorkerDeltaRelay {
       HttpRequest request =
           HttpRequest.newBuilder(events).header("Accept", "text/event-stream").GET().build();
       response = http.sendAsync(request, HttpResponse.BodyHandlers.ofLines());
-      response.whenComplete(
-          (answer, failure) -> {
-            if (failure == null) {
-              try (Stream<String> lines = answer.body()) {
-                lines.takeWhile(line -> !stopped).forEach(this::line);
-              } catch (RuntimeException e) {
-                log.debug("deltas of {} from {} ended", sessionId, events, e);
-              }
-            }
-            if (!stopped) {
-              CompletableFuture.delayedExecutor(RETRY.toMillis(), TimeUnit.MILLISECONDS)
-                  .execute(this::connect);
-            }
-          });
+      // The callback handles every outcome itself, so nothing waits for the future it returns.
+      CompletableFuture<?> unused =
+          response.whenComplete(
+              (answer, failure) -> {
+                if (failure == null) {
+                  try (Stream<String> lines = answer.body()) {
+                    lines.takeWhile(line -> !stopped).forEach(this::line);
+                  } catch (RuntimeException e) {
+                    log.debug("deltas of {} from {} ended", sessionId, events, e);
+                  }
+                }
+                if (!stopped) {
+                  CompletableFuture.delayedExecutor(RETRY.toMillis(), TimeUnit.MILLISECONDS)
+                      .execute(this::connect);
+                }
+              });
     }
 
     private void line(String line) {
@@ -115,7 +117,7 @@ final class WorkerDeltaRelay {
       CompletableFuture<HttpResponse<Stream<String>>> current = response;
       if (current != null) {
         current.cancel(true);
-        current.thenAccept(answer -> answer.body().close());
+        CompletableFuture<?> unused = current.thenAccept(answer -> answer.body().close());
       }
     }
   }
