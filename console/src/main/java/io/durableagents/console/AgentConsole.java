@@ -72,7 +72,7 @@ public final class AgentConsole implements AutoCloseable {
     requireAuthOffLoopback(options);
     ObjectMapper json = new ObjectMapper();
     SessionEvents events = new SessionEvents(projection, json, options.getWorkerEvents());
-    Guard guard = new Guard(options.getAuthentication());
+    Guard guard = new Guard(options.getAuthentication(), options.getLoginTimeout());
     Bodies bodies = new Bodies(json);
     ReadHandlers reads = new ReadHandlers(agents, projection, options);
     WriteHandlers writes = new WriteHandlers(agents, projection, bodies);
@@ -125,7 +125,9 @@ public final class AgentConsole implements AutoCloseable {
         "/api/*",
         ctx -> {
           String path = ctx.path();
-          if (!path.equals("/api/openapi.json") && !path.equals("/api/login")) {
+          if (!path.equals("/api/openapi.json")
+              && !path.equals("/api/login")
+              && !path.equals("/api/logout")) {
             guard.authenticate(ctx);
           }
           guard.checkCsrf(ctx);
@@ -148,6 +150,12 @@ public final class AgentConsole implements AutoCloseable {
         ctx -> {
           String approver = guard.login(ctx, Bodies.requireText(bodies.object(ctx), "token"));
           ctx.json(Map.of("identity", approver, "auth", "token"));
+        });
+    routes.post(
+        "/api/logout",
+        ctx -> {
+          guard.logout(ctx);
+          ctx.status(204);
         });
     routes.get("/api/sessions", reads::sessions);
     routes.get("/api/sessions/{id}", reads::session);

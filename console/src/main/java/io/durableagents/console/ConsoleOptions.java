@@ -3,6 +3,7 @@ package io.durableagents.console;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -14,6 +15,9 @@ public final class ConsoleOptions {
   /** The default port of {@code agents console}. */
   public static final int DEFAULT_PORT = 8080;
 
+  /** How long a page's login lasts by default. */
+  public static final Duration DEFAULT_LOGIN_TIMEOUT = Duration.ofHours(12);
+
   /** The default address: loopback only. */
   public static final String DEFAULT_BIND = "127.0.0.1";
 
@@ -23,6 +27,7 @@ public final class ConsoleOptions {
   private final String temporalUiUrl;
   private final String namespace;
   private final List<URI> workerEvents;
+  private final Duration loginTimeout;
 
   private ConsoleOptions(Builder builder) {
     this.bind = builder.bind;
@@ -31,6 +36,7 @@ public final class ConsoleOptions {
     this.temporalUiUrl = builder.temporalUiUrl;
     this.namespace = builder.namespace;
     this.workerEvents = List.copyOf(builder.workerEvents);
+    this.loginTimeout = builder.loginTimeout;
   }
 
   public static Builder newBuilder() {
@@ -81,6 +87,14 @@ public final class ConsoleOptions {
     return workerEvents;
   }
 
+  /**
+   * How long a login of the pages (a token exchanged for a cookie) lasts before the token is asked
+   * for again.
+   */
+  public Duration getLoginTimeout() {
+    return loginTimeout;
+  }
+
   public static final class Builder {
     private String bind = DEFAULT_BIND;
     private int port = DEFAULT_PORT;
@@ -88,6 +102,7 @@ public final class ConsoleOptions {
     private String temporalUiUrl;
     private String namespace = "default";
     private final List<URI> workerEvents = new ArrayList<>();
+    private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
 
     private Builder() {}
 
@@ -138,12 +153,25 @@ public final class ConsoleOptions {
     public Builder addWorkerEvents(URI baseUrl) {
       Objects.requireNonNull(baseUrl, "baseUrl");
       String scheme = baseUrl.getScheme();
-      if (!"http".equals(scheme) && !"https".equals(scheme) || baseUrl.getHost() == null) {
+      if ((!"http".equals(scheme) && !"https".equals(scheme)) || baseUrl.getHost() == null) {
         throw new IllegalArgumentException(
             "a worker's events URL must be http://HOST:PORT, got '" + baseUrl + "'");
       }
       String text = baseUrl.toString();
       this.workerEvents.add(URI.create(text.endsWith("/") ? text : text + "/"));
+      return this;
+    }
+
+    /**
+     * How long a login of the pages lasts (default 12 hours); bearer tokens are checked on each
+     * request and never expire here.
+     */
+    public Builder setLoginTimeout(Duration loginTimeout) {
+      Objects.requireNonNull(loginTimeout, "loginTimeout");
+      if (loginTimeout.isNegative() || loginTimeout.isZero()) {
+        throw new IllegalArgumentException("loginTimeout must be positive, got " + loginTimeout);
+      }
+      this.loginTimeout = loginTimeout;
       return this;
     }
 

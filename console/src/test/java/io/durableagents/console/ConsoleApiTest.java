@@ -276,6 +276,84 @@ class ConsoleApiTest {
   }
 
   @Test
+  void logout_endsTheLogin_andClearsItsCookie() {
+    String cookie = loginCookie(tokenHttp, "t-bob");
+    assertThat(Http.json(tokenHttp.get("/api/me", "Cookie", cookie)).get("identity").textValue())
+        .isEqualTo("bob");
+
+    // A page's post: the login and CSRF cookies, and the CSRF token echoed.
+    HttpResponse<String> logout =
+        tokenHttp.post(
+            "/api/logout", "{}", "Cookie", cookie + "; agents_csrf=c-1", "X-CSRF-Token", "c-1");
+    assertThat(logout.statusCode()).as(logout.body()).isEqualTo(204);
+    assertThat(logout.headers().allValues("Set-Cookie"))
+        .anySatisfy(
+            value ->
+                assertThat(value)
+                    .startsWith("agents_session=;")
+                    .contains("Expires=Thu, 01 Jan 1970 00:00:00 GMT"));
+    assertError(tokenHttp.get("/api/me", "Cookie", cookie), 401, "unauthorized");
+
+    // Another site cannot log a page out: the post without the CSRF token is refused.
+    String other = loginCookie(tokenHttp, "t-bob");
+    assertError(
+        tokenHttp.post("/api/logout", "{}", "Cookie", other + "; agents_csrf=c-2"), 403, "csrf");
+    assertThat(Http.json(tokenHttp.get("/api/me", "Cookie", other)).get("identity").textValue())
+        .isEqualTo("bob");
+  }
+
+  @Test
+  void aLogin_expiresAfterTheLoginTimeout_butBearerTokensDoNot() throws IOException {
+    Path tokens = directory.resolve("short-tokens.txt");
+    Files.writeString(tokens, "dave t-dave\n");
+    Http shortHttp =
+        new Http(
+            fixture.console(
+                ConsoleOptions.newBuilder()
+                    .setAuthentication(ConsoleAuth.tokensFile(tokens))
+                    .setLoginTimeout(Duration.ofMillis(500))));
+    HttpResponse<String> login = shortHttp.post("/api/login", "{\"token\":\"t-dave\"}");
+    assertThat(login.headers().allValues("Set-Cookie"))
+        .as("the browser forgets the cookie when the login ends, rounded up to a second")
+        .anySatisfy(
+            value ->
+                assertThat(value).startsWith("agents_session=").containsIgnoringCase("Max-Age=1"));
+    String cookie = loginCookie(shortHttp, "t-dave");
+    assertThat(shortHttp.get("/api/me", "Cookie", cookie).statusCode()).isEqualTo(200);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        assertError(shortHttp.get("/api/me", "Cookie", cookie), 401, "unauthorized")
+                            .get("message")
+                            .textValue())
+                    .contains("expired"));
+    assertThat(shortHttp.get("/api/me", "Authorization", "Bearer t-dave").statusCode())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void theLoginTimeout_mustBePositive() {
+    ConsoleOptions.Builder options = ConsoleOptions.newBuilder();
+    assertThatThrownBy(() -> options.setLoginTimeout(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("loginTimeout");
+  }
+
+  /** Logs in with {@code token}; answers the login cookie, {@code agents_session=...}. */
+  private static String loginCookie(Http client, String token) {
+    HttpResponse<String> login = client.post("/api/login", "{\"token\":\"" + token + "\"}");
+    assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
+    String setCookie =
+        login.headers().allValues("Set-Cookie").stream()
+            .filter(value -> value.startsWith("agents_session="))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no session cookie: " + login.headers()));
+    return setCookie.substring(0, setCookie.indexOf(';'));
+  }
+
+  @Test
   void localAuth_refusesToBindAnAddressOtherMachinesReach() {
     ConsoleOptions options =
         ConsoleOptions.newBuilder()

@@ -81,11 +81,12 @@ final class ConsoleFixture implements AutoCloseable {
 
   /** A console on a free loopback port, closed with the fixture. */
   AgentConsole console(ConsoleAuth auth) {
-    AgentConsole console =
-        AgentConsole.start(
-            env.client(),
-            projection,
-            ConsoleOptions.newBuilder().setPort(0).setAuthentication(auth).build());
+    return console(ConsoleOptions.newBuilder().setAuthentication(auth));
+  }
+
+  /** A console on a free port, with {@code options}. */
+  AgentConsole console(ConsoleOptions.Builder options) {
+    AgentConsole console = AgentConsole.start(env.client(), projection, options.setPort(0).build());
     consoles.add(console);
     return console;
   }

@@ -197,6 +197,12 @@ class OpenApiContractTest {
     check("POST", "/api/login", tokenHttp.post("/api/login", "{\"token\":\"t-alice\"}"));
     check("POST", "/api/login", tokenHttp.post("/api/login", "{\"token\":\"t-mallory\"}"), 401);
     check("POST", "/api/login", http.post("/api/login", "{\"token\":\"t-alice\"}"), 400);
+    check("POST", "/api/logout", tokenHttp.post("/api/logout", "{}"), 204);
+    check(
+        "POST",
+        "/api/logout",
+        tokenHttp.post("/api/logout", "{}", "Cookie", "agents_session=x; agents_csrf=y"),
+        403);
 
     assertThat(called)
         .as("the routes this test calls are the documented ones")
@@ -289,6 +295,15 @@ class OpenApiContractTest {
 
   /** Asserts the status, then validates the body with the document's schema for it. */
   private JsonNode check(String method, String path, HttpResponse<String> response, int status) {
+    if (status == 204) {
+      called.add(method + " " + path);
+      assertThat(response.statusCode())
+          .as("%s %s: %s", method, path, response.body())
+          .isEqualTo(204);
+      assertThat(response.body()).isEmpty();
+      assertThat(api.response(method, path, 204).has("content")).as("a 204 has no body").isFalse();
+      return null;
+    }
     JsonNode body =
         check(
             method,

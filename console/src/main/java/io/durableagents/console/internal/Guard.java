@@ -9,6 +9,8 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
@@ -33,11 +35,20 @@ public final class Guard {
   private static final String IDENTITY = "identity";
 
   private final ConsoleAuth auth;
-  private final Map<String, String> logins = new ConcurrentHashMap<>();
+  private final Duration loginTimeout;
+  private final Map<String, Login> logins = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
 
-  public Guard(ConsoleAuth auth) {
+  /** A page's login: whose, and until when. */
+  private record Login(String approver, Instant expires) {
+    boolean expiredAt(Instant now) {
+      return !now.isBefore(expires);
+    }
+  }
+
+  public Guard(ConsoleAuth auth, Duration loginTimeout) {
     this.auth = auth;
+    this.loginTimeout = loginTimeout;
   }
 
   /** The caller's identity, which {@link #authenticate} found. */
@@ -72,18 +83,22 @@ public final class Guard {
       }
       return approver;
     }
-    String login = ctx.cookie(LOGIN_COOKIE);
-    String approver = login == null ? null : logins.get(login);
-    if (approver == null) {
+    String cookie = ctx.cookie(LOGIN_COOKIE);
+    Login login = cookie == null ? null : logins.get(cookie);
+    if (login == null) {
       throw ApiException.unauthorized(
           "authentication required: send 'Authorization: Bearer TOKEN', or log in");
     }
-    return approver;
+    if (login.expiredAt(Instant.now())) {
+      logins.remove(cookie);
+      throw ApiException.unauthorized("the login has expired: log in again");
+    }
+    return login.approver();
   }
 
   /** Before every post: refuses one another site could have made the browser send (403). */
   public void checkCsrf(Context ctx) {
-    if (ctx.method() != HandlerType.POST || bearer(ctx) != null) {
+    if (!HandlerType.POST.equals(ctx.method()) || bearer(ctx) != null) {
       return;
     }
     String header = ctx.header(CSRF_HEADER);
@@ -126,14 +141,29 @@ public final class Guard {
     if (approver == null) {
       throw ApiException.unauthorized("the token is not one the console knows");
     }
+    Instant now = Instant.now();
+    // Forgotten logins go when they expire, so the table holds only live ones.
+    logins.values().removeIf(login -> login.expiredAt(now));
     String login = randomToken();
-    logins.put(login, approver);
+    logins.put(login, new Login(approver, now.plus(loginTimeout)));
     Cookie cookie = new Cookie(LOGIN_COOKIE, login);
     cookie.setPath("/");
     cookie.setHttpOnly(true);
     cookie.setSameSite(SameSite.STRICT);
+    // Whole seconds, rounded up: a cookie with Max-Age=0 would be dropped at once.
+    long seconds = Math.max(1, (loginTimeout.toMillis() + 999) / 1000);
+    cookie.setMaxAge((int) Math.min(Integer.MAX_VALUE, seconds));
     ctx.cookie(cookie);
     return approver;
+  }
+
+  /** {@code POST /api/logout}: ends the page's login, if it has one, and drops its cookie. */
+  public void logout(Context ctx) {
+    String cookie = ctx.cookie(LOGIN_COOKIE);
+    if (cookie != null) {
+      logins.remove(cookie);
+      ctx.removeCookie(LOGIN_COOKIE, "/");
+    }
   }
 
   private static String bearer(Context ctx) {

@@ -231,6 +231,15 @@ export async function loadIdentity() {
     replaceChildren(node, el('span', { class: 'identity-name' }, text(me && me.identity, 'unknown')));
     node.dataset.state = 'signed-in';
     if (me && me.auth) node.title = `Signed in (${me.auth})`;
+    if (me && me.auth === 'token') {
+      // Only a token login can end here: the local user and a proxy's user are not the console's.
+      const signOut = el('button', { type: 'button', id: 'sign-out', class: 'link' }, 'Sign out');
+      signOut.addEventListener('click', async () => {
+        await api('/api/logout', { method: 'POST' });
+        location.reload();
+      });
+      node.appendChild(signOut);
+    }
   } catch (e) {
     node.dataset.state = 'anonymous';
     replaceChildren(node, e.status === 401 ? 'Not signed in' : '');

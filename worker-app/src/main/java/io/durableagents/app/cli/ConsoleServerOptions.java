@@ -1,11 +1,13 @@
 package io.durableagents.app.cli;
 
+import io.durableagents.app.Durations;
 import io.durableagents.console.AgentConsole;
 import io.durableagents.console.ConsoleAuth;
 import io.durableagents.console.ConsoleOptions;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -67,6 +69,15 @@ public class ConsoleServerOptions {
               + " e.g. http://127.0.0.1:8233 (repeat, or separate with commas).")
   List<URI> workerEvents = List.of();
 
+  @Option(
+      names = "--login-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "12h",
+      description =
+          "How long a page's token login lasts before the token is asked for again (default:"
+              + " ${DEFAULT-VALUE}; e.g. 30m, 8h, 1d).")
+  String loginTimeout;
+
   /** The console's options, for the sessions of {@code namespace}; usage errors name the option. */
   ConsoleOptions options(String namespace) {
     if (tokens != null && trustedHeader != null) {
@@ -88,6 +99,7 @@ public class ConsoleServerOptions {
               .setAuthentication(auth)
               .setTemporalUiUrl(temporalUi == null || temporalUi.isBlank() ? null : temporalUi)
               .setNamespace(namespace)
+              .setLoginTimeout(loginTimeout())
               .build();
       String problem = AgentConsole.problem(options);
       if (problem != null) {
@@ -97,6 +109,19 @@ public class ConsoleServerOptions {
     } catch (IllegalArgumentException | UncheckedIOException e) {
       throw usage(e.getMessage() + ".");
     }
+  }
+
+  private Duration loginTimeout() {
+    return Durations.parse(loginTimeout)
+        .filter(duration -> !duration.isZero())
+        .orElseThrow(
+            () ->
+                usage(
+                    "Invalid --login-timeout '"
+                        + loginTimeout
+                        + "': expected a positive duration such as "
+                        + Durations.FORMS
+                        + "."));
   }
 
   private ParameterException usage(String message) {

@@ -185,6 +185,32 @@ class ConsoleBrowserIT {
   }
 
   @Test
+  void anApproverSignsInWithATokenDecides_asThemself_andSignsOut() throws IOException {
+    Path tokens = dir.resolve("tokens.txt");
+    Files.writeString(tokens, "dana t-dana-secret\n");
+    stack = Stack.start(dir, null, UnaryOperator.identity(), ConsoleAuth.tokensFile(tokens));
+    String approvalId = sendBooking("inbox-token").approval().approvalId();
+
+    browser.open(stack.console.url());
+    browser.waitFor("#login-form input[name=token]", PAGE).sendKeys("t-dana-secret");
+    browser.driver().findElement(By.cssSelector("#login-form button[type=submit]")).click();
+    WebElement card = card(approvalId);
+    browser.waitUntil(
+        PAGE,
+        "#identity to name the token's approver",
+        driver -> textOf("#identity .identity-name").equals("dana"));
+    assertThat(browser.driver().manage().getCookieNamed("agents_session").isHttpOnly()).isTrue();
+    card.findElement(By.cssSelector("button.approve")).click();
+    assertThat(outcome(approvalId)).containsIgnoringCase("approved").contains("dana");
+    assertThat(decidedApproval(approvalId).decidedBy()).isEqualTo("dana");
+
+    browser.driver().findElement(By.id("sign-out")).click();
+    browser.waitFor("#login-form input[name=token]", PAGE);
+    assertThat(browser.driver().manage().getCookieNamed("agents_session")).isNull();
+    assertThat(texts("#identity")).containsExactly("Not signed in");
+  }
+
+  @Test
   void deltasStreamIntoTheSessionPage() throws Exception {
     List<String> pieces =
         List.of("It will be sunny ", "and about 21°C tonight: ", "a light jacket ", "is plenty.");
@@ -502,6 +528,11 @@ class ConsoleBrowserIT {
       implements AutoCloseable {
 
     static Stack start(Path dir, String modelSpec, UnaryOperator<DeltaListener> listener) {
+      return start(dir, modelSpec, listener, ConsoleAuth.local());
+    }
+
+    static Stack start(
+        Path dir, String modelSpec, UnaryOperator<DeltaListener> listener, ConsoleAuth auth) {
       int number = stacks.incrementAndGet();
       String taskQueue = "console-browser-" + number;
       String projectionUrl = "jdbc:sqlite:" + dir.resolve("projection-" + number + ".db");
@@ -533,7 +564,7 @@ class ConsoleBrowserIT {
                 ConsoleOptions.newBuilder()
                     .setBind("127.0.0.1")
                     .setPort(0)
-                    .setAuthentication(ConsoleAuth.local())
+                    .setAuthentication(auth)
                     .setTemporalUiUrl("http://127.0.0.1:8233")
                     .build());
         toConsole.attach(console);

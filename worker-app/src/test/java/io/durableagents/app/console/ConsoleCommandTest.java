@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,6 +68,16 @@ class ConsoleCommandTest {
 
     assertThat(outcome.exitCode()).isEqualTo(2);
     assertThat(outcome.err()).contains("not an HTTP header name");
+  }
+
+  @Test
+  void aLoginTimeoutThatIsNoPositiveDuration_isAUsageError() {
+    for (String timeout : List.of("soon", "0s", "-1h")) {
+      Outcome outcome = execute("console", "--login-timeout", timeout);
+
+      assertThat(outcome.exitCode()).as(timeout).isEqualTo(2);
+      assertThat(outcome.err()).contains("Invalid --login-timeout '" + timeout + "'");
+    }
   }
 
   private static Outcome execute(String... args) {
