@@ -436,6 +436,39 @@ class ConsoleApiTest {
   }
 
   @Test
+  void approvals_pageByCursor_oldestFirst_withoutRepeats() {
+    fixture.awaitingApproval("approvals-paged-1");
+    fixture.awaitingApproval("approvals-paged-2");
+    for (String pending : List.of("true", "false")) {
+      JsonNode whole = Http.json(http.get("/api/approvals?pending=" + pending));
+      assertThat(whole.get("nextCursor").isNull()).as("one page holds them all").isTrue();
+      List<String> expected = whole.get("approvals").findValuesAsText("approvalId");
+      assertThat(expected.size()).isGreaterThanOrEqualTo(2);
+
+      List<String> seen = new ArrayList<>();
+      String cursor = null;
+      for (int page = 0; page <= expected.size(); page++) {
+        String path =
+            "/api/approvals?pending="
+                + pending
+                + "&limit=1"
+                + (cursor == null ? "" : "&cursor=" + cursor);
+        JsonNode body = Http.json(http.get(path));
+        assertThat(body.get("approvals")).as(path).hasSize(1);
+        seen.addAll(body.get("approvals").findValuesAsText("approvalId"));
+        if (body.get("nextCursor").isNull()) {
+          break;
+        }
+        cursor = body.get("nextCursor").textValue();
+      }
+      assertThat(seen).as("pending=%s: pages in order, none repeated", pending).isEqualTo(expected);
+    }
+    JsonNode error = assertError(http.get("/api/approvals?cursor=bm9wZQ"), 400, "bad_request");
+    assertThat(error.get("field").textValue()).isEqualTo("cursor");
+    assertError(http.get("/api/approvals?limit=10001"), 400, "bad_request");
+  }
+
+  @Test
   void aSendThatDoesNotWait_is202WithALocation() {
     HttpResponse<String> response =
         http.post("/api/sessions/api-async/messages?wait=false", "{\"input\":\"Refund A-17\"}");

@@ -225,6 +225,35 @@ public final class ProjectionQueries {
   }
 
   /**
+   * A page of the approvals of every session, oldest request first: only the pending ones, or all;
+   * after {@code after} (null: from the oldest); at most {@code limit}.
+   */
+  public List<StoredApproval> approvals(
+      Connection connection, boolean pendingOnly, ApprovalKey after, int limit)
+      throws SQLException {
+    List<StoredApproval> result = new ArrayList<>();
+    try (PreparedStatement select =
+        connection.prepareStatement(ReadSql.approvalsPage(pendingOnly, after != null))) {
+      int parameter = 1;
+      if (after != null) {
+        select.setLong(parameter++, after.requestedAt());
+        select.setLong(parameter++, after.requestedAt());
+        select.setString(parameter++, after.approvalId());
+      }
+      select.setInt(parameter, limit);
+      try (ResultSet row = select.executeQuery()) {
+        while (row.next()) {
+          result.add(Rows.approval(row));
+        }
+      }
+    }
+    return List.copyOf(result);
+  }
+
+  /** Where a page of the approvals list ends: the next page starts after this approval. */
+  public record ApprovalKey(long requestedAt, String approvalId) {}
+
+  /**
    * Whether {@code error} says a projection table is missing: the database is not (yet) one the
    * store migrated, which a reader reports as such rather than as a failed read.
    */

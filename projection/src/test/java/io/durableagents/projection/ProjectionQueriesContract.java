@@ -353,6 +353,43 @@ abstract class ProjectionQueriesContract {
   }
 
   @Test
+  void approvalPagesAreOldestFirst_afterTheirKey_tiesByApprovalId() throws Exception {
+    String insert =
+        "INSERT INTO agent_approvals (approval_id, session_id, run, step, tool_call_id, tool_name,"
+            + " status, requested_at, expires_at) VALUES (?, 's', 1, 1, ?, 'book', ?, ?, 9000)";
+    // Two requested in the same millisecond: the approval id orders them.
+    execute(insert, "b", "call-b", "pending", 2_000L);
+    execute(insert, "a", "call-a", "pending", 2_000L);
+    execute(insert, "c", "call-c", "approved", 1_000L);
+    execute(insert, "d", "call-d", "pending", 3_000L);
+
+    try (Connection connection = reading()) {
+      assertThat(ids(read.approvals(connection, true, null, 2))).containsExactly("a", "b");
+      assertThat(
+              ids(
+                  read.approvals(
+                      connection, true, new ProjectionQueries.ApprovalKey(2_000L, "a"), 2)))
+          .containsExactly("b", "d");
+      assertThat(
+              ids(
+                  read.approvals(
+                      connection, true, new ProjectionQueries.ApprovalKey(3_000L, "d"), 2)))
+          .isEmpty();
+      assertThat(ids(read.approvals(connection, false, null, 10)))
+          .containsExactly("c", "a", "b", "d");
+      assertThat(
+              ids(
+                  read.approvals(
+                      connection, false, new ProjectionQueries.ApprovalKey(1_000L, "c"), 1)))
+          .containsExactly("a");
+    }
+  }
+
+  private static List<String> ids(List<StoredApproval> approvals) {
+    return approvals.stream().map(approval -> approval.record().approval().approvalId()).toList();
+  }
+
+  @Test
   void aProjectionFromBeforeTheLaterColumns_readsWithoutThem() throws Exception {
     String older = newDatabaseUrl();
     migrate(older, "3");

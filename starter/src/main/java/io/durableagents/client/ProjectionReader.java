@@ -116,7 +116,7 @@ public final class ProjectionReader implements AutoCloseable {
     if (limit < 1 || limit > MAX_PAGE) {
       throw new IllegalArgumentException("limit must be 1 to " + MAX_PAGE + ", got " + limit);
     }
-    ProjectionQueries.SessionKey after = cursor == null ? null : SessionCursor.decode(cursor);
+    ProjectionQueries.SessionKey after = cursor == null ? null : sessionKey(cursor);
     String status = filter.status() == null ? null : filter.status().value();
     List<StoredSession> rows =
         read(
@@ -128,9 +128,7 @@ public final class ProjectionReader implements AutoCloseable {
     String next = null;
     if (rows.size() > limit) {
       SessionRow last = page.get(page.size() - 1);
-      next =
-          SessionCursor.encode(
-              new ProjectionQueries.SessionKey(last.updatedAt(), last.sessionId()));
+      next = PageCursor.encode(last.updatedAt(), last.sessionId());
     }
     return new SessionPage(page, next);
   }
@@ -202,6 +200,55 @@ public final class ProjectionReader implements AutoCloseable {
   /** {@link #approvals(String, boolean)} of every session. */
   public List<ApprovalRow> approvals(boolean pendingOnly) {
     return approvals(null, pendingOnly);
+  }
+
+  /** Approvals a page of {@link #approvals(boolean, String, int)} may hold at most. */
+  public static final int MAX_APPROVAL_PAGE = 10_000;
+
+  /**
+   * A page of the approvals of every session, oldest request first (ties by approval id): what a
+   * back-office inbox lists, without reading every decided approval there ever was.
+   *
+   * @param pendingOnly only those that wait for a decision
+   * @param cursor an {@link ApprovalPage#nextCursor()} this reader returned, or null
+   * @param limit 1 to {@value #MAX_APPROVAL_PAGE}
+   * @throws IllegalArgumentException for a cursor this reader did not return, or a bad limit
+   * @throws AgentClientException if the projection cannot be read
+   */
+  public ApprovalPage approvals(boolean pendingOnly, String cursor, int limit) {
+    if (limit < 1 || limit > MAX_APPROVAL_PAGE) {
+      throw new IllegalArgumentException(
+          "limit must be 1 to " + MAX_APPROVAL_PAGE + ", got " + limit);
+    }
+    ProjectionQueries.ApprovalKey after = cursor == null ? null : approvalKey(cursor);
+    List<ApprovalRow> rows = approvalRows(pendingOnly, after, limit + 1);
+    List<ApprovalRow> page = rows.stream().limit(limit).toList();
+    String next = null;
+    if (rows.size() > limit) {
+      ApprovalRow last = page.get(page.size() - 1);
+      next = PageCursor.encode(last.requestedAt(), last.approvalId());
+    }
+    return new ApprovalPage(page, next);
+  }
+
+  private static ProjectionQueries.SessionKey sessionKey(String cursor) {
+    PageCursor.Position position = PageCursor.decode(cursor, "the session list");
+    return new ProjectionQueries.SessionKey(position.time(), position.id());
+  }
+
+  private static ProjectionQueries.ApprovalKey approvalKey(String cursor) {
+    PageCursor.Position position = PageCursor.decode(cursor, "the approvals list");
+    return new ProjectionQueries.ApprovalKey(position.time(), position.id());
+  }
+
+  private List<ApprovalRow> approvalRows(
+      boolean pendingOnly, ProjectionQueries.ApprovalKey after, int limit) {
+    return read(
+        "approvals",
+        connection ->
+            queries.approvals(connection, pendingOnly, after, limit).stream()
+                .map(ProjectionReader::approvalRow)
+                .toList());
   }
 
   /**

@@ -1,7 +1,7 @@
 package io.durableagents.console.internal;
 
 import io.durableagents.client.AgentClient;
-import io.durableagents.client.ApprovalRow;
+import io.durableagents.client.ApprovalPage;
 import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionFilter;
@@ -121,9 +121,19 @@ public final class ReadHandlers {
     if (!pending.equals("true") && !pending.equals("false")) {
       throw ApiException.badRequest("pending", "'pending' must be true or false");
     }
-    int limit = Bodies.intParam(ctx, "limit", 1000, 1, 10_000);
-    List<ApprovalRow> approvals = projection.approvals(pending.equals("true"));
-    ctx.json(Map.of("approvals", approvals.subList(0, Math.min(limit, approvals.size()))));
+    int limit = Bodies.intParam(ctx, "limit", 1000, 1, ProjectionReader.MAX_APPROVAL_PAGE);
+    ApprovalPage page;
+    try {
+      page =
+          projection.approvals(
+              pending.equals("true"), blankToNull(ctx.queryParam("cursor")), limit);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("cursor", e.getMessage());
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("approvals", page.approvals());
+    body.put("nextCursor", page.nextCursor());
+    ctx.json(body);
   }
 
   /** {@code GET /api/sessions/{id}/compare/{otherId}}. */

@@ -26,7 +26,9 @@ async function poll() {
     const added = syncApprovalCards(list, approvals, { withConversation: true });
     added.forEach(watchConversation);
     showEmpty(approvals.length === 0);
-    statusLine.textContent = approvals.length === 1 ? '1 pending.' : `${approvals.length} pending.`;
+    statusLine.textContent = answer && answer.nextCursor
+      ? `More than ${approvals.length} pending: the oldest ${approvals.length} are shown, the next ones as these are decided.`
+      : approvals.length === 1 ? '1 pending.' : `${approvals.length} pending.`;
   } catch (e) {
     if (e.status !== 401) showError(errorLine, e);
   }

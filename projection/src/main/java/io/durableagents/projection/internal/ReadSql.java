@@ -1,5 +1,8 @@
 package io.durableagents.projection.internal;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The read model's SQL, valid on SQLite and PostgreSQL. Sessions and history entries are read with
  * every column ({@code *}), mapped by name: a projection from before a later migration ({@code
@@ -51,6 +54,24 @@ public final class ReadSql {
 
   public static final String APPROVALS_OF_SESSION =
       APPROVALS + " WHERE session_id = ?" + OLDEST_FIRST;
+
+  /**
+   * A page of approvals, oldest request first: pending ones only or all, after a position ({@code
+   * requested_at, requested_at, approval_id}) or from the start; the last parameter is the limit.
+   */
+  public static String approvalsPage(boolean pendingOnly, boolean afterPosition) {
+    List<String> conditions = new ArrayList<>();
+    if (pendingOnly) {
+      conditions.add("status = 'pending'");
+    }
+    if (afterPosition) {
+      conditions.add("(requested_at > ? OR (requested_at = ? AND approval_id > ?))");
+    }
+    return APPROVALS
+        + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions))
+        + OLDEST_FIRST
+        + " LIMIT ?";
+  }
 
   public static final String APPROVALS_PENDING_OF_SESSION =
       APPROVALS + " WHERE session_id = ? AND status = 'pending'" + OLDEST_FIRST;
