@@ -205,9 +205,17 @@ public final class ProjectionUrl {
    * {@code readOnlyMode=always}: the driver's default makes only explicit transactions read-only,
    * so a statement in autocommit could still write.
    */
-  private static Properties readOnlyPostgresql() {
+  /** What readers' connections call themselves on the server ({@code pg_stat_activity}). */
+  public static final String READER_APPLICATION_NAME = "durable-agents-reader";
+
+  /**
+   * The PostgreSQL driver's properties of a reader's connection: read-only ({@code readOnlyMode}),
+   * named {@value #READER_APPLICATION_NAME} so a database administrator sees whose it is.
+   */
+  public static Properties readOnlyPostgresql() {
     Properties properties = new Properties();
     properties.setProperty("readOnlyMode", "always");
+    properties.setProperty("ApplicationName", READER_APPLICATION_NAME);
     return properties;
   }
 

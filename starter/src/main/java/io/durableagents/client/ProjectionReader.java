@@ -1,5 +1,7 @@
 package io.durableagents.client;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.durableagents.projection.ProjectionException;
 import io.durableagents.projection.ProjectionQueries;
 import io.durableagents.projection.ProjectionUrl;
@@ -10,6 +12,8 @@ import io.durableagents.workflow.ApprovalRecord;
 import io.durableagents.workflow.Message;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -20,21 +24,43 @@ import java.util.Optional;
  * approvals), read-only: it never creates a database, a table or a row. A SQLite path that is
  * missing or a directory, and a database without the projection's tables, are errors naming the
  * URL, never an empty projection: a wrong URL must not read as "nothing there" (the worker creates
- * the database and its tables when it starts). Each read takes a connection of its own; there is no
- * pool. The queries, rows and URL parsing are the store's own read model ({@code
- * durable-agents-projection}), so the two cannot drift apart.
+ * the database and its tables when it starts). On PostgreSQL the reader keeps a small pool of
+ * read-only connections ({@value #POOL_SIZE} at most, closed after a minute idle), so a back office
+ * that reads many times a second does not open a server connection for each read; a SQLite file is
+ * opened per read, which costs next to nothing. The queries, rows and URL parsing are the store's
+ * own read model ({@code durable-agents-projection}), so the two cannot drift apart.
  *
  * <p>Supports {@code jdbc:sqlite:PATH} and {@code jdbc:postgresql://HOST[:PORT]/DATABASE} (the
  * latter needs the PostgreSQL JDBC driver on the classpath). Thread-safe.
  */
 public final class ProjectionReader implements AutoCloseable {
+  /** PostgreSQL connections a reader keeps at most. */
+  public static final int POOL_SIZE = 4;
+
   private final ProjectionUrl url;
   private final ProjectionQueries queries;
+  private final HikariDataSource pool;
   private volatile boolean closed;
 
-  private ProjectionReader(ProjectionUrl url) {
+  private ProjectionReader(ProjectionUrl url, HikariDataSource pool) {
     this.url = url;
     this.queries = ProjectionQueries.of(url.kind());
+    this.pool = pool;
+  }
+
+  /** A pool that connects on the first read, not here, and keeps no connection it does not use. */
+  private static HikariDataSource readOnlyPool(ProjectionUrl url) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("projection-reader");
+    config.setJdbcUrl(url.url());
+    config.setDataSourceProperties(ProjectionUrl.readOnlyPostgresql());
+    config.setReadOnly(true);
+    config.setMaximumPoolSize(POOL_SIZE);
+    config.setMinimumIdle(0);
+    config.setIdleTimeout(Duration.ofMinutes(1).toMillis());
+    config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
+    config.setInitializationFailTimeout(-1);
+    return new HikariDataSource(config);
   }
 
   /**
@@ -65,7 +91,8 @@ public final class ProjectionReader implements AutoCloseable {
         }
       }
     }
-    return new ProjectionReader(url);
+    return new ProjectionReader(
+        url, url.kind() == ProjectionUrl.Kind.POSTGRESQL ? readOnlyPool(url) : null);
   }
 
   /**
@@ -346,6 +373,9 @@ public final class ProjectionReader implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    if (pool != null) {
+      pool.close();
+    }
   }
 
   /** The projection's URL without what may be secret (see {@link ProjectionUrl#describe()}). */
@@ -367,7 +397,7 @@ public final class ProjectionReader implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("the projection reader is closed");
     }
-    try (Connection connection = url.openReadOnly()) {
+    try (Connection connection = pool != null ? pool.getConnection() : url.openReadOnly()) {
       if (!snapshot) {
         return query.run(connection);
       }
@@ -395,13 +425,18 @@ public final class ProjectionReader implements AutoCloseable {
                 + " worker's projection",
             e);
       }
+      // The pool's "connection is not available" carries the server's refusal as its cause.
+      SQLException reason =
+          e instanceof SQLTransientConnectionException && e.getCause() instanceof SQLException cause
+              ? cause
+              : e;
       throw new AgentClientException(
           "cannot read "
               + what
               + " from the projection at "
               + url.describe()
               + ": "
-              + e.getMessage(),
+              + reason.getMessage(),
           e);
     }
   }

@@ -44,9 +44,9 @@ import java.util.function.ToIntFunction;
  * projection ({@link ConsoleSeed}), serves it with {@link AgentConsole} and times sequential HTTP
  * requests of the approvals inbox and the session list (first page, a deep page, a status filter,
  * an id search), checking every answer's status and counts so that errors cannot pass for speed.
- * The same reads straight through {@link ProjectionReader}, and the reader's connection set-up
- * alone, are timed too: they tell how much of a route's time is the database and how much the
- * console.
+ * The same reads straight through {@link ProjectionReader}, and opening a new connection alone
+ * (what the reader's pool saves), are timed too: they tell how much of a route's time is the
+ * database and how much the console.
  */
 final class ConsoleBench implements AutoCloseable {
   /** The requirement: each route answers within this at the 95th percentile. */
@@ -261,7 +261,7 @@ final class ConsoleBench implements AutoCloseable {
               ConsoleBenchReport.Percentiles.of(direct[r])));
     }
 
-    // Each read of the reader opens a connection of its own: how much of a read is that?
+    // What a new connection costs, which the reader's pool saves on every read but its first.
     ProjectionUrl parsed = ProjectionUrl.parse(url, "projection");
     long[] connects = new long[config.requests()];
     for (int i = 0; i < connects.length; i++) {

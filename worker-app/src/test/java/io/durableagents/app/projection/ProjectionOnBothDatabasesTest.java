@@ -2,6 +2,7 @@ package io.durableagents.app.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +12,7 @@ import io.durableagents.client.ApprovalRow;
 import io.durableagents.client.Checkpoint;
 import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.ProjectionReader;
+import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.workflow.Approval;
@@ -27,7 +29,10 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -162,6 +168,43 @@ class ProjectionOnBothDatabasesTest {
           .extracting(ApprovalRow::approvalId)
           .containsExactly("appr-b");
       assertThat(reader.approvals("chat-c", true)).isEmpty();
+    }
+  }
+
+  @Test
+  void onPostgresql_readsReuseTheReadersConnections_andCloseThemWithIt() throws Exception {
+    String url = newDatabase("postgresql");
+    try (AgentStore store = AgentStores.open(url)) {
+      writeConversation(store, "chat-1", conversation());
+    }
+    String database = url.substring(url.lastIndexOf('/') + 1, url.indexOf('?'));
+    try (ProjectionReader reader = ProjectionReader.open(url)) {
+      assertThat(readerConnections(database)).as("it connects on the first read").isZero();
+      for (int i = 0; i < 50; i++) {
+        assertThat(reader.session("chat-1")).isPresent();
+        assertThat(reader.history("chat-1", 0)).hasSize(3);
+      }
+      assertThat(readerConnections(database))
+          .as("100 reads, one after the other, on one kept connection")
+          .isEqualTo(1);
+    }
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(readerConnections(database)).isZero());
+  }
+
+  /** The server's connections to {@code database} that a projection reader opened. */
+  private static int readerConnections(String database) throws Exception {
+    try (Connection connection = DriverManager.getConnection(postgres.url("postgres"));
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = ? AND application_name = ?")) {
+      select.setString(1, database);
+      select.setString(2, ProjectionUrl.READER_APPLICATION_NAME);
+      try (ResultSet row = select.executeQuery()) {
+        row.next();
+        return row.getInt(1);
+      }
     }
   }
 
