@@ -259,13 +259,7 @@ class ConsoleApiTest {
     assertError(refused, 401, "unauthorized");
     assertThat(refused.headers().allValues("Set-Cookie")).isEmpty();
 
-    HttpResponse<String> login = tokenHttp.post("/api/login", "{\"token\":\"t-alice\"}");
-    assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
-    String setCookie =
-        login.headers().allValues("Set-Cookie").stream()
-            .filter(value -> value.startsWith("agents_session="))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no session cookie: " + login.headers()));
+    String setCookie = loginSetCookie(tokenHttp, "t-alice");
     assertThat(setCookie).containsIgnoringCase("HttpOnly").containsIgnoringCase("SameSite=Strict");
     String cookie = setCookie.substring(0, setCookie.indexOf(';'));
 
@@ -339,18 +333,6 @@ class ConsoleApiTest {
     assertThatThrownBy(() -> options.setLoginTimeout(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("loginTimeout");
-  }
-
-  /** Logs in with {@code token}; answers the login cookie, {@code agents_session=...}. */
-  private static String loginCookie(Http client, String token) {
-    HttpResponse<String> login = client.post("/api/login", "{\"token\":\"" + token + "\"}");
-    assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
-    String setCookie =
-        login.headers().allValues("Set-Cookie").stream()
-            .filter(value -> value.startsWith("agents_session="))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no session cookie: " + login.headers()));
-    return setCookie.substring(0, setCookie.indexOf(';'));
   }
 
   @Test
@@ -561,5 +543,21 @@ class ConsoleApiTest {
                   fixture.client().status(sessionId).orElseThrow().status()
                       == RunStatus.AWAITING_APPROVAL);
     }
+  }
+
+  /** Logs in with {@code token}; answers the login cookie, {@code agents_session=...}. */
+  private static String loginCookie(Http client, String token) {
+    String setCookie = loginSetCookie(client, token);
+    return setCookie.substring(0, setCookie.indexOf(';'));
+  }
+
+  /** Logs in with {@code token}; answers the Set-Cookie header of the login cookie. */
+  private static String loginSetCookie(Http client, String token) {
+    HttpResponse<String> login = client.post("/api/login", "{\"token\":\"" + token + "\"}");
+    assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
+    return login.headers().allValues("Set-Cookie").stream()
+        .filter(value -> value.startsWith("agents_session="))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no session cookie: " + login.headers()));
   }
 }
