@@ -1,7 +1,5 @@
 package io.durableagents.client;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.durableagents.projection.ProjectionException;
 import io.durableagents.projection.ProjectionQueries;
 import io.durableagents.projection.ProjectionUrl;
@@ -12,8 +10,7 @@ import io.durableagents.workflow.ApprovalRecord;
 import io.durableagents.workflow.Message;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
-import java.time.Duration;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -24,11 +21,13 @@ import java.util.Optional;
  * approvals), read-only: it never creates a database, a table or a row. A SQLite path that is
  * missing or a directory, and a database without the projection's tables, are errors naming the
  * URL, never an empty projection: a wrong URL must not read as "nothing there" (the worker creates
- * the database and its tables when it starts). On PostgreSQL the reader keeps a small pool of
- * read-only connections ({@value #POOL_SIZE} at most, closed after a minute idle), so a back office
- * that reads many times a second does not open a server connection for each read; a SQLite file is
- * opened per read, which costs next to nothing. The queries, rows and URL parsing are the store's
- * own read model ({@code durable-agents-projection}), so the two cannot drift apart.
+ * the database and its tables when it starts). On PostgreSQL the reader keeps up to {@value
+ * #POOL_SIZE} read-only connections between reads, so a back office that reads many times a second
+ * does not open a server connection for each read (one idle for a minute is closed on the next
+ * read, all of them by {@link #close}); a read that finds none opens one, so a database that is
+ * down fails the read at once. A SQLite file is opened per read, which costs next to nothing. The
+ * queries, rows and URL parsing are the store's own read model ({@code durable-agents-projection}),
+ * so the two cannot drift apart.
  *
  * <p>Supports {@code jdbc:sqlite:PATH} and {@code jdbc:postgresql://HOST[:PORT]/DATABASE} (the
  * latter needs the PostgreSQL JDBC driver on the classpath). Thread-safe.
@@ -39,28 +38,16 @@ public final class ProjectionReader implements AutoCloseable {
 
   private final ProjectionUrl url;
   private final ProjectionQueries queries;
-  private final HikariDataSource pool;
+  private final KeptConnections kept;
   private volatile boolean closed;
 
-  private ProjectionReader(ProjectionUrl url, HikariDataSource pool) {
+  private ProjectionReader(ProjectionUrl url) {
     this.url = url;
     this.queries = ProjectionQueries.of(url.kind());
-    this.pool = pool;
-  }
-
-  /** A pool that connects on the first read, not here, and keeps no connection it does not use. */
-  private static HikariDataSource readOnlyPool(ProjectionUrl url) {
-    HikariConfig config = new HikariConfig();
-    config.setPoolName("projection-reader");
-    config.setJdbcUrl(url.url());
-    config.setDataSourceProperties(ProjectionUrl.readOnlyPostgresql());
-    config.setReadOnly(true);
-    config.setMaximumPoolSize(POOL_SIZE);
-    config.setMinimumIdle(0);
-    config.setIdleTimeout(Duration.ofMinutes(1).toMillis());
-    config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
-    config.setInitializationFailTimeout(-1);
-    return new HikariDataSource(config);
+    this.kept =
+        url.kind() == ProjectionUrl.Kind.POSTGRESQL
+            ? new KeptConnections(url::openReadOnly, POOL_SIZE)
+            : null;
   }
 
   /**
@@ -91,8 +78,7 @@ public final class ProjectionReader implements AutoCloseable {
         }
       }
     }
-    return new ProjectionReader(
-        url, url.kind() == ProjectionUrl.Kind.POSTGRESQL ? readOnlyPool(url) : null);
+    return new ProjectionReader(url);
   }
 
   /**
@@ -373,8 +359,8 @@ public final class ProjectionReader implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    if (pool != null) {
-      pool.close();
+    if (kept != null) {
+      kept.close();
     }
   }
 
@@ -397,19 +383,22 @@ public final class ProjectionReader implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("the projection reader is closed");
     }
-    try (Connection connection = pool != null ? pool.getConnection() : url.openReadOnly()) {
-      if (!snapshot) {
-        return query.run(connection);
-      }
-      if (url.kind() == ProjectionUrl.Kind.POSTGRESQL) {
-        // PostgreSQL's default (read committed) takes a snapshot per statement.
-        connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-      }
-      connection.setAutoCommit(false);
+    try {
+      Connection connection = kept != null ? kept.take() : url.openReadOnly();
+      boolean reusable = false;
       try {
-        return query.run(connection);
+        T result = snapshot ? inSnapshot(connection, query) : query.run(connection);
+        reusable = true;
+        return result;
+      } catch (ProjectionException e) {
+        reusable = true; // rows the read model cannot decode: the connection is fine
+        throw e;
       } finally {
-        connection.rollback();
+        if (kept != null && reusable) {
+          kept.give(connection);
+        } else {
+          KeptConnections.closeQuietly(connection);
+        }
       }
     } catch (ProjectionException e) {
       // The reader's error, with the read model's message and cause.
@@ -425,19 +414,35 @@ public final class ProjectionReader implements AutoCloseable {
                 + " worker's projection",
             e);
       }
-      // The pool's "connection is not available" carries the server's refusal as its cause.
-      SQLException reason =
-          e instanceof SQLTransientConnectionException && e.getCause() instanceof SQLException cause
-              ? cause
-              : e;
       throw new AgentClientException(
           "cannot read "
               + what
               + " from the projection at "
               + url.describe()
               + ": "
-              + reason.getMessage(),
+              + e.getMessage(),
           e);
+    }
+  }
+
+  /**
+   * Runs {@code query} in one transaction whose statements all see the same state of the database,
+   * and leaves the connection in auto-commit as it found it.
+   */
+  private <T> T inSnapshot(Connection connection, Query<T> query) throws SQLException {
+    connection.setAutoCommit(false);
+    try {
+      if (url.kind() == ProjectionUrl.Kind.POSTGRESQL) {
+        // PostgreSQL's default (read committed) takes a snapshot per statement; this
+        // transaction's level only, so a kept connection keeps the server's default.
+        try (Statement level = connection.createStatement()) {
+          level.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+        }
+      }
+      return query.run(connection);
+    } finally {
+      connection.rollback();
+      connection.setAutoCommit(true);
     }
   }
 
