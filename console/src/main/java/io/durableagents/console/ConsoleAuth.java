@@ -5,11 +5,14 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How the console learns who is calling: that identity is the {@code decidedBy} of every decision
@@ -18,7 +21,8 @@ import java.util.Objects;
  * <ul>
  *   <li>{@link #local()}: no authentication; the identity is the operating-system user running the
  *       console. Only allowed on a loopback address.
- *   <li>{@link #tokens}: bearer tokens, each naming its approver.
+ *   <li>{@link #tokens}: bearer tokens, each naming its approver; {@link #tokensFile} reads them
+ *       from a file and again whenever the file changes.
  *   <li>{@link #trustedHeader}: a reverse proxy authenticates and names the user in a header.
  * </ul>
  */
@@ -35,24 +39,39 @@ public final class ConsoleAuth {
     }
   }
 
+  private static final Logger log = LoggerFactory.getLogger(ConsoleAuth.class);
+
+  /** How often a tokens file is looked at for a change, at most. */
+  private static final Duration RELOAD_CHECK = Duration.ofSeconds(1);
+
   private final Kind kind;
-  private final Map<String, String> approversByToken;
   private final String header;
   private final String localIdentity;
+  private final Path tokensFile;
+  private volatile Map<String, String> approversByToken;
+  private volatile String fileVersion; // modification time and size the tokens were read at
+  private volatile long checkedAt;
 
   private ConsoleAuth(
-      Kind kind, Map<String, String> approversByToken, String header, String localIdentity) {
+      Kind kind,
+      Map<String, String> approversByToken,
+      String header,
+      String localIdentity,
+      Path tokensFile) {
     this.kind = kind;
     this.approversByToken = approversByToken;
     this.header = header;
     this.localIdentity = localIdentity;
+    this.tokensFile = tokensFile;
+    this.fileVersion = tokensFile == null ? null : version(tokensFile);
+    this.checkedAt = System.nanoTime();
   }
 
   /** No authentication: every caller is the operating-system user running the console. */
   public static ConsoleAuth local() {
     String user = System.getProperty("user.name");
     return new ConsoleAuth(
-        Kind.LOCAL, Map.of(), null, user == null || user.isBlank() ? "local" : user);
+        Kind.LOCAL, Map.of(), null, user == null || user.isBlank() ? "local" : user, null);
   }
 
   /**
@@ -62,6 +81,10 @@ public final class ConsoleAuth {
    * @param approversByToken token to approver name; neither blank
    */
   public static ConsoleAuth tokens(Map<String, String> approversByToken) {
+    return new ConsoleAuth(Kind.TOKEN, checkedTokens(approversByToken), null, null, null);
+  }
+
+  private static Map<String, String> checkedTokens(Map<String, String> approversByToken) {
     if (approversByToken.isEmpty()) {
       throw new IllegalArgumentException("token authentication needs at least one token");
     }
@@ -71,17 +94,30 @@ public final class ConsoleAuth {
             throw new IllegalArgumentException("tokens and approver names must not be blank");
           }
         });
-    return new ConsoleAuth(Kind.TOKEN, Map.copyOf(approversByToken), null, null);
+    return Map.copyOf(approversByToken);
   }
 
   /**
    * The tokens of a file: one {@code APPROVER TOKEN} pair per line, blank lines and lines starting
-   * with {@code #} ignored.
+   * with {@code #} ignored. The file is read again when it changes (looked at once a second at
+   * most), so a token added or removed takes effect without a restart: a removed token, and the
+   * pages' logins made with it, are refused from then on. A changed file that cannot be read or
+   * holds a line that is no pair is logged and ignored, and the tokens read before stay; one that
+   * holds no token refuses every caller.
    *
-   * @throws IllegalArgumentException naming the line that is not such a pair, or a repeated token
+   * @throws IllegalArgumentException naming the line that is not such a pair, or a repeated token,
+   *     or when the file holds no token
    * @throws UncheckedIOException when the file cannot be read
    */
   public static ConsoleAuth tokensFile(Path file) {
+    Map<String, String> tokens = readTokens(file);
+    if (tokens.isEmpty()) {
+      throw new IllegalArgumentException(file + " holds no token");
+    }
+    return new ConsoleAuth(Kind.TOKEN, checkedTokens(tokens), null, null, file);
+  }
+
+  private static Map<String, String> readTokens(Path file) {
     List<String> lines;
     try {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -104,10 +140,44 @@ public final class ConsoleAuth {
             file + " line " + (i + 1) + ": this token is given twice");
       }
     }
-    if (tokens.isEmpty()) {
-      throw new IllegalArgumentException(file + " holds no token");
+    return tokens;
+  }
+
+  /**
+   * Reads the tokens file again if it changed since it was read; keeps the old tokens on errors.
+   */
+  private void reloadIfChanged() {
+    long now = System.nanoTime();
+    if (now - checkedAt < RELOAD_CHECK.toNanos()) {
+      return;
     }
-    return tokens(tokens);
+    synchronized (this) {
+      if (now - checkedAt < RELOAD_CHECK.toNanos()) {
+        return;
+      }
+      checkedAt = now;
+      String version = version(tokensFile);
+      if (version.equals(fileVersion)) {
+        return;
+      }
+      fileVersion = version;
+      try {
+        Map<String, String> tokens = readTokens(tokensFile);
+        approversByToken = Map.copyOf(tokens);
+        log.info("read {} tokens from {}", tokens.size(), tokensFile);
+      } catch (IllegalArgumentException | UncheckedIOException e) {
+        log.warn("kept the tokens read before: {}", e.getMessage());
+      }
+    }
+  }
+
+  /** What tells a change of {@code file}: its modification time and size, or "missing". */
+  private static String version(Path file) {
+    try {
+      return Files.getLastModifiedTime(file).toMillis() + "/" + Files.size(file);
+    } catch (IOException e) {
+      return "missing";
+    }
   }
 
   /**
@@ -120,7 +190,7 @@ public final class ConsoleAuth {
     if (!header.matches("[A-Za-z0-9-]+")) {
       throw new IllegalArgumentException("not an HTTP header name: '" + header + "'");
     }
-    return new ConsoleAuth(Kind.PROXY, Map.of(), header, null);
+    return new ConsoleAuth(Kind.PROXY, Map.of(), header, null, null);
   }
 
   public Kind kind() {
@@ -129,7 +199,13 @@ public final class ConsoleAuth {
 
   /** The approver a bearer token names, or null for a token this authentication does not hold. */
   public String approverOf(String token) {
-    return token == null ? null : approversByToken.get(token);
+    if (token == null) {
+      return null;
+    }
+    if (tokensFile != null) {
+      reloadIfChanged();
+    }
+    return approversByToken.get(token);
   }
 
   /** The header a trusted proxy names the user in; null unless {@link Kind#PROXY}. */

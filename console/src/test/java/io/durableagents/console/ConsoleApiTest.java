@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -294,6 +295,50 @@ class ConsoleApiTest {
         tokenHttp.post("/api/logout", "{}", "Cookie", other + "; agents_csrf=c-2"), 403, "csrf");
     assertThat(Http.json(tokenHttp.get("/api/me", "Cookie", other)).get("identity").textValue())
         .isEqualTo("bob");
+  }
+
+  @Test
+  void aTokenRemovedFromTheFile_isRefused_withItsLogins_andAnAddedOneWorks() throws IOException {
+    Path tokens = directory.resolve("changing-tokens.txt");
+    Files.writeString(tokens, "erin t-erin\nfrank t-frank\n");
+    Http changing = new Http(fixture.console(ConsoleAuth.tokensFile(tokens)));
+    String erinsLogin = loginCookie(changing, "t-erin");
+    assertThat(changing.get("/api/me", "Cookie", erinsLogin).statusCode()).isEqualTo(200);
+
+    rewrite(tokens, "frank t-frank\ngrace t-grace\n");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertError(
+                    changing.get("/api/me", "Authorization", "Bearer t-erin"),
+                    401,
+                    "unauthorized"));
+    assertThat(
+            assertError(changing.get("/api/me", "Cookie", erinsLogin), 401, "unauthorized")
+                .get("message")
+                .textValue())
+        .contains("no longer valid");
+    assertThat(
+            Http.json(changing.get("/api/me", "Authorization", "Bearer t-grace")).get("identity"))
+        .hasToString("\"grace\"");
+
+    // A half-written file (a line that is no pair) is ignored: the tokens read before stay.
+    rewrite(tokens, "frank\n");
+    await()
+        .during(Duration.ofMillis(1500))
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () -> changing.get("/api/me", "Authorization", "Bearer t-grace").statusCode() == 200);
+    assertThat(changing.get("/api/me", "Authorization", "Bearer t-frank").statusCode())
+        .isEqualTo(200);
+  }
+
+  /** Writes {@code text} to {@code file} with a modification time that is sure to differ. */
+  private static void rewrite(Path file, String text) throws IOException {
+    FileTime before = Files.getLastModifiedTime(file);
+    Files.writeString(file, text);
+    Files.setLastModifiedTime(file, FileTime.fromMillis(before.toMillis() + 2_000));
   }
 
   @Test

@@ -39,8 +39,8 @@ public final class Guard {
   private final Map<String, Login> logins = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
 
-  /** A page's login: whose, and until when. */
-  private record Login(String approver, Instant expires) {
+  /** A page's login: whose, with which token, and until when. */
+  private record Login(String approver, String token, Instant expires) {
     boolean expiredAt(Instant now) {
       return !now.isBefore(expires);
     }
@@ -92,6 +92,10 @@ public final class Guard {
     if (login.expiredAt(Instant.now())) {
       logins.remove(cookie);
       throw ApiException.unauthorized("the login has expired: log in again");
+    }
+    if (!login.approver().equals(auth.approverOf(login.token()))) {
+      logins.remove(cookie);
+      throw ApiException.unauthorized("the token of this login is no longer valid: log in again");
     }
     return login.approver();
   }
@@ -145,7 +149,7 @@ public final class Guard {
     // Forgotten logins go when they expire, so the table holds only live ones.
     logins.values().removeIf(login -> login.expiredAt(now));
     String login = randomToken();
-    logins.put(login, new Login(approver, now.plus(loginTimeout)));
+    logins.put(login, new Login(approver, token, now.plus(loginTimeout)));
     Cookie cookie = new Cookie(LOGIN_COOKIE, login);
     cookie.setPath("/");
     cookie.setHttpOnly(true);
