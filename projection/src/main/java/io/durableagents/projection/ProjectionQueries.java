@@ -210,18 +210,12 @@ public final class ProjectionQueries {
         sessionId == null
             ? pendingOnly ? ReadSql.APPROVALS_PENDING : ReadSql.APPROVALS_ALL
             : pendingOnly ? ReadSql.APPROVALS_PENDING_OF_SESSION : ReadSql.APPROVALS_OF_SESSION;
-    List<StoredApproval> result = new ArrayList<>();
     try (PreparedStatement select = connection.prepareStatement(sql)) {
       if (sessionId != null) {
         select.setString(1, sessionId);
       }
-      try (ResultSet row = select.executeQuery()) {
-        while (row.next()) {
-          result.add(Rows.approval(row));
-        }
-      }
+      return approvals(select);
     }
-    return List.copyOf(result);
   }
 
   /**
@@ -231,7 +225,6 @@ public final class ProjectionQueries {
   public List<StoredApproval> approvals(
       Connection connection, boolean pendingOnly, ApprovalKey after, int limit)
       throws SQLException {
-    List<StoredApproval> result = new ArrayList<>();
     try (PreparedStatement select =
         connection.prepareStatement(ReadSql.approvalsPage(pendingOnly, after != null))) {
       int parameter = 1;
@@ -241,10 +234,15 @@ public final class ProjectionQueries {
         select.setString(parameter++, after.approvalId());
       }
       select.setInt(parameter, limit);
-      try (ResultSet row = select.executeQuery()) {
-        while (row.next()) {
-          result.add(Rows.approval(row));
-        }
+      return approvals(select);
+    }
+  }
+
+  private static List<StoredApproval> approvals(PreparedStatement select) throws SQLException {
+    List<StoredApproval> result = new ArrayList<>();
+    try (ResultSet row = select.executeQuery()) {
+      while (row.next()) {
+        result.add(Rows.approval(row));
       }
     }
     return List.copyOf(result);

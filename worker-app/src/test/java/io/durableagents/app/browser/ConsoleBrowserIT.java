@@ -235,11 +235,7 @@ class ConsoleBrowserIT {
     StringBuilder expected = new StringBuilder();
     for (String piece : pieces) {
       expected.append(piece);
-      String prefix = expected.toString();
-      browser.waitUntil(
-          PAGE,
-          () -> "#live .delta-text to read \"" + prefix + "\", not \"" + liveText() + "\"",
-          driver -> liveText().equals(prefix));
+      awaitLiveText(expected.toString());
       assertThat(run).as("the run, while its text streams").isNotDone();
       gate.shown.release();
     }
@@ -303,11 +299,7 @@ class ConsoleBrowserIT {
     gate.shown.release();
     for (String piece : pieces.subList(1, pieces.size())) {
       expected.append(piece);
-      String prefix = expected.toString();
-      browser.waitUntil(
-          PAGE,
-          () -> "#live .delta-text to read \"" + prefix + "\", not \"" + liveText() + "\"",
-          driver -> liveText().equals(prefix));
+      awaitLiveText(expected.toString());
       gate.shown.release();
     }
     RunResult result = run.get(RUN.toSeconds(), TimeUnit.SECONDS);
@@ -430,6 +422,14 @@ class ConsoleBrowserIT {
   }
 
   /** The inbox card of an approval, once the page shows it. */
+  /** Waits for the live delta text of the session page to read {@code text}. */
+  private void awaitLiveText(String text) {
+    browser.waitUntil(
+        PAGE,
+        () -> "#live .delta-text to read \"" + text + "\", not \"" + liveText() + "\"",
+        driver -> liveText().equals(text));
+  }
+
   private WebElement card(String approvalId) {
     return browser.waitFor("article.approval[data-approval-id='" + approvalId + "']", PAGE);
   }

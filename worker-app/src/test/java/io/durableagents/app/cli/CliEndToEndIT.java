@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.app.testing.AgentsProcesses;
 import io.durableagents.app.testing.AgentsProcesses.Result;
+import io.durableagents.app.testing.LoopbackPorts;
 import io.durableagents.app.testing.RealTemporal;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -44,7 +42,7 @@ class CliEndToEndIT {
   @BeforeEach
   void startServerAndWorker() throws Exception {
     processes = new AgentsProcesses(workDir);
-    port = freePortWithAFreeUiPort();
+    port = LoopbackPorts.freeWithAFreeUiPort();
     temporal = "127.0.0.1:" + port;
     Path script = workDir.resolve("script.json");
     Files.writeString(
@@ -368,26 +366,5 @@ class CliEndToEndIT {
         String.valueOf(port),
         "--temporal-cli",
         RealTemporal.cli().toString());
-  }
-
-  /** A free loopback port whose PORT + 1000, the default Web UI port, is free too. */
-  private static int freePortWithAFreeUiPort() throws IOException {
-    while (true) {
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        int port = socket.getLocalPort();
-        if (port + 1000 <= 65535 && isFree(port + 1000)) {
-          return port;
-        }
-      }
-    }
-  }
-
-  private static boolean isFree(int port) {
-    try {
-      new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 }

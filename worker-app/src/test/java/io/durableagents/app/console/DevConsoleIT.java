@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.app.testing.AgentsProcesses;
+import io.durableagents.app.testing.LoopbackPorts;
 import io.durableagents.app.testing.RealTemporal;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,7 +35,7 @@ class DevConsoleIT {
 
   @Test
   void devPrintsTheConsoleUrl_andItsApiDecidesTheDemoBooking() throws Exception {
-    int port = freePortWithAFreeUiPort();
+    int port = LoopbackPorts.freeWithAFreeUiPort();
     try (AgentsProcesses processes = new AgentsProcesses(dir)) {
       CompletableFuture<String> ready =
           processes.start(
@@ -120,28 +119,5 @@ class DevConsoleIT {
             HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as(uri + ": " + response.body()).isEqualTo(expected);
     return JSON.readTree(response.body());
-  }
-
-  /** A free loopback port whose PORT + 1000, the dev server's default Web UI port, is free too. */
-  private static int freePortWithAFreeUiPort() throws IOException {
-    while (true) {
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        int port = socket.getLocalPort();
-        if (port + 1000 <= 65535) {
-          if (isFree(port + 1000)) {
-            return port;
-          }
-        }
-      }
-    }
-  }
-
-  private static boolean isFree(int port) {
-    try {
-      new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 }
