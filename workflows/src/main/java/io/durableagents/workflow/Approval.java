@@ -6,8 +6,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * A wait point: a gated tool call waiting for a human decision. The approval id comes from {@code
- * Workflow.randomUUID()}, so it is stable across replays and new for every pause.
+ * A wait point: a gated tool call waiting for a human decision. The approval id is derived from the
+ * call's place in the session (session, first workflow run, run, the call's position and id), so it
+ * is stable across replays and across paths to the same pause, and new for every pause. Sessions
+ * started before 0.2.0 drew it from {@code Workflow.randomUUID()}.
  *
  * @param requestedAt epoch milliseconds
  * @param expiresAt epoch milliseconds; past it the call gets {@code {"error": "approval_expired"}}

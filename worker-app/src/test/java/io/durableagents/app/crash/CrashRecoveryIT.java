@@ -104,6 +104,12 @@ class CrashRecoveryIT {
 
   private static final double KILL_AFTER_DECISION = 0.3;
 
+  /**
+   * After a kill, each session the killed worker held starts its next step within this, at the 99th
+   * percentile over all kills, with the product's default worker and workflow options.
+   */
+  static final Duration RECOVERY_P99 = Duration.ofSeconds(15);
+
   /** Sessions start at random within this window. */
   private static final Duration STAGGER = Duration.ofSeconds(5);
 
@@ -126,6 +132,9 @@ class CrashRecoveryIT {
   private final AtomicInteger transientErrors = new AtomicInteger();
   private final Map<String, Integer> errorKinds = new ConcurrentSkipListMap<>();
   private final AtomicInteger killRequests = new AtomicInteger();
+
+  /** When each session's decisions were accepted (epoch ms): waits for a person, not recovery. */
+  private final Map<String, List<Long>> decisions = new ConcurrentHashMap<>();
 
   /** Where each session's driver is, for the failure message. */
   private final Map<String, String> progress = new ConcurrentHashMap<>();
@@ -240,11 +249,15 @@ class CrashRecoveryIT {
             readLedger(modelLedger),
             modelTurns,
             killed);
+    List<JsonNode> ledgerLines = new ArrayList<>(readLedger(toolLedger));
+    ledgerLines.addAll(readLedger(modelLedger));
+    RecoveryGaps recovery = RecoveryGaps.of(ledgerLines, List.copyOf(killer.killTimes), decisions);
     Duration runtime = Duration.ofNanos(System.nanoTime() - started);
     System.out.printf(
         "CrashRecoveryIT summary: mode=%s sessions=%d kills=%d (after-decision requests=%d) toolCalls=%d"
             + " ledgerEffects=%d duplicateEffects=%d modelCompletions=%d"
-            + " duplicateModelCompletions=%d resentModelTurns=%d transientClientErrors=%d %s runtime=%ds%n",
+            + " duplicateModelCompletions=%d resentModelTurns=%d transientClientErrors=%d %s %s"
+            + " runtime=%ds%n",
         mode,
         finals.size(),
         killed.size(),
@@ -257,6 +270,7 @@ class CrashRecoveryIT {
         verification.resentModelTurns,
         transientErrors.get(),
         errorKinds,
+        recovery.summary(),
         runtime.toSeconds());
     System.out.println(
         "CrashRecoveryIT recovery: mode=" + mode + " " + recoveryStats(finals.keySet(), killed));
@@ -271,6 +285,12 @@ class CrashRecoveryIT {
     }
     assertThat(killed.size()).as("workers killed during the run").isGreaterThanOrEqualTo(MIN_KILLS);
     assertThat(verification.toolCalls).isEqualTo(SESSIONS * 5);
+    assertThat(recovery.gaps()).as("sessions held by killed workers").isNotEmpty();
+    assertThat(recovery.seconds(99))
+        .as(
+            "p99 of the time from a kill to the next step of a session it held: %s",
+            recovery.gaps())
+        .isLessThanOrEqualTo(RECOVERY_P99.toSeconds());
   }
 
   // ---- the client side ------------------------------------------------------------------------
@@ -371,12 +391,14 @@ class CrashRecoveryIT {
       try {
         if (!decided && killAfterDecision) {
           agents.approve(session, approvalId, decision);
+          decidedNow(session);
           decided = true;
           killRequests.incrementAndGet();
           killer.requestKill();
         }
         if (!decided) {
           agents.approve(session, approvalId, decision);
+          decidedNow(session);
           return agents.awaitRun(session);
         }
         return agents.awaitRun(session);
@@ -392,11 +414,18 @@ class CrashRecoveryIT {
               e);
         }
         // An earlier attempt landed before its answer was lost: attach to the run.
+        decidedNow(session);
         decided = true;
       } catch (RuntimeException e) {
         retryAfter(session, decided ? "attach" : "decide", e);
       }
     }
+  }
+
+  private void decidedNow(String session) {
+    decisions
+        .computeIfAbsent(session, s -> new CopyOnWriteArrayList<>())
+        .add(System.currentTimeMillis());
   }
 
   /** Transient errors (the worker or a long poll died under us) are retried; others fail. */
@@ -503,6 +532,7 @@ class CrashRecoveryIT {
     private final List<String> workerArgs;
     private final LinkedBlockingQueue<Object> requests = new LinkedBlockingQueue<>();
     final Set<Long> killedPids = ConcurrentHashMap.newKeySet();
+    final ConcurrentLinkedQueue<RecoveryGaps.Kill> killTimes = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<String> kills = new ConcurrentLinkedQueue<>();
     final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean stopped;
@@ -540,6 +570,7 @@ class CrashRecoveryIT {
           ChildJvm victim = current;
           killedPids.add(victim.pid());
           kills.add(elapsed() + " kill " + victim.name() + " (pid " + victim.pid() + ")");
+          killTimes.add(new RecoveryGaps.Kill(victim.pid(), System.currentTimeMillis()));
           victim.kill();
           // Requests made while the victim died are served by this kill.
           requests.removeIf(request -> request != STOP);

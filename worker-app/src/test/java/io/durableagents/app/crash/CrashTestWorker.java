@@ -37,16 +37,19 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * A worker process for {@link CrashRecoveryIT}, meant to be killed with SIGKILL at any moment.
  *
- * <p>Arguments: {@code PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER}. It polls task queue {@value
- * #TASK_QUEUE} on {@code 127.0.0.1:PORT} with one agent, {@value #AGENT}, whose tools and model
- * append a line to a ledger (fsynced) before and after their work, so the test can count effects
- * per call and per model turn across every worker that ever ran. Prints {@value #READY} once it
- * polls, then runs until killed.
+ * <p>Arguments: {@code PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER [MODE [hang-after-effect]]}. It
+ * polls task queue {@value #TASK_QUEUE} on {@code 127.0.0.1:PORT} with one agent, {@value #AGENT},
+ * whose tools and model append a line to a ledger (fsynced) before and after their work, so the
+ * test can count effects per call and per model turn across every worker that ever ran. Prints
+ * {@value #READY} once it polls, then runs until killed. With {@value #HANG_AFTER_EFFECT}, each
+ * tool call blocks after its effect, so a test can kill the worker between the effect and its
+ * record.
  */
 public final class CrashTestWorker {
   public static final String TASK_QUEUE = "crash";
   public static final String AGENT = "ledger";
   public static final String READY = "crash worker ready";
+  static final String HANG_AFTER_EFFECT = "hang-after-effect";
 
   /** Every session plays the same script: three model turns, five tool calls, one gated. */
   static final String SCRIPT =
@@ -69,12 +72,16 @@ public final class CrashTestWorker {
   private CrashTestWorker() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 4 && args.length != 5) {
+    if (args.length < 4
+        || args.length > 6
+        || (args.length == 6 && !HANG_AFTER_EFFECT.equals(args[5]))) {
       System.err.println(
-          "usage: CrashTestWorker PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER [ACTIVITY|LOCAL_ACTIVITY]");
+          "usage: CrashTestWorker PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER"
+              + " [ACTIVITY|LOCAL_ACTIVITY [hang-after-effect]]");
       System.exit(2);
     }
-    Execution mode = args.length == 5 ? Execution.valueOf(args[4]) : Execution.ACTIVITY;
+    Execution mode = args.length >= 5 ? Execution.valueOf(args[4]) : Execution.ACTIVITY;
+    boolean hang = args.length == 6;
     String address = "127.0.0.1:" + Integer.parseInt(args[0]);
     Ledger tools = new Ledger(Path.of(args[2]));
     Ledger models = new Ledger(Path.of(args[3]));
@@ -84,7 +91,7 @@ public final class CrashTestWorker {
     AgentsPlugin plugin =
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
-                .addAgent(agent(tools, mode))
+                .addAgent(agent(tools, mode, hang))
                 .setModelProvider(new LedgerModel(ScriptedModelProvider.fromJson(SCRIPT), models))
                 .setStore(store)
                 .setTaskQueues(TASK_QUEUE)
@@ -103,20 +110,21 @@ public final class CrashTestWorker {
    * Short timeouts, many attempts: a killed worker's calls run again elsewhere within seconds. The
    * model turns and the tools all run in {@code mode}.
    */
-  static Agent agent(Ledger ledger, Execution mode) {
+  static Agent agent(Ledger ledger, Execution mode, boolean hang) {
     return Agent.newBuilder(AGENT)
         .modelExecution(mode)
         .tools(
-            tool("step_a", ledger, false, mode),
-            tool("gated", ledger, true, mode),
-            tool("step_b", ledger, false, mode))
+            tool("step_a", ledger, false, mode, hang),
+            tool("gated", ledger, true, mode, hang),
+            tool("step_b", ledger, false, mode, hang))
         .maxSteps(10)
         .modelTimeout(Duration.ofSeconds(3))
         .modelMaxAttempts(10)
         .build();
   }
 
-  private static Tool tool(String name, Ledger ledger, boolean gated, Execution mode) {
+  private static Tool tool(
+      String name, Ledger ledger, boolean gated, Execution mode, boolean hang) {
     Tool.Builder builder =
         Tool.newBuilder(name)
             .execution(mode)
@@ -127,6 +135,9 @@ public final class CrashTestWorker {
                   ledger.append(toolLine(name, context, "start"));
                   Thread.sleep(ThreadLocalRandom.current().nextLong(50, 401));
                   ledger.append(toolLine(name, context, "end"));
+                  if (hang) {
+                    Thread.sleep(Duration.ofMinutes(10).toMillis());
+                  }
                   Map<String, Object> result = new LinkedHashMap<>();
                   result.put("tool", name);
                   result.put("toolCallId", context.toolCallId());
@@ -146,8 +157,10 @@ public final class CrashTestWorker {
     line.put("tool", tool);
     line.put("attempt", context.attempt());
     line.put("activityId", activityId());
+    line.put("idempotencyKey", context.idempotencyKey());
     line.put("pid", PID);
     line.put("phase", phase);
+    line.put("at", System.currentTimeMillis());
     return line;
   }
 
@@ -191,6 +204,7 @@ public final class CrashTestWorker {
       line.put("activityId", activityId());
       line.put("pid", PID);
       line.put("phase", phase);
+      line.put("at", System.currentTimeMillis());
       return line;
     }
   }

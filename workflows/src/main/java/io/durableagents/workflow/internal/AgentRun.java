@@ -41,9 +41,6 @@ import org.slf4j.Logger;
 final class AgentRun {
   private static final Logger log = Workflow.getLogger(AgentRun.class);
 
-  /** From this version on a run resolves its definition with its configuration and records it. */
-  private static final String RUN_DEFINITION_CHANGE = "run-definition";
-
   private final Session session;
   private final SessionState state;
   private final List<Message> inputs;
@@ -345,7 +342,7 @@ final class AgentRun {
    * histories recorded before the definitions were recorded resolve by name.
    */
   private AgentSpec resolve() {
-    int version = Workflow.getVersion(RUN_DEFINITION_CHANGE, Workflow.DEFAULT_VERSION, 1);
+    int version = Workflow.getVersion(ChangeIds.RUN_DEFINITION, Workflow.DEFAULT_VERSION, 1);
     if (version == Workflow.DEFAULT_VERSION) {
       return session.stubs.localAgents().resolveAgent(state.agentName());
     }

@@ -58,10 +58,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public void run(SessionStart ignored) {
-    if (start.fork() == null
-        && start.continued() == null
-        && !receivedInput()
-        && !awaitFirstSend()) {
+    session.useStableIds(
+        Workflow.getVersion(ChangeIds.STABLE_IDS, Workflow.DEFAULT_VERSION, 1)
+            != Workflow.DEFAULT_VERSION);
+    if (start.fork() == null && start.continued() == null && !awaitFirstSend()) {
       log.info(
           "{} completes without a session: no send reached it within {}",
           session.id(),
@@ -103,8 +103,19 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
    * client sends it again. Waits {@link #FIRST_SEND_GRACE} for a send, so a resent one is taken by
    * this workflow: completing at once would have the resend start a new workflow, and its calls new
    * idempotency keys, although their side effects may have happened under the old ones.
+   *
+   * <p>The wait's timer takes the next value of the run's random sequence, from which the SDK also
+   * draws the ids of local activities. When the send came with the first task, that value is drawn
+   * all the same: the local activities that a lost first task ran, and that run again for the
+   * resend, get the same ids as before.
    */
   private boolean awaitFirstSend() {
+    if (receivedInput()) {
+      if (session.stableIds()) {
+        Workflow.randomUUID();
+      }
+      return true;
+    }
     return Workflow.await(
         FIRST_SEND_GRACE, () -> session.handover.anyUpdate() || session.inbox.hasQueued());
   }

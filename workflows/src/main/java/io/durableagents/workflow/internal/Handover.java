@@ -22,12 +22,6 @@ import org.slf4j.Logger;
 final class Handover {
   private static final Logger log = Workflow.getLogger(Handover.class);
 
-  /**
-   * The change id of the hand-over onto a newer worker deployment version. Only recorded when the
-   * server reported one, which no history before it has, so those replay without it.
-   */
-  static final String UPGRADE_ON_CONTINUE_AS_NEW = "upgrade-on-continue-as-new";
-
   /** A real server allows 2,000 updates per workflow run. */
   static final int MAX_UPDATES_PER_RUN = 1000;
 
@@ -94,7 +88,7 @@ final class Handover {
    * answers true; false when replaying a history from before this change.
    */
   boolean upgradeOnContinueAsNew() {
-    if (Workflow.getVersion(UPGRADE_ON_CONTINUE_AS_NEW, Workflow.DEFAULT_VERSION, 1)
+    if (Workflow.getVersion(ChangeIds.UPGRADE_ON_CONTINUE_AS_NEW, Workflow.DEFAULT_VERSION, 1)
         == Workflow.DEFAULT_VERSION) {
       return false;
     }

@@ -23,6 +23,9 @@ final class Session {
   final Checkpoints checkpoints;
   final Handover handover;
 
+  /** Whether ids are kept stable across paths ({@link ChangeIds#STABLE_IDS}). */
+  private boolean stableIds;
+
   /** The run in progress, if any. */
   private AgentRun currentRun;
 
@@ -46,6 +49,14 @@ final class Session {
 
   String id() {
     return state.sessionId();
+  }
+
+  void useStableIds(boolean stable) {
+    stableIds = stable;
+  }
+
+  boolean stableIds() {
+    return stableIds;
   }
 
   String forkRefusal() {

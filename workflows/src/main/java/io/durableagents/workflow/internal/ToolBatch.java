@@ -163,7 +163,9 @@ final class ToolBatch {
     } else {
       approval =
           new Approval(
-              Workflow.randomUUID().toString(),
+              session.stableIds()
+                  ? runner.approvalId(call, index)
+                  : Workflow.randomUUID().toString(),
               call.id(),
               call.name(),
               call.arguments(),

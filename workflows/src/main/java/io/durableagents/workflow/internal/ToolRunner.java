@@ -49,6 +49,14 @@ final class ToolRunner {
   }
 
   /**
+   * The id of the approval that gates the batch's call {@code index}: from the call's place, like
+   * its idempotency key, so that the pause gets the same id whatever path led to it.
+   */
+  String approvalId(ToolCall call, int index) {
+    return IdempotencyKeys.forApproval(sessionId, executionId, run, callsBefore + index, call.id());
+  }
+
+  /**
    * The result of a call that must not run: an unknown tool, or the error the worker recorded when
    * it checked the call. Null when the call runs.
    */

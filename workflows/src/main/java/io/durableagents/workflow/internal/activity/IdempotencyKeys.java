@@ -37,6 +37,21 @@ public final class IdempotencyKeys {
   }
 
   /**
+   * The id of the approval that gates a call, from the same place as {@link #forCall}: a pause
+   * reached again, on whatever path, gets the same id, and a decision on it is idempotent.
+   */
+  public static String forApproval(
+      String sessionId, String executionId, int run, int ordinal, String toolCallId) {
+    return uuid(
+        "approval",
+        sessionId,
+        executionId,
+        Integer.toString(run),
+        Integer.toString(ordinal),
+        toolCallId);
+  }
+
+  /**
    * The key of a call whose request carries none (scheduled by workflow code older than the keys):
    * derived from the activity's own identity, which is stable across its attempts.
    */

@@ -1,0 +1,26 @@
+package io.durableagents.workflow.internal;
+
+/**
+ * The {@code Workflow.getVersion} change ids of the session workflow, one per change of its
+ * commands since 0.1.0. Histories recorded before a change replay without it (each change's golden
+ * histories are listed in {@code workflows/src/test/resources/histories/README.md}).
+ */
+final class ChangeIds {
+  /** From this version on a run resolves its definition with its configuration and records it. */
+  static final String RUN_DEFINITION = "run-definition";
+
+  /**
+   * The hand-over onto a newer worker deployment version. Only recorded when the server reported
+   * one, which no history before it has, so those replay without it.
+   */
+  static final String UPGRADE_ON_CONTINUE_AS_NEW = "upgrade-on-continue-as-new";
+
+  /**
+   * Ids that no path through the workflow moves: approval ids derived from the call's place, and
+   * the first-send wait's draw from the run's random sequence made on both of its paths, so that
+   * the local activities after it keep their ids when a first send is lost and sent again.
+   */
+  static final String STABLE_IDS = "stable-ids";
+
+  private ChangeIds() {}
+}
