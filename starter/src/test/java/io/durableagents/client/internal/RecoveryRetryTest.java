@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -68,8 +67,9 @@ class RecoveryRetryTest {
         SESSION, "AgentSession", failedPrecondition(UPDATE_REFUSAL));
   }
 
-  private static final Function<RuntimeException, RuntimeException> RECOVERING =
-      e -> new IllegalStateException("recovering", e);
+  private static RuntimeException recovering(RuntimeException refusal) {
+    return new IllegalStateException("recovering", refusal);
+  }
 
   @Test
   void classification_theFailedTaskRefusalOfAnUpdateOrAQuery_andNothingElse() {
@@ -137,7 +137,7 @@ class RecoveryRetryTest {
                   }
                   return "taken";
                 },
-                RECOVERING);
+                RecoveryRetryTest::recovering);
 
     assertThat(answer).isEqualTo("taken");
     assertThat(attempts).hasValue(4);
@@ -160,7 +160,7 @@ class RecoveryRetryTest {
                           attempts.incrementAndGet();
                           throw aborted;
                         },
-                        RECOVERING))
+                        RecoveryRetryTest::recovering))
         .isSameAs(aborted);
     assertThat(attempts).hasValue(1);
     assertThat(waits).isEmpty();
@@ -180,7 +180,7 @@ class RecoveryRetryTest {
                           attempts.incrementAndGet();
                           throw refusal;
                         },
-                        RECOVERING))
+                        RecoveryRetryTest::recovering))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("recovering")
         .hasCause(refusal);
@@ -209,7 +209,7 @@ class RecoveryRetryTest {
                           attempts.incrementAndGet();
                           throw updateRefused();
                         },
-                        RECOVERING))
+                        RecoveryRetryTest::recovering))
         .hasMessage("recovering");
     assertThat(attempts).hasValue(1);
     assertThat(waits).isEmpty();
@@ -233,7 +233,7 @@ class RecoveryRetryTest {
                       () -> {
                         throw updateRefused();
                       },
-                      RECOVERING))
+                      RecoveryRetryTest::recovering))
           .hasMessage("recovering");
       assertThat(Thread.currentThread().isInterrupted()).isTrue();
     } finally {
@@ -251,7 +251,7 @@ class RecoveryRetryTest {
                 : CompletableFuture.completedFuture("taken");
 
     CompletableFuture<String> answer =
-        retry(Duration.ofMinutes(2), 1.0).callAsync(attempt, RECOVERING);
+        retry(Duration.ofMinutes(2), 1.0).callAsync(attempt, RecoveryRetryTest::recovering);
 
     assertThat(answer.get()).isEqualTo("taken");
     assertThat(attempts).hasValue(3);
@@ -270,7 +270,7 @@ class RecoveryRetryTest {
                           throw other;
                         },
                         Runnable::run),
-                RECOVERING);
+                RecoveryRetryTest::recovering);
     assertThatThrownBy(failed::get).isInstanceOf(ExecutionException.class).hasCause(other);
     assertThat(waits).isEmpty();
 
@@ -283,7 +283,7 @@ class RecoveryRetryTest {
                   // A supplier that throws rather than answering a failed future.
                   throw updateRefused();
                 },
-                RECOVERING);
+                RecoveryRetryTest::recovering);
     assertThatThrownBy(recovering::get)
         .isInstanceOf(ExecutionException.class)
         .cause()
