@@ -75,8 +75,8 @@ import java.util.function.Supplier;
  * owns, which end when idle. Checks made before anything is sent (the session id, the input's rules
  * and limits) throw at once, as in the blocking methods; everything else completes the future
  * exceptionally with the exception the blocking method would throw, and a session that continues as
- * new is followed there too. Cancelling a future stops nothing in the session: {@link #cancel}
- * does.
+ * new is followed there too. Cancelling a future stops nothing in the session (nor the retries
+ * below): {@link #cancel} does.
  *
  * <p>While a session recovers from a worker failure (its workflow task failed or timed out
  * repeatedly), Temporal refuses requests to it; sends, waits for a run, decisions, cancels and

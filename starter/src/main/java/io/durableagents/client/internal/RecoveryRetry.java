@@ -21,15 +21,15 @@ import java.util.function.Supplier;
  * caller's at once.
  *
  * <p>A server refuses every update and query to a workflow whose workflow task failed or timed out
- * three times in a row ({@code FAILED_PRECONDITION}, "Unable to perform workflow execution update
- * due to Workflow Task in failed state." and "Unable to query workflow due to Workflow Task in
- * failed state."), before it admits the update; an update it admitted while the task was still on
- * an earlier attempt fails so too once the task times out again. Workers killed during tasks leave
- * a session so until a task times out (10 s) and a worker completes the next one. Signals are not
- * refused. Callers send an update with the same update id on every attempt, so that the server
- * answers a retry of one that was applied after all with its outcome. Only that refusal is retried:
- * other {@code FAILED_PRECONDITION}s (e.g. an update aborted by a task failure after the workflow
- * saw it) say something a retry cannot fix.
+ * twice in a row, from the task's third attempt on ({@code FAILED_PRECONDITION}, "Unable to perform
+ * workflow execution update due to Workflow Task in failed state." and "Unable to query workflow
+ * due to Workflow Task in failed state."), before it admits the update; an update it admitted while
+ * the task was still on an earlier attempt fails so too once the task times out again. Workers
+ * killed during tasks leave a session so until a task times out (10 s) and a worker completes the
+ * next one. Signals are not refused. Callers send an update with the same update id on every
+ * attempt, so that the server answers a retry of one that was applied after all with its outcome.
+ * Only that refusal is retried: other {@code FAILED_PRECONDITION}s (e.g. an update aborted by a
+ * task failure after the workflow saw it) say something a retry cannot fix.
  *
  * <p>Waits start at {@link #FIRST_WAIT}, double up to {@link #MAX_WAIT}, and are each drawn between
  * half and all of that, so clients refused together do not come back together. No retry starts once
