@@ -7,6 +7,7 @@ import io.durableagents.client.CheckpointNotFoundException;
 import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionNotFoundException;
+import io.durableagents.client.SessionRecoveringException;
 import io.durableagents.console.internal.ApiException;
 import io.durableagents.console.internal.Bodies;
 import io.durableagents.console.internal.Guard;
@@ -191,6 +192,13 @@ public final class AgentConsole implements AutoCloseable {
     routes.exception(
         IllegalArgumentException.class,
         (e, ctx) -> answer(ctx, ApiException.badRequest("body", e.getMessage())));
+    routes.exception(
+        SessionRecoveringException.class,
+        (e, ctx) -> {
+          log.warn("{} {}: {}", ctx.method(), ctx.path(), e.getMessage());
+          ctx.header("Retry-After", String.valueOf(ApiException.RECOVERING_RETRY_AFTER_SECONDS));
+          answer(ctx, ApiException.recovering(e.getMessage()));
+        });
     routes.exception(
         AgentClientException.class,
         (e, ctx) -> {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.durableagents.agent.Agent;
 import io.durableagents.client.AgentClient;
+import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.ApprovalRow;
 import io.durableagents.client.DecisionOptions;
 import io.durableagents.client.ProjectionReader;
@@ -14,6 +15,11 @@ import io.durableagents.testing.AgentTestEnvironment;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +44,7 @@ final class ConsoleFixture implements AutoCloseable {
   private final AgentTestEnvironment env;
   private final ProjectionReader projection;
   private final List<AgentConsole> consoles = new ArrayList<>();
+  private final List<WorkflowServiceStubs> services = new ArrayList<>();
 
   private ConsoleFixture(AgentTestEnvironment env) {
     this.env = env;
@@ -86,9 +93,40 @@ final class ConsoleFixture implements AutoCloseable {
 
   /** A console on a free port, with {@code options}. */
   AgentConsole console(ConsoleOptions.Builder options) {
-    AgentConsole console = AgentConsole.start(env.client(), projection, options.setPort(0).build());
+    return console(env.client(), options);
+  }
+
+  /** A console over {@code agents} on a free port, with {@code options}. */
+  AgentConsole console(AgentClient agents, ConsoleOptions.Builder options) {
+    AgentConsole console = AgentConsole.start(agents, projection, options.setPort(0).build());
     consoles.add(console);
     return console;
+  }
+
+  /**
+   * A client of the same sessions whose updates Temporal refuses as while the sessions recover from
+   * a worker failure ({@link FailedTaskRefusal}); it retries them for {@code recoveryTimeout}.
+   */
+  AgentClient recoveringClient(Duration recoveryTimeout) {
+    TestWorkflowEnvironment temporal = env.workflowEnvironment();
+    WorkflowServiceStubs service =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder()
+                .setChannel(temporal.getWorkflowServiceStubs().getRawChannel())
+                .setGrpcClientInterceptors(List.of(new FailedTaskRefusal()))
+                .build());
+    services.add(service);
+    WorkflowClient client =
+        WorkflowClient.newInstance(
+            service,
+            WorkflowClientOptions.newBuilder().setNamespace(temporal.getNamespace()).build());
+    return AgentClient.newInstance(
+        client,
+        AgentClientOptions.newBuilder()
+            .setTaskQueue(env.taskQueue())
+            .setProjection(projection)
+            .setRecoveryTimeout(recoveryTimeout)
+            .build());
   }
 
   /**
@@ -168,6 +206,7 @@ final class ConsoleFixture implements AutoCloseable {
   public void close() {
     try {
       consoles.forEach(AgentConsole::close);
+      services.forEach(WorkflowServiceStubs::shutdownNow);
     } finally {
       try {
         projection.close();

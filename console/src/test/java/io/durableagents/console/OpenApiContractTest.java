@@ -242,6 +242,45 @@ class OpenApiContractTest {
   }
 
   @Test
+  void aSessionRecoveringFromAWorkerFailure_isA503WithRetryAfter_inTheProductsWords() {
+    String approvalId = fixture.awaitingApproval("contract-recovering");
+    Http recovering =
+        new Http(
+            fixture.console(
+                fixture.recoveringClient(Duration.ofMillis(300)), ConsoleOptions.newBuilder()));
+    String decide = "/api/sessions/{id}/approvals/{approvalId}";
+    String send = "/api/sessions/{id}/messages";
+
+    checkRecovering(
+        "POST",
+        decide,
+        recovering.post(
+            "/api/sessions/contract-recovering/approvals/" + approvalId, "{\"approved\":true}"));
+    checkRecovering(
+        "POST",
+        send,
+        recovering.post("/api/sessions/contract-recovering/messages", "{\"input\":\"hello?\"}"));
+    checkRecovering(
+        "POST",
+        send,
+        recovering.post(
+            "/api/sessions/contract-recovering/messages?wait=false", "{\"input\":\"hello?\"}"));
+
+    // Refused, so nothing changed: the session waits for the same decision.
+    assertThat(fixture.pendingApprovalIds("contract-recovering")).containsExactly(approvalId);
+  }
+
+  private void checkRecovering(String method, String path, HttpResponse<String> response) {
+    JsonNode body = check(method, path, response, 503);
+    assertThat(body.get("error").textValue()).isEqualTo("session_recovering");
+    assertThat(body.get("message").textValue())
+        .contains("'contract-recovering' is recovering from a worker failure")
+        .doesNotContain("FAILED_PRECONDITION", "io.grpc", "failed state");
+    assertThat(response.headers().firstValue("Retry-After")).hasValue("10");
+    assertThat(api.response(method, path, 503).path("headers").has("Retry-After")).isTrue();
+  }
+
+  @Test
   void theDocumentedRoutesAreTheConsolesRoutes() throws ReflectiveOperationException {
     // The server's own route table: a route added without a document entry fails here.
     Field field = AgentConsole.class.getDeclaredField("server");

@@ -6,6 +6,8 @@ import io.durableagents.client.CheckpointNotFoundException;
 import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionNotFoundException;
+import io.durableagents.client.SessionRecoveringException;
+import io.durableagents.client.internal.RecoveryRetry;
 import io.durableagents.workflow.FailureTypes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -120,6 +122,11 @@ public final class AgentsCli {
 
   /** The one line printed for an exception thrown by a command. */
   public static String messageOf(Throwable e) {
+    if (!(e instanceof SessionRecoveringException) && RecoveryRetry.isFailedTaskRefusal(e)) {
+      // A refusal that reached the command some other way: the product's words, not gRPC's.
+      return "The session is recovering from a worker failure: Temporal takes no requests for it"
+          + " until a worker completes its workflow task. Try again in a minute.";
+    }
     if (e instanceof CliException
         || e instanceof AgentClientException
         || e instanceof IllegalArgumentException) {

@@ -1,5 +1,6 @@
 package io.durableagents.client;
 
+import io.durableagents.client.internal.RecoveryRetry;
 import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
@@ -39,11 +40,13 @@ import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -72,8 +75,14 @@ import java.util.function.Supplier;
  * owns, which end when idle. Checks made before anything is sent (the session id, the input's rules
  * and limits) throw at once, as in the blocking methods; everything else completes the future
  * exceptionally with the exception the blocking method would throw, and a session that continues as
- * new is followed there too. Cancelling a future stops nothing in the session: {@link #cancel}
- * does.
+ * new is followed there too. Cancelling a future stops nothing in the session (nor the retries
+ * below): {@link #cancel} does.
+ *
+ * <p>While a session recovers from a worker failure (its workflow task failed or timed out
+ * repeatedly), Temporal refuses requests to it; sends, waits for a run, decisions, cancels and
+ * forks are retried, blocking or not, until it takes them or {@link
+ * AgentClientOptions#getRecoveryTimeout()} has passed ({@link SessionRecoveringException}). Each
+ * retry is the same update (one update id), which the server recognises if it applied it after all.
  */
 public final class AgentClient {
   private final WorkflowClient client;
@@ -82,10 +91,14 @@ public final class AgentClient {
   /** Starts updates for the async methods: the SDK offers no non-blocking way to start one. */
   private final ExecutorService asyncStarts;
 
+  /** Retries requests a recovering session refuses. */
+  private final RecoveryRetry recovery;
+
   private AgentClient(WorkflowClient client, AgentClientOptions options) {
     this.client = Objects.requireNonNull(client, "client");
     this.options = Objects.requireNonNull(options, "options");
     this.asyncStarts = newAsyncStarts();
+    this.recovery = RecoveryRetry.newInstance(options.getRecoveryTimeout(), asyncStarts);
   }
 
   public static AgentClient newInstance(WorkflowClient client, AgentClientOptions options) {
@@ -130,6 +143,8 @@ public final class AgentClient {
    *
    * @throws IllegalArgumentException for an invalid session id or empty input
    * @throws InvalidInputException for input the session would refuse; nothing was sent
+   * @throws SessionRecoveringException when the session still recovers from a worker failure once
+   *     the recovery timeout has passed
    * @throws AgentClientException when the session or Temporal refuses the input
    */
   public RunResult send(String sessionId, String input, SendOptions sendOptions) {
@@ -193,16 +208,19 @@ public final class AgentClient {
    *
    * @throws IllegalArgumentException for an invalid session id
    * @throws SessionNotFoundException when there is no such session, or it never had a run
+   * @throws SessionRecoveringException when the session still recovers from a worker failure once
+   *     the recovery timeout has passed
    * @throws AgentClientException when Temporal refuses the request
    */
   public RunResult awaitRun(String sessionId) {
     SessionIds.requireValid(sessionId);
+    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
     RunResult result;
     do {
       try {
         // Empty input starts nothing: the session answers with the run in progress, once it
         // settles.
-        result = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).send(ATTACH);
+        result = recovery.call(() -> stub.send(ATTACH), e -> recovering(sessionId, e));
       } catch (RuntimeException e) {
         throw failure(sessionId, e, "Cannot wait for the run of '" + sessionId + "'", true);
       }
@@ -224,9 +242,11 @@ public final class AgentClient {
 
   private CompletableFuture<RunResult> awaitRunAsyncOnce(String sessionId) {
     AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
+    UpdateOptions<RunResult> accepted = update(RunResult.class, "send", ACCEPTED);
     CompletableFuture<RunResult> answer =
         updateAsync(
-            () -> WorkflowClient.startUpdate(stub::send, ATTACH, accepted(RunResult.class, "send")),
+            sessionId,
+            () -> WorkflowClient.startUpdate(stub::send, ATTACH, accepted),
             e -> failure(sessionId, e, "Cannot wait for the run of '" + sessionId + "'", true));
     return settledAsync(sessionId, answer);
   }
@@ -338,17 +358,20 @@ public final class AgentClient {
     SessionStart sessionStart = sessionStart(sessionId, sendOptions);
     SendRequest request = withRunConfig(input, sendOptions);
     requireSendable(request, sessionStart, client.getOptions().getDataConverter());
-    AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
-    UpdateOptions<RunResult> updateOptions =
-        UpdateOptions.newBuilder(RunResult.class)
-            .setUpdateName("send")
-            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
-            .build();
-    WithStartWorkflowOperation<Void> start =
-        new WithStartWorkflowOperation<>(stub::run, sessionStart);
+    UpdateOptions<RunResult> completed = update(RunResult.class, "send", COMPLETED);
     RunResult result;
     try {
-      result = WorkflowClient.executeUpdateWithStart(stub::send, request, updateOptions, start);
+      result =
+          recovery.call(
+              () -> {
+                AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
+                return WorkflowClient.executeUpdateWithStart(
+                    stub::send,
+                    request,
+                    completed,
+                    new WithStartWorkflowOperation<>(stub::run, sessionStart));
+              },
+              e -> recovering(sessionId, e));
     } catch (RuntimeException e) {
       throw failure(sessionId, e, "Temporal refused send to '" + sessionId + "'", false);
     }
@@ -366,14 +389,19 @@ public final class AgentClient {
     SessionStart sessionStart = sessionStart(sessionId, sendOptions);
     SendRequest request = withRunConfig(input, sendOptions);
     requireSendable(request, sessionStart, client.getOptions().getDataConverter());
-    AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
-    WithStartWorkflowOperation<Void> start =
-        new WithStartWorkflowOperation<>(stub::run, sessionStart);
+    UpdateOptions<RunResult> accepted = update(RunResult.class, "send", ACCEPTED);
     CompletableFuture<RunResult> answer =
         updateAsync(
-            () ->
-                WorkflowClient.startUpdateWithStart(
-                    stub::send, request, accepted(RunResult.class, "send"), start),
+            sessionId,
+            () -> {
+              // A stub and start operation serve one attempt each.
+              AgentSessionWorkflow stub = sessionStub(sessionId, sendOptions);
+              return WorkflowClient.startUpdateWithStart(
+                  stub::send,
+                  request,
+                  accepted,
+                  new WithStartWorkflowOperation<>(stub::run, sessionStart));
+            },
             e -> failure(sessionId, e, "Temporal refused send to '" + sessionId + "'", false));
     return normalized(settledAsync(sessionId, answer));
   }
@@ -390,26 +418,48 @@ public final class AgentClient {
     return client.newWorkflowStub(AgentSessionWorkflow.class, workflowOptions);
   }
 
-  /** Options of an update started for an async method: it returns once the workflow accepted it. */
-  private static <R> UpdateOptions<R> accepted(Class<R> resultClass, String updateName) {
+  private static final WorkflowUpdateStage ACCEPTED = WorkflowUpdateStage.ACCEPTED;
+  private static final WorkflowUpdateStage COMPLETED = WorkflowUpdateStage.COMPLETED;
+
+  /**
+   * Options of one update call, returning at {@code stage} (async methods: {@code ACCEPTED}, then
+   * wait for the result without a thread). Its attempts share the update id, so the server answers
+   * a retry of an update it applied with that update's outcome instead of applying it again.
+   */
+  private static <R> UpdateOptions<R> update(
+      Class<R> resultClass, String updateName, WorkflowUpdateStage stage) {
     return UpdateOptions.newBuilder(resultClass)
         .setUpdateName(updateName)
-        .setWaitForStage(WorkflowUpdateStage.ACCEPTED)
+        .setUpdateId(UUID.randomUUID().toString())
+        .setWaitForStage(stage)
         .build();
   }
 
   /**
+   * The exception of a request to {@code sessionId} refused while it recovers, past the retries.
+   */
+  private static RuntimeException recovering(String sessionId, RuntimeException refusal) {
+    return new SessionRecoveringException(sessionId, refusal);
+  }
+
+  /**
    * Starts an update on the client's threads (the SDK starts one only blocking) and waits for its
-   * result without a thread; a failure of either becomes the client's exception by {@code errors}.
+   * result without a thread, again while the recovering session refuses it; a failure of either
+   * becomes the client's exception by {@code errors}.
    */
   // The callback completes mapped on every path; the stage whenComplete returns has nothing more.
   @SuppressWarnings("FutureReturnValueIgnored")
   private <R> CompletableFuture<R> updateAsync(
+      String sessionId,
       Supplier<WorkflowUpdateHandle<R>> start,
       Function<RuntimeException, RuntimeException> errors) {
     CompletableFuture<R> mapped = new CompletableFuture<>();
-    CompletableFuture.supplyAsync(start, asyncStarts)
-        .thenCompose(WorkflowUpdateHandle::getResultAsync)
+    recovery
+        .callAsync(
+            () ->
+                CompletableFuture.supplyAsync(start, asyncStarts)
+                    .thenCompose(WorkflowUpdateHandle::getResultAsync),
+            e -> recovering(sessionId, e))
         .whenComplete(
             (value, failure) -> {
               if (failure == null) {
@@ -487,6 +537,8 @@ public final class AgentClient {
    * Limits} is refused before anything is sent ({@link InvalidInputException}).
    *
    * @throws SessionNotFoundException when there is no such session
+   * @throws SessionRecoveringException when the session still recovers from a worker failure once
+   *     the recovery timeout has passed; deciding again later is safe
    */
   public DecisionOutcome approve(
       String sessionId, String approvalId, DecisionOptions decisionOptions) {
@@ -568,10 +620,18 @@ public final class AgentClient {
     return decision;
   }
 
-  /** Sends a checked decision with update {@code approve}, which answers once it is taken. */
+  /**
+   * Sends a checked decision with update {@code approve}, which answers once it is taken. A retry
+   * of a decision the session took is answered with its outcome (same update id); one the session
+   * took from somebody else is refused as already decided.
+   */
   private DecisionOutcome decide(String sessionId, Decision decision) {
+    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
+    UpdateOptions<DecisionOutcome> completed = update(DecisionOutcome.class, "approve", COMPLETED);
     try {
-      return client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).approve(decision);
+      return recovery.call(
+          () -> WorkflowClient.startUpdate(stub::approve, decision, completed).getResult(),
+          e -> recovering(sessionId, e));
     } catch (RuntimeException e) {
       throw failure(sessionId, e, "Temporal refused the decision", true);
     }
@@ -579,10 +639,10 @@ public final class AgentClient {
 
   private CompletableFuture<DecisionOutcome> decideAsync(String sessionId, Decision decision) {
     AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
+    UpdateOptions<DecisionOutcome> accepted = update(DecisionOutcome.class, "approve", ACCEPTED);
     return updateAsync(
-        () ->
-            WorkflowClient.startUpdate(
-                stub::approve, decision, accepted(DecisionOutcome.class, "approve")),
+        sessionId,
+        () -> WorkflowClient.startUpdate(stub::approve, decision, accepted),
         e -> failure(sessionId, e, "Temporal refused the decision", true));
   }
 
@@ -593,8 +653,15 @@ public final class AgentClient {
    */
   public void cancel(String sessionId) {
     SessionIds.requireValid(sessionId);
+    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
     try {
-      client.newWorkflowStub(AgentSessionWorkflow.class, sessionId).cancel("cancelled by client");
+      // A signal: a recovering session was not seen to refuse one, but it would be retried.
+      recovery.call(
+          () -> {
+            stub.cancel("cancelled by client");
+            return null;
+          },
+          e -> recovering(sessionId, e));
     } catch (WorkflowNotFoundException e) {
       throw new SessionNotFoundException(sessionId);
     } catch (WorkflowServiceException e) {
@@ -655,6 +722,9 @@ public final class AgentClient {
    * Where the session is, or empty when there is no such session: no workflow, or one that never
    * had a run and has none in progress (started by a send the session refused: it waits a minute
    * for a resend, then completes).
+   *
+   * @throws SessionRecoveringException at once (not retried) while the session recovers from a
+   *     worker failure: Temporal answers no query then
    */
   public Optional<SessionStatus> status(String sessionId) {
     SessionIds.requireValid(sessionId);
@@ -669,6 +739,9 @@ public final class AgentClient {
     } catch (WorkflowQueryException | WorkflowServiceException e) {
       if (isNotFound(e)) {
         return Optional.empty();
+      }
+      if (RecoveryRetry.isFailedTaskRefusal(e)) {
+        throw new SessionRecoveringException(sessionId, e);
       }
       throw new AgentClientException(
           "Cannot read status of '" + sessionId + "': " + rootMessage(e), e);
@@ -859,16 +932,25 @@ public final class AgentClient {
                     + source.parentStep())
             .build();
     AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, options);
-    UpdateOptions<ForkOutcome> prepared =
-        UpdateOptions.newBuilder(ForkOutcome.class)
-            .setUpdateName("forkPrepared")
-            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
-            .build();
+    UpdateOptions<ForkOutcome> prepared = update(ForkOutcome.class, "forkPrepared", COMPLETED);
     WithStartWorkflowOperation<Void> start =
         new WithStartWorkflowOperation<>(stub::run, new SessionStart(forkId, agent, null, source));
+    AtomicBoolean started = new AtomicBoolean();
     ForkOutcome outcome;
     try {
-      outcome = WorkflowClient.executeUpdateWithStart(stub::forkPrepared, prepared, start);
+      outcome =
+          recovery.call(
+              () ->
+                  started.getAndSet(true)
+                      // Refused once the fork's workflow ran (a start that is refused fails
+                      // otherwise): ask it again rather than start another.
+                      ? WorkflowClient.startUpdate(
+                              client.newWorkflowStub(AgentSessionWorkflow.class, forkId)
+                                  ::forkPrepared,
+                              prepared)
+                          .getResult()
+                      : WorkflowClient.executeUpdateWithStart(stub::forkPrepared, prepared, start),
+              e -> recovering(forkId, e));
     } catch (io.temporal.client.WorkflowExecutionAlreadyStarted e) {
       return Optional.empty();
     } catch (WorkflowServiceException e) {

@@ -1,13 +1,15 @@
 package io.durableagents.client;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Options of {@link AgentClient}: the task queue the agent workers poll and, optionally, the
- * projection the client reads transcripts from. Built like Temporal's own options:
+ * Options of {@link AgentClient}: the task queue the agent workers poll, optionally the projection
+ * the client reads transcripts from, and how long a request to a recovering session is retried.
+ * Built like Temporal's own options:
  *
  * <pre>{@code
  * AgentClientOptions options = AgentClientOptions.newBuilder()
@@ -18,6 +20,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentClientOptions {
   public static final String DEFAULT_TASK_QUEUE = "agents";
+
+  /** How long a request refused while the session recovers is retried, unless set. */
+  public static final Duration DEFAULT_RECOVERY_TIMEOUT = Duration.ofMinutes(2);
+
   private static final Logger log = LoggerFactory.getLogger(AgentClient.class);
 
   /** Logs the failure as a warning, the result goes on without messages. */
@@ -39,14 +45,17 @@ public final class AgentClientOptions {
   private final String taskQueue;
   private final ProjectionReader projection;
   private final Consumer<AgentClientException> projectionFailureListener;
+  private final Duration recoveryTimeout;
 
   private AgentClientOptions(
       String taskQueue,
       ProjectionReader projection,
-      Consumer<AgentClientException> projectionFailureListener) {
+      Consumer<AgentClientException> projectionFailureListener,
+      Duration recoveryTimeout) {
     this.taskQueue = taskQueue;
     this.projection = projection;
     this.projectionFailureListener = projectionFailureListener;
+    this.recoveryTimeout = recoveryTimeout;
   }
 
   public static Builder newBuilder() {
@@ -86,6 +95,17 @@ public final class AgentClientOptions {
     return projectionFailureListener;
   }
 
+  /**
+   * How long the client retries a request that Temporal refuses because the session's workflow task
+   * keeps failing (a worker was killed while running it): decisions, sends, waits for a run,
+   * cancels and forks, with waits from 200 ms doubling to 5 s. When it has passed, the caller gets
+   * {@link SessionRecoveringException}. Zero: not retried. Default: {@link
+   * #DEFAULT_RECOVERY_TIMEOUT}.
+   */
+  public Duration getRecoveryTimeout() {
+    return recoveryTimeout;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -96,12 +116,13 @@ public final class AgentClientOptions {
     }
     return taskQueue.equals(that.taskQueue)
         && Objects.equals(projection, that.projection)
-        && projectionFailureListener.equals(that.projectionFailureListener);
+        && projectionFailureListener.equals(that.projectionFailureListener)
+        && recoveryTimeout.equals(that.recoveryTimeout);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(taskQueue, projection, projectionFailureListener);
+    return Objects.hash(taskQueue, projection, projectionFailureListener, recoveryTimeout);
   }
 
   @Override
@@ -112,6 +133,8 @@ public final class AgentClientOptions {
         + projection
         + ", projectionFailureListener="
         + projectionFailureListener
+        + ", recoveryTimeout="
+        + recoveryTimeout
         + "}";
   }
 
@@ -119,6 +142,7 @@ public final class AgentClientOptions {
     private String taskQueue;
     private ProjectionReader projection;
     private Consumer<AgentClientException> projectionFailureListener;
+    private Duration recoveryTimeout;
 
     private Builder() {}
 
@@ -127,6 +151,7 @@ public final class AgentClientOptions {
       taskQueue = options.taskQueue;
       projection = options.projection;
       projectionFailureListener = options.projectionFailureListener;
+      recoveryTimeout = options.recoveryTimeout;
     }
 
     /**
@@ -159,19 +184,34 @@ public final class AgentClientOptions {
     }
 
     /**
+     * How long a request refused while the session recovers from a failed workflow task is retried
+     * (see {@link AgentClientOptions#getRecoveryTimeout()}). Zero: not retried. Default (null):
+     * {@link AgentClientOptions#DEFAULT_RECOVERY_TIMEOUT}.
+     */
+    public Builder setRecoveryTimeout(Duration recoveryTimeout) {
+      this.recoveryTimeout = recoveryTimeout;
+      return this;
+    }
+
+    /**
      * The options, with the defaults for what was not set.
      *
-     * @throws IllegalArgumentException for a blank task queue
+     * @throws IllegalArgumentException for a blank task queue or a negative recovery timeout
      */
     public AgentClientOptions build() {
       String queue = taskQueue == null ? DEFAULT_TASK_QUEUE : taskQueue;
       if (queue.isBlank()) {
         throw new IllegalArgumentException("taskQueue must not be blank");
       }
+      Duration recovery = recoveryTimeout == null ? DEFAULT_RECOVERY_TIMEOUT : recoveryTimeout;
+      if (recovery.isNegative()) {
+        throw new IllegalArgumentException("recoveryTimeout must not be negative, got " + recovery);
+      }
       return new AgentClientOptions(
           queue,
           projection,
-          projectionFailureListener == null ? LOG_PROJECTION_FAILURE : projectionFailureListener);
+          projectionFailureListener == null ? LOG_PROJECTION_FAILURE : projectionFailureListener,
+          recovery);
     }
   }
 }

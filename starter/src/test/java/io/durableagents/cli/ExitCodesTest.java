@@ -6,6 +6,7 @@ import io.durableagents.client.AgentClientException;
 import io.durableagents.client.ApprovalNotFoundException;
 import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionNotFoundException;
+import io.durableagents.client.SessionRecoveringException;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.RunStatus;
 import io.grpc.Status;
@@ -107,6 +108,35 @@ class ExitCodesTest {
 
     assertThat(outcome.exitCode()).isEqualTo(ExitCodes.AWAITING_APPROVAL);
     assertThat(outcome.err().strip()).isEqualTo("Session 'a' refused the input: awaiting approval");
+  }
+
+  @Test
+  void aRecoveringSession_exits1_inTheProductsWords_neverGrpcs() {
+    StatusRuntimeException refusal =
+        new StatusRuntimeException(
+            Status.FAILED_PRECONDITION.withDescription(
+                "Unable to perform workflow execution update due to Workflow Task in failed"
+                    + " state."));
+
+    CliHarness.Outcome recovering =
+        boom(Map.of(), new SessionRecoveringException("chat-1", refusal));
+    // A refusal that reaches a command without AgentClient's exception around it.
+    CliHarness.Outcome raw = boom(Map.of(), new IllegalStateException("wrapped", refusal));
+
+    assertThat(recovering.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(recovering.err().strip())
+        .isEqualTo(
+            "Session 'chat-1' is recovering from a worker failure: Temporal takes no requests for"
+                + " it until a worker completes its workflow task. Try again in a minute.");
+    assertThat(raw.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(raw.err().strip())
+        .isEqualTo(
+            "The session is recovering from a worker failure: Temporal takes no requests for it"
+                + " until a worker completes its workflow task. Try again in a minute.");
+    for (CliHarness.Outcome outcome : java.util.List.of(recovering, raw)) {
+      assertThat(outcome.err())
+          .doesNotContain("FAILED_PRECONDITION", "StatusRuntimeException", "failed state");
+    }
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -26,11 +27,14 @@ class ClientOptionsTest {
         .isEqualTo("agents");
     assertThat(defaults.getProjection()).isNull();
     assertThat(defaults.getProjectionFailureListener()).isNotNull();
+    assertThat(defaults.getRecoveryTimeout())
+        .isEqualTo(AgentClientOptions.DEFAULT_RECOVERY_TIMEOUT)
+        .isEqualTo(Duration.ofMinutes(2));
     assertThat(AgentClientOptions.newBuilder().build())
         .isEqualTo(defaults)
         .hasSameHashCodeAs(defaults);
     assertThat(defaults.toString())
-        .contains("taskQueue='agents'", "projection=null", "log a warning");
+        .contains("taskQueue='agents'", "projection=null", "log a warning", "recoveryTimeout=PT2M");
   }
 
   @Test
@@ -44,9 +48,11 @@ class ClientOptionsTest {
             .setTaskQueue("agents-eu")
             .setProjection(projection)
             .setProjectionFailureListener(listener)
+            .setRecoveryTimeout(Duration.ofSeconds(30))
             .build();
 
     assertThat(options.getTaskQueue()).isEqualTo("agents-eu");
+    assertThat(options.getRecoveryTimeout()).isEqualTo(Duration.ofSeconds(30));
     assertThat(options.getProjection()).isSameAs(projection);
     assertThat(options.getProjectionFailureListener()).isSameAs(listener);
     assertThat(options.toBuilder().build()).isEqualTo(options).hasSameHashCodeAs(options);
@@ -56,17 +62,23 @@ class ClientOptionsTest {
     assertThat(moved.getTaskQueue()).isEqualTo("agents-us");
     assertThat(moved.getProjection()).isSameAs(projection);
     assertThat(moved.getProjectionFailureListener()).isSameAs(listener);
+    assertThat(moved.getRecoveryTimeout()).isEqualTo(Duration.ofSeconds(30));
     assertThat(moved).isNotEqualTo(options);
+    assertThat(options.toBuilder().setRecoveryTimeout(Duration.ZERO).build())
+        .isNotEqualTo(options)
+        .extracting(AgentClientOptions::getRecoveryTimeout)
+        .isEqualTo(Duration.ZERO);
     assertThat(options.getTaskQueue()).isEqualTo("agents-eu");
   }
 
   @Test
-  void agentClientOptions_null_meansTheDefault_andABlankQueueIsRefused() {
+  void agentClientOptions_null_meansTheDefault_andABlankQueueOrANegativeTimeoutIsRefused() {
     AgentClientOptions options =
         AgentClientOptions.newBuilder()
             .setTaskQueue("agents-eu")
             .setProjection(ProjectionReader.open("jdbc:sqlite:" + dir.resolve("projection.db")))
             .setProjectionFailureListener(e -> {})
+            .setRecoveryTimeout(Duration.ofSeconds(5))
             .build();
 
     AgentClientOptions reset =
@@ -74,12 +86,17 @@ class ClientOptionsTest {
             .setTaskQueue(null)
             .setProjection(null)
             .setProjectionFailureListener(null)
+            .setRecoveryTimeout(null)
             .build();
 
     assertThat(reset).isEqualTo(AgentClientOptions.getDefaultInstance());
     assertThatThrownBy(() -> AgentClientOptions.newBuilder().setTaskQueue(" ").build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("taskQueue must not be blank");
+    assertThatThrownBy(
+            () -> AgentClientOptions.newBuilder().setRecoveryTimeout(Duration.ofMillis(-1)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("recoveryTimeout must not be negative, got PT-0.001S");
   }
 
   @Test

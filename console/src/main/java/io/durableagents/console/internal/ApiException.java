@@ -10,6 +10,12 @@ import java.util.Map;
 public final class ApiException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * When to try a recovering session again: a killed worker's workflow task times out after 10
+   * seconds, and the next worker usually completes it at once.
+   */
+  public static final int RECOVERING_RETRY_AFTER_SECONDS = 10;
+
   private final int status;
   private final String code;
   private final transient Map<String, Object> details;
@@ -61,6 +67,14 @@ public final class ApiException extends RuntimeException {
 
   public static ApiException unavailable(String message) {
     return new ApiException(503, "unavailable", message, Map.of());
+  }
+
+  /**
+   * A 503 for a session that recovers from a worker failure: Temporal refused the request until the
+   * client's retries ran out. Answered with {@link #RECOVERING_RETRY_AFTER_SECONDS} as Retry-After.
+   */
+  public static ApiException recovering(String message) {
+    return new ApiException(503, "session_recovering", message, Map.of());
   }
 
   public int status() {
