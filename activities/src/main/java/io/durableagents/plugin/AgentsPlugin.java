@@ -70,18 +70,26 @@ public final class AgentsPlugin extends SimplePlugin {
   }
 
   /**
-   * Lowers the worker's heartbeat throttling so that a cancel reaches a streaming model turn soon.
+   * Lowers the worker's heartbeat throttling so that a cancel reaches a streaming model turn soon,
+   * and gives workflow tasks the plugin's deadlock detection timeout where the worker has the SDK's
+   * default (see {@link AgentsPluginOptions.Builder#setDeadlockDetectionTimeout}).
    */
   @Override
   public void configureWorker(String taskQueue, WorkerOptions.Builder builder) {
     super.configureWorker(taskQueue, builder);
-    Duration interval = options.getCancelCheckInterval();
-    if (interval == null || !appliesTo(taskQueue)) {
+    if (!appliesTo(taskQueue)) {
       return;
     }
-    Duration current = builder.build().getMaxHeartbeatThrottleInterval();
-    if (current == null || current.compareTo(interval) > 0) {
+    WorkerOptions current = builder.build();
+    Duration interval = options.getCancelCheckInterval();
+    if (interval != null
+        && (current.getMaxHeartbeatThrottleInterval() == null
+            || current.getMaxHeartbeatThrottleInterval().compareTo(interval) > 0)) {
       builder.setMaxHeartbeatThrottleInterval(interval);
+    }
+    Duration deadlock = options.getDeadlockDetectionTimeout();
+    if (deadlock != null && current.getDefaultDeadlockDetectionTimeout() == 0) {
+      builder.setDefaultDeadlockDetectionTimeout(deadlock.toMillis());
     }
   }
 

@@ -31,6 +31,7 @@ public final class AgentsPluginOptions {
   private final ArtifactStore artifactStore;
   private final List<DeltaListener> deltaListeners;
   private final Duration cancelCheckInterval;
+  private final Duration deadlockDetectionTimeout;
   private final long transcriptCacheChars;
   private final SearchAttributeUpserts searchAttributeUpserts;
 
@@ -45,6 +46,9 @@ public final class AgentsPluginOptions {
 
   /** Default of {@link Builder#setCancelCheckInterval}. */
   public static final Duration DEFAULT_CANCEL_CHECK_INTERVAL = Duration.ofSeconds(1);
+
+  /** Default of {@link Builder#setDeadlockDetectionTimeout}. */
+  public static final Duration DEFAULT_DEADLOCK_DETECTION_TIMEOUT = Duration.ofSeconds(5);
 
   private AgentsPluginOptions(Builder builder) {
     this.agents = List.copyOf(builder.agents);
@@ -63,6 +67,7 @@ public final class AgentsPluginOptions {
         builder.artifactStore != null ? builder.artifactStore : FileArtifactStore.defaultStore();
     this.deltaListeners = List.copyOf(builder.deltaListeners);
     this.cancelCheckInterval = builder.cancelCheckInterval;
+    this.deadlockDetectionTimeout = builder.deadlockDetectionTimeout;
     this.transcriptCacheChars = builder.transcriptCacheChars;
     this.searchAttributeUpserts = builder.searchAttributeUpserts;
   }
@@ -83,6 +88,10 @@ public final class AgentsPluginOptions {
    */
   public Duration getCancelCheckInterval() {
     return cancelCheckInterval;
+  }
+
+  public Duration getDeadlockDetectionTimeout() {
+    return deadlockDetectionTimeout;
   }
 
   /**
@@ -154,6 +163,7 @@ public final class AgentsPluginOptions {
     private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
     private ArtifactStore artifactStore;
     private Duration cancelCheckInterval = DEFAULT_CANCEL_CHECK_INTERVAL;
+    private Duration deadlockDetectionTimeout = DEFAULT_DEADLOCK_DETECTION_TIMEOUT;
     private long transcriptCacheChars = DEFAULT_TRANSCRIPT_CACHE_CHARS;
     private SearchAttributeUpserts searchAttributeUpserts = SearchAttributeUpserts.WHEN_REGISTERED;
 
@@ -181,6 +191,24 @@ public final class AgentsPluginOptions {
         throw new IllegalArgumentException("cancelCheckInterval must be positive, or null");
       }
       this.cancelCheckInterval = interval;
+      return this;
+    }
+
+    /**
+     * How long a workflow task may run workflow code without yielding before the SDK reports a
+     * deadlock and fails the task (default {@link #DEFAULT_DEADLOCK_DETECTION_TIMEOUT}; the SDK's
+     * own default is 1 s). The session workflow never blocks, but a worker whose cores are busy (a
+     * JVM that has just started, a loaded machine) can take over a second for a task's first steps:
+     * with 1 s such tasks fail on live workers, and after two failures in a row Temporal refuses
+     * the session's updates until a task completes. The plugin sets this on the workers it
+     * registers on where the worker's options leave the SDK's default; a value set there is kept.
+     * Null leaves the worker's setting alone.
+     */
+    public Builder setDeadlockDetectionTimeout(Duration timeout) {
+      if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+        throw new IllegalArgumentException("deadlockDetectionTimeout must be positive, or null");
+      }
+      this.deadlockDetectionTimeout = timeout;
       return this;
     }
 
@@ -221,6 +249,7 @@ public final class AgentsPluginOptions {
       artifactStore = options.artifactStore;
       deltaListeners.addAll(options.deltaListeners);
       cancelCheckInterval = options.cancelCheckInterval;
+      deadlockDetectionTimeout = options.deadlockDetectionTimeout;
       transcriptCacheChars = options.transcriptCacheChars;
       searchAttributeUpserts = options.searchAttributeUpserts;
     }

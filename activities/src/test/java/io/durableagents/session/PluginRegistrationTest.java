@@ -84,6 +84,33 @@ class PluginRegistrationTest {
     }
   }
 
+  @Test
+  void theDeadlockDetectionTimeout_replacesTheSdkDefault_butNotAWorkersOwnValue() {
+    try (AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("d.db"))) {
+      AgentsPluginOptions.Builder options = minimalOptions(store).setTaskQueues("agents");
+      AgentsPlugin plugin = new AgentsPlugin(options.build());
+
+      assertThat(deadlockTimeoutAfter(plugin, "agents", 0)).isEqualTo(5000);
+      assertThat(deadlockTimeoutAfter(plugin, "agents", 1500)).isEqualTo(1500);
+      assertThat(deadlockTimeoutAfter(plugin, "other", 0)).isZero();
+      AgentsPlugin custom =
+          new AgentsPlugin(options.setDeadlockDetectionTimeout(Duration.ofSeconds(8)).build());
+      assertThat(deadlockTimeoutAfter(custom, "agents", 0)).isEqualTo(8000);
+      AgentsPlugin untouched = new AgentsPlugin(options.setDeadlockDetectionTimeout(null).build());
+      assertThat(deadlockTimeoutAfter(untouched, "agents", 0)).isZero();
+      assertThatThrownBy(() -> options.setDeadlockDetectionTimeout(Duration.ZERO))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  /** The deadlock detection timeout (ms, 0: the SDK's default) after the plugin configured it. */
+  private static long deadlockTimeoutAfter(AgentsPlugin plugin, String queue, long set) {
+    io.temporal.worker.WorkerOptions.Builder builder =
+        io.temporal.worker.WorkerOptions.newBuilder().setDefaultDeadlockDetectionTimeout(set);
+    plugin.configureWorker(queue, builder);
+    return builder.build().getDefaultDeadlockDetectionTimeout();
+  }
+
   /**
    * The maximum heartbeat throttle interval of a worker of {@code queue} configured by the plugin.
    */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.testing.SessionUpdates;
+import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.Message;
@@ -23,6 +24,8 @@ import io.temporal.client.WorkflowUpdateException;
 import io.temporal.client.WorkflowUpdateStage;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,6 +76,31 @@ class RefusedFirstSendTest extends SessionKitTest {
         .isEqualTo(firstRunId);
     kit.env.sleep(GRACE.multipliedBy(2));
     assertThat(statusOf("resent-1"))
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+  }
+
+  @Test
+  void aSendInTheTaskInWhichTheGraceEnds_isTakenByTheSession() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(ONE_ANSWER), 10);
+    assertThatThrownBy(() -> kit.send("late-1", "z".repeat(Limits.INPUT_CHARS + 1)))
+        .isInstanceOf(WorkflowUpdateException.class);
+
+    kit.worker.suspendPolling();
+    // Polls already waiting on the server still take a task each: feed them ignored decisions.
+    for (int i = 0; i < 6; i++) {
+      kit.session("late-1").decide(new Decision("no-such-approval", true, null, "absorb a poll"));
+      Thread.sleep(200);
+    }
+    kit.env.sleep(GRACE.plusSeconds(5));
+    CompletableFuture<RunResult> late =
+        CompletableFuture.supplyAsync(() -> kit.send("late-1", "hi"));
+    Thread.sleep(500);
+    kit.worker.resumePolling();
+
+    RunResult answered = late.get(1, TimeUnit.MINUTES);
+    assertThat(answered.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(answered.text()).isEqualTo("one");
+    assertThat(statusOf("late-1"))
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
   }
 

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * A wait point: a gated tool call waiting for a human decision. The approval id is derived from the
- * call's place in the session (session, first workflow run, run, the call's position and id), so it
- * is stable across replays and across paths to the same pause, and new for every pause. Sessions
+ * call's place in the session (its first workflow run, run, the call's position and id), so it is
+ * stable across replays and across paths to the same pause, and new for every pause. Sessions
  * started before 0.2.0 drew it from {@code Workflow.randomUUID()}.
  *
  * @param requestedAt epoch milliseconds

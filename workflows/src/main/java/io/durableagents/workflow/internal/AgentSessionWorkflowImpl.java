@@ -116,8 +116,17 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
       return true;
     }
-    return Workflow.await(
-        FIRST_SEND_GRACE, () -> session.handover.anyUpdate() || session.inbox.hasQueued());
+    if (Workflow.await(
+        FIRST_SEND_GRACE, () -> session.handover.anyUpdate() || session.inbox.hasQueued())) {
+      return true;
+    }
+    if (!session.stableIds()) {
+      return false;
+    }
+    // A send that arrives in the task in which the timer fires has its handler run after this
+    // thread woke up: taken, not left running while the workflow completes.
+    letOtherHandlersRun();
+    return session.handover.anyUpdate() || session.inbox.hasQueued();
   }
 
   /**

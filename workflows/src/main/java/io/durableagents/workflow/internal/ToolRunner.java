@@ -53,7 +53,7 @@ final class ToolRunner {
    * its idempotency key, so that the pause gets the same id whatever path led to it.
    */
   String approvalId(ToolCall call, int index) {
-    return IdempotencyKeys.forApproval(sessionId, executionId, run, callsBefore + index, call.id());
+    return IdempotencyKeys.forApproval(executionId, run, callsBefore + index, call.id());
   }
 
   /**

@@ -9,8 +9,11 @@ import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.durableagents.workflow.internal.activity.CheckpointActivities;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.NonDeterministicException;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerOptions;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
 import java.io.IOException;
@@ -20,6 +23,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,6 +36,35 @@ import org.junit.jupiter.params.provider.MethodSource;
  * they are only added, never edited.
  */
 class GoldenHistoryReplayTest {
+  /**
+   * The deadlock detection timeout the plugin gives workers (AgentsPluginOptions): with the SDK's 1
+   * s, a replay on a busy machine can fail as a "deadlock" rather than for what it replays.
+   */
+  private static final long DEADLOCK_DETECTION_MS = 5_000;
+
+  private static TestWorkflowEnvironment env;
+
+  @BeforeAll
+  static void startEnvironment() {
+    env = TestWorkflowEnvironment.newInstance();
+  }
+
+  @AfterAll
+  static void stopEnvironment() {
+    env.close();
+  }
+
+  /** A worker that replays {@code workflowClass}, as the plugin configures workers. */
+  private static Worker replayer(String taskQueue, Class<?> workflowClass) {
+    Worker worker =
+        env.newWorker(
+            taskQueue,
+            WorkerOptions.newBuilder()
+                .setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION_MS)
+                .build());
+    worker.registerWorkflowImplementationTypes(workflowClass);
+    return worker;
+  }
 
   static Stream<Path> goldenHistories() throws IOException, URISyntaxException {
     Path dir = Path.of(GoldenHistoryReplayTest.class.getResource("/histories").toURI());
@@ -47,7 +81,7 @@ class GoldenHistoryReplayTest {
   void goldenHistory_replaysWithTheCurrentWorkflow(Path history) throws Exception {
     WorkflowReplayer.replayWorkflowExecution(
         WorkflowExecutionHistory.fromJson(Files.readString(history)),
-        AgentSessionWorkflowImpl.class);
+        replayer("replay-" + history.getFileName(), AgentSessionWorkflowImpl.class));
   }
 
   @Test
@@ -56,7 +90,9 @@ class GoldenHistoryReplayTest {
         WorkflowExecutionHistory.fromJson(
             Files.readString(goldenHistories().findFirst().orElseThrow()));
     assertThatThrownBy(
-            () -> WorkflowReplayer.replayWorkflowExecution(history, ReorderedWorkflow.class))
+            () ->
+                WorkflowReplayer.replayWorkflowExecution(
+                    history, replayer("replay-reordered", ReorderedWorkflow.class)))
         .hasStackTraceContaining(NonDeterministicException.class.getSimpleName());
   }
 

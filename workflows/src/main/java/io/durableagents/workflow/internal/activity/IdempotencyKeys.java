@@ -37,18 +37,15 @@ public final class IdempotencyKeys {
   }
 
   /**
-   * The id of the approval that gates a call, from the same place as {@link #forCall}: a pause
-   * reached again, on whatever path, gets the same id, and a decision on it is idempotent.
+   * The id of the approval that gates a call, from the call's place: a pause reached again, on
+   * whatever path, gets the same id, and a decision on it is idempotent. Unlike {@link #forCall} it
+   * leaves out the session id, which a replay of the history under another workflow id (Temporal's
+   * {@code WorkflowReplayer}) would change: decisions name this id, so replay must compute it
+   * again. The session's first workflow run id is unique on its own.
    */
-  public static String forApproval(
-      String sessionId, String executionId, int run, int ordinal, String toolCallId) {
+  public static String forApproval(String executionId, int run, int ordinal, String toolCallId) {
     return uuid(
-        "approval",
-        sessionId,
-        executionId,
-        Integer.toString(run),
-        Integer.toString(ordinal),
-        toolCallId);
+        "approval", executionId, Integer.toString(run), Integer.toString(ordinal), toolCallId);
   }
 
   /**
