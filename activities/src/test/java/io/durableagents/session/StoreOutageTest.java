@@ -110,6 +110,25 @@ class StoreOutageTest {
   }
 
   @Test
+  void aCancel_endsTheWaitOfACallForTheStore() {
+    kit = kitWithInstructions(PAY, "v1");
+    RunResult paused = kit.send("cancel-1", "pay the bill");
+    kit.redeploy(agent -> agent.instructions("v2").maxSteps(10));
+    kit.failStoreCalls("definition", 1_000);
+
+    kit.session("cancel-1").approve(new Decision(paused.approval().approvalId(), true, "ok", "a"));
+    kit.env.sleep(Duration.ofSeconds(10)); // the call has found the store down and waits
+    assertThat(kit.storeCalls.get("definition").get()).isGreaterThan(1);
+    kit.session("cancel-1").cancel("test");
+    RunResult done = kit.attach("cancel-1");
+
+    assertThat(done.status()).isEqualTo(RunStatus.CANCELLED);
+    assertThat(kit.effects).isEmpty();
+    Message result = kit.store.readMessages("cancel-1", done.messageCount()).get(2);
+    assertThat(result.result().path("error").asText()).isEqualTo("cancelled");
+  }
+
+  @Test
   void aRejectionSavedByLocalActivity_whileTheStoreIsDown_isSavedOnceItIsBack() {
     kit = new SessionTestKit(dir, Scripts.of(PAY), 10);
     RunResult paused = kit.send("reject-1", "pay the bill");
