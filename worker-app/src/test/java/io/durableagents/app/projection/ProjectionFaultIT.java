@@ -249,9 +249,8 @@ class ProjectionFaultIT {
             .model("scripted")
             .instructions("Run the errands.")
             .maxSteps(20)
-            // Model turns read the transcript from the store: let them outlast the outage.
-            .modelMaxAttempts(30)
-            .modelTimeout(Duration.ofSeconds(60))
+            // The default model retries (4 attempts): a turn that finds the store down spends
+            // none of them, the workflow waits the outage out.
             .tools(
                 Tool.newBuilder("lookup")
                     .description("Looks a key up.")
