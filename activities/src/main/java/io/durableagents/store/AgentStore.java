@@ -14,7 +14,8 @@ import java.util.Optional;
 /**
  * Where sessions are kept outside the workflow: the transcript, the checkpoint history and the
  * session row. Every method is safe to call from several threads. Failures of the database are
- * reported as {@link StoreException}.
+ * reported as {@link StoreUnavailableException} (try again later); data that is not as it should be
+ * (missing rows) as any other {@link StoreException}.
  */
 public interface AgentStore extends AutoCloseable {
 

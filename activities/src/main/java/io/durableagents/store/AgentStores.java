@@ -7,6 +7,7 @@ import io.durableagents.store.internal.Migrations;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
 
@@ -14,6 +15,14 @@ import javax.sql.DataSource;
 public final class AgentStores {
   static final int SQLITE_POOL_SIZE = 4;
   static final int POSTGRESQL_POOL_SIZE = 10;
+
+  /**
+   * How long a PostgreSQL store call waits for a connection. While the database is down every call
+   * fails after it ({@link StoreUnavailableException}): well inside the 10 s heartbeat timeout of
+   * model turns and tool calls, so that their attempt ends with {@code store_unavailable}, which
+   * the workflow waits out, instead of timing out, which would spend their bounded retries.
+   */
+  static final Duration POSTGRESQL_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
 
   private AgentStores() {}
 
@@ -69,6 +78,7 @@ public final class AgentStores {
         config.setDriverClassName(kind.driverClassName());
         config.setPoolName("durable-agents-store-postgresql");
         config.setMaximumPoolSize(POSTGRESQL_POOL_SIZE);
+        config.setConnectionTimeout(POSTGRESQL_CONNECTION_TIMEOUT.toMillis());
       }
     }
 

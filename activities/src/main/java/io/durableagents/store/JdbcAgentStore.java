@@ -782,7 +782,9 @@ public final class JdbcAgentStore implements AgentStore {
           continue;
         }
         String tries = attempt > 1 ? " (after " + attempt + " attempts)" : "";
-        throw new StoreException("cannot " + what + tries + ": " + e.getMessage(), e);
+        // Whatever the database says (unreachable, restarting, out of connections), the caller
+        // may try again later: only the store's own checks (missing rows) are StoreExceptions.
+        throw new StoreUnavailableException("cannot " + what + tries + ": " + e.getMessage(), e);
       }
     }
   }

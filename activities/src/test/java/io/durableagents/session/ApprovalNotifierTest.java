@@ -60,4 +60,30 @@ class ApprovalNotifierTest {
                       .isPositive());
     }
   }
+
+  @Test
+  void aNotificationTheStoreCannotRecord_isRecordedOnceItIsBack_withoutNotifyingAgain() {
+    List<Approval> delivered = new CopyOnWriteArrayList<>();
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':500}}]},{'text':'paid'}]}"),
+            agent -> agent.maxSteps(10).approvalNotifier((sessionId, name, a) -> delivered.add(a)),
+            WorkerFactoryOptions.newBuilder())) {
+      kit.failStoreCalls("markApprovalNotified", 2);
+      RunResult paused = kit.send("notify-2", "pay");
+      assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+
+      await("notifiedAt of the approval recorded")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(20))
+          .untilAsserted(
+              () ->
+                  assertThat(kit.store.approvals("notify-2", true).get(0).notifiedAt())
+                      .isPositive());
+      assertThat(kit.storeCalls.get("markApprovalNotified")).hasValue(3);
+      assertThat(delivered).hasSize(1);
+    }
+  }
 }

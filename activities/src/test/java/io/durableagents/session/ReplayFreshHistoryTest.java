@@ -124,6 +124,35 @@ class ReplayFreshHistoryTest {
   }
 
   @Test
+  void aRunThatWaitsOutAStoreOutage_replays() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':500}}]},"
+                    + "{'text':'paid'}]}"),
+            agent -> agent.instructions("v1").maxSteps(10),
+            io.temporal.worker.WorkerFactoryOptions.newBuilder(),
+            Execution.ACTIVITY,
+            io.temporal.worker.WorkerOptions.newBuilder()
+                .setStickyQueueScheduleToStartTimeout(Duration.ZERO)
+                .build())) {
+      kit.failStoreCalls("saveDefinition", 2);
+      RunResult paused = kit.send("golden-store-outage", "pay");
+      // A fresh worker under another definition reads the run's before the approved call runs,
+      // and finds the store down twice (change id tool-store-wait).
+      kit.redeploy(agent -> agent.instructions("v2").maxSteps(10));
+      kit.failStoreCalls("definition", 2);
+      kit.session("golden-store-outage")
+          .approve(new Decision(paused.approval().approvalId(), true, "ok", "a"));
+      kit.env.sleep(Duration.ofSeconds(10));
+      assertThat(kit.attach("golden-store-outage").status()).isEqualTo(RunStatus.FINISHED);
+      assertThat(kit.storeCalls.get("definition")).hasValue(3);
+      replayAndKeep(kit, "golden-store-outage", "store-outage-0.2.0.json");
+    }
+  }
+
+  @Test
   void aForkWithAPatchedResult_andATriggerStartedRun_replay() throws Exception {
     try (SessionTestKit kit =
         new SessionTestKit(

@@ -9,6 +9,7 @@ import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.plugin.SearchAttributeUpserts;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
+import io.durableagents.store.StoreUnavailableException;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
@@ -58,6 +59,9 @@ final class SessionTestKit implements AutoCloseable {
 
   /** Calls the plugin made on the store, by method name. */
   final Map<String, AtomicInteger> storeCalls = new ConcurrentHashMap<>();
+
+  /** Store methods that fail as if the database were down, with how many more of their calls do. */
+  private final Map<String, AtomicInteger> storeOutages = new ConcurrentHashMap<>();
 
   /** The ranges of transcript the plugin read from the store, as "session from-to". */
   final List<String> messageReads = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -172,6 +176,12 @@ final class SessionTestKit implements AutoCloseable {
               storeCalls
                   .computeIfAbsent(method.getName(), name -> new AtomicInteger())
                   .incrementAndGet();
+              AtomicInteger down = storeOutages.get(method.getName());
+              if (down != null && down.getAndDecrement() > 0) {
+                throw new StoreUnavailableException(
+                    "AgentStore." + method.getName() + " failed: the test's database is down",
+                    new java.sql.SQLException("Connection refused", "08001"));
+              }
               if (method.getName().equals("readMessages")) {
                 messageReads.add(
                     args[0] + " " + (args.length == 2 ? "0-" + args[1] : args[1] + "-" + args[2]));
@@ -182,6 +192,15 @@ final class SessionTestKit implements AutoCloseable {
                 throw e.getCause();
               }
             });
+  }
+
+  /**
+   * The next {@code calls} calls the plugin makes of store method {@code method} fail as they do
+   * while the database is down ({@link StoreUnavailableException}); they are counted in {@link
+   * #storeCalls} all the same.
+   */
+  void failStoreCalls(String method, int calls) {
+    storeOutages.put(method, new AtomicInteger(calls));
   }
 
   /**

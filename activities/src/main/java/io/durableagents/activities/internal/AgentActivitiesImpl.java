@@ -1,10 +1,25 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.store.StoreException;
+import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.AgentActivities;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.RunResolution;
+import io.temporal.activity.Activity;
+import io.temporal.failure.ApplicationFailure;
+import java.util.function.Supplier;
 
+/**
+ * Resolves a run's agent (local activities whose retries have no limit). A store outage fails the
+ * attempt with {@code store_unavailable}, retried until the store is back; an unknown agent or a
+ * refused configuration fails at once; anything else (a factory that throws) after {@link
+ * #ATTEMPTS} attempts, with {@code agent_unavailable}.
+ */
 public final class AgentActivitiesImpl implements AgentActivities {
+
+  /** Attempts at a resolution that fails for another reason than the store. */
+  static final int ATTEMPTS = 5;
+
   private final AgentDefinitions definitions;
   private final SearchAttributeCheck searchAttributes;
 
@@ -16,11 +31,37 @@ public final class AgentActivitiesImpl implements AgentActivities {
   /** The agent's spec, saying whether its sessions may upsert their search attributes. */
   @Override
   public AgentSpec resolveAgent(String agentName) {
-    return definitions.registry().spec(agentName).withSearchAttributes(searchAttributes.upserts());
+    return resolved(() -> definitions.registry().spec(agentName), null);
   }
 
   @Override
   public AgentSpec resolveRun(RunResolution resolution) {
-    return definitions.resolve(resolution).withSearchAttributes(searchAttributes.upserts());
+    return resolved(() -> definitions.resolve(resolution), resolution.agent());
+  }
+
+  private AgentSpec resolved(Supplier<AgentSpec> resolution, String agent) {
+    AgentSpec spec;
+    try {
+      spec = resolution.get();
+    } catch (StoreException e) {
+      throw StoreFailures.retried(e, Activity.getExecutionContext().getInfo().getWorkflowId());
+    } catch (ApplicationFailure e) {
+      throw e;
+    } catch (RuntimeException e) {
+      int attempt = Activity.getExecutionContext().getInfo().getAttempt();
+      if (attempt < ATTEMPTS) {
+        throw e;
+      }
+      throw ApplicationFailure.newNonRetryableFailureWithCause(
+          "Cannot resolve agent '"
+              + (agent == null ? "(the default agent)" : agent)
+              + "' after "
+              + attempt
+              + " attempts: "
+              + e,
+          FailureTypes.AGENT_UNAVAILABLE,
+          e);
+    }
+    return spec.withSearchAttributes(searchAttributes.upserts());
   }
 }

@@ -130,13 +130,16 @@ record AgentDefinition(
     }
   }
 
+  /** How every fingerprint of a definition begins. */
+  static final String FINGERPRINT_PREFIX = "def:";
+
   /** {@code def:} and the SHA-256 of the canonical JSON, shortened to 128 bits. */
   @JsonIgnore
   String fingerprint() {
     try {
       byte[] hash =
           MessageDigest.getInstance("SHA-256").digest(toJson().getBytes(StandardCharsets.UTF_8));
-      return "def:" + HexFormat.of().formatHex(hash, 0, 16);
+      return FINGERPRINT_PREFIX + HexFormat.of().formatHex(hash, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }

@@ -1,5 +1,6 @@
 package io.durableagents.activities.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Agent;
 import io.durableagents.agent.DriftPolicy;
 import io.durableagents.store.AgentStore;
@@ -24,6 +25,12 @@ import org.slf4j.LoggerFactory;
  * definition ({@code warn}: noted once in the log and on the run's entries; {@code ignore}), or it
  * fails with {@code agent_drift} ({@code error}). A fingerprint the store does not know was
  * recorded by a version without definitions: such a run goes on with the worker's agent, as it did.
+ *
+ * <p>A turn or call whose fingerprint is that of the worker's own static agent (no run
+ * configuration, no change since the run started) reads nothing: only other definitions are read
+ * from the store, once per worker. A failing store is reported as the {@link StoreException} itself
+ * ({@link io.durableagents.store.StoreUnavailableException} for an outage): each activity decides
+ * how its attempt ends ({@link StoreFailures}).
  */
 public final class AgentDefinitions {
   private static final Logger log = LoggerFactory.getLogger(AgentDefinitions.class);
@@ -47,10 +54,14 @@ public final class AgentDefinitions {
   /**
    * The spec of a starting run: of the definition a forked run continues when the store has it,
    * else of the worker's current definition, which is recorded first.
+   *
+   * @throws StoreException when the store cannot record or read the definition
    */
   public AgentSpec resolve(RunResolution resolution) {
     if (resolution.fingerprint() != null) {
-      AgentDefinition kept = recorded(resolution.fingerprint()).orElse(null);
+      AgentDefinition kept =
+          recorded(resolution.fingerprint(), resolution.agent(), resolution.runConfig())
+              .orElse(null);
       if (kept != null) {
         Agent agent = registry.agent(kept.agent(), kept.runConfig());
         return AgentRegistry.spec(agent, kept, resolution.fingerprint());
@@ -65,14 +76,7 @@ public final class AgentDefinitions {
       known = recorded.containsKey(fingerprint);
     }
     if (!known) {
-      try {
-        store.saveDefinition(fingerprint, definition.agent(), definition.toJson());
-      } catch (StoreException e) {
-        throw ApplicationFailure.newFailureWithCause(
-            "Cannot record the definition of agent '" + agent.name() + "': " + e.getMessage(),
-            FailureTypes.STORE_UNAVAILABLE,
-            e);
-      }
+      store.saveDefinition(fingerprint, definition.agent(), definition.toJson());
       synchronized (recorded) {
         recorded.put(fingerprint, definition);
       }
@@ -83,9 +87,12 @@ public final class AgentDefinitions {
   /**
    * What a turn or call of a run that recorded {@code fingerprint} runs under on this worker.
    * Throws {@code agent_drift} when the definition changed and the agent's policy is {@code error}.
+   *
+   * @throws StoreException when the definition must be read and the store cannot give it
    */
   public RunDefinition forRun(String sessionId, int run, String agentName, String fingerprint) {
-    AgentDefinition kept = fingerprint == null ? null : recorded(fingerprint).orElse(null);
+    AgentDefinition kept =
+        fingerprint == null ? null : recorded(fingerprint, agentName, null).orElse(null);
     if (kept == null) {
       Agent agent = registry.agent(agentName);
       return new RunDefinition(agent, AgentDefinition.of(agent, null), null);
@@ -129,37 +136,47 @@ public final class AgentDefinitions {
   public record RunDefinition(Agent agent, AgentDefinition definition, String drift) {}
 
   private String currentFingerprint(Agent agent, AgentDefinition kept) {
-    String key = agent.name() + "\n" + (kept.runConfig() == null ? "" : kept.runConfig());
+    return currentFingerprint(agent, kept.runConfig());
+  }
+
+  private String currentFingerprint(Agent agent, JsonNode runConfig) {
+    String key = agent.name() + "\n" + (runConfig == null ? "" : runConfig);
     synchronized (currentFingerprints) {
       String cached = currentFingerprints.get(key);
       if (cached != null && !registry.isDynamic(agent.name())) {
         return cached;
       }
     }
-    String fingerprint = AgentDefinition.of(agent, kept.runConfig()).fingerprint();
+    String fingerprint = AgentDefinition.of(agent, runConfig).fingerprint();
     synchronized (currentFingerprints) {
       currentFingerprints.put(key, fingerprint);
     }
     return fingerprint;
   }
 
-  private Optional<AgentDefinition> recorded(String fingerprint) {
+  /**
+   * The definition recorded under {@code fingerprint}: the worker's own definition of static agent
+   * {@code agentName} with {@code runConfig} when that is the one (the fingerprint is its hash),
+   * else from this worker's cache or the store. Empty when none was recorded under it: a run of
+   * 0.1.0 names its definition with a hash of another kind ({@code sha256:}), which no store holds.
+   */
+  private Optional<AgentDefinition> recorded(
+      String fingerprint, String agentName, JsonNode runConfig) {
+    if (!fingerprint.startsWith(AgentDefinition.FINGERPRINT_PREFIX)) {
+      return Optional.empty();
+    }
+    Agent own = registry.registered(agentName);
+    if (own != null && fingerprint.equals(currentFingerprint(own, runConfig))) {
+      return Optional.of(AgentDefinition.of(own, runConfig));
+    }
     synchronized (recorded) {
       AgentDefinition cached = recorded.get(fingerprint);
       if (cached != null) {
         return Optional.of(cached);
       }
     }
-    Optional<String> json;
-    try {
-      json = store.definition(fingerprint);
-    } catch (StoreException e) {
-      throw ApplicationFailure.newNonRetryableFailureWithCause(
-          "Cannot read the recorded agent definition " + fingerprint + ": " + e.getMessage(),
-          FailureTypes.STORE_UNAVAILABLE,
-          e);
-    }
-    Optional<AgentDefinition> definition = json.map(AgentDefinition::fromJson);
+    Optional<AgentDefinition> definition =
+        store.definition(fingerprint).map(AgentDefinition::fromJson);
     definition.ifPresent(
         found -> {
           synchronized (recorded) {

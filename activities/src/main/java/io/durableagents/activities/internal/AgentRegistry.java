@@ -115,6 +115,11 @@ public final class AgentRegistry {
     return agent;
   }
 
+  /** The agent registered as {@code name} itself; null when there is none or it is dynamic. */
+  Agent registered(String name) {
+    return name == null ? null : agents.get(name);
+  }
+
   /** Whether {@code name} is built per run by a factory (its definition may change per call). */
   boolean isDynamic(String name) {
     return dynamicAgents.containsKey(name);

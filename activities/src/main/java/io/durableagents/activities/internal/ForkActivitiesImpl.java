@@ -6,6 +6,7 @@ import io.durableagents.agent.Agent;
 import io.durableagents.projection.StoredEntry;
 import io.durableagents.projection.StoredSession;
 import io.durableagents.store.AgentStore;
+import io.durableagents.store.StoreException;
 import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ForkPatch;
@@ -53,8 +54,21 @@ public final class ForkActivitiesImpl implements ForkActivities {
     return this;
   }
 
+  /**
+   * Prepares the fork; a store outage fails the attempt with {@code store_unavailable}, retried
+   * until the store is back (the fork's retries have no limit), and missing rows of the source
+   * refuse it with {@code store_inconsistent}.
+   */
   @Override
   public ForkState prepareFork(ForkRequest request) {
+    try {
+      return prepare(request);
+    } catch (StoreException e) {
+      throw StoreFailures.retried(e, request.source().parentSessionId());
+    }
+  }
+
+  private ForkState prepare(ForkRequest request) {
     ForkSource source = request.source();
     List<StoredEntry> kept = store.history(source.parentSessionId(), 0);
     StoredEntry entry =

@@ -69,13 +69,19 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
   @Override
   public ModelTurnResult modelTurn(ModelTurnRequest request) {
-    // Checked before anything is written: a run refused for drift saves nothing of this turn.
-    RunDefinition run =
-        definitions.forRun(
-            request.sessionId(), request.run(), request.agent(), request.fingerprint());
+    RunDefinition run;
+    List<Message> messages;
+    try {
+      // Checked before anything is written: a run refused for drift saves nothing of this turn.
+      run =
+          definitions.forRun(
+              request.sessionId(), request.run(), request.agent(), request.fingerprint());
+      messages = new ArrayList<>(transcript(request));
+    } catch (StoreException e) {
+      throw StoreFailures.waitedOut(e, request.sessionId());
+    }
     Agent agent = run.agent();
     AgentDefinition definition = run.definition();
-    List<Message> messages = new ArrayList<>(transcript(request));
     messages.addAll(request.newMessages());
     List<ToolDefinition> tools = new ArrayList<>();
     for (AgentDefinition.ToolDeclaration tool : definition.tools()) {
@@ -149,46 +155,35 @@ public final class ModelActivitiesImpl implements ModelActivities {
    * when it holds exactly the stored transcript). An unreachable store fails the attempt with
    * {@code store_unavailable}, which the workflow waits out (durable timers, without limit) instead
    * of spending the model's bounded retries; missing transcript rows are a permanent {@code
-   * store_inconsistent}. A turn that holds its saves writes nothing and needs the cache: without
-   * it, it fails with {@code held_saves_unknown}; so does a turn that writes the held saves on a
-   * worker that does not hold exactly those. Once everything is written, a turn reads the store
-   * where the cache cannot continue the transcript.
+   * store_inconsistent} ({@link StoreFailures#waitedOut}). A turn that holds its saves writes
+   * nothing and needs the cache: without it, it fails with {@code held_saves_unknown}; so does a
+   * turn that writes the held saves on a worker that does not hold exactly those. Once everything
+   * is written, a turn reads the store where the cache cannot continue the transcript.
    */
   private List<Message> transcript(ModelTurnRequest request) {
-    try {
-      List<CheckpointSave> saves = request.foldedSaves();
-      if (request.saves().holds()) {
-        return transcripts.storedTranscript(
-            request,
-            () -> {
-              throw heldSavesUnknown(request);
-            });
-      }
-      if (request.saves() instanceof TurnSaves.WriteHeld) {
-        // The entries this worker held, then the new ones: one transaction, nothing restated.
-        List<CheckpointSave> held = transcripts.heldSaves(request);
-        if (held == null) {
-          throw heldSavesUnknown(request);
-        }
-        List<CheckpointSave> all = new ArrayList<>(held);
-        all.addAll(saves);
-        saves = all;
-      }
-      if (!saves.isEmpty()) {
-        store.saveCheckpoints(saves);
-      }
+    List<CheckpointSave> saves = request.foldedSaves();
+    if (request.saves().holds()) {
       return transcripts.storedTranscript(
-          request, () -> store.readMessages(request.sessionId(), request.storedMessages()));
-    } catch (StoreException e) {
-      boolean outage = e.getCause() instanceof java.sql.SQLException;
-      throw ApplicationFailure.newNonRetryableFailureWithCause(
-          e.getMessage()
-              + (outage
-                  ? ""
-                  : " (repair it with: agents projection rebuild " + request.sessionId() + ")"),
-          outage ? FailureTypes.STORE_UNAVAILABLE : FailureTypes.STORE_INCONSISTENT,
-          e);
+          request,
+          () -> {
+            throw heldSavesUnknown(request);
+          });
     }
+    if (request.saves() instanceof TurnSaves.WriteHeld) {
+      // The entries this worker held, then the new ones: one transaction, nothing restated.
+      List<CheckpointSave> held = transcripts.heldSaves(request);
+      if (held == null) {
+        throw heldSavesUnknown(request);
+      }
+      List<CheckpointSave> all = new ArrayList<>(held);
+      all.addAll(saves);
+      saves = all;
+    }
+    if (!saves.isEmpty()) {
+      store.saveCheckpoints(saves);
+    }
+    return transcripts.storedTranscript(
+        request, () -> store.readMessages(request.sessionId(), request.storedMessages()));
   }
 
   private static ApplicationFailure heldSavesUnknown(ModelTurnRequest request) {

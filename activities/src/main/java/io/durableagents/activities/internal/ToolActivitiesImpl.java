@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.durableagents.agent.Agent;
 import io.durableagents.artifacts.ArtifactStore;
 import io.durableagents.artifacts.FileArtifactStore;
+import io.durableagents.store.StoreException;
 import io.durableagents.tools.BusinessState;
 import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
@@ -38,7 +39,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one tool call. Unknown tools and arguments that fail the schema become error results without
  * running anything; a throwing tool becomes an error result, unless the failure is transient, in
- * which case the attempt fails and the tool's retry policy applies.
+ * which case the attempt fails and the tool's retry policy applies. The call reads nothing from the
+ * store unless its run's definition is another one than the worker's (a run configuration, a
+ * changed agent), which it reads once per worker; when the store is down then, the call fails with
+ * {@code store_unavailable}, not retried, and the workflow calls again once it is back.
  *
  * <p>While a handler runs as a regular activity, the worker heartbeats for it every {@link
  * #HEARTBEAT_INTERVAL}, from a daemon thread: the handler needs no code for it, and the server
@@ -92,6 +96,10 @@ public final class ToolActivitiesImpl implements ToolActivities {
           definitions
               .forRun(request.sessionId(), request.run(), request.agent(), request.fingerprint())
               .agent();
+    } catch (StoreException e) {
+      // The definition is another one than the worker's and the store cannot give it: the
+      // workflow calls again once the store is back, and the tool's own attempts are not spent.
+      throw StoreFailures.waitedOut(e, request.sessionId());
     } catch (ApplicationFailure refused) {
       if (!FailureTypes.AGENT_DRIFT.equals(refused.getType())) {
         throw refused;

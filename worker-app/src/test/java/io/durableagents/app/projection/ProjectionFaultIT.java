@@ -20,16 +20,11 @@ import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
-import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.store.ProjectionTables;
 import io.durableagents.tools.Tool;
-import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;
-import io.temporal.api.enums.v1.EventType;
-import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
-import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
@@ -38,12 +33,9 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -177,31 +169,27 @@ class ProjectionFaultIT {
           assertThat(result.status()).as("session %s", id).isEqualTo(RunStatus.FINISHED);
           assertThat(result.text()).isEqualTo("done");
 
-          List<WorkflowExecutionHistory> runs = ProjectionRebuilder.fetchRuns(client, id);
-          ProjectionRebuilder rebuilder = ProjectionRebuilder.newInstance();
-          List<CheckpointSave> saves = rebuilder.saves(runs);
-          rebuilder.rebuild(id, runs, rebuilt);
+          RebuildCheck.Checked checked =
+              RebuildCheck.check(client, id, result, liveUrl, rebuilt, rebuiltUrl);
+          assertThat(checked.assistantMessages())
+              .as("model turns of %s", id)
+              .isEqualTo(MODEL_TURNS);
+          assertThat(checked.toolResults()).as("tool results of %s", id).isEqualTo(TOOL_CALLS);
 
-          ProjectionTables live = ProjectionTables.read(liveUrl, id);
-          ProjectionTables again = ProjectionTables.read(rebuiltUrl, id);
-          assertThat(again).as("rebuilt projection of %s", id).isEqualTo(live);
-          checkTranscript(id, live, result);
-          checkEntries(id, live, saves);
-
-          int retried = retriedAttempts(runs);
-          long span = saves.get(saves.size() - 1).savedAt() - saves.get(0).savedAt();
-          totalMessages += live.messages().size();
-          totalEntries += live.checkpoints().size();
-          totalSaves += saves.size();
+          int retried = checked.retriedAttempts();
+          long span = checked.saveSpanMillis();
+          totalMessages += checked.live().messages().size();
+          totalEntries += checked.live().checkpoints().size();
+          totalSaves += checked.saves().size();
           retriedActivities += retried;
           shortestSpanMillis = Math.min(shortestSpanMillis, span);
           System.out.printf(
               "%s: %d messages, %d checkpoint entries, %d saves in history, %d activity attempts"
                   + " retried, first to last save %.1f s; rebuilt projection identical%n",
               id,
-              live.messages().size(),
-              live.checkpoints().size(),
-              saves.size(),
+              checked.live().messages().size(),
+              checked.live().checkpoints().size(),
+              checked.saves().size(),
               retried,
               span / 1e3);
         }
@@ -261,9 +249,8 @@ class ProjectionFaultIT {
             .model("scripted")
             .instructions("Run the errands.")
             .maxSteps(20)
-            // Model turns read the transcript from the store: let them outlast the outage.
-            .modelMaxAttempts(30)
-            .modelTimeout(Duration.ofSeconds(60))
+            // The default model retries (4 attempts): a turn that finds the store down spends
+            // none of them, the workflow waits the outage out.
             .tools(
                 Tool.newBuilder("lookup")
                     .description("Looks a key up.")
@@ -314,65 +301,6 @@ class ProjectionFaultIT {
             id ->
                 assertThat(store.session(id).orElseThrow().status())
                     .isNotEqualTo(RunStatus.FINISHED));
-  }
-
-  /** Messages 0..n-1 without a gap; one result per tool call, none twice; the run's count. */
-  private static void checkTranscript(String id, ProjectionTables live, RunResult result)
-      throws Exception {
-    List<List<Object>> messages = live.messages();
-    assertThat(messages).as("messages of %s", id).hasSize(result.messageCount());
-    Set<String> calls = new HashSet<>();
-    List<String> results = new ArrayList<>();
-    int assistants = 0;
-    for (int seq = 0; seq < messages.size(); seq++) {
-      List<Object> row = messages.get(seq);
-      assertThat(row.get(0)).as("seq of message %d of %s", seq, id).isEqualTo((long) seq);
-      JsonNode body = JSON.readTree((String) row.get(4));
-      assertThat(body.path("role").asText()).isEqualTo(row.get(3));
-      if ("assistant".equals(row.get(3))) {
-        assistants++;
-        body.path("toolCalls")
-            .forEach(call -> assertThat(calls.add(call.path("id").asText())).isTrue());
-      } else if ("tool".equals(row.get(3))) {
-        results.add(body.path("toolCallId").asText());
-      }
-    }
-    assertThat(assistants).as("model turns of %s", id).isEqualTo(MODEL_TURNS);
-    assertThat(results).as("tool results of %s", id).hasSize(TOOL_CALLS).doesNotHaveDuplicates();
-    assertThat(new HashSet<>(results)).isEqualTo(calls);
-    List<Object> session = live.sessions().get(0);
-    assertThat(session.get(3)).isEqualTo(RunStatus.FINISHED.value());
-    assertThat(session.get(6)).isEqualTo((long) messages.size());
-  }
-
-  /** One entry per saved step, steps without a gap, the newest entry holding the transcript. */
-  private static void checkEntries(String id, ProjectionTables live, List<CheckpointSave> saves) {
-    TreeSet<Long> savedSteps = new TreeSet<>();
-    saves.forEach(save -> savedSteps.add((long) save.step()));
-    List<Long> steps = live.checkpoints().stream().map(row -> (Long) row.get(0)).toList();
-    assertThat(steps).as("checkpoint steps of %s", id).containsExactlyElementsOf(savedSteps);
-    assertThat(steps.get(steps.size() - 1) - steps.get(0) + 1)
-        .as("gapless steps of %s", id)
-        .isEqualTo(steps.size());
-    List<Object> newest = live.checkpoints().get(live.checkpoints().size() - 1);
-    assertThat(newest.get(4)).isEqualTo((long) live.messages().size());
-    assertThat(newest.get(2)).isEqualTo(RunStatus.FINISHED.value());
-  }
-
-  /**
-   * Activity attempts after the first, of any activity of the session (failed during the outage).
-   */
-  private static int retriedAttempts(List<WorkflowExecutionHistory> runs) {
-    int retried = 0;
-    for (WorkflowExecutionHistory run : runs) {
-      for (HistoryEvent event : run.getEvents()) {
-        if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED
-            && event.getActivityTaskStartedEventAttributes().getAttempt() > 1) {
-          retried += event.getActivityTaskStartedEventAttributes().getAttempt() - 1;
-        }
-      }
-    }
-    return retried;
   }
 
   record Outcome(int exitCode, String out, String err) {}

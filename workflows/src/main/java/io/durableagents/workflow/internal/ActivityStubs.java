@@ -68,24 +68,34 @@ final class ActivityStubs {
                   .build())
           .build();
 
-  /** The same unlimited retries as a regular save, without the server round trips. */
+  /**
+   * The same retries as a regular save, without the server round trips. A local activity needs a
+   * bound on its attempts to be retried at all (the SDK takes 0 without a schedule-to-close timeout
+   * for "no retry policy"): {@link Integer#MAX_VALUE} is none in practice. Past the local retry
+   * threshold the SDK waits between attempts with workflow timers; replay follows the recorded
+   * markers, so the options do not change recorded commands.
+   */
   private static final LocalActivityOptions LOCAL_CHECKPOINT_OPTIONS =
       LocalActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setRetryOptions(CHECKPOINT_OPTIONS.getRetryOptions())
+          .setRetryOptions(
+              RetryOptions.newBuilder(CHECKPOINT_OPTIONS.getRetryOptions())
+                  .setMaximumAttempts(Integer.MAX_VALUE)
+                  .build())
           .build();
 
   /**
    * Resolving the agent is a lookup in the registry of the workflow's own worker: a local activity
    * needs no server round trip before the first model turn, and its marker records the definition
-   * the run keeps.
+   * the run keeps. Recording it writes the store, so ResolveRun is retried like a local save and
+   * waits out a store outage ({@code store_unavailable}); the activity gives up on any other
+   * failure after a few attempts, and an unknown agent or a refused configuration fails at once.
    */
   private static final LocalActivityOptions LOCAL_AGENT_OPTIONS =
       LocalActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofSeconds(30))
           .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setMaximumAttempts(5)
+              RetryOptions.newBuilder(LOCAL_CHECKPOINT_OPTIONS.getRetryOptions())
                   .setDoNotRetry(FailureTypes.UNKNOWN_AGENT)
                   .build())
           .build();

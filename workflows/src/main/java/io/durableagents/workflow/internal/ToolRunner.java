@@ -15,11 +15,23 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.workflow.Async;
+import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.CompletablePromise;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import org.slf4j.Logger;
 
 /** Turns one tool call into its result: known up front, or from the tool's activity. */
 final class ToolRunner {
+  private static final Logger log = Workflow.getLogger(ToolRunner.class);
+
+  /**
+   * From this version on a call that finds the store down is called again once it is back; before,
+   * its result was {@code tool_failed}.
+   */
+  private static final String TOOL_STORE_WAIT_CHANGE = "tool-store-wait";
+
   private final ActivityStubs stubs;
   private final AgentSpec spec;
   private final String sessionId;
@@ -69,7 +81,8 @@ final class ToolRunner {
 
   /**
    * Starts the activity of the batch's call {@code index}, which sees {@code businessState};
-   * failures become error results (with no state updates), never a failed run.
+   * failures become error results (with no state updates), never a failed run, and a store outage
+   * is waited out.
    */
   Promise<ToolOutcome> run(ToolCall call, int index, JsonNode businessState) {
     ToolSpec tool = spec.tool(call.name());
@@ -85,18 +98,97 @@ final class ToolRunner {
             businessState,
             IdempotencyKeys.forCall(sessionId, executionId, run, callsBefore + index, call.id()),
             spec.fingerprint());
+    return call(tool, request, CancellationScope.current());
+  }
+
+  /**
+   * The call of the tool's activity, in the run's cancellation scope {@code runScope}. A call that
+   * found the store down ({@code store_unavailable}, which spends none of the tool's attempts) is
+   * called again once the store is back: an outage is never the call's result.
+   */
+  private Promise<ToolOutcome> call(
+      ToolSpec tool, ToolRequest request, CancellationScope runScope) {
     return Async.function(stubs.tool(tool)::executeTool, request)
         .handle(
             (outcome, failure) -> {
               if (failure == null) {
-                return outcome;
+                return Workflow.newPromise(outcome);
               }
               if (isCancellation(failure)) {
-                return new ToolOutcome(ErrorResults.of(ErrorResults.CANCELLED, null), true);
+                return Workflow.newPromise(cancelled());
               }
-              return new ToolOutcome(
-                  ErrorResults.of(ErrorResults.TOOL_FAILED, describe(failure)), true);
+              if (StoreWaits.isStoreUnavailable(failure)) {
+                return afterStoreOutage(tool, request, failure, runScope);
+              }
+              return Workflow.newPromise(failed(failure));
+            })
+        .thenCompose(outcome -> outcome);
+  }
+
+  /**
+   * Waits out the outage in a workflow thread of its own: this runs in a callback, outside the
+   * run's cancellation scope, so the thread gets a scope that a cancel of the run cancels.
+   */
+  private Promise<ToolOutcome> afterStoreOutage(
+      ToolSpec tool, ToolRequest request, RuntimeException failure, CancellationScope runScope) {
+    CompletablePromise<ToolOutcome> result = Workflow.newPromise();
+    CancellationScope waits =
+        Workflow.newCancellationScope(
+            () -> result.completeFrom(Async.function(() -> waitForStore(tool, request, failure))));
+    waits.run();
+    runScope
+        .getCancellationRequest()
+        .thenApply(
+            reason -> {
+              waits.cancel(reason);
+              return reason;
             });
+    return result;
+  }
+
+  /**
+   * Calls again after durable timers, 1 s doubling up to a minute, like a model turn waits for the
+   * store, until the call does not find the store down. Histories from before {@link
+   * #TOOL_STORE_WAIT_CHANGE} gave the call {@code tool_failed}.
+   */
+  private ToolOutcome waitForStore(ToolSpec tool, ToolRequest request, RuntimeException failure) {
+    if (Workflow.getVersion(TOOL_STORE_WAIT_CHANGE, Workflow.DEFAULT_VERSION, 1)
+        == Workflow.DEFAULT_VERSION) {
+      return failed(failure);
+    }
+    Duration wait = Duration.ZERO;
+    try {
+      while (true) {
+        wait = StoreWaits.next(wait);
+        log.warn(
+            "{}: store unavailable for call {} of tool {}; calling again in {}",
+            sessionId,
+            request.toolCallId(),
+            request.toolName(),
+            wait);
+        Workflow.sleep(wait);
+        try {
+          return stubs.tool(tool).executeTool(request);
+        } catch (ActivityFailure again) {
+          if (isCancellation(again)) {
+            return cancelled();
+          }
+          if (!StoreWaits.isStoreUnavailable(again)) {
+            return failed(again);
+          }
+        }
+      }
+    } catch (CanceledFailure e) {
+      return cancelled();
+    }
+  }
+
+  private static ToolOutcome cancelled() {
+    return new ToolOutcome(ErrorResults.of(ErrorResults.CANCELLED, null), true);
+  }
+
+  private static ToolOutcome failed(RuntimeException failure) {
+    return new ToolOutcome(ErrorResults.of(ErrorResults.TOOL_FAILED, describe(failure)), true);
   }
 
   private static boolean isCancellation(Throwable failure) {
