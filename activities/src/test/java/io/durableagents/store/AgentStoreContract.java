@@ -1263,6 +1263,16 @@ abstract class AgentStoreContract {
     assertThat(store.approvals(second, false))
         .singleElement()
         .satisfies(a -> assertThat(a.notifiedAt()).isEqualTo(3_500L));
+
+    // A pause saved again (by the next attempt of a workflow task that was lost) takes the times
+    // its history records; a decided approval keeps its own.
+    store.saveCheckpoint(approvalSave(second, "exec-2", 1, 3_700L, ApprovalStatus.PENDING));
+    assertThat(store.approvals(second, false))
+        .singleElement()
+        .satisfies(a -> assertThat(a.approval().requestedAt()).isEqualTo(3_700L))
+        .satisfies(a -> assertThat(a.notifiedAt()).isEqualTo(3_500L));
+    store.saveCheckpoint(approvalSave(first, "exec-1", 1, 1_500L, ApprovalStatus.APPROVED));
+    assertThat(store.approvals(first, false).get(0).approval().requestedAt()).isEqualTo(1_000L);
   }
 
   // ---- rebuild

@@ -8,7 +8,6 @@ import io.durableagents.model.ModelProviders;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
-import io.durableagents.store.AgentStores;
 import io.durableagents.streaming.DeltaListener;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.VersioningBehavior;
@@ -70,7 +69,7 @@ public final class AgentWorker implements AutoCloseable {
     AgentStore store = null;
     SseDeltaServer events = null;
     try {
-      store = AgentStores.open(config.projectionUrl(), config.storeOptions());
+      store = StoreOpening.open(config.projectionUrl(), config.storeOptions());
       if (config.httpPort() != null) {
         events = SseDeltaServer.start(config.httpPort());
       }

@@ -33,12 +33,17 @@ public final class Sql {
 
   public static final String DELETE_APPROVALS = "DELETE FROM agent_approvals WHERE session_id = ?";
 
-  /** A decided approval never goes back to pending: a late retried save cannot undo a decision. */
+  /**
+   * A decided approval never goes back to pending: a late retried save cannot undo a decision. A
+   * pending one takes the times of the latest save: a pause saved by a workflow task that was then
+   * lost is saved again, under the same id, with the times its history records.
+   */
   public static final String UPSERT_APPROVAL =
       "INSERT INTO agent_approvals (approval_id, session_id, run, step, tool_call_id, tool_name,"
           + " input, status, requested_at, expires_at, decided_at, decided_by, note)"
           + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT (approval_id) DO UPDATE SET"
+          + " requested_at = excluded.requested_at, expires_at = excluded.expires_at,"
           + " status = excluded.status, decided_at = excluded.decided_at,"
           + " decided_by = excluded.decided_by, note = excluded.note"
           + " WHERE agent_approvals.status = 'pending'";
