@@ -111,6 +111,9 @@ public final class TemporalDevServer implements AutoCloseable {
     for (String dynamicConfig : options.dynamicConfig) {
       command.addAll(List.of("--dynamic-config-value", dynamicConfig));
     }
+    for (String pragma : options.sqlitePragmas) {
+      command.addAll(List.of("--sqlite-pragma", pragma));
+    }
     Process process;
     long logOffset;
     try {
@@ -306,6 +309,7 @@ public final class TemporalDevServer implements AutoCloseable {
     private final Path databaseFile;
     private final Path logFile;
     private final List<String> dynamicConfig;
+    private final List<String> sqlitePragmas;
     private final Duration startTimeout;
     private final boolean registerSearchAttributes;
 
@@ -316,6 +320,7 @@ public final class TemporalDevServer implements AutoCloseable {
       this.databaseFile = builder.databaseFile;
       this.logFile = builder.logFile;
       this.dynamicConfig = List.copyOf(builder.dynamicConfig);
+      this.sqlitePragmas = List.copyOf(builder.sqlitePragmas);
       this.startTimeout = builder.startTimeout;
       this.registerSearchAttributes = builder.registerSearchAttributes;
     }
@@ -332,6 +337,7 @@ public final class TemporalDevServer implements AutoCloseable {
       private Path databaseFile;
       private Path logFile;
       private final List<String> dynamicConfig = new ArrayList<>();
+      private final List<String> sqlitePragmas = new ArrayList<>();
       private Duration startTimeout = Duration.ofSeconds(60);
       private boolean registerSearchAttributes = true;
 
@@ -370,6 +376,16 @@ public final class TemporalDevServer implements AutoCloseable {
        */
       public Builder dynamicConfig(String keyEqualsJson) {
         this.dynamicConfig.add(Objects.requireNonNull(keyEqualsJson, "keyEqualsJson"));
+        return this;
+      }
+
+      /**
+       * A pragma of the {@link #databaseFile}'s SQLite, {@code NAME=VALUE}, e.g. {@code
+       * journal_mode=wal} and {@code synchronous=normal}: committed state still survives a {@code
+       * kill -9} of the server (not a power loss), with far fewer fsyncs.
+       */
+      public Builder sqlitePragma(String nameEqualsValue) {
+        this.sqlitePragmas.add(Objects.requireNonNull(nameEqualsValue, "nameEqualsValue"));
         return this;
       }
 

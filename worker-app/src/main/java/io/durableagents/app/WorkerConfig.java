@@ -117,7 +117,7 @@ public record WorkerConfig(
         deploymentFromEnvironment(env),
         agentsFile == null || agentsFile.isBlank()
             ? null
-            : AgentsFile.load(Path.of(agentsFile.strip()), ToolCatalog.demo()));
+            : AgentsFile.load(Path.of(agentsFile.strip()), ToolCatalog.installed(env)));
   }
 
   /**

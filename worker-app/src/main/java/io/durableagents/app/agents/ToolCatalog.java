@@ -3,16 +3,19 @@ package io.durableagents.app.agents;
 import io.durableagents.app.demo.ConciergeAgent;
 import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 
 /**
- * The tools a worker offers to agents defined in an agents file, by name. Today the demo's tools;
- * other sources (MCP servers) add theirs here.
+ * The tools a worker offers to agents defined in an agents file, by name: the demo's tools, plus
+ * those of the {@link ToolSource}s on the classpath ({@link #installed}); other sources (MCP
+ * servers) add theirs here.
  */
 public final class ToolCatalog {
   private final Map<String, Tool> tools;
@@ -36,6 +39,17 @@ public final class ToolCatalog {
   /** The worker app's catalog: the demo tools of {@link ConciergeAgent#tools()}. */
   public static ToolCatalog demo() {
     return of(ConciergeAgent.tools());
+  }
+
+  /**
+   * The catalog of an {@code agents worker} started with environment {@code env}: the demo tools,
+   * then the tools of each {@link ToolSource} on the classpath, in the order the service loader
+   * finds them. A name offered twice is an error.
+   */
+  public static ToolCatalog installed(Map<String, String> env) {
+    List<Tool> tools = new ArrayList<>(ConciergeAgent.tools());
+    ServiceLoader.load(ToolSource.class).forEach(source -> tools.addAll(source.tools(env)));
+    return of(tools);
   }
 
   /** The tool of that name, if the catalog has one. */

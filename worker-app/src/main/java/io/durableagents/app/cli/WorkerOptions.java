@@ -128,7 +128,9 @@ public class WorkerOptions {
       }
       return null;
     }
-    agents = AgentsFile.load(Path.of(file.strip()), ToolCatalog.demo());
+    agents =
+        AgentsFile.load(
+            Path.of(file.strip()), ToolCatalog.installed(EnvironmentDefaults.environmentOf(mixee)));
     return agents;
   }
 }

@@ -15,6 +15,7 @@ import io.durableagents.client.DecisionOptions;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionRow;
+import io.durableagents.testing.internal.ModelTurnActivities;
 import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.RunStatus;

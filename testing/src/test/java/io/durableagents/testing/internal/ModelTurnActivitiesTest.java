@@ -1,4 +1,4 @@
-package io.durableagents.app.crash;
+package io.durableagents.testing.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,7 +21,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rule {@link CrashRecoveryIT} reads from histories: a turn is sent again only after a miss.
+ * The rule the crash tests (CrashRecoveryIT, the chaos suite) read from histories: a turn is sent
+ * again only after a miss.
  */
 class ModelTurnActivitiesTest {
   private final List<HistoryEvent> events = new ArrayList<>();

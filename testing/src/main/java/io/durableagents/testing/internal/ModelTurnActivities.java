@@ -1,10 +1,10 @@
-package io.durableagents.app.crash;
+package io.durableagents.testing.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durableagents.testing.ModelTurnInputs;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
+import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.failure.v1.Failure;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.history.v1.MarkerRecordedEventAttributes;
@@ -26,11 +26,14 @@ import java.util.Map;
  * ModelTurnRequest#HELD_SAVES_UNKNOWN} (nothing was recorded, and the workflow sends the turn again
  * restated, by design), and the last one completed; nothing is scheduled for a step after an
  * activity of that step completed.
+ *
+ * <p>For the repository's crash tests (the crash recovery test and the chaos suite), which check
+ * that no recorded model turn was generated again; not an API.
  */
-final class ModelTurnActivities {
+public final class ModelTurnActivities {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  enum Outcome {
+  public enum Outcome {
     COMPLETED,
     FAILED,
     TIMED_OUT,
@@ -39,8 +42,8 @@ final class ModelTurnActivities {
   }
 
   /** One model turn activity (all of its attempts). {@code failureType} only when it failed. */
-  record Entry(String activityId, int step, Outcome outcome, String failureType) {
-    boolean heldSavesUnknown() {
+  public record Entry(String activityId, int step, Outcome outcome, String failureType) {
+    public boolean heldSavesUnknown() {
       return outcome == Outcome.FAILED && FailureTypes.HELD_SAVES_UNKNOWN.equals(failureType);
     }
 
@@ -61,13 +64,13 @@ final class ModelTurnActivities {
     this.entries = List.copyOf(entries);
   }
 
-  static ModelTurnActivities of(List<HistoryEvent> events) {
+  public static ModelTurnActivities of(List<HistoryEvent> events) {
     List<Entry> entries = new ArrayList<>();
     Map<Long, Integer> byScheduledEvent = new HashMap<>();
     for (HistoryEvent event : events) {
       switch (event.getEventType()) {
         case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED -> {
-          String input = ModelTurnInputs.inputOf(event);
+          String input = modelTurnInput(event);
           if (input != null) {
             byScheduledEvent.put(event.getEventId(), entries.size());
             entries.add(
@@ -108,7 +111,7 @@ final class ModelTurnActivities {
                 null);
         case EVENT_TYPE_MARKER_RECORDED -> {
           MarkerRecordedEventAttributes marker = event.getMarkerRecordedEventAttributes();
-          String input = ModelTurnInputs.inputOf(event);
+          String input = modelTurnInput(event);
           if (input != null) {
             boolean failed = marker.hasFailure();
             entries.add(
@@ -130,22 +133,22 @@ final class ModelTurnActivities {
     return new ModelTurnActivities(entries);
   }
 
-  List<Entry> entries() {
+  public List<Entry> entries() {
     return entries;
   }
 
   /** The activities of {@code step}, in the order they were scheduled. */
-  List<Entry> ofStep(int step) {
+  public List<Entry> ofStep(int step) {
     return entries.stream().filter(e -> e.step() == step).toList();
   }
 
   /** The steps whose model turn completed, in order. */
-  List<Integer> completedSteps() {
+  public List<Integer> completedSteps() {
     return entries.stream().filter(e -> e.outcome() == Outcome.COMPLETED).map(Entry::step).toList();
   }
 
   /** Every way the history breaks the rule of the class comment; empty when it keeps it. */
-  List<String> violations() {
+  public List<String> violations() {
     List<String> violations = new ArrayList<>();
     Map<Integer, List<Entry>> bySteps = new LinkedHashMap<>();
     int lastStep = Integer.MIN_VALUE;
@@ -187,6 +190,36 @@ final class ModelTurnActivities {
           }
         });
     return violations;
+  }
+
+  private static final String MODEL_TURN = "agents.ModelTurn";
+
+  /**
+   * The input of {@code event} when it schedules a model turn or records a local one, else null (as
+   * the activities tests' {@code ModelTurnInputs} reads it).
+   */
+  private static String modelTurnInput(HistoryEvent event) {
+    if (event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
+      var scheduled = event.getActivityTaskScheduledEventAttributes();
+      return scheduled.getActivityType().getName().equals(MODEL_TURN)
+          ? scheduled.getInput().getPayloads(0).getData().toStringUtf8()
+          : null;
+    }
+    if (event.getEventType() == EventType.EVENT_TYPE_MARKER_RECORDED) {
+      MarkerRecordedEventAttributes marker = event.getMarkerRecordedEventAttributes();
+      boolean modelTurn =
+          marker.containsDetails("type")
+              && marker
+                  .getDetailsOrThrow("type")
+                  .getPayloads(0)
+                  .getData()
+                  .toStringUtf8()
+                  .contains("ModelTurn");
+      return modelTurn && marker.containsDetails("input")
+          ? marker.getDetailsOrThrow("input").getPayloads(0).getData().toStringUtf8()
+          : null;
+    }
+    return null;
   }
 
   private static void close(
