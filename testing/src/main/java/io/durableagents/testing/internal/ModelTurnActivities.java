@@ -23,9 +23,10 @@ import java.util.Map;
  *
  * <p>{@link #violations} states what "a recorded model turn is never generated again" means in the
  * history: for each step, every activity but the last failed with {@link
- * ModelTurnRequest#HELD_SAVES_UNKNOWN} (nothing was recorded, and the workflow sends the turn again
- * restated, by design), and the last one completed; nothing is scheduled for a step after an
- * activity of that step completed.
+ * ModelTurnRequest#HELD_SAVES_UNKNOWN} or {@code store_unavailable} (nothing was recorded, and the
+ * workflow sends the turn again, by design: restated, or after waiting for the store), and the last
+ * one completed; nothing is scheduled for a step after an activity of that step completed. Whether
+ * a failed turn had generated anything is the ledgers' to say, not the history's.
  *
  * <p>For the repository's crash tests (the crash recovery test and the chaos suite), which check
  * that no recorded model turn was generated again; not an API.
@@ -45,6 +46,12 @@ public final class ModelTurnActivities {
   public record Entry(String activityId, int step, Outcome outcome, String failureType) {
     public boolean heldSavesUnknown() {
       return outcome == Outcome.FAILED && FailureTypes.HELD_SAVES_UNKNOWN.equals(failureType);
+    }
+
+    /** A failure after which the workflow sends the turn again by design. */
+    public boolean resentByDesign() {
+      return heldSavesUnknown()
+          || (outcome == Outcome.FAILED && FailureTypes.STORE_UNAVAILABLE.equals(failureType));
     }
 
     @Override
@@ -169,7 +176,7 @@ public final class ModelTurnActivities {
         (step, activities) -> {
           for (int i = 0; i < activities.size() - 1; i++) {
             Entry earlier = activities.get(i);
-            if (!earlier.heldSavesUnknown()) {
+            if (!earlier.resentByDesign()) {
               violations.add(
                   "step "
                       + step
@@ -179,6 +186,8 @@ public final class ModelTurnActivities {
                       + earlier
                       + ", which is not a "
                       + FailureTypes.HELD_SAVES_UNKNOWN
+                      + " or "
+                      + FailureTypes.STORE_UNAVAILABLE
                       + " failure (the workflow sent the turn again): "
                       + activities);
             }

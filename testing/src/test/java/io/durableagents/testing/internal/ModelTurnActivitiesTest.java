@@ -44,6 +44,20 @@ class ModelTurnActivitiesTest {
   }
 
   @Test
+  void aTurnSentAgainAfterTheStoreWasUnavailable_isNoRepeat() {
+    long first = scheduled("5", 2);
+    failed(first, FailureTypes.STORE_UNAVAILABLE);
+    completed(scheduled("9", 2));
+
+    ModelTurnActivities turns = ModelTurnActivities.of(events);
+
+    assertThat(turns.violations()).isEmpty();
+    assertThat(turns.ofStep(2))
+        .extracting(ModelTurnActivities.Entry::heldSavesUnknown)
+        .containsExactly(false, false);
+  }
+
+  @Test
   void aTurnScheduledAgainAfterItCompleted_isARepeat() {
     completed(scheduled("5", 2));
     completed(scheduled("9", 2));
