@@ -66,14 +66,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The crash guarantees, proven with real processes: the real Temporal server (the CLI's dev server,
- * {@link RealTemporal}), and worker JVMs that a killer thread SIGKILLs every few seconds (and right
- * after some approval decisions) while 20 sessions run concurrently, each with a gated call whose
- * approval waits for a number of kills (so the storm reaches its minimum however fast the machine
- * is). Tools and the model append fsynced lines to ledgers before and after their work; after the
- * storm, the transcripts, the ledgers and the workflow histories must show that every call got
- * exactly one result in call order, that nothing ran twice except work that was in flight on a
- * killed worker, and that no recorded model turn was generated again. It runs twice: with model
- * turns and tools as activities, and as local activities.
+ * {@link RealTemporal}), and two worker JVMs, one of which a killer thread SIGKILLs every few
+ * seconds (and right after some approval decisions) while 20 sessions run concurrently, each with a
+ * gated call whose approval waits for a number of kills (so the storm reaches its minimum however
+ * fast the machine is). Tools and the model append fsynced lines to ledgers before and after their
+ * work; after the storm, the transcripts, the ledgers and the workflow histories must show that
+ * every call got exactly one result in call order, that nothing ran twice except work that was in
+ * flight on a killed worker, and that no recorded model turn was generated again. It runs twice:
+ * with model turns and tools as activities, and as local activities.
  *
  * <p>Nothing is tuned for the test: the workers run with default worker options (sticky queues),
  * sessions with the default workflow task timeout, the client with default RPC retries. Only the
@@ -96,6 +96,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 class CrashRecoveryIT {
   private static final int SESSIONS = 20;
   private static final int MIN_KILLS = 6;
+
+  /** How long a session may wait for its next step after the kill of its worker. */
+  private static final Duration RECOVERY_BOUND = Duration.ofSeconds(15);
+
+  /** Workers polling at once; the killer keeps their number. */
+  private static final int WORKERS = 2;
 
   /**
    * After this many kills the last worker is left alive, so the run cannot starve when a slow
@@ -128,7 +134,7 @@ class CrashRecoveryIT {
   private final Map<String, Integer> errorKinds = new ConcurrentSkipListMap<>();
   private final AtomicInteger killRequests = new AtomicInteger();
 
-  /** When each session's decisions were accepted (epoch ms): waits for a person, not recovery. */
+  /** When each session's decisions were first sent (epoch ms): waits for a person, not recovery. */
   private final Map<String, List<Long>> decisions = new ConcurrentHashMap<>();
 
   /** Where each session's driver is, for the failure message. */
@@ -229,7 +235,9 @@ class CrashRecoveryIT {
     }
     // No worker may append to the ledgers while they are read. Stopped, not killed: its lines
     // count as those of a live worker.
-    killer.current.kill();
+    for (ChildJvm worker : killer.live()) {
+      worker.kill();
+    }
     Set<Long> killed = Set.copyOf(killer.killedPids);
 
     Map<String, ModelTurnActivities> modelTurns = new TreeMap<>();
@@ -268,7 +276,14 @@ class CrashRecoveryIT {
         recovery.summary(),
         runtime.toSeconds());
     System.out.println(
-        "CrashRecoveryIT recovery: mode=" + mode + " " + recoveryStats(finals.keySet(), killed));
+        "CrashRecoveryIT recovery: mode="
+            + mode
+            + " "
+            + recoveryStats(finals.keySet(), killed)
+            + " single-kill "
+            + recovery.singleKill().summary()
+            + " longest="
+            + recovery.longest(5));
     if (!verification.violations.isEmpty()) {
       throw failure(
           verification.violations.size()
@@ -280,10 +295,15 @@ class CrashRecoveryIT {
     }
     assertThat(killed.size()).as("workers killed during the run").isGreaterThanOrEqualTo(MIN_KILLS);
     assertThat(verification.toolCalls).isEqualTo(SESSIONS * 5);
-    // The recovery figure is printed, not bounded yet: with today's default timeouts (10 s
-    // heartbeat and workflow task timeouts) its p99 under kills every 1-3 s exceeds the 15 s the
-    // product aims for (docs/operations.md); bounding it needs new defaults first.
-    assertThat(recovery.gaps()).as("sessions held by killed workers").isNotEmpty();
+    // Bounded recovery (docs/operations.md): a kill costs a session at most RECOVERY_BOUND, and a
+    // session whose new worker is killed too waits at most that long again for each such kill.
+    assertThat(recovery.singleKill().gaps()).as("sessions held by killed workers").isNotEmpty();
+    assertThat(recovery.singleKill().seconds(99))
+        .as("recovery p99 after one kill, %s", recovery.singleKill().summary())
+        .isLessThanOrEqualTo(RECOVERY_BOUND.toSeconds());
+    assertThat(recovery.longerThan(RECOVERY_BOUND))
+        .as("recoveries longer than %s for each kill they waited for", RECOVERY_BOUND)
+        .isEmpty();
   }
 
   // ---- the client side ------------------------------------------------------------------------
@@ -366,12 +386,16 @@ class CrashRecoveryIT {
 
   /**
    * Approves {@code approvalId} and waits for the run to settle or pause again. Some decisions are
-   * followed at once by a kill of the worker that is about to run the approved call.
+   * followed at once by a kill of one of the workers, which may be about to run the approved call.
    */
   private RunResult approve(AgentClient agents, String session, String approvalId)
       throws InterruptedException {
     boolean killAfterDecision = ThreadLocalRandom.current().nextDouble() < KILL_AFTER_DECISION;
     boolean decided = false;
+    // When the person decided: the first attempt to send it. What follows is the product's time.
+    decisions
+        .computeIfAbsent(session, s -> new CopyOnWriteArrayList<>())
+        .add(System.currentTimeMillis());
     DecisionOptions decision =
         DecisionOptions.newBuilder()
             .setNote("approved by the crash test")
@@ -384,14 +408,12 @@ class CrashRecoveryIT {
       try {
         if (!decided && killAfterDecision) {
           agents.approve(session, approvalId, decision);
-          decidedNow(session);
           decided = true;
           killRequests.incrementAndGet();
           killer.requestKill();
         }
         if (!decided) {
           agents.approve(session, approvalId, decision);
-          decidedNow(session);
           return agents.awaitRun(session);
         }
         return agents.awaitRun(session);
@@ -407,18 +429,11 @@ class CrashRecoveryIT {
               e);
         }
         // An earlier attempt landed before its answer was lost: attach to the run.
-        decidedNow(session);
         decided = true;
       } catch (RuntimeException e) {
         retryAfter(session, decided ? "attach" : "decide", e);
       }
     }
-  }
-
-  private void decidedNow(String session) {
-    decisions
-        .computeIfAbsent(session, s -> new CopyOnWriteArrayList<>())
-        .add(System.currentTimeMillis());
   }
 
   /** Transient errors (the worker or a long poll died under us) are retried; others fail. */
@@ -517,8 +532,11 @@ class CrashRecoveryIT {
   // ---- the killer ---------------------------------------------------------------------------
 
   /**
-   * Keeps exactly one worker alive: every 1-3 s, or at once when a client asks, it SIGKILLs the
-   * current worker (Process.destroyForcibly) and starts the next one, waiting until it polls.
+   * Keeps {@link #WORKERS} workers polling, as a production deployment runs several: every 1-3 s,
+   * or at once when a client asks, it SIGKILLs one of them at random (Process.destroyForcibly) and
+   * starts its replacement, waiting until it polls before the next kill. So a killed worker's
+   * sessions always have a live worker to go on on, and what the recovery figure measures is the
+   * product's timeouts, not how fast a JVM starts.
    */
   private final class Killer implements Runnable {
     private static final Object STOP = new Object();
@@ -528,8 +546,8 @@ class CrashRecoveryIT {
     final ConcurrentLinkedQueue<RecoveryGaps.Kill> killTimes = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<String> kills = new ConcurrentLinkedQueue<>();
     final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final List<ChildJvm> live = new CopyOnWriteArrayList<>();
     private volatile boolean stopped;
-    private volatile ChildJvm current;
     private int started;
 
     Killer(List<String> workerArgs) {
@@ -537,7 +555,9 @@ class CrashRecoveryIT {
     }
 
     void startFirst() throws Exception {
-      current = startWorker();
+      for (int i = 0; i < WORKERS; i++) {
+        live.add(startWorker());
+      }
     }
 
     void requestKill() {
@@ -547,6 +567,11 @@ class CrashRecoveryIT {
     void stop() {
       stopped = true;
       requests.offer(STOP);
+    }
+
+    /** The workers alive when the killer stopped. */
+    List<ChildJvm> live() {
+      return List.copyOf(live);
     }
 
     @Override
@@ -560,14 +585,15 @@ class CrashRecoveryIT {
             }
             continue;
           }
-          ChildJvm victim = current;
+          ChildJvm victim = live.get(ThreadLocalRandom.current().nextInt(live.size()));
           killedPids.add(victim.pid());
           kills.add(elapsed() + " kill " + victim.name() + " (pid " + victim.pid() + ")");
           killTimes.add(new RecoveryGaps.Kill(victim.pid(), System.currentTimeMillis()));
           victim.kill();
+          live.remove(victim);
           // Requests made while the victim died are served by this kill.
           requests.removeIf(request -> request != STOP);
-          current = startWorker();
+          live.add(startWorker());
         }
       } catch (Throwable e) {
         failure.set(e);

@@ -55,11 +55,11 @@ public final class CrashTestWorker {
   static final String SCRIPT =
       """
       {"turns": [
-        {"text": "Working on it.", "delayMs": 300,
+        {"text": "Working on it.", "delayMs": 800,
          "toolCalls": [{"name": "step_a", "arguments": {}},
                        {"name": "gated", "arguments": {}},
                        {"name": "step_b", "arguments": {}}]},
-        {"delayMs": 200,
+        {"delayMs": 600,
          "toolCalls": [{"name": "step_a", "arguments": {}},
                        {"name": "step_b", "arguments": {}}]},
         {"text": "done"}
@@ -133,7 +133,7 @@ public final class CrashTestWorker {
             .handler(
                 (arguments, context) -> {
                   ledger.append(toolLine(name, context, "start"));
-                  Thread.sleep(ThreadLocalRandom.current().nextLong(50, 401));
+                  Thread.sleep(ThreadLocalRandom.current().nextLong(200, 1001));
                   ledger.append(toolLine(name, context, "end"));
                   if (hang) {
                     Thread.sleep(Duration.ofMinutes(10).toMillis());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,20 +27,49 @@ class RecoveryGapsTest {
   }
 
   @Test
-  void sessionsOfOtherWorkers_settledSessions_andPausedSessions_giveNoSample() {
+  void sessionsOfOtherWorkers_andSettledSessions_giveNoSample() {
     RecoveryGaps gaps =
         RecoveryGaps.of(
-            List.of(
-                start("other", 7, 1_000),
-                start("other", 8, 5_000),
-                start("settled", 1, 1_000),
-                start("paused", 1, 1_000),
-                start("paused", 2, 60_000)),
+            List.of(start("other", 7, 1_000), start("other", 8, 5_000), start("settled", 1, 1_000)),
             List.of(new RecoveryGaps.Kill(1, 2_000)),
-            Map.of("paused", List.of(59_000L)));
+            Map.of());
 
     assertThat(gaps.gaps()).isEmpty();
     assertThat(gaps.seconds(99)).isZero();
+  }
+
+  @Test
+  void aSessionPausedForADecision_isMeasuredFromTheDecision() {
+    RecoveryGaps gaps =
+        RecoveryGaps.of(
+            List.of(start("paused", 1, 1_000), start("paused", 2, 66_000)),
+            List.of(new RecoveryGaps.Kill(1, 2_000)),
+            Map.of("paused", List.of(30_000L, 59_000L)));
+
+    assertThat(gaps.gaps()).extracting(RecoveryGaps.Gap::millis).containsExactly(7_000L);
+  }
+
+  @Test
+  void aGapWithAnotherKillInside_isLeftOutOfTheSingleKillFigure_andNamedAmongTheLongest() {
+    RecoveryGaps gaps =
+        RecoveryGaps.of(
+            List.of(
+                start("alone", 1, 1_000),
+                start("alone", 3, 6_000),
+                start("twice", 1, 1_000),
+                start("twice", 3, 25_000)),
+            List.of(new RecoveryGaps.Kill(1, 2_000), new RecoveryGaps.Kill(2, 10_000)),
+            Map.of());
+
+    assertThat(gaps.seconds(100)).isEqualTo(23.0);
+    assertThat(gaps.singleKill().gaps())
+        .extracting(RecoveryGaps.Gap::session)
+        .containsExactly("alone");
+    assertThat(gaps.longest(1)).isEqualTo("[twice 23.0 s after pid 1 (1 more kills in it)]");
+    assertThat(gaps.longerThan(Duration.ofSeconds(15))).isEmpty();
+    assertThat(gaps.longerThan(Duration.ofSeconds(5)))
+        .extracting(RecoveryGaps.Gap::session)
+        .containsExactly("twice");
   }
 
   @Test
