@@ -120,6 +120,33 @@ class TaskQueuesAndRetriesTest {
     assertThat(queues).containsEntry("model", SESSIONS);
   }
 
+  /**
+   * Temporal reads {@code maximumAttempts} 0 as unlimited, but the SDK runs a local activity with
+   * it (and no schedule-to-close timeout) once, without retries: local turns and tools must still
+   * get the unlimited attempts their options ask for.
+   */
+  @Test
+  void localModelTurnsAndToolCalls_withUnlimitedAttempts_areRetried() {
+    RetryOptions unlimited =
+        RetryOptions.newBuilder()
+            .setInitialInterval(Duration.ofMillis(10))
+            .setMaximumInterval(Duration.ofMillis(10))
+            .build();
+    Agent agent =
+        Agent.newBuilder("helper")
+            .modelExecution(Execution.LOCAL_ACTIVITY)
+            .retryOptions(unlimited)
+            .tools(flakyTool().execution(Execution.LOCAL_ACTIVITY).retryOptions(unlimited).build())
+            .build();
+
+    RunResult result = run(agent);
+
+    assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(result.text()).isEqualTo("done");
+    assertThat(modelAttempts).hasValue(6);
+    assertThat(toolAttempts).hasValue(5);
+  }
+
   @Test
   void aLocalToolOrLocalModel_cannotHaveAQueue() {
     assertThatThrownBy(

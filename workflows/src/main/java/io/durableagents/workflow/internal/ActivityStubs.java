@@ -180,7 +180,7 @@ final class ActivityStubs {
                 LocalActivityOptions.newBuilder()
                     .setSummary(modelSummary(turn))
                     .setStartToCloseTimeout(Duration.ofMillis(spec.modelTimeoutMs()))
-                    .setRetryOptions(retry)
+                    .setRetryOptions(local(retry))
                     .build());
       } else {
         model =
@@ -198,6 +198,16 @@ final class ActivityStubs {
       modelTurn = turn;
     }
     return model;
+  }
+
+  /**
+   * {@code retry} for a local activity: unlimited attempts (0) become {@link Integer#MAX_VALUE},
+   * since the SDK does not retry a local activity at all with 0 and no schedule-to-close timeout.
+   */
+  private static RetryOptions local(RetryOptions retry) {
+    return retry.getMaximumAttempts() > 0
+        ? retry
+        : RetryOptions.newBuilder(retry).setMaximumAttempts(Integer.MAX_VALUE).build();
   }
 
   /** What Temporal's UI shows of a model turn; never the prompt. */
@@ -229,7 +239,7 @@ final class ActivityStubs {
                 LocalActivityOptions.newBuilder()
                     .setSummary(toolSummary(tool.name()))
                     .setStartToCloseTimeout(Duration.ofMillis(tool.startToCloseTimeoutMs()))
-                    .setRetryOptions(retry)
+                    .setRetryOptions(local(retry))
                     .build());
           }
           return Workflow.newActivityStub(
