@@ -300,7 +300,7 @@ class CrashRecoveryIT {
     assertThat(recovery.singleKill().gaps()).as("sessions held by killed workers").isNotEmpty();
     assertThat(recovery.singleKill().seconds(99))
         .as("recovery p99 after one kill, %s", recovery.singleKill().summary())
-        .isLessThanOrEqualTo(RECOVERY_BOUND.toSeconds());
+        .isLessThanOrEqualTo((double) RECOVERY_BOUND.toSeconds());
     assertThat(recovery.longerThan(RECOVERY_BOUND))
         .as("recoveries longer than %s for each kill they waited for", RECOVERY_BOUND)
         .isEmpty();
