@@ -1,6 +1,6 @@
 package io.durableagents.agent;
 
-import io.durableagents.workflow.Approval;
+import io.durableagents.session.Approval;
 
 /**
  * Tells people that a decision is waiting (a chat message, an e-mail, a ticket). Called from an

@@ -1,6 +1,6 @@
 package io.durableagents.model;
 
-import io.durableagents.workflow.Message;
+import io.durableagents.conversation.Message;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package io.durableagents.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.ToolCall;
-import io.durableagents.workflow.Usage;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.conversation.Usage;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

@@ -10,6 +10,7 @@ import io.durableagents.activities.internal.ModelActivitiesImpl;
 import io.durableagents.activities.internal.SearchAttributeCheck;
 import io.durableagents.activities.internal.ToolActivitiesImpl;
 import io.durableagents.activities.internal.TranscriptCache;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.temporal.common.SimplePlugin;
 import io.temporal.worker.Worker;
@@ -38,6 +39,7 @@ public final class AgentsPlugin extends SimplePlugin {
   public static final String NAME = "io.durableagents.AgentsPlugin";
 
   private final AgentsPluginOptions options;
+  private final CheckpointStore store;
   private final AgentDefinitions definitions;
   private final AgentRegistry registry;
   private final SearchAttributeCheck searchAttributes;
@@ -51,7 +53,8 @@ public final class AgentsPlugin extends SimplePlugin {
             options.getDynamicAgents(),
             options.getDefaultAgent(),
             options.getModelProvider());
-    this.definitions = new AgentDefinitions(registry, options.getStore());
+    this.store = CheckpointStore.of(options.getStore());
+    this.definitions = new AgentDefinitions(registry, store);
     this.searchAttributes = new SearchAttributeCheck(options.getSearchAttributeUpserts());
   }
 
@@ -108,17 +111,13 @@ public final class AgentsPlugin extends SimplePlugin {
     worker.registerActivitiesImplementations(
         new AgentActivitiesImpl(definitions, searchAttributes),
         new ModelActivitiesImpl(
-                definitions,
-                options.getStore(),
-                options.getMaxPayloadBytes(),
-                options.getDeltaListeners())
+                definitions, store, options.getMaxPayloadBytes(), options.getDeltaListeners())
             .withArtifacts(options.getArtifactStore())
             .withTranscripts(transcripts),
         new ToolActivitiesImpl(definitions, options.getMaxPayloadBytes())
             .withArtifacts(options.getArtifactStore()),
-        new CheckpointActivitiesImpl(options.getStore()),
-        new ApprovalActivitiesImpl(registry, options.getStore()),
-        new ForkActivitiesImpl(definitions, options.getStore(), searchAttributes)
-            .withTranscripts(transcripts));
+        new CheckpointActivitiesImpl(store),
+        new ApprovalActivitiesImpl(registry, store),
+        new ForkActivitiesImpl(definitions, store, searchAttributes).withTranscripts(transcripts));
   }
 }

@@ -6,6 +6,7 @@ import io.durableagents.artifacts.ArtifactStore;
 import io.durableagents.artifacts.FileArtifactStore;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.store.AgentStore;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.streaming.DeltaListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -266,10 +267,10 @@ public final class AgentsPluginOptions {
 
     /**
      * Bounds one tool result or model answer. A larger tool result is stored in the artifact store
-     * and replaced by a {@link io.durableagents.workflow.StoredResults} reference (or, when it
-     * cannot be stored, by the error result {@code {"error": "result_too_large"}}); a larger model
-     * answer fails the run with {@code payload_too_large}. Never a retry storm, never a silent
-     * truncation.
+     * and replaced by a {@link io.durableagents.workflow.internal.wire.StoredResults} reference
+     * (or, when it cannot be stored, by the error result {@code {"error": "result_too_large"}}); a
+     * larger model answer fails the run with {@code payload_too_large}. Never a retry storm, never
+     * a silent truncation.
      */
     public Builder setMaxPayloadBytes(int maxPayloadBytes) {
       if (maxPayloadBytes < 1024 || maxPayloadBytes > 1_900_000) {
@@ -312,9 +313,12 @@ public final class AgentsPluginOptions {
       return this;
     }
 
-    /** The projection the workers write checkpoints to and read transcripts from; required. */
+    /**
+     * The projection the workers write checkpoints to and read transcripts from; required. It must
+     * be a store that {@link io.durableagents.store.AgentStores#open} returned.
+     */
     public Builder setStore(AgentStore store) {
-      this.store = Objects.requireNonNull(store, "store");
+      this.store = CheckpointStore.of(Objects.requireNonNull(store, "store"));
       return this;
     }
 

@@ -1,124 +1,29 @@
 package io.durableagents.store;
 
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.projection.StoredSession;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.Message;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
- * Where sessions are kept outside the workflow: the transcript, the checkpoint history and the
- * session row. Every method is safe to call from several threads. Failures of the database are
- * reported as {@link StoreUnavailableException} (try again later); data that is not as it should be
- * (missing rows) as any other {@link StoreException}.
+ * A projection store as {@link AgentStores#open} opens it: give it to the plugin ({@code
+ * AgentsPluginOptions.Builder#setStore}), and keep its tables in bounds with {@link #prune} and
+ * {@link #delete}. Read the sessions, histories and approvals it holds through the client ({@code
+ * AgentClient}), which reads them as one read model. Safe to use from several threads; close it
+ * when the worker stops.
+ *
+ * <p>Only stores that {@link AgentStores} opens can be given to the plugin: the plugin writes the
+ * workflow's checkpoints through an interface of its own.
  */
 public interface AgentStore extends AutoCloseable {
-
-  /**
-   * Applies one checkpoint save in a single transaction. Idempotent (a retried save changes
-   * nothing) and monotonic (a late save of an older step never moves the session row backwards).
-   * Saving a step again replaces its history entry, unless the stored entry was saved later (a late
-   * retry of an earlier save never undoes a newer one). A save from a different execution id than
-   * the stored one replaces every row of the session (the session id was reused by a new workflow),
-   * unless it is older than the stored session's first save (a late save of the workflow that used
-   * the id before). After the save, history entries of the session beyond the newest {@link
-   * #historyLimit()} steps are deleted; the transcript is kept whole.
-   */
-  void saveCheckpoint(CheckpointSave save);
-
-  /**
-   * Applies several saves of one session in order, each as {@link #saveCheckpoint} would; a store
-   * that can applies them in a single transaction. The default saves them one by one.
-   */
-  default void saveCheckpoints(List<CheckpointSave> saves) {
-    for (CheckpointSave save : saves) {
-      saveCheckpoint(save);
-    }
-  }
-
-  /**
-   * Writes a fork's first checkpoint in one transaction: the first {@code copied} messages of
-   * {@code sourceSessionId}, copied as they are stored, then {@code save}, whose new messages
-   * continue them ({@code save.firstSeq() == copied}). The copy never passes through the worker.
-   *
-   * @throws StoreException if the source holds fewer than {@code copied} messages
-   */
-  void saveFork(String sourceSessionId, int copied, CheckpointSave save);
 
   /** History entries kept per session after each save (the newest steps); 0 keeps none. */
   int historyLimit();
 
   /**
-   * The first {@code count} messages of the transcript, in order.
-   *
-   * @throws StoreException if the store holds fewer than {@code count} messages of the session
-   * @throws IllegalArgumentException if {@code count} is negative
-   */
-  List<Message> readMessages(String sessionId, int count);
-
-  /**
-   * Messages {@code from} (inclusive) to {@code to} (exclusive) of the transcript, in order.
-   *
-   * @throws StoreException if the store does not hold all of them
-   * @throws IllegalArgumentException if the range is not one
-   */
-  List<Message> readMessages(String sessionId, int from, int to);
-
-  /** The stored row of a session, if any save reached the store. */
-  Optional<StoredSession> session(String sessionId);
-
-  /**
-   * Records that session {@code sessionId} (the execution {@code executionId} of it) is a fork of
-   * {@code parentSessionId} at history step {@code parentStep}, patched as {@code patchSummary}
-   * says ({@link io.durableagents.workflow.ForkPatch#summary()}). Idempotent; a row of another
-   * execution is left alone.
-   */
-  void recordLineage(
-      String sessionId,
-      String executionId,
-      String parentSessionId,
-      int parentStep,
-      String patchSummary);
-
-  /**
-   * The checkpoint history of a session, newest step first.
-   *
-   * @param limit at most this many entries; zero or less means all of them
-   */
-  List<StoredEntry> history(String sessionId, int limit);
-
-  /**
-   * Records the agent definition a run started under, named by its {@code fingerprint} (content
-   * addressed: saving a known fingerprint again changes nothing). A store that does not keep
-   * definitions (this default) leaves runs without drift checks: they go on with the worker's
-   * agent.
-   */
-  default void saveDefinition(String fingerprint, String agent, String definition) {}
-
-  /** The definition recorded under {@code fingerprint}, as saved; empty when unknown. */
-  default Optional<String> definition(String fingerprint) {
-    return Optional.empty();
-  }
-
-  /** Records when the notifier accepted an approval (the first time only). */
-  void markApprovalNotified(String sessionId, String approvalId, long notifiedAt);
-
-  /**
-   * Approvals, oldest request first: of one session (null: of every session), optionally only the
-   * pending ones. {@code notifiedAt} is filled in from the notifier's record.
-   */
-  List<ApprovalRecord> approvals(String sessionId, boolean pendingOnly);
-
-  /**
    * Removes a session from the store. Without {@code keepHistory} every row goes: the session row,
    * the transcript, the history entries and the approvals. With {@code keepHistory} the history
-   * entries and the transcript messages they hold stay (so {@link #history} and forks from them
-   * still work); the session row, its approvals and later messages go.
+   * entries and the transcript messages they hold stay (so its history and forks from it still
+   * work); the session row, its approvals and later messages go.
    *
    * <p>The workflow does not know: a session that receives another message afterwards saves only
    * its new messages, so its projection has a gap until it is rebuilt from the workflow history.
@@ -143,21 +48,6 @@ public interface AgentStore extends AutoCloseable {
     }
     return prune(Instant.now().minus(olderThan));
   }
-
-  /**
-   * Replaces the rows of one session with what {@code saves} write when applied in order, in one
-   * transaction: readers and concurrent saves see the old rows or the rebuilt ones, never a mix.
-   * {@code saves} are the session workflow's checkpoint saves, oldest first (see {@link
-   * ProjectionRebuilder}). The history limit applies as it does to live saves.
-   *
-   * <p>When the first save does not start at message 0 (a forked session, whose first messages were
-   * copied into the store by the fork), the messages before it and the history entries before its
-   * step are kept: the workflow history cannot re-derive them.
-   *
-   * @throws StoreException if a save belongs to another session, or the first save starts after
-   *     message 0 and the store does not hold the messages before it
-   */
-  void rebuild(String sessionId, List<CheckpointSave> saves);
 
   /** Releases the store's connections (and its pool, if the store owns it). */
   @Override

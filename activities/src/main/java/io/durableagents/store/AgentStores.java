@@ -3,6 +3,7 @@ package io.durableagents.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.durableagents.projection.ProjectionUrl;
+import io.durableagents.store.internal.JdbcAgentStore;
 import io.durableagents.store.internal.Migrations;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package io.durableagents.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.durableagents.workflow.MergePatch;
+import io.durableagents.workflow.internal.wire.MergePatch;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -3,8 +3,8 @@ package io.durableagents.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.ToolCall;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,15 +2,14 @@ package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.durableagents.conversation.FinishReason;
+import io.durableagents.conversation.Message;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.workflow.FinishReason;
-import io.durableagents.workflow.Message;
+import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCallRecord;
 import java.nio.file.Path;
 import java.util.List;

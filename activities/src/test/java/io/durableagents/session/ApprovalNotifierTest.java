@@ -3,9 +3,7 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.durableagents.workflow.Approval;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.file.Path;
 import java.time.Duration;

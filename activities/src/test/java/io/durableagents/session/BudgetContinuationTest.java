@@ -3,12 +3,11 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.workflow.FinishReason;
+import io.durableagents.conversation.FinishReason;
+import io.durableagents.conversation.Message;
+import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.workflow.ForkPatch;
-import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCallRecord;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.time.Duration;

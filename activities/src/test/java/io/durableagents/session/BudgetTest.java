@@ -2,9 +2,8 @@ package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.durableagents.workflow.FinishReason;
+import io.durableagents.conversation.FinishReason;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -104,7 +103,7 @@ class BudgetTest {
       kit.env.sleep(Duration.ofMinutes(30)); // far past the run timeout, within the approval expiry
       kit.session("timeout-2")
           .approve(
-              new io.durableagents.workflow.Decision(
+              new io.durableagents.workflow.internal.wire.Decision(
                   paused.approval().approvalId(), true, null, "x"));
       RunResult done = kit.attach("timeout-2");
       assertThat(done.status()).isEqualTo(RunStatus.FINISHED);

@@ -6,14 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.durableagents.agent.Execution;
-import io.durableagents.projection.StoredEntry;
+import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.tools.BusinessState;
-import io.durableagents.workflow.Decision;
-import io.durableagents.workflow.ErrorResults;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCallRecord;
+import io.durableagents.workflow.internal.wire.Decision;
+import io.durableagents.workflow.internal.wire.ErrorResults;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -220,7 +219,7 @@ class BusinessStateTest extends SessionKitTest {
     assertThat(kit.store.history("state-clear.fork-1", 1).get(0).businessState()).isNull();
     assertThat(kit.session("state-clear.fork-1").status().businessState()).isNull();
 
-    io.durableagents.workflow.ForkOutcome refused =
+    io.durableagents.workflow.internal.wire.ForkOutcome refused =
         kit.forkPrepared(
             "state-clear", 2, new ForkPatch(null, json("['a']"), null, null), "state-clear.fork-2");
     // Refused by the fork itself, before it asks the worker to prepare anything.

@@ -3,11 +3,10 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.durableagents.conversation.Message;
 import io.durableagents.model.ScriptedModelProvider;
-import io.durableagents.workflow.Decision;
-import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.internal.wire.Decision;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

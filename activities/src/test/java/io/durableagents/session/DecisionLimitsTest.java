@@ -3,13 +3,11 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.ApprovalStatus;
-import io.durableagents.workflow.Decision;
+import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.internal.wire.Decision;
 import io.temporal.client.WorkflowUpdateException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

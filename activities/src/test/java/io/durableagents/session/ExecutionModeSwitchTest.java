@@ -3,10 +3,9 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.agent.Execution;
-import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
+import io.durableagents.workflow.internal.wire.Decision;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.common.WorkflowExecutionHistory;

@@ -3,17 +3,16 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.projection.StoredSession;
-import io.durableagents.store.ProjectionRebuilder;
-import io.durableagents.workflow.Decision;
-import io.durableagents.workflow.ForkOutcome;
+import io.durableagents.conversation.Message;
+import io.durableagents.projection.internal.StoredEntry;
+import io.durableagents.projection.internal.StoredSession;
+import io.durableagents.store.internal.ProjectionRebuilder;
 import io.durableagents.workflow.ForkPatch;
-import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCallRecord;
 import io.durableagents.workflow.Trajectories;
+import io.durableagents.workflow.internal.wire.Decision;
+import io.durableagents.workflow.internal.wire.ForkOutcome;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -234,7 +233,7 @@ class ForkWorkflowTest extends SessionKitTest {
     conversation.add(Message.user("one more"));
     RunResult resent =
         kit.session("src-7.fork-1")
-            .send(io.durableagents.workflow.SendRequest.ofMessages(conversation));
+            .send(io.durableagents.workflow.internal.wire.SendRequest.ofMessages(conversation));
     assertThat(resent.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(resent.messageCount()).isEqualTo(forked.messageCount() + 2);
   }

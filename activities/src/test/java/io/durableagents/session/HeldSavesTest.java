@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.durableagents.agent.Execution;
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.store.ProjectionRebuilder;
+import io.durableagents.projection.internal.StoredEntry;
+import io.durableagents.store.internal.ProjectionRebuilder;
 import io.durableagents.testing.ModelTurnInputs;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.temporal.api.failure.v1.Failure;
 import io.temporal.api.history.v1.HistoryEvent;

@@ -7,14 +7,13 @@ import io.durableagents.agent.Agent;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SendRequest;
-import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.internal.wire.SendRequest;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.client.WorkflowClient;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactory;
@@ -32,7 +31,8 @@ class PluginRegistrationTest {
   @Test
   void pluginInAPlainWorkerFactory_servesSessionsOnItsTaskQueue() {
     try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
-        AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("p.db"))) {
+        CheckpointStore store =
+            CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + dir.resolve("p.db")))) {
       Agent agent =
           Agent.newBuilder("helper")
               .tools(Tool.newBuilder("ping").handler((args, ctx) -> Map.of("pong", true)).build())
@@ -67,7 +67,8 @@ class PluginRegistrationTest {
 
   @Test
   void theCancelCheckInterval_lowersTheWorkersHeartbeatThrottle_onItsTaskQueuesOnly() {
-    try (AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("c.db"))) {
+    try (CheckpointStore store =
+        CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + dir.resolve("c.db")))) {
       AgentsPluginOptions.Builder options = minimalOptions(store);
       AgentsPlugin plugin = new AgentsPlugin(options.setTaskQueues("agents").build());
 
@@ -86,7 +87,8 @@ class PluginRegistrationTest {
 
   @Test
   void theDeadlockDetectionTimeout_replacesTheSdkDefault_butNotAWorkersOwnValue() {
-    try (AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("d.db"))) {
+    try (CheckpointStore store =
+        CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + dir.resolve("d.db")))) {
       AgentsPluginOptions.Builder options = minimalOptions(store).setTaskQueues("agents");
       AgentsPlugin plugin = new AgentsPlugin(options.build());
 
@@ -137,7 +139,8 @@ class PluginRegistrationTest {
 
   @Test
   void theTranscriptCacheBound_defaultsTo32MillionCharacters_andRefusesANegativeOne() {
-    try (AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("t.db"))) {
+    try (CheckpointStore store =
+        CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + dir.resolve("t.db")))) {
       AgentsPluginOptions.Builder options = minimalOptions(store);
       assertThat(options.build().getTranscriptCacheChars()).isEqualTo(32L * 1024 * 1024);
       assertThat(options.setTranscriptCacheChars(0).build().getTranscriptCacheChars()).isZero();
@@ -148,7 +151,7 @@ class PluginRegistrationTest {
   }
 
   /** One agent with no tools, a store and a model that never answers: all the builder needs. */
-  private static AgentsPluginOptions.Builder minimalOptions(AgentStore store) {
+  private static AgentsPluginOptions.Builder minimalOptions(CheckpointStore store) {
     return AgentsPluginOptions.newBuilder()
         .addAgent(Agent.newBuilder("a").build())
         .setStore(store)

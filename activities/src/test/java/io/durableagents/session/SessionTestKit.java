@@ -7,20 +7,20 @@ import io.durableagents.model.ModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.plugin.SearchAttributeUpserts;
-import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.store.StoreUnavailableException;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
-import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.SendRequest;
 import io.durableagents.workflow.SessionSearchAttributes;
-import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.TriggerEnvelope;
+import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.SendRequest;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributeKey;
@@ -43,7 +43,7 @@ final class SessionTestKit implements AutoCloseable {
   static final String TASK_QUEUE = "agents-test";
 
   final TestWorkflowEnvironment env;
-  final AgentStore store;
+  final CheckpointStore store;
   final WorkflowClient client;
 
   /** The kit's worker: tests suspend its polling to deliver several messages in one task. */
@@ -141,7 +141,7 @@ final class SessionTestKit implements AutoCloseable {
     this.model = model;
     this.customize = customize;
     artifacts = new FileArtifactStore(dir.resolve("artifacts"));
-    store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
+    store = CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db")));
     env =
         TestWorkflowEnvironment.newInstance(
             TestEnvironmentOptions.newBuilder()
@@ -167,11 +167,11 @@ final class SessionTestKit implements AutoCloseable {
   }
 
   /** {@code store}, counting each call in {@link #storeCalls}. */
-  private AgentStore countingCalls(AgentStore real) {
-    return (AgentStore)
+  private CheckpointStore countingCalls(CheckpointStore real) {
+    return (CheckpointStore)
         java.lang.reflect.Proxy.newProxyInstance(
-            AgentStore.class.getClassLoader(),
-            new Class<?>[] {AgentStore.class},
+            CheckpointStore.class.getClassLoader(),
+            new Class<?>[] {CheckpointStore.class},
             (proxy, method, args) -> {
               storeCalls
                   .computeIfAbsent(method.getName(), name -> new AtomicInteger())
@@ -179,7 +179,7 @@ final class SessionTestKit implements AutoCloseable {
               AtomicInteger down = storeOutages.get(method.getName());
               if (down != null && down.getAndDecrement() > 0) {
                 throw new StoreUnavailableException(
-                    "AgentStore." + method.getName() + " failed: the test's database is down",
+                    "CheckpointStore." + method.getName() + " failed: the test's database is down",
                     new java.sql.SQLException("Connection refused", "08001"));
               }
               if (method.getName().equals("readMessages")) {
@@ -409,7 +409,7 @@ final class SessionTestKit implements AutoCloseable {
    * Starts a fork as {@code AgentClient} does, in one call with its {@code forkPrepared} update,
    * and returns the answer: the prepared fork's status, or why it was refused.
    */
-  io.durableagents.workflow.ForkOutcome forkPrepared(
+  io.durableagents.workflow.internal.wire.ForkOutcome forkPrepared(
       String source, int step, ForkPatch patch, String forkId) {
     AgentSessionWorkflow stub =
         client.newWorkflowStub(
@@ -423,7 +423,8 @@ final class SessionTestKit implements AutoCloseable {
                 .build());
     return WorkflowClient.executeUpdateWithStart(
         stub::forkPrepared,
-        io.temporal.client.UpdateOptions.newBuilder(io.durableagents.workflow.ForkOutcome.class)
+        io.temporal.client.UpdateOptions.newBuilder(
+                io.durableagents.workflow.internal.wire.ForkOutcome.class)
             .setUpdateName("forkPrepared")
             .setWaitForStage(io.temporal.client.WorkflowUpdateStage.COMPLETED)
             .build(),

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.agent.Execution;
 import io.durableagents.plugin.SearchAttributeUpserts;
-import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.SessionSearchAttributes;
+import io.durableagents.workflow.internal.wire.Decision;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.sdk.v1.WorkflowMetadata;

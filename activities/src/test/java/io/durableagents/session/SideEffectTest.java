@@ -3,7 +3,6 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.worker.WorkerFactoryOptions;

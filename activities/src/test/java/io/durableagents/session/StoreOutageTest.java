@@ -3,13 +3,11 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.agent.Execution;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.ApprovalStatus;
-import io.durableagents.workflow.Decision;
+import io.durableagents.conversation.Message;
+import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.ForkPatch;
-import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.internal.wire.Decision;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.worker.WorkerFactoryOptions;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -5,22 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.durableagents.agent.Agent;
 import io.durableagents.agent.Execution;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.conversation.Usage;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SendRequest;
-import io.durableagents.workflow.SessionStart;
-import io.durableagents.workflow.ToolCall;
-import io.durableagents.workflow.Usage;
+import io.durableagents.workflow.internal.wire.SendRequest;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.activity.Activity;
 import io.temporal.common.RetryOptions;
 import io.temporal.testing.TestEnvironmentOptions;
@@ -165,7 +164,8 @@ class TaskQueuesAndRetriesTest {
   }
 
   private RunResult run(Agent agent) {
-    AgentStore store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
+    CheckpointStore store =
+        CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db")));
     AgentsPlugin plugin =
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()

@@ -3,14 +3,13 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.conversation.Attachment;
+import io.durableagents.conversation.Message;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
-import io.durableagents.workflow.Attachment;
-import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.nio.charset.StandardCharsets;

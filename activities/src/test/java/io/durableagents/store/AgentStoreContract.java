@@ -6,18 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.projection.StoredSession;
-import io.durableagents.workflow.Approval;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.ApprovalStatus;
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.FinishReason;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.ToolCall;
-import io.durableagents.workflow.TranscriptHash;
-import io.durableagents.workflow.Usage;
+import io.durableagents.conversation.FinishReason;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.conversation.Usage;
+import io.durableagents.projection.internal.StoredEntry;
+import io.durableagents.projection.internal.StoredSession;
+import io.durableagents.session.Approval;
+import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.RunStatus;
+import io.durableagents.session.internal.ApprovalRecord;
+import io.durableagents.store.internal.CheckpointStore;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
+import io.durableagents.workflow.internal.wire.TranscriptHash;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -32,20 +33,20 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every {@link AgentStore} must do, whatever the database. A subclass per database opens the
- * store; every test uses session ids of its own, so a shared database is fine.
+ * What every {@link CheckpointStore} must do, whatever the database. A subclass per database opens
+ * the store; every test uses session ids of its own, so a shared database is fine.
  */
 abstract class AgentStoreContract {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  protected AgentStore store;
-  private final List<AgentStore> extraStores = new ArrayList<>();
+  protected CheckpointStore store;
+  private final List<CheckpointStore> extraStores = new ArrayList<>();
 
   /**
    * A store with {@code options} on this test's database, migrated; every call during one test
    * opens a store on the same, otherwise empty, database.
    */
-  protected abstract AgentStore openStore(StoreOptions options) throws Exception;
+  protected abstract CheckpointStore openStore(StoreOptions options) throws Exception;
 
   @BeforeEach
   void openTheStore() throws Exception {
@@ -57,15 +58,16 @@ abstract class AgentStoreContract {
     if (store != null) {
       store.close();
     }
-    extraStores.forEach(AgentStore::close);
+    extraStores.forEach(CheckpointStore::close);
   }
 
   /** Runs {@code sql} with {@code parameters} on this test's database, beside the store. */
   protected abstract void executeSql(String sql, Object... parameters) throws Exception;
 
   /** Another store on this test's database, with a history limit; closed after the test. */
-  protected AgentStore storeWithHistoryLimit(int historyLimit) throws Exception {
-    AgentStore extra = openStore(StoreOptions.newBuilder().setHistoryLimit(historyLimit).build());
+  protected CheckpointStore storeWithHistoryLimit(int historyLimit) throws Exception {
+    CheckpointStore extra =
+        openStore(StoreOptions.newBuilder().setHistoryLimit(historyLimit).build());
     extraStores.add(extra);
     return extra;
   }
@@ -831,7 +833,7 @@ abstract class AgentStoreContract {
 
   @Test
   void aHistoryLimitKeepsTheNewestSteps_andTheWholeTranscript() throws Exception {
-    AgentStore limited = storeWithHistoryLimit(3);
+    CheckpointStore limited = storeWithHistoryLimit(3);
     assertThat(limited.historyLimit()).isEqualTo(3);
     String session = newSessionId();
     List<CheckpointSave> saves = new ArrayList<>();
@@ -863,7 +865,7 @@ abstract class AgentStoreContract {
 
   @Test
   void aHistoryLimitOfZeroKeepsNoEntries_butTheSessionAndTranscript() throws Exception {
-    AgentStore none = storeWithHistoryLimit(0);
+    CheckpointStore none = storeWithHistoryLimit(0);
     String session = newSessionId();
     List<Message> transcript = conversation();
     none.saveCheckpoint(
@@ -1397,7 +1399,7 @@ abstract class AgentStoreContract {
 
   @Test
   void rebuildAppliesTheHistoryLimitLikeLiveSaves() throws Exception {
-    AgentStore limited = storeWithHistoryLimit(2);
+    CheckpointStore limited = storeWithHistoryLimit(2);
     String session = newSessionId();
     List<CheckpointSave> saves = new ArrayList<>();
     for (int step = 0; step < 5; step++) {

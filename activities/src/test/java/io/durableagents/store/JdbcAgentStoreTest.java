@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.conversation.Message;
+import io.durableagents.session.RunStatus;
+import io.durableagents.store.internal.CheckpointStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -23,8 +24,8 @@ class JdbcAgentStoreTest extends AgentStoreContract {
   @TempDir Path dir;
 
   @Override
-  protected AgentStore openStore(StoreOptions options) {
-    return AgentStores.open(sqliteUrl(dir.resolve("store.db")), options);
+  protected CheckpointStore openStore(StoreOptions options) {
+    return CheckpointStore.of(AgentStores.open(sqliteUrl(dir.resolve("store.db")), options));
   }
 
   @Override
@@ -39,7 +40,7 @@ class JdbcAgentStoreTest extends AgentStoreContract {
   @Test
   void createsTheDirectoryOfTheDatabaseFile() {
     Path file = dir.resolve("not").resolve("yet").resolve("there.db");
-    try (AgentStore created = AgentStores.open(sqliteUrl(file))) {
+    try (CheckpointStore created = CheckpointStore.of(AgentStores.open(sqliteUrl(file)))) {
       assertThat(created.session("nobody")).isEmpty();
     }
     assertThat(file).isRegularFile();
@@ -50,10 +51,10 @@ class JdbcAgentStoreTest extends AgentStoreContract {
     Path file = dir.resolve("reopen.db");
     String session = newSessionId();
     List<Message> transcript = conversation();
-    try (AgentStore first = AgentStores.open(sqliteUrl(file))) {
+    try (CheckpointStore first = CheckpointStore.of(AgentStores.open(sqliteUrl(file)))) {
       first.saveCheckpoint(save(session, "exec-1", 1, 0, RunStatus.IDLE, null, 0, transcript));
     }
-    try (AgentStore again = AgentStores.open(sqliteUrl(file))) {
+    try (CheckpointStore again = CheckpointStore.of(AgentStores.open(sqliteUrl(file)))) {
       assertThat(again.readMessages(session, transcript.size()))
           .containsExactlyElementsOf(transcript);
     }
@@ -72,12 +73,12 @@ class JdbcAgentStoreTest extends AgentStoreContract {
     config.setMaximumPoolSize(2);
     try (HikariDataSource dataSource = new HikariDataSource(config)) {
       String session = newSessionId();
-      try (AgentStore onGiven = AgentStores.open(dataSource)) {
+      try (CheckpointStore onGiven = CheckpointStore.of(AgentStores.open(dataSource))) {
         onGiven.saveCheckpoint(
             save(session, "exec-1", 1, 0, RunStatus.IDLE, null, 0, conversation().subList(0, 1)));
       }
       assertThat(dataSource.isClosed()).isFalse();
-      try (AgentStore again = AgentStores.open(dataSource)) {
+      try (CheckpointStore again = CheckpointStore.of(AgentStores.open(dataSource))) {
         assertThat(again.session(session)).isPresent();
       }
     }
@@ -85,34 +86,39 @@ class JdbcAgentStoreTest extends AgentStoreContract {
 
   @Test
   void unsupportedUrlsGetAClearError() {
-    assertThatThrownBy(() -> AgentStores.open("jdbc:mysql://db.example:3306/agents"))
+    assertThatThrownBy(
+            () -> CheckpointStore.of(AgentStores.open("jdbc:mysql://db.example:3306/agents")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unsupported store URL")
         .hasMessageContaining("jdbc:sqlite:")
         .hasMessageContaining("jdbc:postgresql:");
-    assertThatThrownBy(() -> AgentStores.open("  "))
+    assertThatThrownBy(() -> CheckpointStore.of(AgentStores.open("  ")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("jdbc:sqlite:");
-    assertThatThrownBy(() -> AgentStores.open((String) null))
+    assertThatThrownBy(() -> CheckpointStore.of(AgentStores.open((String) null)))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> AgentStores.open("jdbc:sqlite::memory:"))
+    assertThatThrownBy(() -> CheckpointStore.of(AgentStores.open("jdbc:sqlite::memory:")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("in-memory");
-    assertThatThrownBy(() -> AgentStores.open("jdbc:sqlite:"))
+    assertThatThrownBy(() -> CheckpointStore.of(AgentStores.open("jdbc:sqlite:")))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void errorsDoNotRevealCredentials() {
     assertThatThrownBy(
-            () -> AgentStores.open("jdbc:mysql://alice:s3cret@db.example/agents?password=s3cret"))
+            () ->
+                CheckpointStore.of(
+                    AgentStores.open(
+                        "jdbc:mysql://alice:s3cret@db.example/agents?password=s3cret")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageNotContaining("s3cret");
   }
 
   @Test
   void closingTwiceIsHarmless() {
-    AgentStore extra = AgentStores.open(sqliteUrl(dir.resolve("twice.db")));
+    CheckpointStore extra =
+        CheckpointStore.of(AgentStores.open(sqliteUrl(dir.resolve("twice.db"))));
     extra.close();
     extra.close();
     assertThatThrownBy(() -> extra.session("any")).isInstanceOf(StoreException.class);

@@ -2,7 +2,8 @@ package io.durableagents.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.session.RunStatus;
+import io.durableagents.store.internal.CheckpointStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -42,11 +43,11 @@ class PostgresAgentStoreTest extends AgentStoreContract {
 
   /** Every store of one test is on the same fresh schema (a new instance per test method). */
   @Override
-  protected AgentStore openStore(StoreOptions options) {
+  protected CheckpointStore openStore(StoreOptions options) {
     if (url == null) {
       url = postgres.newSchema();
     }
-    return AgentStores.open(url, options);
+    return CheckpointStore.of(AgentStores.open(url, options));
   }
 
   @Override
@@ -79,7 +80,7 @@ class PostgresAgentStoreTest extends AgentStoreContract {
 
   @Test
   void twoStoresOnOneDatabase_likeTwoWorkers_shareEverySession() throws Exception {
-    AgentStore second = storeWithHistoryLimit(StoreOptions.DEFAULT_HISTORY_LIMIT);
+    CheckpointStore second = storeWithHistoryLimit(StoreOptions.DEFAULT_HISTORY_LIMIT);
     int sessions = 6;
     int steps = 10;
     ExecutorService pool = Executors.newFixedThreadPool(sessions);
@@ -95,8 +96,8 @@ class PostgresAgentStoreTest extends AgentStoreContract {
               start.await();
               for (int step = 0; step < steps; step++) {
                 // Alternate workers, and retry every save on the other one, as Temporal may.
-                AgentStore one = step % 2 == 0 ? store : second;
-                AgentStore other = one == store ? second : store;
+                CheckpointStore one = step % 2 == 0 ? store : second;
+                CheckpointStore other = one == store ? second : store;
                 var save =
                     save(
                         session,
@@ -106,8 +107,8 @@ class PostgresAgentStoreTest extends AgentStoreContract {
                         RunStatus.IN_PROGRESS,
                         null,
                         step,
-                        List.of(io.durableagents.workflow.Message.user(session + " #" + step)),
-                        io.durableagents.workflow.Usage.ZERO,
+                        List.of(io.durableagents.conversation.Message.user(session + " #" + step)),
+                        io.durableagents.conversation.Usage.ZERO,
                         1_000L + step);
                 one.saveCheckpoint(save);
                 other.saveCheckpoint(save);

@@ -2,10 +2,11 @@ package io.durableagents.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.Usage;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Usage;
+import io.durableagents.session.RunStatus;
+import io.durableagents.store.internal.ProjectionRebuilder;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
 import io.temporal.api.common.v1.ActivityType;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.EventType;

@@ -9,18 +9,20 @@ import io.durableagents.agent.Execution;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.RunStatus;
+import io.durableagents.store.internal.CheckpointStore;
+import io.durableagents.store.internal.ProjectionRebuilder;
 import io.durableagents.testing.ModelTurnInputs;
 import io.durableagents.testing.PluginTestEnvironment;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.Tool;
-import io.durableagents.workflow.AgentSessionWorkflow;
-import io.durableagents.workflow.ApprovalStatus;
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SendRequest;
-import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
+import io.durableagents.workflow.internal.wire.Decision;
+import io.durableagents.workflow.internal.wire.SendRequest;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -53,14 +55,14 @@ class ProjectionRebuilderTest {
 
   @TempDir Path dir;
 
-  private AgentStore live;
+  private CheckpointStore live;
   private TestWorkflowEnvironment env;
   private WorkflowClient client;
   private final Map<String, Long> notified = new ConcurrentHashMap<>();
 
   @BeforeEach
   void start() {
-    live = AgentStores.open(liveUrl());
+    live = CheckpointStore.of(AgentStores.open(liveUrl()));
     Agent agent = agent("rebuilder", Execution.ACTIVITY);
     AgentsPlugin plugin =
         new AgentsPlugin(
@@ -151,7 +153,7 @@ class ProjectionRebuilderTest {
 
     String freshUrl = "jdbc:sqlite:" + dir.resolve("fresh.db");
     ProjectionRebuilder.Result result;
-    try (AgentStore fresh = AgentStores.open(freshUrl)) {
+    try (CheckpointStore fresh = CheckpointStore.of(AgentStores.open(freshUrl))) {
       result = rebuilder.rebuild(session, runs, fresh);
     }
 
@@ -218,7 +220,7 @@ class ProjectionRebuilderTest {
     List<WorkflowExecutionHistory> runs = ProjectionRebuilder.fetchRuns(client, session);
     assertThat(runs).hasSizeGreaterThan(1);
     String freshUrl = "jdbc:sqlite:" + dir.resolve("fresh-can.db");
-    try (AgentStore fresh = AgentStores.open(freshUrl)) {
+    try (CheckpointStore fresh = CheckpointStore.of(AgentStores.open(freshUrl))) {
       ProjectionRebuilder.newInstance().rebuild(session, runs, fresh);
     }
     assertThat(ProjectionTables.read(freshUrl, session))

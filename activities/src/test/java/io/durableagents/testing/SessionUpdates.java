@@ -1,9 +1,9 @@
 package io.durableagents.testing;
 
-import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.SendRequest;
-import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.SendRequest;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WithStartWorkflowOperation;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.ApprovalRow;
 import io.durableagents.client.ProjectionReader;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.session.RunStatus;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

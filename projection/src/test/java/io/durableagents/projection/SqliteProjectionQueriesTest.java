@@ -3,6 +3,7 @@ package io.durableagents.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.projection.ProjectionUrl.Kind;
+import io.durableagents.projection.internal.ProjectionQueries;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.concurrent.atomic.AtomicInteger;

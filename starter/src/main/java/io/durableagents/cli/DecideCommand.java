@@ -1,10 +1,10 @@
 package io.durableagents.cli;
 
 import io.durableagents.client.DecisionOptions;
-import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
-import io.durableagents.workflow.InputChecks;
 import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.internal.wire.Decision;
+import io.durableagents.workflow.internal.wire.InputChecks;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;

@@ -1,6 +1,6 @@
 package io.durableagents.cli;
 
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.session.RunStatus;
 
 /** The exit codes of the {@code agents} CLI; scripts rely on them. */
 public final class ExitCodes {

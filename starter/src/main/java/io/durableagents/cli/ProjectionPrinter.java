@@ -2,8 +2,8 @@ package io.durableagents.cli;
 
 import io.durableagents.client.ApprovalRow;
 import io.durableagents.client.HistoryEntry;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.ToolCall;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -7,11 +7,11 @@ import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import io.durableagents.workflow.Approval;
+import io.durableagents.conversation.Usage;
+import io.durableagents.session.Approval;
+import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCallRecord;
-import io.durableagents.workflow.Usage;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 

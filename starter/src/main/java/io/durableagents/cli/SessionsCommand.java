@@ -1,8 +1,8 @@
 package io.durableagents.cli;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.SessionSearchAttributes;
+import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.client.WorkflowClient;

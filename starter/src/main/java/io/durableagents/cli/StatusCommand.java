@@ -1,7 +1,7 @@
 package io.durableagents.cli;
 
 import io.durableagents.client.SessionNotFoundException;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.SessionStatus;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.ApprovalStatus;
+import io.durableagents.session.ApprovalStatus;
 
 /**
  * An approval as the projection keeps it, for back-office inboxes: a gated tool call that waits (or

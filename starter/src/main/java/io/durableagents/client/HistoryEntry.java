@@ -2,7 +2,7 @@ package io.durableagents.client;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.session.RunStatus;
 
 /**
  * One entry of a session's checkpoint history: one per save, after every model turn and every tool

@@ -1,13 +1,13 @@
 package io.durableagents.client;
 
+import io.durableagents.conversation.Message;
 import io.durableagents.projection.ProjectionException;
-import io.durableagents.projection.ProjectionQueries;
 import io.durableagents.projection.ProjectionUrl;
-import io.durableagents.projection.StoredApproval;
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.projection.StoredSession;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.Message;
+import io.durableagents.projection.internal.ProjectionQueries;
+import io.durableagents.projection.internal.StoredApproval;
+import io.durableagents.projection.internal.StoredEntry;
+import io.durableagents.projection.internal.StoredSession;
+import io.durableagents.session.internal.ApprovalRecord;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

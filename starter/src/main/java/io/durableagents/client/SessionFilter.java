@@ -1,6 +1,6 @@
 package io.durableagents.client;
 
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.session.RunStatus;
 
 /**
  * Which sessions {@link ProjectionReader#sessions} lists: those matching every non-null field.

@@ -1,6 +1,6 @@
 package io.durableagents.client;
 
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.session.RunStatus;
 
 /**
  * A session as the projection last saw it: the newest checkpoint the worker stored.

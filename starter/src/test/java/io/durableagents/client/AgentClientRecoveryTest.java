@@ -11,14 +11,14 @@ import io.durableagents.agent.Agent;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.store.AgentStore;
+import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.RunStatus;
 import io.durableagents.store.AgentStores;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.tools.Tool;
-import io.durableagents.workflow.ApprovalStatus;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.grpc.Status;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
@@ -62,7 +62,7 @@ class AgentClientRecoveryTest {
   @TempDir Path dir;
 
   private TestWorkflowEnvironment env;
-  private AgentStore store;
+  private CheckpointStore store;
   private ProjectionReader projection;
   private WorkflowServiceStubs refusingService;
   private final FailedTaskRefusals refusals = new FailedTaskRefusals();
@@ -77,7 +77,7 @@ class AgentClientRecoveryTest {
   @BeforeEach
   void start() {
     String url = "jdbc:sqlite:" + dir.resolve("projection.db");
-    store = AgentStores.open(url);
+    store = CheckpointStore.of(AgentStores.open(url));
     Agent agent =
         Agent.newBuilder("payer")
             .model("scripted")

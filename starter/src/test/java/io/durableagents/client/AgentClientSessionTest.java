@@ -7,16 +7,16 @@ import io.durableagents.agent.Agent;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.store.AgentStore;
+import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.RunStatus;
 import io.durableagents.store.AgentStores;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.tools.Tool;
-import io.durableagents.workflow.AgentSessionWorkflow;
-import io.durableagents.workflow.ApprovalStatus;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.ToolCallRecord;
+import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.api.workflowservice.v1.ListClosedWorkflowExecutionsRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
@@ -61,7 +61,7 @@ class AgentClientSessionTest {
   @TempDir Path dir;
 
   private TestWorkflowEnvironment env;
-  private AgentStore store;
+  private CheckpointStore store;
   private ProjectionReader projection;
   private AgentClient agents;
 
@@ -70,7 +70,7 @@ class AgentClientSessionTest {
 
   private void start(String script) {
     String url = "jdbc:sqlite:" + dir.resolve("projection.db");
-    store = AgentStores.open(url);
+    store = CheckpointStore.of(AgentStores.open(url));
     AgentsPlugin plugin =
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.ToolCall;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.session.RunStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

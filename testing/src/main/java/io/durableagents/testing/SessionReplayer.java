@@ -2,8 +2,8 @@ package io.durableagents.testing;
 
 import io.durableagents.testing.internal.RecordedRun;
 import io.durableagents.testing.internal.ReplayFailures;
-import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
+import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionMetadata;

@@ -3,10 +3,10 @@ package io.durableagents.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.agent.Agent;
+import io.durableagents.conversation.Message;
+import io.durableagents.session.RunStatus;
 import io.durableagents.tools.Tool;
-import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -10,14 +10,15 @@ import io.durableagents.client.Checkpoint;
 import io.durableagents.client.ForkResult;
 import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.SendOptions;
+import io.durableagents.conversation.Usage;
 import io.durableagents.model.ModelResponse;
-import io.durableagents.workflow.AgentSessionWorkflow;
+import io.durableagents.session.RunStatus;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SendRequest;
-import io.durableagents.workflow.SessionStart;
-import io.durableagents.workflow.Usage;
+import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.SendRequest;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
@@ -74,7 +75,8 @@ class DynamicAgentTest {
       assertThat(instructionsSeen).containsExactly("gold service");
       Checkpoint saved = env.client().history("dyn-1", 1).get(0).checkpoint();
       assertThat(saved.runConfig()).isEqualTo(gold());
-      assertThat(env.store().session("dyn-1").orElseThrow().runConfig()).isEqualTo(gold());
+      assertThat(CheckpointStore.of(env.store()).session("dyn-1").orElseThrow().runConfig())
+          .isEqualTo(gold());
 
       // A run sent without a configuration gets the factory's defaults.
       env.client().send("dyn-1", "again", SendOptions.getDefaultInstance());
@@ -133,7 +135,7 @@ class DynamicAgentTest {
           .isInstanceOf(WorkflowUpdateException.class)
           .hasStackTraceContaining("runConfig must be a JSON object, got array");
       assertThat(instructionsSeen).isEmpty();
-      assertThat(env.store().session("dyn-bad")).isEmpty();
+      assertThat(CheckpointStore.of(env.store()).session("dyn-bad")).isEmpty();
     }
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.store.StoreException;
+import io.durableagents.store.internal.CheckpointStore;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,7 +31,7 @@ class StoreOpeningTest {
               }
               return AgentStores.open(url);
             })) {
-      assertThat(store.session("none")).isEmpty();
+      assertThat(CheckpointStore.of(store).session("none")).isEmpty();
     }
     assertThat(attempts).hasValue(3);
   }

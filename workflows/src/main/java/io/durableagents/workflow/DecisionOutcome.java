@@ -3,6 +3,7 @@ package io.durableagents.workflow;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.durableagents.session.ApprovalStatus;
 
 /**
  * What the {@code approve} update answers once the decision is accepted: {@code outcome} is

@@ -1,5 +1,7 @@
 package io.durableagents.workflow;
 
+import io.durableagents.workflow.internal.wire.ErrorResults;
+
 /**
  * Every failure type the product raises, in one place and one scheme (lower snake case): the {@code
  * ApplicationFailure} types of refused updates, which clients in any SDK match on, and the codes of

@@ -1,5 +1,6 @@
 package io.durableagents.workflow;
 
+import io.durableagents.session.RunStatus;
 import io.temporal.common.SearchAttributeKey;
 import java.util.List;
 import java.util.Map;

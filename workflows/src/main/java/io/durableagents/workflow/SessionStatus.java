@@ -4,6 +4,9 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.conversation.Usage;
+import io.durableagents.session.Approval;
+import io.durableagents.session.RunStatus;
 
 /**
  * What the {@code status} query answers: where the session is, without the transcript. {@code

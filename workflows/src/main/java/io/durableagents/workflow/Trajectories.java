@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

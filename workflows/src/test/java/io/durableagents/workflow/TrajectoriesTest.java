@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,7 @@ package io.durableagents.workflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.durableagents.conversation.Usage;
 import org.junit.jupiter.api.Test;
 
 class UsageTest {

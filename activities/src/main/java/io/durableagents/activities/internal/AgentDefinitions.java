@@ -3,8 +3,8 @@ package io.durableagents.activities.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Agent;
 import io.durableagents.agent.DriftPolicy;
-import io.durableagents.store.AgentStore;
 import io.durableagents.store.StoreException;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.RunResolution;
@@ -37,12 +37,12 @@ public final class AgentDefinitions {
   private static final int CACHED = 1024;
 
   private final AgentRegistry registry;
-  private final AgentStore store;
+  private final CheckpointStore store;
   private final Map<String, AgentDefinition> recorded = lru();
   private final Map<String, String> currentFingerprints = lru();
   private final Set<String> warned = Collections.synchronizedSet(Collections.newSetFromMap(lru()));
 
-  public AgentDefinitions(AgentRegistry registry, AgentStore store) {
+  public AgentDefinitions(AgentRegistry registry, CheckpointStore store) {
     this.registry = registry;
     this.store = store;
   }

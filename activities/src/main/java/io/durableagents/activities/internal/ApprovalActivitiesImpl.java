@@ -1,7 +1,7 @@
 package io.durableagents.activities.internal;
 
 import io.durableagents.agent.Agent;
-import io.durableagents.store.AgentStore;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.internal.activity.ApprovalActivities;
 import io.durableagents.workflow.internal.activity.ApprovalNotice;
 import io.temporal.activity.Activity;
@@ -15,9 +15,9 @@ import io.temporal.failure.ApplicationFailure;
  */
 public final class ApprovalActivitiesImpl implements ApprovalActivities {
   private final AgentRegistry registry;
-  private final AgentStore store;
+  private final CheckpointStore store;
 
-  public ApprovalActivitiesImpl(AgentRegistry registry, AgentStore store) {
+  public ApprovalActivitiesImpl(AgentRegistry registry, CheckpointStore store) {
     this.registry = registry;
     this.store = store;
   }

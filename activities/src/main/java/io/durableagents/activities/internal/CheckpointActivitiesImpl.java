@@ -1,14 +1,14 @@
 package io.durableagents.activities.internal;
 
-import io.durableagents.store.AgentStore;
-import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.internal.activity.CheckpointActivities;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
 import java.util.List;
 
 public final class CheckpointActivitiesImpl implements CheckpointActivities {
-  private final AgentStore store;
+  private final CheckpointStore store;
 
-  public CheckpointActivitiesImpl(AgentStore store) {
+  public CheckpointActivitiesImpl(CheckpointStore store) {
     this.store = store;
   }
 

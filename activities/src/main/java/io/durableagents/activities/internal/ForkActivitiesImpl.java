@@ -3,23 +3,23 @@ package io.durableagents.activities.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.activities.internal.AgentDefinitions.RunDefinition;
 import io.durableagents.agent.Agent;
-import io.durableagents.projection.StoredEntry;
-import io.durableagents.projection.StoredSession;
-import io.durableagents.store.AgentStore;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.conversation.Usage;
+import io.durableagents.projection.internal.StoredEntry;
+import io.durableagents.projection.internal.StoredSession;
+import io.durableagents.session.RunStatus;
 import io.durableagents.store.StoreException;
-import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.ToolCall;
-import io.durableagents.workflow.TranscriptHash;
-import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.internal.activity.CallCheck;
 import io.durableagents.workflow.internal.activity.ForkActivities;
 import io.durableagents.workflow.internal.activity.ForkRequest;
 import io.durableagents.workflow.internal.activity.ForkState;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
+import io.durableagents.workflow.internal.wire.TranscriptHash;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -34,12 +34,12 @@ import java.util.stream.Collectors;
  */
 public final class ForkActivitiesImpl implements ForkActivities {
   private final AgentDefinitions definitions;
-  private final AgentStore store;
+  private final CheckpointStore store;
   private final SearchAttributeCheck searchAttributes;
   private TranscriptCache transcripts;
 
   public ForkActivitiesImpl(
-      AgentDefinitions definitions, AgentStore store, SearchAttributeCheck searchAttributes) {
+      AgentDefinitions definitions, CheckpointStore store, SearchAttributeCheck searchAttributes) {
     this.definitions = definitions;
     this.store = store;
     this.searchAttributes = searchAttributes;

@@ -7,24 +7,24 @@ import io.durableagents.agent.Agent;
 import io.durableagents.artifacts.ArtifactNotFoundException;
 import io.durableagents.artifacts.ArtifactStore;
 import io.durableagents.artifacts.FileArtifactStore;
+import io.durableagents.conversation.Attachment;
+import io.durableagents.conversation.Message;
 import io.durableagents.model.AttachmentContent;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ToolDefinition;
-import io.durableagents.store.AgentStore;
 import io.durableagents.store.StoreException;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.streaming.DeltaListener;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
-import io.durableagents.workflow.Attachment;
-import io.durableagents.workflow.CheckpointSave;
 import io.durableagents.workflow.FailureTypes;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.StoredResults;
 import io.durableagents.workflow.internal.activity.ModelActivities;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.ModelTurnResult;
 import io.durableagents.workflow.internal.activity.TurnSaves;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
+import io.durableagents.workflow.internal.wire.StoredResults;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
@@ -44,7 +44,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final AgentDefinitions definitions;
-  private final AgentStore store;
+  private final CheckpointStore store;
   private final int maxPayloadBytes;
   private final List<DeltaListener> deltaListeners;
   private TranscriptCache transcripts = new TranscriptCache();
@@ -52,7 +52,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
   public ModelActivitiesImpl(
       AgentDefinitions definitions,
-      AgentStore store,
+      CheckpointStore store,
       int maxPayloadBytes,
       List<DeltaListener> deltaListeners) {
     this.definitions = definitions;

@@ -1,8 +1,8 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.conversation.ToolCall;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.workflow.FailureTypes;
-import io.durableagents.workflow.ToolCall;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,12 +1,12 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.conversation.Message;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.TranscriptHash;
 import io.durableagents.workflow.internal.MessageSize;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.TurnSaves;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
+import io.durableagents.workflow.internal.wire.TranscriptHash;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;

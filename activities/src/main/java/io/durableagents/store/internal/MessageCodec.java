@@ -2,12 +2,12 @@ package io.durableagents.store.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.conversation.Message;
 import io.durableagents.store.StoreException;
-import io.durableagents.workflow.Message;
 
 /**
  * Messages to the JSON kept in {@code agent_messages.body}; the read model ({@link
- * io.durableagents.projection.ProjectionQueries}) decodes them.
+ * io.durableagents.projection.internal.ProjectionQueries}) decodes them.
  */
 public final class MessageCodec {
   private static final ObjectMapper MAPPER = new ObjectMapper();

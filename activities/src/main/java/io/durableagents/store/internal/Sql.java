@@ -3,7 +3,7 @@ package io.durableagents.store.internal;
 /**
  * The store's writing SQL and what its writes read first. Every statement is valid on SQLite (>=
  * 3.24, for the upserts) and PostgreSQL. The reads of the projection are the read model's ({@link
- * io.durableagents.projection.ProjectionQueries}), shared with the client's reader.
+ * io.durableagents.projection.internal.ProjectionQueries}), shared with the client's reader.
  */
 public final class Sql {
   private Sql() {}

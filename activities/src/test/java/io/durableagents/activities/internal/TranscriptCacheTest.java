@@ -2,14 +2,14 @@ package io.durableagents.activities.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.TranscriptHash;
-import io.durableagents.workflow.Usage;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Usage;
+import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.internal.MessageSize;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.TurnSaves;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
+import io.durableagents.workflow.internal.wire.TranscriptHash;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -285,7 +285,7 @@ class TranscriptCacheTest {
     Message small = Message.user("hi");
     Message big =
         Message.toolResult(
-            new io.durableagents.workflow.ToolCall(
+            new io.durableagents.conversation.ToolCall(
                 "call_1", "search", json.readTree("{\"q\":\"rain\"}")),
             json.readTree("{\"hits\":[\"" + "y".repeat(5_000) + "\"]}"));
     assertThat(MessageSize.chars(small)).isBetween(2, 100);

@@ -5,7 +5,7 @@ import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionRow;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.session.RunStatus;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;

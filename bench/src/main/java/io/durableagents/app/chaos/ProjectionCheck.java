@@ -1,8 +1,8 @@
 package io.durableagents.app.chaos;
 
 import io.durableagents.app.cli.AgentsMain;
-import io.durableagents.store.ProjectionRebuilder;
-import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.store.internal.ProjectionRebuilder;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
 import io.temporal.client.WorkflowClient;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -11,7 +11,7 @@ import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionFilter;
 import io.durableagents.client.SessionRow;
-import io.durableagents.workflow.ApprovalStatus;
+import io.durableagents.session.ApprovalStatus;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.PrintWriter;

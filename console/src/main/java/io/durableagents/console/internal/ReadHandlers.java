@@ -9,7 +9,7 @@ import io.durableagents.client.SessionIds;
 import io.durableagents.client.SessionPage;
 import io.durableagents.client.SessionRow;
 import io.durableagents.console.ConsoleOptions;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.Trajectories;
 import io.javalin.http.Context;

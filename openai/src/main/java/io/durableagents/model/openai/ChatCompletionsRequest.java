@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.workflow.FailureTypes;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.ToolCall;
 
 /**
  * The JSON body of a streaming Chat Completions request: the agent's instructions as the first
@@ -64,7 +64,7 @@ final class ChatCompletionsRequest {
     if (message.text() != null && !message.text().isEmpty()) {
       parts.addObject().put("type", "text").put("text", message.text());
     }
-    for (io.durableagents.workflow.Attachment attachment : message.attachments()) {
+    for (io.durableagents.conversation.Attachment attachment : message.attachments()) {
       io.durableagents.model.AttachmentContent content =
           request.attachments().get(attachment.artifactId());
       if (content == null) {

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.conversation.FinishReason;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.conversation.Usage;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelProviders;
@@ -16,10 +20,6 @@ import io.durableagents.model.ToolDefinition;
 import io.durableagents.streaming.Delta;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
 import io.durableagents.workflow.FailureTypes;
-import io.durableagents.workflow.FinishReason;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.ToolCall;
-import io.durableagents.workflow.Usage;
 import io.temporal.client.ActivityCanceledException;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -112,9 +112,10 @@ class OpenAiModelProviderTest {
             null,
             null,
             List.of(
-                new io.durableagents.workflow.Attachment("a-1", "notes.txt", "text/plain"),
-                new io.durableagents.workflow.Attachment("a-2", "chart.png", "image/png"),
-                new io.durableagents.workflow.Attachment("a-3", "invoice.pdf", "application/pdf")));
+                new io.durableagents.conversation.Attachment("a-1", "notes.txt", "text/plain"),
+                new io.durableagents.conversation.Attachment("a-2", "chart.png", "image/png"),
+                new io.durableagents.conversation.Attachment(
+                    "a-3", "invoice.pdf", "application/pdf")));
     ModelRequest request =
         new ModelRequest(
             "s-1",

@@ -3,16 +3,16 @@ package io.durableagents.model.openai;
 import io.durableagents.agent.Agent;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.streaming.Delta;
 import io.durableagents.testing.PluginTestEnvironment;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.tools.Tool;
-import io.durableagents.workflow.AgentSessionWorkflow;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.SendRequest;
-import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.SendRequest;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.client.WorkflowClient;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ final class OpenAiSessionTestKit implements AutoCloseable {
   static final String TASK_QUEUE = "agents-openai-test";
 
   final TestWorkflowEnvironment env;
-  final AgentStore store;
+  final CheckpointStore store;
   final WorkflowClient client;
   final List<Delta> deltas = new CopyOnWriteArrayList<>();
 
@@ -42,7 +42,7 @@ final class OpenAiSessionTestKit implements AutoCloseable {
   final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
 
   OpenAiSessionTestKit(Path dir, FakeChatCompletionsServer server) {
-    store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
+    store = CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db")));
     OpenAiModelProvider model =
         OpenAiModelProvider.newBuilder()
             .baseUrl(server.baseUrl())

@@ -3,13 +3,13 @@ package io.durableagents.model.openai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.durableagents.projection.StoredEntry;
+import io.durableagents.conversation.FinishReason;
+import io.durableagents.conversation.Message;
+import io.durableagents.projection.internal.StoredEntry;
+import io.durableagents.session.RunStatus;
 import io.durableagents.streaming.Delta;
-import io.durableagents.workflow.AgentSessionWorkflow;
-import io.durableagents.workflow.FinishReason;
-import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.durableagents.testing.internal;
 
-import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.history.v1.WorkflowExecutionStartedEventAttributes;
 import io.temporal.common.WorkflowExecutionHistory;

@@ -9,9 +9,10 @@ import io.durableagents.client.SessionIds;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
-import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.store.PruneResult;
 import io.durableagents.store.StoreOptions;
+import io.durableagents.store.internal.CheckpointStore;
+import io.durableagents.store.internal.ProjectionRebuilder;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.client.WorkflowClient;
@@ -185,7 +186,8 @@ public class ProjectionCommand implements Callable<Integer> {
       }
       ProjectionRebuilder.Result result;
       try (AgentStore store = AgentStores.open(connection.projection(), options)) {
-        result = ProjectionRebuilder.newInstance().rebuild(session, runs, store);
+        result =
+            ProjectionRebuilder.newInstance().rebuild(session, runs, CheckpointStore.of(store));
       }
       PrintWriter out = spec.commandLine().getOut();
       out.println(

@@ -1,11 +1,11 @@
 package io.durableagents.app.agents;
 
+import io.durableagents.conversation.FinishReason;
+import io.durableagents.conversation.Usage;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelProviderFactory;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ToolDefinition;
-import io.durableagents.workflow.FinishReason;
-import io.durableagents.workflow.Usage;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

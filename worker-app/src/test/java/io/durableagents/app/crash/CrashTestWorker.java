@@ -12,8 +12,8 @@ import io.durableagents.model.ModelStream;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolContext;
 import io.temporal.activity.Activity;
@@ -85,7 +85,7 @@ public final class CrashTestWorker {
     String address = "127.0.0.1:" + Integer.parseInt(args[0]);
     Ledger tools = new Ledger(Path.of(args[2]));
     Ledger models = new Ledger(Path.of(args[3]));
-    AgentStore store = AgentStores.open("jdbc:sqlite:" + Path.of(args[1]));
+    CheckpointStore store = CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + Path.of(args[1])));
     WorkflowServiceStubs service = AgentWorker.connect(address);
     WorkflowClient client = WorkflowClient.newInstance(service);
     AgentsPlugin plugin =

@@ -15,17 +15,17 @@ import io.durableagents.client.SessionRecoveringException;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.store.AgentStore;
+import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.RunStatus;
 import io.durableagents.store.AgentStores;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.tools.Tool;
-import io.durableagents.workflow.AgentSessionWorkflow;
-import io.durableagents.workflow.ApprovalStatus;
-import io.durableagents.workflow.Decision;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.SendRequest;
-import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.Decision;
+import io.durableagents.workflow.internal.wire.SendRequest;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
@@ -109,7 +109,7 @@ class FailedTaskRecoveryIT {
   private static TemporalDevServer server;
   private static WorkflowServiceStubs workerService;
   private static WorkerFactory factory;
-  private static AgentStore store;
+  private static CheckpointStore store;
   private static ProjectionReader projection;
   private static WorkflowServiceStubs clientService;
   private static WorkflowClient temporal;
@@ -122,7 +122,7 @@ class FailedTaskRecoveryIT {
   static void start() throws Exception {
     server = RealTemporal.start(Files.createDirectories(dir.resolve("server")));
     String url = "jdbc:sqlite:" + dir.resolve("projection.db");
-    store = AgentStores.open(url);
+    store = CheckpointStore.of(AgentStores.open(url));
     workerService = AgentWorker.connect(server.address());
     Agent payer =
         Agent.newBuilder("payer")

@@ -5,21 +5,21 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Agent;
+import io.durableagents.conversation.FinishReason;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Usage;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.streaming.Delta;
 import io.durableagents.testing.PluginTestEnvironment;
 import io.durableagents.testing.SessionUpdates;
-import io.durableagents.workflow.FinishReason;
-import io.durableagents.workflow.Message;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.SendRequest;
-import io.durableagents.workflow.SessionStart;
-import io.durableagents.workflow.Usage;
+import io.durableagents.workflow.internal.wire.SendRequest;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -56,13 +56,13 @@ class SseDeltaServerTest {
 
   @TempDir Path dir;
   private SseDeltaServer sse;
-  private AgentStore store;
+  private CheckpointStore store;
   private TestWorkflowEnvironment env;
 
   @BeforeEach
   void start() {
     sse = SseDeltaServer.start(0);
-    store = AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db"));
+    store = CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db")));
     AgentsPlugin plugin =
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()

@@ -9,8 +9,8 @@ import io.durableagents.client.ProjectionReader;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
+import io.durableagents.store.internal.CheckpointStore;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 final class LimitsWorker implements AutoCloseable {
   final WorkflowServiceStubs service;
   final WorkflowClient client;
-  final AgentStore store;
+  final CheckpointStore store;
   final FileArtifactStore artifacts;
   final AgentClient agents;
   final Worker worker;
@@ -39,7 +39,7 @@ final class LimitsWorker implements AutoCloseable {
   private LimitsWorker(
       WorkflowServiceStubs service,
       WorkflowClient client,
-      AgentStore store,
+      CheckpointStore store,
       FileArtifactStore artifacts,
       ProjectionReader projection,
       WorkerFactory factory,
@@ -80,7 +80,7 @@ final class LimitsWorker implements AutoCloseable {
       WorkerOptions workerOptions,
       WorkerInterceptor... interceptors) {
     String url = "jdbc:sqlite:" + dir.resolve("projection.db");
-    AgentStore store = AgentStores.open(url);
+    CheckpointStore store = CheckpointStore.of(AgentStores.open(url));
     FileArtifactStore artifacts = new FileArtifactStore(dir.resolve("artifacts"));
     WorkflowServiceStubs service = AgentWorker.connect(address);
     WorkflowClient client = WorkflowClient.newInstance(service);

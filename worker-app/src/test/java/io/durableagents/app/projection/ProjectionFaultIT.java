@@ -18,12 +18,12 @@ import io.durableagents.client.SendOptions;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.store.AgentStore;
+import io.durableagents.session.RunStatus;
 import io.durableagents.store.AgentStores;
 import io.durableagents.store.ProjectionTables;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.worker.WorkerFactory;
@@ -100,7 +100,7 @@ class ProjectionFaultIT {
       Map<String, RunResult> results = new LinkedHashMap<>();
       WorkflowClient client;
       WorkflowServiceStubs service = AgentWorker.connect(server.address());
-      try (AgentStore store = AgentStores.open(liveUrl);
+      try (CheckpointStore store = CheckpointStore.of(AgentStores.open(liveUrl));
           ProjectionReader reader = ProjectionReader.open(liveUrl)) {
         client = WorkflowClient.newInstance(service);
         WorkerFactory factory = startWorker(client, store);
@@ -163,7 +163,7 @@ class ProjectionFaultIT {
       int totalSaves = 0;
       int retriedActivities = 0;
       long shortestSpanMillis = Long.MAX_VALUE;
-      try (AgentStore rebuilt = AgentStores.open(rebuiltUrl)) {
+      try (CheckpointStore rebuilt = CheckpointStore.of(AgentStores.open(rebuiltUrl))) {
         for (String id : ids) {
           RunResult result = results.get(id);
           assertThat(result.status()).as("session %s", id).isEqualTo(RunStatus.FINISHED);
@@ -243,7 +243,7 @@ class ProjectionFaultIT {
     }
   }
 
-  private static WorkerFactory startWorker(WorkflowClient client, AgentStore store) {
+  private static WorkerFactory startWorker(WorkflowClient client, CheckpointStore store) {
     Agent agent =
         Agent.newBuilder(AGENT)
             .model("scripted")
@@ -290,7 +290,7 @@ class ProjectionFaultIT {
     return factory;
   }
 
-  private static void awaitEverySessionSaved(AgentStore store, List<String> ids) {
+  private static void awaitEverySessionSaved(CheckpointStore store, List<String> ids) {
     await("every session saved a checkpoint")
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(50))

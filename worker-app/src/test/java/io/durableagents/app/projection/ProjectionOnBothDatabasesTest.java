@@ -12,18 +12,18 @@ import io.durableagents.client.ApprovalRow;
 import io.durableagents.client.Checkpoint;
 import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.ProjectionReader;
+import io.durableagents.conversation.FinishReason;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.conversation.Usage;
 import io.durableagents.projection.ProjectionUrl;
-import io.durableagents.store.AgentStore;
+import io.durableagents.session.Approval;
+import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.RunStatus;
+import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.store.AgentStores;
-import io.durableagents.workflow.Approval;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.ApprovalStatus;
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.FinishReason;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.ToolCall;
-import io.durableagents.workflow.Usage;
+import io.durableagents.store.internal.CheckpointStore;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -89,7 +89,7 @@ class ProjectionOnBothDatabasesTest {
   void historyEntriesHoldFullCheckpoints_newestFirst_andLimited(String kind) {
     String url = newDatabase(kind);
     List<Message> transcript = conversation();
-    try (AgentStore store = AgentStores.open(url)) {
+    try (CheckpointStore store = CheckpointStore.of(AgentStores.open(url))) {
       writeConversation(store, "chat-1", transcript);
     }
 
@@ -139,7 +139,7 @@ class ProjectionOnBothDatabasesTest {
   @MethodSource("databases")
   void approvalsAreListedOldestFirst_withTheirSession(String kind) {
     String url = newDatabase(kind);
-    try (AgentStore store = AgentStores.open(url)) {
+    try (CheckpointStore store = CheckpointStore.of(AgentStores.open(url))) {
       store.saveCheckpoint(approvalSave("chat-b", "appr-b", 2_000L, ApprovalStatus.PENDING));
       store.saveCheckpoint(approvalSave("chat-a", "appr-a", 1_000L, ApprovalStatus.PENDING));
       store.saveCheckpoint(approvalSave("chat-c", "appr-c", 500L, ApprovalStatus.REJECTED));
@@ -174,7 +174,7 @@ class ProjectionOnBothDatabasesTest {
   @Test
   void onPostgresql_readsReuseTheReadersConnections_andCloseThemWithIt() throws Exception {
     String url = newDatabase("postgresql");
-    try (AgentStore store = AgentStores.open(url)) {
+    try (CheckpointStore store = CheckpointStore.of(AgentStores.open(url))) {
       writeConversation(store, "chat-1", conversation());
     }
     String database = url.substring(url.lastIndexOf('/') + 1, url.indexOf('?'));
@@ -230,7 +230,7 @@ class ProjectionOnBothDatabasesTest {
       assertThat(dir.resolve("projection-" + DATABASES.get() + ".db")).doesNotExist();
     }
 
-    try (AgentStore store = AgentStores.open(url)) {
+    try (CheckpointStore store = CheckpointStore.of(AgentStores.open(url))) {
       writeConversation(store, "chat-1", conversation());
     }
     try (Connection connection = DriverManager.getConnection(url);
@@ -249,7 +249,7 @@ class ProjectionOnBothDatabasesTest {
   void historyAndApprovalsCommands_printTablesOrJson(String kind) throws Exception {
     String url = newDatabase(kind);
     List<Message> transcript = conversation();
-    try (AgentStore store = AgentStores.open(url)) {
+    try (CheckpointStore store = CheckpointStore.of(AgentStores.open(url))) {
       writeConversation(store, "chat-1", transcript);
       store.saveCheckpoint(approvalSave("chat-2", "appr-2", 1_000L, ApprovalStatus.PENDING));
     }
@@ -303,7 +303,7 @@ class ProjectionOnBothDatabasesTest {
     String url = newDatabase(kind);
     List<Message> transcript = conversation();
     long now = System.currentTimeMillis();
-    try (AgentStore store = AgentStores.open(url)) {
+    try (CheckpointStore store = CheckpointStore.of(AgentStores.open(url))) {
       writeConversation(store, "chat-1", transcript);
       writeConversation(store, "chat-2", transcript);
       store.saveCheckpoint(
@@ -388,7 +388,7 @@ class ProjectionOnBothDatabasesTest {
 
   /** Three saves as a run writes them: model turn, tool batch, final answer. */
   private static void writeConversation(
-      AgentStore store, String session, List<Message> transcript) {
+      CheckpointStore store, String session, List<Message> transcript) {
     List<CheckpointSave> saves = new ArrayList<>();
     saves.add(
         new CheckpointSave(

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durableagents.store.AgentStore;
-import io.durableagents.store.ProjectionRebuilder;
 import io.durableagents.store.ProjectionTables;
-import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.store.internal.CheckpointStore;
+import io.durableagents.store.internal.ProjectionRebuilder;
 import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
@@ -72,7 +72,7 @@ final class RebuildCheck {
       String id,
       RunResult result,
       String liveUrl,
-      AgentStore rebuilt,
+      CheckpointStore rebuilt,
       String rebuiltUrl)
       throws IOException {
     List<WorkflowExecutionHistory> runs = ProjectionRebuilder.fetchRuns(client, id);

@@ -15,11 +15,11 @@ import io.durableagents.client.SendOptions;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
-import io.durableagents.store.AgentStore;
+import io.durableagents.session.RunStatus;
 import io.durableagents.store.AgentStores;
+import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
 import io.durableagents.workflow.ToolCallRecord;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -108,7 +108,7 @@ class WorkerStartDuringOutageIT {
       List<String> rejected = ids("rejected");
       List<String> again = ids("again");
       List<String> fresh = ids("fresh");
-      try (AgentStore firstStore = AgentStores.open(liveUrl)) {
+      try (CheckpointStore firstStore = CheckpointStore.of(AgentStores.open(liveUrl))) {
         WorkerFactory first = startWorker(client, firstStore);
         Map<String, CompletableFuture<RunResult>> before = new LinkedHashMap<>();
         // A run configuration gives the approved runs a definition of their own, which a fresh
@@ -134,7 +134,7 @@ class WorkerStartDuringOutageIT {
       WorkerFactory second;
       // Opened while the database is up (opening migrates it); nothing else happens before the
       // outage.
-      try (AgentStore store = AgentStores.open(liveUrl)) {
+      try (CheckpointStore store = CheckpointStore.of(AgentStores.open(liveUrl))) {
         postgres.stop();
         stoppedAt = System.nanoTime();
         second = startWorker(client, store);
@@ -203,7 +203,7 @@ class WorkerStartDuringOutageIT {
         second.shutdown();
         second.awaitTermination(10, TimeUnit.SECONDS);
 
-        try (AgentStore rebuilt = AgentStores.open(rebuiltUrl)) {
+        try (CheckpointStore rebuilt = CheckpointStore.of(AgentStores.open(rebuiltUrl))) {
           for (Map.Entry<String, RunResult> result : results.entrySet()) {
             String id = result.getKey();
             RebuildCheck.Checked checked =
@@ -334,7 +334,7 @@ class WorkerStartDuringOutageIT {
   }
 
   /** A worker with its own plugin: its own registry, definitions and transcript caches. */
-  private static WorkerFactory startWorker(WorkflowClient client, AgentStore store) {
+  private static WorkerFactory startWorker(WorkflowClient client, CheckpointStore store) {
     Agent gated =
         Agent.newBuilder(GATED)
             .model("scripted")

@@ -1,6 +1,6 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.Approval;
+import io.durableagents.session.Approval;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.AgentActivities;
 import io.durableagents.workflow.internal.activity.AgentSpec;

@@ -1,13 +1,13 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.Approval;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.ApprovalStatus;
-import io.durableagents.workflow.Decision;
+import io.durableagents.session.Approval;
+import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.FailureTypes;
-import io.durableagents.workflow.InputChecks;
-import io.durableagents.workflow.Rejection;
+import io.durableagents.workflow.internal.wire.Decision;
+import io.durableagents.workflow.internal.wire.InputChecks;
+import io.durableagents.workflow.internal.wire.Rejection;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.LinkedHashSet;

@@ -1,9 +1,9 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.Message;
+import io.durableagents.conversation.Message;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.TurnSaves;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;

@@ -1,13 +1,13 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.Approval;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.ApprovalStatus;
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.Decision;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.session.Approval;
+import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.RunStatus;
+import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.TurnSaves;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
+import io.durableagents.workflow.internal.wire.Decision;
 import io.temporal.workflow.Workflow;
 import java.util.List;
 import java.util.function.Supplier;

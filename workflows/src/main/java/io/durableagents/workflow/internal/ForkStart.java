@@ -1,12 +1,12 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.InputChecks;
-import io.durableagents.workflow.Message;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Usage;
+import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.Usage;
 import io.durableagents.workflow.internal.activity.ForkRequest;
 import io.durableagents.workflow.internal.activity.ForkState;
+import io.durableagents.workflow.internal.wire.InputChecks;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;

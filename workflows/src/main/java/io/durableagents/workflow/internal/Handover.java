@@ -1,7 +1,7 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.SessionSnapshot;
-import io.durableagents.workflow.SessionStart;
+import io.durableagents.workflow.internal.wire.SessionSnapshot;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.common.InitialVersioningBehavior;
 import io.temporal.workflow.ContinueAsNewOptions;
 import io.temporal.workflow.Workflow;

@@ -1,10 +1,10 @@
 package io.durableagents.workflow.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.SendRequest;
-import io.durableagents.workflow.SendRules;
+import io.durableagents.conversation.Message;
 import io.durableagents.workflow.TriggerEnvelope;
+import io.durableagents.workflow.internal.wire.SendRequest;
+import io.durableagents.workflow.internal.wire.SendRules;
 import java.util.ArrayList;
 import java.util.List;
 

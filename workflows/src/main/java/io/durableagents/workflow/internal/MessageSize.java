@@ -1,9 +1,9 @@
 package io.durableagents.workflow.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.Attachment;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.ToolCall;
+import io.durableagents.conversation.Attachment;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;

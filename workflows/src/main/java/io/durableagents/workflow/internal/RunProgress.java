@@ -1,13 +1,13 @@
 package io.durableagents.workflow.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.Approval;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.conversation.Usage;
+import io.durableagents.session.Approval;
+import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.ToolCall;
 import io.durableagents.workflow.ToolCallRecord;
-import io.durableagents.workflow.Usage;
 import java.util.ArrayList;
 import java.util.List;
 

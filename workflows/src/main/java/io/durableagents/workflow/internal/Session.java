@@ -1,9 +1,9 @@
 package io.durableagents.workflow.internal;
 
 import io.durableagents.workflow.RunResult;
-import io.durableagents.workflow.SessionSnapshot;
-import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.SessionStatus;
+import io.durableagents.workflow.internal.wire.SessionSnapshot;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.workflow.Workflow;
 import java.util.List;
 import java.util.function.Supplier;

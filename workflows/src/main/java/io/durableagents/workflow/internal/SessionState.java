@@ -1,11 +1,11 @@
 package io.durableagents.workflow.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.Approval;
-import io.durableagents.workflow.MergePatch;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.Usage;
+import io.durableagents.conversation.Usage;
+import io.durableagents.session.Approval;
+import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.internal.activity.AgentSpec;
+import io.durableagents.workflow.internal.wire.MergePatch;
 
 /**
  * Where a session stands between and during runs: its agent, status, run and step counters, usage,

@@ -1,7 +1,7 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.Approval;
-import io.durableagents.workflow.RunStatus;
+import io.durableagents.session.Approval;
+import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.SessionSearchAttributes;
 import io.temporal.common.SearchAttributeKey;
 import io.temporal.common.SearchAttributeUpdate;

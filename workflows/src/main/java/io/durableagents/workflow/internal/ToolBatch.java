@@ -1,18 +1,18 @@
 package io.durableagents.workflow.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.Approval;
-import io.durableagents.workflow.ApprovalRecord;
-import io.durableagents.workflow.ApprovalStatus;
-import io.durableagents.workflow.Decision;
-import io.durableagents.workflow.ErrorResults;
-import io.durableagents.workflow.FinishReason;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.ToolCall;
+import io.durableagents.conversation.FinishReason;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.session.Approval;
+import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.RunStatus;
+import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.CallCheck;
 import io.durableagents.workflow.internal.activity.ToolOutcome;
+import io.durableagents.workflow.internal.wire.Decision;
+import io.durableagents.workflow.internal.wire.ErrorResults;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;

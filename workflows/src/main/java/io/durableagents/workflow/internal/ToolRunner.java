@@ -1,8 +1,7 @@
 package io.durableagents.workflow.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.ErrorResults;
-import io.durableagents.workflow.ToolCall;
+import io.durableagents.conversation.ToolCall;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.CallCheck;
@@ -10,6 +9,7 @@ import io.durableagents.workflow.internal.activity.IdempotencyKeys;
 import io.durableagents.workflow.internal.activity.ToolOutcome;
 import io.durableagents.workflow.internal.activity.ToolRequest;
 import io.durableagents.workflow.internal.activity.ToolSpec;
+import io.durableagents.workflow.internal.wire.ErrorResults;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;

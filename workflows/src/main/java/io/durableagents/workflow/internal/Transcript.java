@@ -1,7 +1,7 @@
 package io.durableagents.workflow.internal;
 
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.TranscriptHash;
+import io.durableagents.conversation.Message;
+import io.durableagents.workflow.internal.wire.TranscriptHash;
 import java.util.ArrayList;
 import java.util.List;
 

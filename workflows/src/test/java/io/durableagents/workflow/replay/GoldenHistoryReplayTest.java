@@ -3,10 +3,10 @@ package io.durableagents.workflow.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.SessionStart;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.durableagents.workflow.internal.activity.CheckpointActivities;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;

@@ -3,7 +3,7 @@ package io.durableagents.workflow.internal.activity;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.durableagents.workflow.Approval;
+import io.durableagents.session.Approval;
 
 /** What the notifier is told: which session and agent wait, on which approval. */
 @JsonIgnoreProperties(ignoreUnknown = true)

@@ -1,6 +1,6 @@
 package io.durableagents.workflow.internal.activity;
 
-import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 import java.util.List;

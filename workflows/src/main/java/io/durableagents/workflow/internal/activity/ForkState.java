@@ -4,9 +4,9 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.ToolCall;
-import io.durableagents.workflow.Usage;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.conversation.Usage;
+import io.durableagents.session.RunStatus;
 import java.util.List;
 
 /**

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.Message;
+import io.durableagents.conversation.Message;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,9 +21,9 @@ import java.util.List;
  * executionId}, agent and {@code fingerprint} (see {@link #foldedSaves()}).
  *
  * <p>{@code executionId} (the session workflow's first run id) and {@code transcriptHash} (the
- * {@link io.durableagents.workflow.TranscriptHash} chain over the stored messages followed by
- * {@code newMessages}) let a worker keep the transcript of a session's last turn and use it for the
- * next instead of reading the store.
+ * {@link io.durableagents.workflow.internal.wire.TranscriptHash} chain over the stored messages
+ * followed by {@code newMessages}) let a worker keep the transcript of a session's last turn and
+ * use it for the next instead of reading the store.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

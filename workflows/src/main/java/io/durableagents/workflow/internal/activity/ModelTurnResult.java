@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflow.ToolCall;
-import io.durableagents.workflow.Usage;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.conversation.Usage;
 import java.util.List;
 
 /**

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import io.durableagents.workflow.CheckpointSave;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
 import java.util.List;
 
 /**

@@ -3,10 +3,10 @@ package io.durableagents.workflow.internal.activity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.Usage;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Usage;
+import io.durableagents.session.RunStatus;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,57 @@
+package io.durableagents.conversation;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/**
+ * One message of a conversation. Roles are {@code system}, {@code user}, {@code assistant} and
+ * {@code tool}; a {@code tool} message holds the result of exactly one call, an error result being
+ * {@code {"error": ..., "message"?: ..., "note"?: ...}}. A user message may carry file parts
+ * ({@link Attachment}s: artifact references, never bytes).
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+public record Message(
+    @JsonProperty("role") String role,
+    @JsonProperty("text") String text,
+    @JsonProperty("toolCalls") List<ToolCall> toolCalls,
+    @JsonProperty("toolCallId") String toolCallId,
+    @JsonProperty("toolName") String toolName,
+    @JsonProperty("result") JsonNode result,
+    @JsonProperty("attachments") List<Attachment> attachments) {
+
+  public static final String SYSTEM = "system";
+  public static final String USER = "user";
+  public static final String ASSISTANT = "assistant";
+  public static final String TOOL = "tool";
+
+  public Message {
+    toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+    attachments = attachments == null ? List.of() : List.copyOf(attachments);
+  }
+
+  public Message(
+      String role,
+      String text,
+      List<ToolCall> toolCalls,
+      String toolCallId,
+      String toolName,
+      JsonNode result) {
+    this(role, text, toolCalls, toolCallId, toolName, result, List.of());
+  }
+
+  public static Message user(String text) {
+    return new Message(USER, text, null, null, null, null);
+  }
+
+  public static Message assistant(String text, List<ToolCall> toolCalls) {
+    return new Message(ASSISTANT, text, toolCalls, null, null, null);
+  }
+
+  public static Message toolResult(ToolCall call, JsonNode result) {
+    return new Message(TOOL, null, null, call.id(), call.name(), result);
+  }
+}

@@ -1,0 +1,47 @@
+package io.durableagents.session;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/**
+ * Where an approval stands. Each has a JSON value ({@link #value()}, also its {@link #toString()}),
+ * used by the payloads and the projection's {@code agent_approvals.status}.
+ */
+public enum ApprovalStatus {
+  PENDING("pending"),
+  APPROVED("approved"),
+  REJECTED("rejected"),
+  EXPIRED("expired"),
+  /** The run was cancelled while the approval was pending. */
+  CANCELLED("cancelled");
+
+  private final String value;
+
+  ApprovalStatus(String value) {
+    this.value = value;
+  }
+
+  @JsonValue
+  public String value() {
+    return value;
+  }
+
+  /** The status whose JSON value is {@code value}; null for null. */
+  @JsonCreator
+  public static ApprovalStatus fromValue(String value) {
+    if (value == null) {
+      return null;
+    }
+    for (ApprovalStatus status : values()) {
+      if (status.value.equals(value)) {
+        return status;
+      }
+    }
+    throw new IllegalArgumentException("Unknown approval status '" + value + "'.");
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,58 @@
+package io.durableagents.session;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/**
+ * The states a run (and so a session) can be in. Each has a JSON value ({@link #value()}, also its
+ * {@link #toString()}): the payloads, the projection's {@code status} columns and the CLI use it.
+ */
+public enum RunStatus {
+  IDLE("idle"),
+  IN_PROGRESS("in-progress"),
+  AWAITING_APPROVAL("awaiting-approval"),
+  FINISHED("finished"),
+  FAILED("failed"),
+  CANCELLED("cancelled");
+
+  private final String value;
+
+  RunStatus(String value) {
+    this.value = value;
+  }
+
+  /** The JSON value, e.g. {@code in-progress}. */
+  @JsonValue
+  public String value() {
+    return value;
+  }
+
+  /** The status whose JSON value is {@code value}; null for null. */
+  @JsonCreator
+  public static RunStatus fromValue(String value) {
+    if (value == null) {
+      return null;
+    }
+    for (RunStatus status : values()) {
+      if (status.value.equals(value)) {
+        return status;
+      }
+    }
+    throw new IllegalArgumentException("Unknown run status '" + value + "'.");
+  }
+
+  /** True for the states a run cannot leave. */
+  public boolean isSettled() {
+    return this == FINISHED || this == FAILED || this == CANCELLED;
+  }
+
+  /** True when {@code status} is one a run cannot leave; false for null. */
+  public static boolean settled(RunStatus status) {
+    return status != null && status.isSettled();
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}

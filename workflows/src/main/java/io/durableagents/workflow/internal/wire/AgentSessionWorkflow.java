@@ -1,0 +1,79 @@
+package io.durableagents.workflow.internal.wire;
+
+import io.durableagents.workflow.DecisionOutcome;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.SessionStatus;
+import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.UpdateMethod;
+import io.temporal.workflow.UpdateValidatorMethod;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+
+/**
+ * One agent session. The workflow id is the session id; the workflow lives as long as the
+ * conversation and runs one agent loop per message it is sent.
+ *
+ * <p>Payloads are plain JSON, so any Temporal SDK can drive a session: start it with {@link
+ * SessionStart}, send with update {@code send} ({@link SendRequest} in, {@link RunResult} out),
+ * decide approvals with signal {@code decide} or update {@code approve} ({@link Decision}), cancel
+ * the run in progress with signal {@code cancel}, read it with query {@code status}. A fork is
+ * started with update {@code forkPrepared}, which tells its creator whether it could be made.
+ */
+@WorkflowInterface
+public interface AgentSessionWorkflow {
+
+  /** Workflow type name, stable across versions. */
+  String WORKFLOW_TYPE = "AgentSession";
+
+  @WorkflowMethod(name = WORKFLOW_TYPE)
+  void run(SessionStart start);
+
+  /**
+   * Starts or continues a run with the given input and returns that run's result once it settles.
+   * Use it with update-with-start so the first message creates the session.
+   */
+  @UpdateMethod(name = "send")
+  RunResult send(SendRequest request);
+
+  @UpdateValidatorMethod(updateName = "send")
+  void validateSend(SendRequest request);
+
+  /**
+   * Decides a pending approval. A decision for an unknown, already decided or expired approval is
+   * ignored and logged: a late or duplicate signal is never fatal.
+   */
+  @SignalMethod(name = "decide")
+  void decide(Decision decision);
+
+  /**
+   * Decides a pending approval and answers the outcome; unlike the signal, it refuses an unknown
+   * ({@code unknown_approval}) or already decided ({@code approval_already_decided}) id.
+   */
+  @UpdateMethod(name = "approve")
+  DecisionOutcome approve(Decision decision);
+
+  @UpdateValidatorMethod(updateName = "approve")
+  void validateApprove(Decision decision);
+
+  /**
+   * Cancels the run in progress: in-flight activities are cancelled, calls of the turn without a
+   * result get {@code {"error": "cancelled"}}, the run settles {@code cancelled}. Ignored when no
+   * run is in progress.
+   */
+  @SignalMethod(name = "cancel")
+  void cancel(String reason);
+
+  /**
+   * For the client that creates a fork, sent with its start (update-with-start): answers once the
+   * fork's transcript is prepared, with the fork's status, or with the reason it could not be made
+   * (a patch that does not apply to the entry, a limit, an entry no longer kept); a refused fork's
+   * workflow then completes and leaves no session. On a session that is not a fork it answers its
+   * status at once.
+   */
+  @UpdateMethod(name = "forkPrepared")
+  ForkOutcome forkPrepared();
+
+  @QueryMethod(name = "status")
+  SessionStatus status();
+}

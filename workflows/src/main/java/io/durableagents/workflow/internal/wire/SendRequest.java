@@ -1,0 +1,62 @@
+package io.durableagents.workflow.internal.wire;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.conversation.Message;
+import io.durableagents.workflow.TriggerEnvelope;
+import java.util.List;
+
+/**
+ * Input of the {@code send} update: a text, a list of messages, or a trigger envelope. A list that
+ * starts with the session's whole stored conversation is recognised: only the messages after it are
+ * new. Input with neither starts no turn: it attaches to the run in progress, or returns the last
+ * run's result.
+ *
+ * <p>{@code runConfig}: the run configuration of the run this send starts (a JSON object, e.g. a
+ * customer tier), saved with the run and handed to a dynamic agent's factory. A send that reaches a
+ * run in progress does not change that run's configuration.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+public record SendRequest(
+    @JsonProperty("input") String input,
+    @JsonProperty("messages") List<Message> messages,
+    @JsonProperty("trigger") TriggerEnvelope trigger,
+    @JsonProperty("runConfig") JsonNode runConfig) {
+
+  public SendRequest {
+    messages = messages == null ? List.of() : List.copyOf(messages);
+  }
+
+  public SendRequest(String input, List<Message> messages, TriggerEnvelope trigger) {
+    this(input, messages, trigger, null);
+  }
+
+  public SendRequest(String input, List<Message> messages) {
+    this(input, messages, null, null);
+  }
+
+  public SendRequest(String input) {
+    this(input, List.of(), null, null);
+  }
+
+  public static SendRequest ofMessages(List<Message> messages) {
+    return new SendRequest(null, messages, null, null);
+  }
+
+  /** A run started by a trigger (see {@link TriggerEnvelope}). */
+  public static SendRequest ofTrigger(TriggerEnvelope trigger) {
+    return new SendRequest(null, List.of(), trigger);
+  }
+
+  /** This send with {@code config} as the run configuration of the run it starts. */
+  public SendRequest withRunConfig(JsonNode config) {
+    return new SendRequest(input, messages, trigger, config);
+  }
+
+  public boolean isEmpty() {
+    return (input == null || input.isEmpty()) && messages.isEmpty() && trigger == null;
+  }
+}

@@ -1,0 +1,142 @@
+package io.durableagents.workflow.internal.wire;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.conversation.Message;
+import io.durableagents.workflow.FailureTypes;
+import io.durableagents.workflow.Limits;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a session accepts from a {@code send}: the rules of the workflow's send validator, public so
+ * that a client applies exactly the same ones before anything is sent. (A refused update-with-start
+ * would still create the workflow: Temporal starts it before the validator runs.)
+ */
+public final class SendRules {
+  private SendRules() {}
+
+  /**
+   * The messages {@code request} adds to a session that has no stored conversation, in the order
+   * the session adds them: its messages, the trigger's message, then its input text.
+   */
+  public static List<Message> inputsOf(SendRequest request) {
+    List<Message> inputs = new ArrayList<>(request.messages());
+    if (request.trigger() != null) {
+      inputs.add(request.trigger().toMessage());
+    }
+    if (request.input() != null && !request.input().isEmpty()) {
+      inputs.add(Message.user(request.input()));
+    }
+    return inputs;
+  }
+
+  /**
+   * Why a session refuses these new input messages ({@link FailureTypes#INVALID_INPUT}), or null
+   * when it takes them: more than {@link Limits#INPUT_CHARS} characters in all, a message that is
+   * not a plain user message, or text that is not valid Unicode (an unpaired surrogate cannot be
+   * serialized, so no activity could ever carry it).
+   */
+  public static String problem(List<Message> inputs) {
+    long chars = 0;
+    for (Message message : inputs) {
+      if (message == null) {
+        return "A sent message is null.";
+      }
+      chars += message.text() == null ? 0 : message.text().length();
+    }
+    if (chars > Limits.INPUT_CHARS) {
+      return "The input is "
+          + chars
+          + " characters, over the limit of "
+          + Limits.INPUT_CHARS
+          + " per send; attach large content as an artifact instead.";
+    }
+    for (Message message : inputs) {
+      if (!Message.USER.equals(message.role())) {
+        return "Only user messages can be sent; got a '"
+            + printable(message.role())
+            + "' message that does not belong to the stored conversation.";
+      }
+      if (!message.toolCalls().isEmpty()
+          || message.toolCallId() != null
+          || message.toolName() != null
+          || message.result() != null) {
+        return "A sent user message carries tool calls or a tool result; only text and attachments can be sent.";
+      }
+      int bad = unpairedSurrogate(message.text());
+      if (bad >= 0) {
+        return "The input is not valid Unicode text: an unpaired surrogate at character "
+            + bad
+            + ".";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Why a session refuses {@code runConfig} ({@link FailureTypes#INVALID_INPUT}), or null when it
+   * takes it: anything but a JSON object (or none), or more than {@link Limits#RUN_CONFIG_CHARS}
+   * characters of JSON.
+   */
+  public static String runConfigProblem(JsonNode runConfig) {
+    if (runConfig == null || runConfig.isNull() || runConfig.isMissingNode()) {
+      return null;
+    }
+    if (!runConfig.isObject()) {
+      return "runConfig must be a JSON object, got "
+          + runConfig.getNodeType().name().toLowerCase(Locale.ROOT)
+          + ".";
+    }
+    int chars = runConfig.toString().length();
+    if (chars > Limits.RUN_CONFIG_CHARS) {
+      return "runConfig is "
+          + chars
+          + " characters of JSON, over the limit of "
+          + Limits.RUN_CONFIG_CHARS
+          + ".";
+    }
+    return null;
+  }
+
+  /** The index of the first unpaired UTF-16 surrogate of {@code text}, or -1. */
+  static int unpairedSurrogate(String text) {
+    if (text == null) {
+      return -1;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)) {
+        if (i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+          i++;
+          continue;
+        }
+        return i;
+      }
+      if (Character.isLowSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * A role as sent, cut short, without control characters or surrogates, for the refusal's message.
+   */
+  private static String printable(String value) {
+    if (value == null) {
+      return "null";
+    }
+    StringBuilder out = new StringBuilder();
+    value
+        .codePoints()
+        .limit(40)
+        .forEach(
+            cp ->
+                out.appendCodePoint(
+                    Character.isISOControl(cp) || Character.getType(cp) == Character.SURROGATE
+                        ? '?'
+                        : cp));
+    return out.toString();
+  }
+}

@@ -1,0 +1,105 @@
+package io.durableagents.workflow.internal.wire;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DatabindException;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import io.durableagents.workflow.ForkSource;
+import java.io.IOException;
+
+/**
+ * Input of the session workflow. {@code agent} may be null for the worker's default agent. {@code
+ * maxSteps} overrides the agent's per-run budget when positive. {@code fork} is set for a session
+ * forked from another session's history entry. {@code continued} is set by the session itself when
+ * it continues as new. {@code continueAfterEvents} bounds the history of one workflow run (default
+ * {@value #DEFAULT_CONTINUE_AFTER_EVENTS} events, well under a real server's 51,200); the session
+ * also continues as new when Temporal suggests it.
+ *
+ * <p>A start input that is not a session start (from a client of another SDK, or a hostile one)
+ * reads as the empty start instead of failing every workflow task of the new workflow for good; see
+ * {@link Reader}.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonDeserialize(using = SessionStart.Reader.class)
+public record SessionStart(
+    @JsonProperty("sessionId") String sessionId,
+    @JsonProperty("agent") String agent,
+    @JsonProperty("maxSteps") Integer maxSteps,
+    @JsonProperty("fork") ForkSource fork,
+    @JsonProperty("continued") SessionSnapshot continued,
+    @JsonProperty("continueAfterEvents") Integer continueAfterEvents) {
+
+  public static final int DEFAULT_CONTINUE_AFTER_EVENTS = 10_000;
+
+  public SessionStart(String sessionId, String agent, Integer maxSteps) {
+    this(sessionId, agent, maxSteps, null, null, null);
+  }
+
+  public SessionStart(String sessionId, String agent, Integer maxSteps, ForkSource fork) {
+    this(sessionId, agent, maxSteps, fork, null, null);
+  }
+
+  /** The input of the next run of this session after continue-as-new. */
+  public SessionStart continuedWith(SessionSnapshot snapshot, String sessionAgent) {
+    return new SessionStart(sessionId, sessionAgent, maxSteps, null, snapshot, continueAfterEvents);
+  }
+
+  /**
+   * Reads a start input. One that does not bind (a field of the wrong type, JSON that is no object)
+   * reads as the empty start, so the workflow runs with the defaults and, without an accepted first
+   * send, completes at once: the id is free again. A continued session's start is the session's own
+   * and is never replaced: if it does not bind, the workflow task fails until a worker that can
+   * read it takes over, as for any other undecodable state.
+   */
+  static final class Reader extends StdDeserializer<SessionStart> {
+    Reader() {
+      super(SessionStart.class);
+    }
+
+    @Override
+    public SessionStart deserialize(JsonParser parser, DeserializationContext context)
+        throws IOException {
+      JsonNode node = context.readTree(parser);
+      try {
+        Fields fields = context.readTreeAsValue(node, Fields.class);
+        return fields == null
+            ? null
+            : new SessionStart(
+                fields.sessionId(),
+                fields.agent(),
+                fields.maxSteps(),
+                fields.fork(),
+                fields.continued(),
+                fields.continueAfterEvents());
+      } catch (DatabindException e) {
+        if (node.isObject() && node.hasNonNull("continued")) {
+          throw e;
+        }
+        return new SessionStart(null, null, null);
+      }
+    }
+  }
+
+  /** The fields as bound by Jackson, under the same names and rules as the record's. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record Fields(
+      @JsonProperty("sessionId") String sessionId,
+      @JsonProperty("agent") String agent,
+      @JsonProperty("maxSteps") Integer maxSteps,
+      @JsonProperty("fork") ForkSource fork,
+      @JsonProperty("continued") SessionSnapshot continued,
+      @JsonProperty("continueAfterEvents") Integer continueAfterEvents) {}
+
+  /** The event bound of one workflow run. */
+  public int eventLimit() {
+    return continueAfterEvents != null && continueAfterEvents > 0
+        ? continueAfterEvents
+        : DEFAULT_CONTINUE_AFTER_EVENTS;
+  }
+}
