@@ -13,9 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,14 +32,16 @@ class ServerFallbackIT {
 
   @Test
   void withoutTheTemporalCli_serverInstallsIt_andRunsTheDevServer() throws Exception {
-    Path emptyTools = Files.createDirectories(workDir.resolve("tools"));
+    // Not in the @TempDir: the virtualenv links to this machine's python, which JUnit warns about.
+    Path emptyTools = emptyDirectory(Path.of("target", "ServerFallbackIT-tools").toAbsolutePath());
     int port = freePort();
     String temporal = "127.0.0.1:" + port;
     try (AgentsProcesses processes = withoutTemporalCli(emptyTools)) {
       // A download (about 20 s here): more than the usual ready timeout.
+      Path installed = emptyTools.resolve("temporal-cli-" + TemporalCli.VERSION);
       processes
           .start(
-              "Temporal server listening on " + temporal + " (Web UI",
+              "Temporal dev server " + installed.resolve("bin").resolve("temporal") + ": state in",
               "server",
               "server",
               "--port",
@@ -46,11 +50,10 @@ class ServerFallbackIT {
               String.valueOf(freePort()))
           .get(5, TimeUnit.MINUTES);
 
-      Path installed = emptyTools.resolve("temporal-cli-" + TemporalCli.VERSION);
       assertThat(processes.backgroundOutput())
           .contains(
               "[server] Temporal CLI not found: installing it with scripts/install-temporal-cli")
-          .contains("Temporal dev server " + installed.resolve("bin").resolve("temporal"))
+          .contains("[server] Temporal server listening on " + temporal + " (Web UI")
           .doesNotContain("embedded");
       assertThat(workDir.resolve(".agents").resolve("install-temporal-cli.log"))
           .content()
@@ -117,6 +120,17 @@ class ServerFallbackIT {
     return new AgentsProcesses(workDir)
         .environment("PATH", pathWithoutTemporal())
         .environment("AGENTS_TOOLS_DIR", tools.toString());
+  }
+
+  private static Path emptyDirectory(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(file);
+        }
+      }
+    }
+    return Files.createDirectories(dir);
   }
 
   /** This JVM's PATH without the directories that hold a {@code temporal} executable. */
