@@ -48,6 +48,20 @@ public final class TemporalCli {
     return Files.isExecutable(installed) ? Optional.of(installed) : Optional.empty();
   }
 
+  /**
+   * Installs the CLI with {@code scripts/install-temporal-cli} (idempotent) and returns its binary;
+   * the script's progress goes to {@code errorLog} (null: this process's standard error).
+   *
+   * @throws IllegalStateException when it cannot be installed, saying why
+   */
+  public static Path install(Path errorLog) {
+    Path binary = Path.of(InstallScript.named("install-temporal-cli").run(errorLog));
+    if (!Files.isExecutable(binary)) {
+      throw new IllegalStateException("install-temporal-cli printed no executable: " + binary);
+    }
+    return binary;
+  }
+
   /** Where {@code scripts/install-temporal-cli} puts this version (same rules as the script). */
   public static Path installDirectory() {
     String tools = System.getenv("AGENTS_TOOLS_DIR");

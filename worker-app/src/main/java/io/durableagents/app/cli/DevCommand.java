@@ -30,8 +30,9 @@ import picocli.CommandLine.Spec;
     name = "dev",
     description = {
       "Run a Temporal server on 127.0.0.1:PORT and a worker on it until Ctrl-C: the Temporal CLI's",
-      "dev server (Web UI, state in .agents/temporal-PORT.db) when the CLI is installed",
-      "(scripts/install-temporal-cli), else the embedded in-memory test server.",
+      "dev server (Web UI, state in .agents/temporal-PORT.db), the CLI installed on first use",
+      "(scripts/install-temporal-cli); the embedded in-memory test server with --embedded or",
+      "when the install fails.",
       "A console (approvals inbox, sessions) on 127.0.0.1:8080 unless --console-port says otherwise.",
       "Then talk to it from another shell: ./agents send chat-1 \"hello\""
     },
@@ -76,7 +77,7 @@ public class DevCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     Foreground foreground = Foreground.install(spec.commandLine().getErr());
-    String address = server.start(binary, foreground, out, spec.commandLine().getErr());
+    String address = server.start(binary, foreground, out);
     WorkerConfig config = options.config(options.connection().plainSettings(address));
     ConsoleDeltaListener deltas = ConsoleDeltaListener.unattached();
     AgentWorker worker = foreground.own(AgentWorker.start(config, List.of(deltas)));

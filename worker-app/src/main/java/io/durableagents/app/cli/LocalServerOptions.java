@@ -5,8 +5,10 @@ import io.durableagents.app.TemporalCli;
 import io.durableagents.app.TemporalDevServer;
 import io.durableagents.cli.CliException;
 import io.durableagents.cli.ExitCodes;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,20 +18,19 @@ import picocli.CommandLine.Spec;
 
 /**
  * The Temporal server {@code agents server} and {@code agents dev} run on loopback: the real
- * development server of the Temporal CLI when its binary is found (state in {@code
- * .agents/temporal-PORT.db}, so sessions survive a restart; Web UI on {@code --ui-port}), else the
- * embedded in-memory test server. A picocli mixin.
+ * development server of the Temporal CLI (state in {@code .agents/temporal-PORT.db}, so sessions
+ * survive a restart; Web UI on {@code --ui-port}), the CLI installed on first use; the embedded
+ * in-memory test server with {@code --embedded} or when the install fails (see {@link
+ * ServerChoice}). A picocli mixin.
  */
 public class LocalServerOptions {
   /** The first words of the line users and tests wait for. */
   static final String READY_PREFIX = "Temporal server listening on ";
 
-  static final String FALLBACK_NOTICE =
-      "Temporal CLI not found: running the embedded test server, which keeps sessions in memory only,"
-          + " cannot recover sessions from killed workers and enforces no payload or history limits;"
-          + " for the real server run scripts/install-temporal-cli (or pass --temporal-cli PATH).";
-
   private static final Path STATE_DIRECTORY = Path.of(".agents");
+
+  /** Where a first-use install of the Temporal CLI writes its progress. */
+  static final Path INSTALL_LOG = STATE_DIRECTORY.resolve("install-temporal-cli.log");
 
   @Spec(Spec.Target.MIXEE)
   CommandSpec mixee;
@@ -58,13 +59,15 @@ public class LocalServerOptions {
 
   @Option(
       names = "--embedded",
-      description = "Run the embedded in-memory test server even if the Temporal CLI is installed.")
+      description =
+          "Run the embedded in-memory test server instead of the Temporal CLI's dev server"
+              + " (nothing is installed).")
   boolean embedded;
 
   /**
    * Checks the options and that the ports are free (usage errors, exit 2; a taken port, exit 1);
-   * returns the binary of the real server, or empty for the embedded one. Call before {@link
-   * #start}, and before anything else is started.
+   * returns the binary of the real server, installing the Temporal CLI on first use, or empty for
+   * the embedded one. Call before {@link #start}, and before anything else is started.
    */
   Optional<Path> validate() {
     Ports.requireValid(mixee, port);
@@ -72,22 +75,21 @@ public class LocalServerOptions {
       throw new ParameterException(
           mixee.commandLine(), "--ui-port must be between 1 and 65535, got " + uiPort);
     }
-    Optional<Path> binary;
-    if (embedded) {
-      if (temporalCli != null || uiPort != null) {
-        throw new ParameterException(
-            mixee.commandLine(),
-            "--embedded runs the in-memory test server: it takes no --temporal-cli or --ui-port.");
-      }
-      binary = Optional.empty();
-    } else {
-      try {
-        binary = TemporalCli.locate(temporalCli);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(mixee.commandLine(), "--temporal-cli: " + e.getMessage());
-      }
+    if (embedded && (temporalCli != null || uiPort != null)) {
+      throw new ParameterException(
+          mixee.commandLine(),
+          "--embedded runs the in-memory test server: it takes no --temporal-cli or --ui-port.");
     }
-    Ports.requireFree(port, "--port");
+    Optional<Path> found;
+    try {
+      found = embedded ? Optional.empty() : TemporalCli.locate(temporalCli);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(mixee.commandLine(), "--temporal-cli: " + e.getMessage());
+    }
+    Ports.requireFree(port, "--port"); // before an install that a taken port would waste
+    Optional<Path> binary =
+        ServerChoice.choose(
+            embedded, () -> found, this::install, INSTALL_LOG, mixee.commandLine().getErr());
     if (binary.isPresent() && uiPort() != 0) {
       Ports.requireFree(uiPort(), "--ui-port");
     }
@@ -98,12 +100,8 @@ public class LocalServerOptions {
    * Starts the server on {@code binary} (from {@link #validate}), owned by {@code foreground}, and
    * prints the ready line ({@value #READY_PREFIX}ADDRESS ...); returns the address.
    */
-  String start(Optional<Path> binary, Foreground foreground, PrintWriter out, PrintWriter err) {
+  String start(Optional<Path> binary, Foreground foreground, PrintWriter out) {
     if (binary.isEmpty()) {
-      if (!embedded) {
-        err.println(FALLBACK_NOTICE);
-        err.flush();
-      }
       EmbeddedTemporalServer server = foreground.own(EmbeddedTemporalServer.start(port));
       out.println(READY_PREFIX + server.address() + " (embedded test server, in memory)");
       out.flush();
@@ -135,6 +133,15 @@ public class LocalServerOptions {
         "Temporal dev server " + binary.get() + ": state in " + database + ", log in " + log + ".");
     out.flush();
     return server.address();
+  }
+
+  private Path install() {
+    try {
+      Files.createDirectories(STATE_DIRECTORY);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create " + STATE_DIRECTORY, e);
+    }
+    return TemporalCli.install(INSTALL_LOG);
   }
 
   int port() {

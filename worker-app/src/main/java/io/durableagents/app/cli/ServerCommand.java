@@ -16,8 +16,9 @@ import picocli.CommandLine.Spec;
     name = "server",
     description = {
       "Run a Temporal server on 127.0.0.1:PORT until Ctrl-C: the Temporal CLI's dev server",
-      "(Web UI, state in .agents/temporal-PORT.db) when the CLI is installed",
-      "(scripts/install-temporal-cli), else the embedded in-memory test server."
+      "(Web UI, state in .agents/temporal-PORT.db), the CLI installed on first use",
+      "(scripts/install-temporal-cli); the embedded in-memory test server with --embedded",
+      "or when the install fails."
     },
     footer = "")
 public class ServerCommand implements Callable<Integer> {
@@ -30,7 +31,7 @@ public class ServerCommand implements Callable<Integer> {
     Optional<Path> binary = server.validate();
     PrintWriter out = spec.commandLine().getOut();
     Foreground foreground = Foreground.install(spec.commandLine().getErr());
-    server.start(binary, foreground, out, spec.commandLine().getErr());
+    server.start(binary, foreground, out);
     out.println("Ctrl-C to stop.");
     out.flush();
     foreground.awaitShutdown();

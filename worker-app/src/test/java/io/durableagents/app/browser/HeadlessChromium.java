@@ -1,5 +1,6 @@
 package io.durableagents.app.browser;
 
+import io.durableagents.app.InstallScript;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,9 +32,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The system's Chromium, headless, driven through the system's chromedriver: the binaries are given
- * explicitly, so Selenium Manager never runs and nothing is downloaded. {@code CHROMIUM} and {@code
- * CHROMEDRIVER} override the Debian paths. Missing binaries fail the test (never skip it): a
- * browser test that silently does not run proves nothing.
+ * explicitly, so Selenium Manager never runs and no test framework downloads a browser. {@code
+ * CHROMIUM} and {@code CHROMEDRIVER} override the Debian paths; when those are missing, the first
+ * browser test installs Debian's packages with {@code scripts/install-chromium}. Binaries that
+ * cannot be installed fail the test (never skip it): a browser test that silently does not run
+ * proves nothing.
  */
 public final class HeadlessChromium implements AutoCloseable {
   /** The window of the screenshots in docs/. */
@@ -47,6 +50,12 @@ public final class HeadlessChromium implements AutoCloseable {
 
   static final String DEFAULT_CHROMIUM = "/usr/bin/chromium";
   static final String DEFAULT_CHROMEDRIVER = "/usr/bin/chromedriver";
+
+  /** Where {@code scripts/install-chromium} writes its output (the module's build directory). */
+  static final Path INSTALL_LOG = Path.of("target", "install-chromium.log");
+
+  /** Whether this JVM ran {@code scripts/install-chromium} successfully. */
+  private static boolean installed;
 
   private static final String RECORD_EVENT_SOURCES =
       """
@@ -78,8 +87,11 @@ public final class HeadlessChromium implements AutoCloseable {
 
   /** A browser whose pages see a viewport of {@code window} (e.g. {@link #NARROW}). */
   public static HeadlessChromium start(Dimension window) {
-    String chromium = binary(System.getenv(), "CHROMIUM", DEFAULT_CHROMIUM);
-    String chromedriver = binary(System.getenv(), "CHROMEDRIVER", DEFAULT_CHROMEDRIVER);
+    String chromium =
+        binary(System.getenv(), "CHROMIUM", DEFAULT_CHROMIUM, HeadlessChromium::installOnce);
+    String chromedriver =
+        binary(
+            System.getenv(), "CHROMEDRIVER", DEFAULT_CHROMEDRIVER, HeadlessChromium::installOnce);
     ChromeDriverService service =
         new ChromeDriverService.Builder()
             .usingDriverExecutable(new File(chromedriver))
@@ -118,22 +130,60 @@ public final class HeadlessChromium implements AutoCloseable {
   }
 
   /**
-   * The path of a binary from {@code variable} of {@code env} or {@code fallback}, failing with how
-   * to install it when it is not there.
+   * The path of a binary from {@code variable} of {@code env}, which must be there; else {@code
+   * fallback}, running {@code install} first when it is not there. Fails saying how to install it.
    */
-  static String binary(Map<String, String> env, String variable, String fallback) {
+  static String binary(
+      Map<String, String> env, String variable, String fallback, Runnable install) {
     String configured = env.get(variable);
-    String path = configured == null || configured.isBlank() ? fallback : configured.strip();
-    if (!Files.isExecutable(Path.of(path))) {
-      throw new IllegalStateException(
-          "The browser tests need Chromium and its chromedriver, but "
-              + path
-              + " is not an executable file (set "
-              + variable
-              + " to another path). .ci/run installs them with"
-              + " `apt-get install chromium chromium-driver`.");
+    if (configured != null && !configured.isBlank()) {
+      String path = configured.strip();
+      if (!Files.isExecutable(Path.of(path))) {
+        throw new IllegalStateException(
+            "The browser tests need Chromium and its chromedriver, but "
+                + path
+                + " is not an executable file (set "
+                + variable
+                + " to another path, or unset it for scripts/install-chromium to install "
+                + fallback
+                + " with `apt-get install chromium chromium-driver`).");
+      }
+      return path;
     }
-    return path;
+    if (!Files.isExecutable(Path.of(fallback))) {
+      try {
+        install.run();
+      } catch (RuntimeException e) {
+        throw new IllegalStateException(
+            "The browser tests need Chromium and its chromedriver, but "
+                + fallback
+                + " is missing and scripts/install-chromium could not install it: "
+                + e.getMessage(),
+            e);
+      }
+      if (!Files.isExecutable(Path.of(fallback))) {
+        throw new IllegalStateException(
+            "scripts/install-chromium ran, but "
+                + fallback
+                + " is still not an executable file (set "
+                + variable
+                + " to its path).");
+      }
+    }
+    return fallback;
+  }
+
+  /** Runs {@code scripts/install-chromium}, once per JVM when it succeeds. */
+  private static synchronized void installOnce() {
+    if (!installed) {
+      try {
+        Files.createDirectories(INSTALL_LOG.toAbsolutePath().getParent());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      InstallScript.named("install-chromium").run(INSTALL_LOG.toAbsolutePath());
+      installed = true;
+    }
   }
 
   /**
