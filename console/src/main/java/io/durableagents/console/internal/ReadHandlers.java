@@ -104,6 +104,16 @@ public final class ReadHandlers {
     ctx.json(body);
   }
 
+  /**
+   * Refuses (404) a session that neither the projection nor Temporal knows, as {@link #session}
+   * does: a session started a moment ago is known to Temporal before its first save.
+   */
+  public void requireSession(String sessionId) {
+    if (projection.session(sessionId).isEmpty() && liveStatus(sessionId) == null) {
+      throw ApiException.notFound("no session '" + sessionId + "'");
+    }
+  }
+
   /** {@code GET /api/sessions/{id}/history}. */
   public void history(Context ctx) {
     String sessionId = sessionId(ctx);
