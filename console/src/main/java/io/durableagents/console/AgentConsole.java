@@ -210,7 +210,7 @@ public final class AgentConsole implements AutoCloseable {
         "/api/sessions/{id}/events",
         ctx -> {
           // Refused before the stream starts: once it has, the answer is a 200 event stream.
-          reads.requireSession(ReadHandlers.sessionId(ctx));
+          reads.refuseUnknownSession(ReadHandlers.sessionId(ctx));
           stream.handle(ctx);
         });
     errors(config);
