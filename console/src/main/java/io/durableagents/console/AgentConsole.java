@@ -6,6 +6,7 @@ import io.durableagents.client.AgentClientException;
 import io.durableagents.client.CheckpointNotFoundException;
 import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.ProjectionReader;
+import io.durableagents.client.SessionExistsException;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.client.SessionRecoveringException;
 import io.durableagents.console.internal.ApiException;
@@ -13,17 +14,23 @@ import io.durableagents.console.internal.Bodies;
 import io.durableagents.console.internal.Guard;
 import io.durableagents.console.internal.Pages;
 import io.durableagents.console.internal.ReadHandlers;
+import io.durableagents.console.internal.RejectedRequests;
 import io.durableagents.console.internal.SessionEvents;
 import io.durableagents.console.internal.WriteHandlers;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.javalin.http.sse.SseHandler;
 import io.javalin.http.staticfiles.Location;
 import io.javalin.json.JavalinJackson;
+import java.io.IOException;
+import java.net.BindException;
 import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,6 +72,7 @@ public final class AgentConsole implements AutoCloseable {
    * @param projection the projection the sessions' workers write
    * @throws IllegalArgumentException when {@code options} bind an address other than a loopback one
    *     without authentication, or the address does not resolve
+   * @throws IllegalStateException when the port is in use, or the address cannot be bound
    */
   public static AgentConsole start(
       AgentClient agents, ProjectionReader projection, ConsoleOptions options) {
@@ -82,10 +90,11 @@ public final class AgentConsole implements AutoCloseable {
         Javalin.create(
             config -> {
               configure(config, json);
+              listen(config, options);
               routes(config, guard, bodies, reads, writes, pages, events, options);
             });
     try {
-      server.start(options.getBind(), options.getPort());
+      server.start();
     } catch (RuntimeException e) {
       events.close();
       throw e;
@@ -102,12 +111,36 @@ public final class AgentConsole implements AutoCloseable {
     config.startup.showOldJavalinVersionWarning = false;
     config.http.maxRequestSize = Bodies.MAX_BODY;
     config.jsonMapper(new JavalinJackson(json, false));
+    config.jetty.modifyServer(server -> server.setErrorHandler(new RejectedRequests(json)));
     config.staticFiles.add(
         files -> {
           files.hostedPath = "/assets";
           files.directory = ASSETS;
           files.location = Location.CLASSPATH;
           files.headers = Pages.SECURITY_HEADERS;
+        });
+  }
+
+  /**
+   * The console's one connector, bound here rather than by Javalin, which logs a failed bind as an
+   * ERROR with a stack trace before it throws: a taken port is refused with one clear message.
+   */
+  private static void listen(JavalinConfig config, ConsoleOptions options) {
+    config.jetty.addConnector(
+        (server, http) -> {
+          ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+          connector.setHost(options.getBind());
+          connector.setPort(options.getPort());
+          try {
+            connector.open();
+          } catch (IOException e) {
+            throw new IllegalStateException(
+                e.getCause() instanceof BindException
+                    ? "the port is already in use: stop what listens on it or choose another port"
+                    : "cannot listen: " + e.getMessage(),
+                e);
+          }
+          return connector;
         });
   }
 
@@ -167,12 +200,18 @@ public final class AgentConsole implements AutoCloseable {
     routes.post("/api/sessions/{id}/messages", writes::send);
     routes.post("/api/sessions/{id}/cancel", writes::cancel);
     routes.post("/api/sessions/{id}/forks", writes::fork);
-    routes.sse(
+    SseHandler stream =
+        new SseHandler(
+            client -> {
+              Context ctx = client.ctx();
+              events.connect(ReadHandlers.sessionId(ctx), client, lastEventId(ctx));
+            });
+    routes.get(
         "/api/sessions/{id}/events",
-        client -> {
-          Context ctx = client.ctx();
-          String sessionId = ReadHandlers.sessionId(ctx);
-          events.connect(sessionId, client, lastEventId(ctx));
+        ctx -> {
+          // Refused before the stream starts: once it has, the answer is a 200 event stream.
+          reads.refuseUnknownSession(ReadHandlers.sessionId(ctx));
+          stream.handle(ctx);
         });
     errors(config);
   }
@@ -183,6 +222,13 @@ public final class AgentConsole implements AutoCloseable {
     routes.exception(
         SessionNotFoundException.class,
         (e, ctx) -> answer(ctx, ApiException.notFound(e.getMessage())));
+    routes.exception(
+        SessionExistsException.class,
+        (e, ctx) ->
+            answer(
+                ctx,
+                ApiException.conflict(
+                    "session_exists", e.getMessage(), Map.of("sessionId", e.sessionId()))));
     routes.exception(
         CheckpointNotFoundException.class,
         (e, ctx) -> answer(ctx, ApiException.notFound(e.getMessage())));

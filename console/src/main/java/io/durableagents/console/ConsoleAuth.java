@@ -1,5 +1,6 @@
 package io.durableagents.console;
 
+import io.durableagents.workflow.Limits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -78,7 +79,8 @@ public final class ConsoleAuth {
    * Bearer tokens: a caller sends {@code Authorization: Bearer TOKEN} (the pages log in with the
    * token once and keep a session cookie) and is the approver that token names.
    *
-   * @param approversByToken token to approver name; neither blank
+   * @param approversByToken token to approver name; neither blank, names of at most {@link
+   *     Limits#DECIDED_BY_CHARS} characters
    */
   public static ConsoleAuth tokens(Map<String, String> approversByToken) {
     return new ConsoleAuth(Kind.TOKEN, checkedTokens(approversByToken), null, null, null);
@@ -93,6 +95,10 @@ public final class ConsoleAuth {
           if (token == null || token.isBlank() || approver == null || approver.isBlank()) {
             throw new IllegalArgumentException("tokens and approver names must not be blank");
           }
+          String problem = approverProblem(approver);
+          if (problem != null) {
+            throw new IllegalArgumentException(problem);
+          }
         });
     return Map.copyOf(approversByToken);
   }
@@ -105,8 +111,9 @@ public final class ConsoleAuth {
    * holds a line that is no pair is logged and ignored, and the tokens read before stay; one that
    * holds no token refuses every caller.
    *
-   * @throws IllegalArgumentException naming the line that is not such a pair, or a repeated token,
-   *     or when the file holds no token
+   * @throws IllegalArgumentException naming the line that is not such a pair, a repeated token or
+   *     an approver name over {@link Limits#DECIDED_BY_CHARS} characters, or when the file holds no
+   *     token
    * @throws UncheckedIOException when the file cannot be read
    */
   public static ConsoleAuth tokensFile(Path file) {
@@ -135,12 +142,27 @@ public final class ConsoleAuth {
         throw new IllegalArgumentException(
             file + " line " + (i + 1) + ": expected 'APPROVER TOKEN'");
       }
+      String problem = approverProblem(fields[0]);
+      if (problem != null) {
+        throw new IllegalArgumentException(file + " line " + (i + 1) + ": " + problem);
+      }
       if (tokens.put(fields[1], fields[0]) != null) {
         throw new IllegalArgumentException(
             file + " line " + (i + 1) + ": this token is given twice");
       }
     }
     return tokens;
+  }
+
+  /** Why an approver's name cannot decide (it is every decision's {@code decidedBy}), or null. */
+  private static String approverProblem(String approver) {
+    if (approver.length() > Limits.DECIDED_BY_CHARS) {
+      return "the approver name is "
+          + approver.length()
+          + " characters, over the limit of "
+          + Limits.DECIDED_BY_CHARS;
+    }
+    return null;
   }
 
   /**
@@ -183,7 +205,8 @@ public final class ConsoleAuth {
   /**
    * A reverse proxy in front of the console authenticates the user and names them in {@code header}
    * (e.g. {@code X-Forwarded-User}); a request without it is refused. Only safe when nothing but
-   * the proxy can reach the console.
+   * the proxy can reach the console. A name over {@link Limits#DECIDED_BY_CHARS} characters is
+   * refused (401), as it could not decide.
    */
   public static ConsoleAuth trustedHeader(String header) {
     Objects.requireNonNull(header, "header");

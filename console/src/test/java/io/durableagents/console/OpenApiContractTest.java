@@ -176,6 +176,15 @@ class OpenApiContractTest {
     check(
         "POST", forks, http.post("/api/sessions/contract-done/forks", "{\"fromStep\":\"1\"}"), 400);
     check("POST", forks, http.post("/api/sessions/contract-done/forks", "{\"fromStep\":999}"), 404);
+    JsonNode taken =
+        check(
+            "POST",
+            forks,
+            http.post(
+                "/api/sessions/contract-done/forks",
+                "{\"fromStep\":" + done.lastStep() + ",\"newSessionId\":\"contract-wait\"}"),
+            409);
+    assertThat(taken.get("error").textValue()).isEqualTo("session_exists");
     fixture.client().awaitRun("contract-fork");
     fixture.awaitStatus("contract-fork", RunStatus.FINISHED);
     JsonNode forkDetail =
@@ -239,6 +248,11 @@ class OpenApiContractTest {
     HttpResponse<String> unauthorized =
         tokenHttp.get("/api/sessions/" + sessionId + "/events", "Accept", "text/event-stream");
     check("GET", path, unauthorized, 401);
+    for (String id : new String[] {"bad%20id", "nobody-here"}) {
+      HttpResponse<String> refused =
+          http.get("/api/sessions/" + id + "/events", "Accept", "text/event-stream");
+      check("GET", path, refused, id.equals("nobody-here") ? 404 : 400);
+    }
   }
 
   @Test

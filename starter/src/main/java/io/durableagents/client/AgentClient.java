@@ -854,7 +854,7 @@ public final class AgentClient {
    *     steps)
    * @throws InvalidInputException when the patch cannot apply to the entry or breaks a limit, or
    *     the worker refused it; nothing is created
-   * @throws AgentClientException when {@code newSessionId} is taken
+   * @throws SessionExistsException when {@code newSessionId} is taken
    */
   public ForkResult fork(String sessionId, int fromStep, ForkPatch patch, String newSessionId) {
     SessionIds.requireValid(sessionId);
@@ -904,8 +904,8 @@ public final class AgentClient {
 
   private static final int MAX_FORK_ID_ATTEMPTS = 20;
 
-  private static AgentClientException forkIdTaken(String forkId) {
-    return new AgentClientException("Session '" + forkId + "' already exists; choose another id.");
+  private static SessionExistsException forkIdTaken(String forkId) {
+    return new SessionExistsException(forkId);
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.durableagents.client.AgentClientException;
 import io.durableagents.client.ApprovalNotFoundException;
 import io.durableagents.client.SessionAwaitingApprovalException;
+import io.durableagents.client.SessionExistsException;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.client.SessionRecoveringException;
 import io.durableagents.session.RunStatus;
@@ -67,6 +68,15 @@ class ExitCodesTest {
         boom(Map.of(), new ApprovalNotFoundException("already decided", true));
     assertThat(decided.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(decided.err().strip()).isEqualTo("already decided");
+  }
+
+  @Test
+  void aTakenForkId_exits1_withTheMessageOnStderr() {
+    CliHarness.Outcome outcome = boom(Map.of(), new SessionExistsException("chat-1.copy"));
+
+    assertThat(outcome.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(outcome.err().strip())
+        .isEqualTo("Session 'chat-1.copy' already exists; choose another id.");
   }
 
   @Test

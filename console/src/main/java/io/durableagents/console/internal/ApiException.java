@@ -59,6 +59,7 @@ public final class ApiException extends RuntimeException {
         switch (status) {
           case 404 -> "not_found";
           case 405 -> "method_not_allowed";
+          case 414 -> "uri_too_long";
           case 500 -> "internal";
           default -> status < 500 ? "bad_request" : "unavailable";
         };

@@ -1,6 +1,7 @@
 package io.durableagents.console.internal;
 
 import io.durableagents.console.ConsoleAuth;
+import io.durableagents.workflow.Limits;
 import io.javalin.http.Context;
 import io.javalin.http.Cookie;
 import io.javalin.http.HandlerType;
@@ -67,11 +68,29 @@ public final class Guard {
               throw ApiException.unauthorized(
                   "no user in the " + auth.header() + " header of the trusted proxy");
             }
-            yield user.strip();
+            yield proxyIdentity(user.strip());
           }
           case TOKEN -> tokenIdentity(ctx);
         };
     ctx.attribute(IDENTITY, identity);
+  }
+
+  /**
+   * The proxy's user, who must fit the {@code decidedBy} of a decision: refused here, at once,
+   * rather than at every decision.
+   */
+  private String proxyIdentity(String user) {
+    if (user.length() > Limits.DECIDED_BY_CHARS) {
+      throw ApiException.unauthorized(
+          "the user in the "
+              + auth.header()
+              + " header of the trusted proxy is "
+              + user.length()
+              + " characters, over the limit of "
+              + Limits.DECIDED_BY_CHARS
+              + " for an approver's name");
+    }
+    return user;
   }
 
   private String tokenIdentity(Context ctx) {

@@ -104,6 +104,36 @@ public final class ReadHandlers {
     ctx.json(body);
   }
 
+  /**
+   * Refuses (404) a session that neither the projection nor Temporal knows: both answered, and
+   * neither has it (a session started a moment ago is known to Temporal before its first save).
+   * When either cannot answer, the caller goes on: a page's event stream waits out an outage (its
+   * poller reads again), where a refusal would end it for good, as browsers do not retry one.
+   */
+  public void refuseUnknownSession(String sessionId) {
+    try {
+      if (projection.session(sessionId).isPresent()) {
+        return;
+      }
+    } catch (RuntimeException e) {
+      return; // cannot tell
+    }
+    CompletableFuture<Optional<SessionStatus>> query =
+        CompletableFuture.supplyAsync(() -> agents.status(sessionId), queries);
+    boolean unknown;
+    try {
+      unknown = query.get(LIVE_STATUS_TIMEOUT_MS, TimeUnit.MILLISECONDS).isEmpty();
+    } catch (TimeoutException | ExecutionException e) {
+      return; // cannot tell: Temporal unreachable, slow, or the session recovering
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    if (unknown) {
+      throw ApiException.notFound("no session '" + sessionId + "'");
+    }
+  }
+
   /** {@code GET /api/sessions/{id}/history}. */
   public void history(Context ctx) {
     String sessionId = sessionId(ctx);
