@@ -112,7 +112,8 @@ public final class ConnectionSettings {
       stubs = WorkflowServiceStubs.newServiceStubs(stubsOptions);
     } catch (RuntimeException e) {
       throw new CliException(
-          ExitCodes.USAGE, "Invalid Temporal address '" + Shown.value(address()) + "': expected HOST:PORT.",
+          ExitCodes.USAGE,
+          "Invalid Temporal address '" + Shown.value(address()) + "': expected HOST:PORT.",
           e);
     }
     try {
@@ -461,8 +462,7 @@ public final class ConnectionSettings {
         Path file,
         boolean fileExists,
         Map<String, ClientConfigProfile> profiles) {
-      String start =
-          "No Temporal profile '" + Shown.value(profile) + "' (from " + source + ")";
+      String start = "No Temporal profile '" + Shown.value(profile) + "' (from " + source + ")";
       if (!fileExists) {
         return start
             + ": there is no config file"

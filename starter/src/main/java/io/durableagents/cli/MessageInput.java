@@ -55,7 +55,11 @@ final class MessageInput {
   static String resolve(Form form, String text, String inputFile, InputStream stdin) {
     if (text != null && inputFile != null) {
       throw usage(
-          "Give the message either as " + form.text() + " or with " + form.fileOption() + ", not both.");
+          "Give the message either as "
+              + form.text()
+              + " or with "
+              + form.fileOption()
+              + ", not both.");
     }
     if (text == null && inputFile == null) {
       throw usage(

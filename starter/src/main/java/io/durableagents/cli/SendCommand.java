@@ -137,8 +137,8 @@ public class SendCommand implements Callable<Integer> {
       throw new CliException(
           ExitCodes.USAGE,
           startOptions()
-              + " only apply to the send that starts a session; an empty message starts"
-              + " nothing (it waits for the run in progress).");
+              + takenOnlyAtStart()
+              + "; an empty message starts nothing (it waits for the run in progress).");
     }
     SendOptions options =
         SendOptions.newBuilder()
@@ -191,6 +191,11 @@ public class SendCommand implements Callable<Integer> {
     return agent != null ? "--agent" : maxSteps != null ? "--max-steps" : null;
   }
 
+  private String takenOnlyAtStart() {
+    return (agent != null && maxSteps != null ? " are" : " is")
+        + " taken only by the send that starts a session";
+  }
+
   /**
    * Refuses the start options for a session that exists: the send continues a running session
    * workflow as it is (update-with-start, conflict policy USE_EXISTING), so they would be ignored.
@@ -204,8 +209,10 @@ public class SendCommand implements Callable<Integer> {
               + session
               + "' already exists: "
               + startOptions()
-              + " only apply to the send that starts a session and would be ignored. Send"
-              + " without them to continue it, or start a new session.");
+              + takenOnlyAtStart()
+              + ", and would be ignored. Leave "
+              + (agent != null && maxSteps != null ? "them" : "it")
+              + " out to continue the session, or pick a new session id.");
     }
   }
 

@@ -21,10 +21,7 @@ public final class Shown {
     }
     // Cut between code points, never inside a surrogate pair.
     int end = value.offsetByCodePoints(0, value.codePointCount(0, MAX_CHARS));
-    return RunResultPrinter.printable(value.substring(0, end))
-        + "… ("
-        + value.length()
-        + " chars)";
+    return RunResultPrinter.printable(value.substring(0, end)) + "… (" + value.length() + " chars)";
   }
 
   /**

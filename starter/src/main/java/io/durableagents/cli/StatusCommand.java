@@ -62,8 +62,8 @@ public class StatusCommand implements Callable<Integer> {
   }
 
   /**
-   * The status with its last run's messages from the projection (the status query leaves them
-   * out), or as it is, with a warning, when the projection cannot be read.
+   * The status with its last run's messages from the projection (the status query leaves them out),
+   * or as it is, with a warning, when the projection cannot be read.
    */
   private SessionStatus withMessages(SessionStatus status, ProjectionReader projection) {
     RunResult last = status.lastResult();

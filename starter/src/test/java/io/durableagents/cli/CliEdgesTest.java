@@ -21,8 +21,8 @@ import picocli.CommandLine;
 
 /**
  * Arguments the CLI refuses before it connects or reads anything: Temporal is a closed port and the
- * projection a file that does not exist, so a command that got past its checks would fail with
- * exit 1 ("Cannot reach Temporal", or a projection error) instead of the refusal asserted.
+ * projection a file that does not exist, so a command that got past its checks would fail with exit
+ * 1 ("Cannot reach Temporal", or a projection error) instead of the refusal asserted.
  */
 class CliEdgesTest {
   private static final int HUGE = 120 * 1024;
@@ -98,7 +98,10 @@ class CliEdgesTest {
         "standard input is only whitespace (1 character); nothing was sent." + hint);
     assertUsage(
         run("send", "s1", "--input-file", blankFile.toString()),
-        "--input-file " + blankFile + " is only whitespace (3 characters); nothing was sent." + hint);
+        "--input-file "
+            + blankFile
+            + " is only whitespace (3 characters); nothing was sent."
+            + hint);
     // Text around whitespace is a message; "" still waits for the run in progress.
     assertPassedTheChecks(run(utf8(" hi\n"), "send", "s1", "-"));
     assertPassedTheChecks(run("send", "s1", ""));
@@ -115,9 +118,7 @@ class CliEdgesTest {
       assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(ExitCodes.USAGE);
       assertThat(outcome.err())
           .startsWith(
-              "--limit must be at least 1, got "
-                  + limit
-                  + " (leave it out for every kept entry).");
+              "--limit must be at least 1, got " + limit + " (leave it out for every kept entry).");
     }
     // Left out it reads (here: fails on the missing projection, exit 1).
     assertThat(run("history", "s1", "--projection", noProjection).exitCode())
@@ -135,16 +136,15 @@ class CliEdgesTest {
       assertThat(outcome.err())
           .startsWith("--max-steps must be 1 to " + Limits.MAX_STEPS + ", got " + steps + ".");
     }
-    assertPassedTheChecks(
-        run("send", "s1", "hi", "--max-steps", String.valueOf(Limits.MAX_STEPS)));
+    assertPassedTheChecks(run("send", "s1", "hi", "--max-steps", String.valueOf(Limits.MAX_STEPS)));
   }
 
   @Test
   void startOptions_withAnEmptyMessage_areRefused_itStartsNothing() {
     assertUsage(
         run("send", "s1", "", "--agent", "concierge", "--max-steps", "3"),
-        "--agent and --max-steps only apply to the send that starts a session; an empty message"
-            + " starts nothing (it waits for the run in progress).");
+        "--agent and --max-steps are taken only by the send that starts a session; an empty"
+            + " message starts nothing (it waits for the run in progress).");
   }
 
   // ---- 5. blank decider --------------------------------------------------------------------

@@ -8,10 +8,10 @@ import io.durableagents.cli.RunResultPrinter;
 import io.durableagents.cli.Shown;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionFilter;
-import io.durableagents.client.SessionPage;
-import io.durableagents.client.SessionRow;
 import io.durableagents.client.SessionIds;
 import io.durableagents.client.SessionNotFoundException;
+import io.durableagents.client.SessionPage;
+import io.durableagents.client.SessionRow;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
 import io.durableagents.store.ProjectionRebuilder;
@@ -122,9 +122,9 @@ public class ProjectionCommand implements Callable<Integer> {
   }
 
   /**
-   * {@code agents projection prune --older-than DURATION [--dry-run] [--yes]}. Deleting is for good,
-   * so it asks first: {@code --dry-run} only lists what would go; otherwise a terminal is asked to
-   * confirm, and without one (a script) {@code --yes} is required. An age under {@link
+   * {@code agents projection prune --older-than DURATION [--dry-run] [--yes]}. Deleting is for
+   * good, so it asks first: {@code --dry-run} only lists what would go; otherwise a terminal is
+   * asked to confirm, and without one (a script) {@code --yes} is required. An age under {@link
    * #MIN_AGE_WITHOUT_YES} would remove sessions that only just settled: it needs {@code --yes} even
    * at a terminal.
    */
@@ -165,8 +165,8 @@ public class ProjectionCommand implements Callable<Integer> {
         description = "Prune without asking (required without a terminal, and under 1h).")
     boolean yes;
 
-    /** Whether a person can be asked: a console is attached. */
-    boolean interactive = System.console() != null;
+    /** Whether a person can be asked: standard input and output are a terminal. */
+    boolean interactive = terminal();
 
     /** Where the answer to the confirmation is read from. */
     BufferedReader answers =
@@ -230,6 +230,21 @@ public class ProjectionCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
 
+    // Before Java 22 (17 is the release built for), a console exists only for a terminal; from
+    // 22 on there is always one, and Console.isTerminal says.
+    @SuppressWarnings("SystemConsoleNull")
+    private static boolean terminal() {
+      java.io.Console console = System.console();
+      if (console == null) {
+        return false;
+      }
+      try {
+        return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+      } catch (ReflectiveOperationException e) {
+        return true;
+      }
+    }
+
     /** The sessions a prune at {@code cutoff} removes: settled and not updated since. */
     private List<SessionRow> prunable(Instant cutoff) {
       List<SessionRow> prunable = new ArrayList<>();
@@ -281,7 +296,8 @@ public class ProjectionCommand implements Callable<Integer> {
   static final Duration MIN_AGE_WITHOUT_YES = Duration.ofHours(1);
 
   /** Statuses whose sessions a prune keeps, whatever their age (as the store does). */
-  private static final Set<RunStatus> KEPT = Set.of(RunStatus.IN_PROGRESS, RunStatus.AWAITING_APPROVAL);
+  private static final Set<RunStatus> KEPT =
+      Set.of(RunStatus.IN_PROGRESS, RunStatus.AWAITING_APPROVAL);
 
   private static final Set<String> CONFIRM = Set.of("y", "yes");
 

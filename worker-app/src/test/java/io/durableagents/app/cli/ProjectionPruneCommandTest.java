@@ -27,8 +27,8 @@ import picocli.CommandLine;
 /**
  * {@code agents projection prune} asks before it deletes: a dry run that changes nothing, a
  * confirmation at a terminal, {@code --yes} without one, and {@code --yes} for an age under an
- * hour. On a SQLite projection holding a session settled two days ago ("old"), one settled a
- * minute ago ("recent") and one in progress for two days ("running").
+ * hour. On a SQLite projection holding a session settled two days ago ("old"), one settled a minute
+ * ago ("recent") and one in progress for two days ("running").
  */
 class ProjectionPruneCommandTest {
   @TempDir Path dir;
@@ -93,7 +93,10 @@ class ProjectionPruneCommandTest {
 
   private List<String> sessionsLeft() {
     try (ProjectionReader reader = ProjectionReader.open(url)) {
-      return reader.sessions(io.durableagents.client.SessionFilter.ALL, null, 10).sessions().stream()
+      return reader
+          .sessions(io.durableagents.client.SessionFilter.ALL, null, 10)
+          .sessions()
+          .stream()
           .map(row -> row.sessionId())
           .sorted()
           .toList();
@@ -134,7 +137,8 @@ class ProjectionPruneCommandTest {
     Outcome declined = prune("n", "--older-than", "1d");
 
     assertThat(declined.exitCode()).isEqualTo(ExitCodes.ERROR);
-    assertThat(declined.out()).contains("  old  finished  ", "Prune them? [y/N]", "Nothing pruned.");
+    assertThat(declined.out())
+        .contains("  old  finished  ", "Prune them? [y/N]", "Nothing pruned.");
     assertThat(sessionsLeft()).containsExactly("old", "recent", "running");
 
     Outcome confirmed = prune("y", "--older-than", "1d");

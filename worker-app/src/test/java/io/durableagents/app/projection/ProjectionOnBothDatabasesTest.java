@@ -337,7 +337,8 @@ class ProjectionOnBothDatabasesTest {
       assertThat(reader.messages("chat-2", -1)).isEmpty();
     }
 
-    Outcome prune = agents("projection", "prune", "--older-than", "1h", "--yes", "--projection", url);
+    Outcome prune =
+        agents("projection", "prune", "--older-than", "1h", "--yes", "--projection", url);
     assertThat(prune.exitCode()).as(prune.err()).isZero();
     // chat-1's kept history (saved in 1970) and its messages go; "fresh" stays.
     assertThat(prune.out()).contains("0 sessions, 3 history entries, 4 messages, 0 approvals");
