@@ -237,7 +237,8 @@ public final class AgentsCli {
     public int handleParseException(ParameterException e, String[] args) {
       CommandLine commandLine = e.getCommandLine();
       PrintWriter err = commandLine.getErr();
-      err.println(commandLine.getColorScheme().errorText(e.getMessage()));
+      String[] given = args.length > 0 ? args : originalArgs(e.getCommandLine());
+      err.println(commandLine.getColorScheme().errorText(Shown.shortened(e.getMessage(), given)));
       UnmatchedArgumentException.printSuggestions(e, err);
       err.println(
           "Try '"
@@ -246,6 +247,12 @@ public final class AgentsCli {
       err.flush();
       return ExitCodes.USAGE;
     }
+  }
+
+  /** The arguments the command line was parsed from, or none when it was not parsed yet. */
+  private static String[] originalArgs(CommandLine commandLine) {
+    ParseResult parsed = commandLine.getParseResult();
+    return parsed == null ? new String[0] : parsed.originalArgs().toArray(new String[0]);
   }
 
   /** Errors of commands: one line on stderr and the exit code of {@link #exitCodeOf}. */
@@ -266,7 +273,8 @@ public final class AgentsCli {
       if (debug || verboseRequested(parseResult)) {
         e.printStackTrace(err);
       }
-      err.println(messageOf(e));
+      // Any argument the message quotes is cut short, whichever layer wrote the message.
+      err.println(Shown.shortened(messageOf(e), parseResult.originalArgs().toArray(new String[0])));
       err.flush();
       return exitCodeOf(e);
     }

@@ -189,7 +189,7 @@ public class ConnectionOptions {
    * The session took the input, so the command succeeds: a projection it cannot read is a warning
    * on stderr (a script that retried on failure would send the input again).
    */
-  private void warnMessagesLeftOut(AgentClientException e) {
+  void warnMessagesLeftOut(AgentClientException e) {
     PrintWriter err =
         mixee != null
             ? mixee.commandLine().getErr()

@@ -112,7 +112,9 @@ public final class ConnectionSettings {
       stubs = WorkflowServiceStubs.newServiceStubs(stubsOptions);
     } catch (RuntimeException e) {
       throw new CliException(
-          ExitCodes.USAGE, "Invalid Temporal address '" + address() + "': expected HOST:PORT.", e);
+          ExitCodes.USAGE,
+          "Invalid Temporal address '" + Shown.value(address()) + "': expected HOST:PORT.",
+          e);
     }
     try {
       stubs.healthCheck();
@@ -370,7 +372,7 @@ public final class ConnectionSettings {
         throw new CliException(
             ExitCodes.USAGE,
             "Invalid Temporal address '"
-                + address
+                + Shown.value(address)
                 + "': expected HOST:PORT with a port of 1-65535.");
       }
     }
@@ -460,7 +462,7 @@ public final class ConnectionSettings {
         Path file,
         boolean fileExists,
         Map<String, ClientConfigProfile> profiles) {
-      String start = "No Temporal profile '" + profile + "' (from " + source + ")";
+      String start = "No Temporal profile '" + Shown.value(profile) + "' (from " + source + ")";
       if (!fileExists) {
         return start
             + ": there is no config file"

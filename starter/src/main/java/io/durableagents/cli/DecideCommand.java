@@ -37,7 +37,7 @@ abstract class DecideCommand implements Callable<Integer> {
   @Option(
       names = "--by",
       paramLabel = "NAME",
-      description = "Who decides (default: the user name).")
+      description = "Who decides, not blank (default: the user name).")
   String decidedBy;
 
   @Option(names = "--no-wait", description = "Decide and return without waiting for the run.")
@@ -51,6 +51,14 @@ abstract class DecideCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     SendCommand.requireValidSession(session);
+    if (decidedBy != null && decidedBy.isBlank()) {
+      // An empty name would be stored as who decided: an audit trail with nobody in it.
+      throw new CliException(
+          ExitCodes.USAGE,
+          "--by needs a name, got "
+              + (decidedBy.isEmpty() ? "an empty one" : "only whitespace")
+              + " (leave it out to use the user name).");
+    }
     String by = decidedBy != null ? decidedBy : System.getProperty("user.name", "cli");
     // Before connecting: a decision over a limit is never sent (exit 2).
     String problem = InputChecks.decisionProblem(new Decision(approvalId, approved(), note, by));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.client.ForkResult;
 import io.durableagents.workflow.ForkPatch;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,8 +49,18 @@ public class ForkCommand implements Callable<Integer> {
   @Option(
       names = "--append-input",
       paramLabel = "TEXT",
-      description = "A user message sent after any calls still pending.")
+      description =
+          "A user message sent after any calls still pending, as given; - reads standard input.")
   String appendInput;
+
+  @Option(
+      names = "--append-input-file",
+      paramLabel = "PATH",
+      description = "Read that message from this UTF-8 file (- for standard input).")
+  String appendInputFile;
+
+  /** Where {@code -} reads from. */
+  InputStream stdin = System.in;
 
   @Option(
       names = "--tool-result",
@@ -84,7 +95,7 @@ public class ForkCommand implements Callable<Integer> {
         ForkPatch.newBuilder()
             .setBusinessState(parseBusinessState())
             .setToolResults(patches)
-            .setAppendInput(appendInput)
+            .setAppendInput(appendInput())
             .build();
     PrintWriter out = spec.commandLine().getOut();
     try (ConnectionOptions.Connection connected = connection.open()) {
@@ -117,6 +128,14 @@ public class ForkCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
+  /** The appended message in any of send's forms (text, file, standard input), or null. */
+  String appendInput() {
+    if (appendInput == null && appendInputFile == null) {
+      return null;
+    }
+    return MessageInput.resolve(MessageInput.APPEND_INPUT, appendInput, appendInputFile, stdin);
+  }
+
   private JsonNode parseBusinessState() {
     if (businessState == null) {
       return null;
@@ -140,7 +159,9 @@ public class ForkCommand implements Callable<Integer> {
     int eq = value.indexOf('=');
     if (eq <= 0) {
       throw new CliException(
-          ExitCodes.USAGE, "--tool-result needs CALL_ID=JSON, got '" + value + "'", null);
+          ExitCodes.USAGE,
+          "--tool-result needs CALL_ID=JSON, got '" + Shown.value(value) + "'",
+          null);
     }
     JsonNode result;
     try {
@@ -148,7 +169,7 @@ public class ForkCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw new CliException(
           ExitCodes.USAGE,
-          "--tool-result " + value.substring(0, eq) + ": the result is not JSON",
+          "--tool-result " + Shown.value(value.substring(0, eq)) + ": the result is not JSON",
           e);
     }
     return new ForkPatch.ToolResultPatch(value.substring(0, eq), result);

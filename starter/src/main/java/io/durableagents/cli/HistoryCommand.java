@@ -35,9 +35,8 @@ public class HistoryCommand implements Callable<Integer> {
   @Option(
       names = "--limit",
       paramLabel = "N",
-      defaultValue = "0",
-      description = "At most N entries, the newest (default: all that are kept).")
-  int limit;
+      description = "At most N entries (N >= 1), the newest (default: all that are kept).")
+  Integer limit;
 
   @Option(
       names = "--json",
@@ -47,14 +46,17 @@ public class HistoryCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     SendCommand.requireValidSession(session);
-    if (limit < 0) {
+    // Like sessions --limit: at least 1. The reader takes 0 as "all", which must not be what an
+    // explicit --limit 0 does.
+    if (limit != null && limit < 1) {
       throw new ParameterException(
-          spec.commandLine(), "--limit must not be negative, got " + limit);
+          spec.commandLine(),
+          "--limit must be at least 1, got " + limit + " (leave it out for every kept entry).");
     }
     List<HistoryEntry> entries;
     boolean known;
     try (ProjectionReader reader = ProjectionReader.open(connection.projection())) {
-      entries = reader.history(session, limit);
+      entries = reader.history(session, limit == null ? 0 : limit);
       known = !entries.isEmpty() || reader.session(session).isPresent();
     }
     PrintWriter out = spec.commandLine().getOut();

@@ -7,7 +7,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.SendOptions;
 import io.durableagents.client.SessionIds;
+import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.RunResult;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -74,13 +80,17 @@ public class SendCommand implements Callable<Integer> {
   @Option(
       names = "--agent",
       paramLabel = "NAME",
-      description = "Agent of a new session (default: the worker's).")
+      description =
+          "Agent of a new session (default: the worker's); refused for an existing session.")
   String agent;
 
   @Option(
       names = "--max-steps",
       paramLabel = "N",
-      description = "Model-turn budget of a new session's runs.")
+      description =
+          "Model-turn budget of a new session's runs, 1 to "
+              + Limits.MAX_STEPS
+              + "; refused for an existing session.")
   Integer maxSteps;
 
   @Option(
@@ -117,11 +127,19 @@ public class SendCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     requireValidSession(session);
-    if (maxSteps != null && maxSteps < 1) {
+    if (maxSteps != null && (maxSteps < 1 || maxSteps > Limits.MAX_STEPS)) {
       throw new ParameterException(
-          spec.commandLine(), "--max-steps must be at least 1, got " + maxSteps);
+          spec.commandLine(),
+          "--max-steps must be 1 to " + Limits.MAX_STEPS + ", got " + maxSteps + ".");
     }
     String input = MessageInput.resolve(text, inputFile, stdin);
+    if (input.isEmpty() && startOptions() != null) {
+      throw new CliException(
+          ExitCodes.USAGE,
+          startOptions()
+              + takenOnlyAtStart()
+              + "; an empty message starts nothing (it waits for the run in progress).");
+    }
     SendOptions options =
         SendOptions.newBuilder()
             .setAgent(agent)
@@ -133,6 +151,9 @@ public class SendCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     RunResult result;
     try (ConnectionOptions.Connection connected = connection.open()) {
+      if (startOptions() != null) {
+        requireNewSession(connected.workflowClient());
+      }
       WaitHint hint =
           WaitHint.after(WAIT_HINT_AFTER, "the run", spec.commandLine().getErr(), connection);
       try {
@@ -160,6 +181,54 @@ public class SendCommand implements Callable<Integer> {
       err.flush();
     }
     return ExitCodes.forStatus(result.status());
+  }
+
+  /** The options that only a session's first send takes, as given; null when none is. */
+  private String startOptions() {
+    if (agent != null && maxSteps != null) {
+      return "--agent and --max-steps";
+    }
+    return agent != null ? "--agent" : maxSteps != null ? "--max-steps" : null;
+  }
+
+  private String takenOnlyAtStart() {
+    return (agent != null && maxSteps != null ? " are" : " is")
+        + " taken only by the send that starts a session";
+  }
+
+  /**
+   * Refuses the start options for a session that exists: the send continues a running session
+   * workflow as it is (update-with-start, conflict policy USE_EXISTING), so they would be ignored.
+   * A session created by another client between this check and the send still wins that race.
+   */
+  private void requireNewSession(WorkflowClient client) {
+    if (isRunning(client, session)) {
+      throw new CliException(
+          ExitCodes.USAGE,
+          "Session '"
+              + session
+              + "' already exists: "
+              + startOptions()
+              + takenOnlyAtStart()
+              + ", and would be ignored. Leave "
+              + (agent != null && maxSteps != null ? "them" : "it")
+              + " out to continue the session, or pick a new session id.");
+    }
+  }
+
+  /** True when a workflow of this id is running: the one a send would continue. */
+  static boolean isRunning(WorkflowClient client, String session) {
+    try {
+      return client.newUntypedWorkflowStub(session).describe().getStatus()
+          == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+    } catch (WorkflowNotFoundException e) {
+      return false;
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+        return false;
+      }
+      throw e;
+    }
   }
 
   /** Checks the id before connecting anywhere, so a typo is a usage error (exit 2). */

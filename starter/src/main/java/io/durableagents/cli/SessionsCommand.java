@@ -75,7 +75,7 @@ public class SessionsCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(),
           "Unknown status '"
-              + status
+              + Shown.value(status)
               + "': expected one of "
               + String.join(", ", SessionSearchAttributes.STATUSES)
               + ".");

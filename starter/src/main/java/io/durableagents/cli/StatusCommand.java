@@ -1,7 +1,10 @@
 package io.durableagents.cli;
 
+import io.durableagents.client.AgentClientException;
+import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.session.RunStatus;
+import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -13,12 +16,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code agents status SESSION}: where a session is. Exit code 0, 3 when it waits for an approval,
- * 4 when there is no such session.
+ * {@code agents status SESSION}: where a session is, from Temporal; its last run's messages come
+ * from the projection ({@code --projection}), as {@code send} shows them, and a projection that
+ * cannot be read is a warning. Exit code 0, 3 when it waits for an approval, 4 when there is no
+ * such session.
  */
 @Command(
     name = "status",
-    description = "Show where a session is: its state, runs, usage and last result.",
+    description = {
+      "Show where a session is: its state, runs, usage and last result.",
+      "The last run's messages (--json) come from the projection, like send's."
+    },
     footer = {"", "Exit codes: 0 ok, 1 error, 2 usage, 3 awaiting approval, 4 no such session."})
 public class StatusCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -35,12 +43,14 @@ public class StatusCommand implements Callable<Integer> {
   public Integer call() {
     SendCommand.requireValidSession(session);
     SessionStatus status;
-    try (ConnectionOptions.Connection connected = connection.open(false)) {
+    try (ConnectionOptions.Connection connected = connection.open()) {
       status =
-          connected
-              .agents()
-              .status(session)
-              .orElseThrow(() -> new SessionNotFoundException(session));
+          withMessages(
+              connected
+                  .agents()
+                  .status(session)
+                  .orElseThrow(() -> new SessionNotFoundException(session)),
+              connected.projection());
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -49,6 +59,35 @@ public class StatusCommand implements Callable<Integer> {
       print(status, out);
     }
     return ExitCodes.forStatus(status.status());
+  }
+
+  /**
+   * The status with its last run's messages from the projection (the status query leaves them out),
+   * or as it is, with a warning, when the projection cannot be read.
+   */
+  private SessionStatus withMessages(SessionStatus status, ProjectionReader projection) {
+    RunResult last = status.lastResult();
+    if (last == null || projection == null) {
+      return status;
+    }
+    try {
+      RunResult complete =
+          last.withMessages(projection.messages(status.sessionId(), last.messageCount()));
+      return new SessionStatus(
+          status.sessionId(),
+          status.agent(),
+          status.status(),
+          status.run(),
+          status.checkpointStep(),
+          status.messageCount(),
+          status.usage(),
+          complete,
+          status.approval(),
+          status.businessState());
+    } catch (AgentClientException e) {
+      connection.warnMessagesLeftOut(e);
+      return status;
+    }
   }
 
   static void print(SessionStatus status, PrintWriter out) {

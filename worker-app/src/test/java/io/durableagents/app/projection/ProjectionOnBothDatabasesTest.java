@@ -337,7 +337,8 @@ class ProjectionOnBothDatabasesTest {
       assertThat(reader.messages("chat-2", -1)).isEmpty();
     }
 
-    Outcome prune = agents("projection", "prune", "--older-than", "1h", "--projection", url);
+    Outcome prune =
+        agents("projection", "prune", "--older-than", "1h", "--yes", "--projection", url);
     assertThat(prune.exitCode()).as(prune.err()).isZero();
     // chat-1's kept history (saved in 1970) and its messages go; "fresh" stays.
     assertThat(prune.out()).contains("0 sessions, 3 history entries, 4 messages, 0 approvals");
@@ -347,7 +348,9 @@ class ProjectionOnBothDatabasesTest {
       assertThat(reader.session("fresh")).isPresent();
       assertThat(reader.history("fresh", 0)).hasSize(1);
     }
-    assertThat(agents("projection", "prune", "--older-than", "P1D", "--projection", url).exitCode())
+    assertThat(
+            agents("projection", "prune", "--older-than", "P1D", "--yes", "--projection", url)
+                .exitCode())
         .isZero();
     Outcome invalid = agents("projection", "prune", "--older-than", "soon", "--projection", url);
     assertThat(invalid.exitCode()).isEqualTo(2);
