@@ -9,7 +9,10 @@ import io.durableagents.agent.Agent;
 import io.durableagents.agent.DriftPolicy;
 import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -392,6 +395,34 @@ class AgentsFileTest {
                 + " schema: does not have a value in the enumeration [\"array\", \"boolean\","
                 + " \"integer\", \"null\", \"number\", \"object\", \"string\"]; string found,"
                 + " array expected");
+  }
+
+  @Test
+  void anOutputSchemaWithAKeywordOfItsOwn_isValid_andLogsNoWarning() {
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream logged = new ByteArrayOutputStream();
+    List<String> problems;
+    // slf4j-simple writes to the System.err of the moment (logFile=System.err).
+    System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
+    try {
+      problems =
+          problems(
+              "agents.yaml",
+              """
+              agents:
+                - name: concierge
+                  outputSchema: {type: object, x-ui-order: [answer]}
+                - name: weather
+                  maxSteps: many
+              """);
+    } finally {
+      System.setErr(stderr);
+    }
+
+    assertThat(problems)
+        .containsExactly(
+            "agents.yaml:5: agents[1].maxSteps: expected a whole number, got a string (\"many\")");
+    assertThat(logged.toString(StandardCharsets.UTF_8)).isEmpty();
   }
 
   @Test
