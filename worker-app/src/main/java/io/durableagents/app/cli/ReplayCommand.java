@@ -49,8 +49,7 @@ import picocli.CommandLine.Spec;
     })
 public class ReplayCommand implements Callable<Integer> {
   /** {@link SessionReplayer#MAX_HISTORY_FILE_BYTES} in MiB, for the help. */
-  static final String HISTORY_FILE_LIMIT =
-      (SessionReplayer.MAX_HISTORY_FILE_BYTES >> 20) + " MiB";
+  static final String HISTORY_FILE_LIMIT = (SessionReplayer.MAX_HISTORY_FILE_BYTES >> 20) + " MiB";
 
   @Spec CommandSpec spec;
 
