@@ -1,5 +1,6 @@
 package io.durableagents.cli;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,8 +15,10 @@ import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -107,11 +110,21 @@ public class SendCommand implements Callable<Integer> {
       return null;
     }
     JsonNode parsed;
-    try {
-      parsed = new ObjectMapper().readTree(runConfig);
+    ObjectMapper mapper = new ObjectMapper();
+    try (JsonParser parser = mapper.createParser(runConfig)) {
+      parsed = mapper.readTree(parser);
+      // readTree stops after the first value: anything after it would be dropped silently.
+      if (parsed != null && parser.nextToken() != null) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--run-config must be one JSON object; more follows it at column "
+                + parser.currentTokenLocation().getColumnNr());
+      }
     } catch (JsonProcessingException e) {
       throw new ParameterException(
           spec.commandLine(), "--run-config is not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a String is read without I/O
     }
     if (!(parsed instanceof ObjectNode object)) {
       throw new ParameterException(

@@ -169,6 +169,18 @@ class SendCommandInputTest {
     assertUsage(send(new byte[] {(byte) 0xff}, "s1", "-"), "standard input is not UTF-8 text.");
   }
 
+  @Test
+  void aRunConfigWithMoreAfterItsObject_isRefused_notCutShort() {
+    CliHarness.Outcome two = send("s1", "hi", "--run-config", "{\"a\":1} {\"b\":2}");
+    CliHarness.Outcome trailing = send("s1", "hi", "--run-config", "{\"a\":1} x");
+
+    assertThat(two.exitCode()).as(two.err()).isEqualTo(ExitCodes.USAGE);
+    assertThat(two.err())
+        .startsWith("--run-config must be one JSON object; more follows it at column 9");
+    assertThat(trailing.exitCode()).as(trailing.err()).isEqualTo(ExitCodes.USAGE);
+    assertThat(trailing.err()).startsWith("--run-config ").doesNotContain("Cannot reach");
+  }
+
   private static void assertUsage(CliHarness.Outcome outcome, String message) {
     assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(ExitCodes.USAGE);
     assertThat(outcome.err().strip()).isEqualTo(message);

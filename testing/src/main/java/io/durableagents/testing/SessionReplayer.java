@@ -1,5 +1,6 @@
 package io.durableagents.testing;
 
+import io.durableagents.testing.internal.HistoryFileText;
 import io.durableagents.testing.internal.RecordedRun;
 import io.durableagents.testing.internal.ReplayFailures;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
@@ -12,8 +13,8 @@ import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,6 +47,13 @@ public final class SessionReplayer {
   /** The visibility query of every session workflow: all runs, open and closed. */
   public static final String ALL_SESSIONS_QUERY =
       "WorkflowType = '" + AgentSessionWorkflow.WORKFLOW_TYPE + "'";
+
+  /**
+   * The largest history file read, in bytes (256 MiB). Temporal ends a workflow whose history
+   * passes 50 MB, so the JSON of a real history stays far below; a larger file (or an endless one,
+   * such as {@code /dev/zero}) is reported as a failure without being read whole.
+   */
+  public static final long MAX_HISTORY_FILE_BYTES = 256L << 20;
 
   private static final String REPLAY_TASK_QUEUE = "session-replay";
 
@@ -94,9 +102,11 @@ public final class SessionReplayer {
 
   /**
    * Replays history JSON files; a directory stands for the {@code *.json} files directly in it, in
-   * name order. A file that is not a workflow history is reported as a failure.
+   * name order. A file that cannot be read, is over {@link #MAX_HISTORY_FILE_BYTES}, is not UTF-8
+   * or not a workflow history is reported as a failure of its own; the other files are replayed.
    *
-   * @throws IOException when a path does not exist or cannot be read (the message names it)
+   * @throws NoSuchFileException when a path does not exist (the message names it)
+   * @throws IOException when a directory cannot be listed
    * @throws IllegalArgumentException when a directory holds no {@code *.json} file
    */
   public SessionReplayReport replayFiles(Collection<Path> paths) throws IOException {
@@ -197,10 +207,21 @@ public final class SessionReplayer {
     return files;
   }
 
-  private static RecordedRun read(Path file) throws IOException {
-    String json = Files.readString(file, StandardCharsets.UTF_8);
-    String name = file.getFileName().toString();
+  private static RecordedRun read(Path file) throws NoSuchFileException {
+    Path fileName = file.getFileName();
+    String name = fileName == null ? file.toString() : fileName.toString();
     String source = file.toString();
+    String json;
+    try {
+      json = HistoryFileText.read(file, MAX_HISTORY_FILE_BYTES);
+    } catch (NoSuchFileException e) {
+      throw e;
+    } catch (HistoryFileText.Unreadable e) {
+      return RecordedRun.unreadable(name, source, "cannot read " + source + ": " + e.getMessage());
+    } catch (IOException e) {
+      return RecordedRun.unreadable(
+          name, source, "cannot read " + source + ": " + ReplayFailures.describe(e));
+    }
     WorkflowExecutionHistory history;
     try {
       history = WorkflowExecutionHistory.fromJson(json);

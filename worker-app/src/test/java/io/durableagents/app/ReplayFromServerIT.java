@@ -91,6 +91,13 @@ class ReplayFromServerIT {
               server.address());
       assertThat(nothing.exitCode()).isEqualTo(1);
       assertThat(nothing.err()).contains("nothing was replayed");
+
+      Outcome invalid = replay("--from-server", "WorkflowType = ", "--temporal", server.address());
+      assertThat(invalid.exitCode()).as(invalid.err()).isEqualTo(2);
+      assertThat(invalid.err())
+          .startsWith("Invalid visibility query 'WorkflowType = ': ")
+          .doesNotContain("Unexpected error")
+          .doesNotContain("INVALID_ARGUMENT");
     }
   }
 

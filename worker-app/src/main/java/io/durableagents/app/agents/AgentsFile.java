@@ -2,7 +2,11 @@ package io.durableagents.app.agents;
 
 import io.durableagents.agent.Agent;
 import java.io.IOException;
-import java.nio.charset.MalformedInputException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -22,6 +26,13 @@ public record AgentsFile(String source, List<Agent> agents, String defaultAgent)
   /** The environment variable that names the file when {@code --agents} is not given. */
   public static final String VARIABLE = "AGENTS_FILE";
 
+  /**
+   * The largest agents file read, in bytes (1 MiB): agents with long instructions take a few
+   * kilobytes, and the YAML parser would spend minutes on a file of many megabytes before it gave
+   * up. A larger file, or an endless one such as {@code /dev/zero}, is refused without being read.
+   */
+  public static final int MAX_FILE_BYTES = 1 << 20;
+
   public AgentsFile {
     Objects.requireNonNull(source, "source");
     agents = List.copyOf(agents);
@@ -36,10 +47,10 @@ public record AgentsFile(String source, List<Agent> agents, String defaultAgent)
     String source = file.toString();
     String text;
     try {
-      text = Files.readString(file);
+      text = readBounded(file);
     } catch (NoSuchFileException e) {
       throw oneProblem(source, "no such agents file");
-    } catch (MalformedInputException e) {
+    } catch (CharacterCodingException e) {
       throw oneProblem(source, "not UTF-8 text");
     } catch (IOException e) {
       throw oneProblem(source, "cannot read the agents file: " + e.getMessage());
@@ -58,6 +69,30 @@ public record AgentsFile(String source, List<Agent> agents, String defaultAgent)
   /** The agent names, in file order. */
   public List<String> agentNames() {
     return agents.stream().map(Agent::name).toList();
+  }
+
+  /** The file's UTF-8 text; a problem when it is over {@link #MAX_FILE_BYTES}. */
+  private static String readBounded(Path file) throws IOException {
+    // A regular file is refused by its size, unread; other files (devices, pipes) by reading.
+    boolean tooLarge = Files.isRegularFile(file) && Files.size(file) > MAX_FILE_BYTES;
+    byte[] bytes = new byte[0];
+    if (!tooLarge) {
+      try (InputStream in = Files.newInputStream(file)) {
+        bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+      }
+      tooLarge = bytes.length > MAX_FILE_BYTES;
+    }
+    if (tooLarge) {
+      throw oneProblem(
+          file.toString(),
+          "larger than " + (MAX_FILE_BYTES >> 20) + " MiB, the limit of an agents file; not read");
+    }
+    return StandardCharsets.UTF_8
+        .newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT)
+        .decode(ByteBuffer.wrap(bytes))
+        .toString();
   }
 
   private static AgentsFileException oneProblem(String source, String message) {

@@ -58,6 +58,7 @@ final class AgentsFileReader {
     this.source = source;
     this.tree = tree;
     this.catalog = catalog;
+    problems.addAll(tree.problems());
   }
 
   AgentsFile read() {
@@ -251,13 +252,18 @@ final class AgentsFileReader {
     if (schema == null) {
       return null;
     }
+    String path = LocatedTree.child(agentPath, "outputSchema");
     if (!schema.isObject()) {
-      problem(
-          LocatedTree.child(agentPath, "outputSchema"),
-          "expected a JSON schema object, got " + describe(schema));
+      problem(path, "expected a JSON schema object, got " + describe(schema));
       return null;
     }
-    return schema.toString();
+    Map<String, String> invalid = OutputSchemaCheck.problems(schema);
+    invalid.forEach(
+        (at, message) ->
+            problem(
+                at.isEmpty() ? path : path + (at.startsWith("[") ? "" : ".") + at,
+                "not a valid JSON schema: " + message));
+    return invalid.isEmpty() ? schema.toString() : null;
   }
 
   /** A string field; null when absent or wrong (then a problem is recorded). */

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,34 +22,36 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * A JSON or YAML document read into a {@link JsonNode} tree, with the line every field and array
  * element starts on, so problems found while checking the tree can name their line. Jackson's data
  * binding stops at the first problem and forgets where values were; walking the streaming parser
- * keeps both.
+ * keeps both. A key given twice in one object keeps its first value and is a {@link #problems()
+ * problem} at each later line, so all of them are reported with the file's other problems.
  */
 final class LocatedTree {
   private static final JsonFactory JSON = new JsonFactory();
   private static final YAMLFactory YAML = new YAMLFactory();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  private final JsonNode root;
-  private final Map<String, Integer> lines;
+  private final String source;
+  private final Map<String, Integer> lines = new HashMap<>();
+  private final List<AgentsFileException.Problem> problems = new ArrayList<>();
+  private JsonNode root;
 
-  private LocatedTree(JsonNode root, Map<String, Integer> lines) {
-    this.root = root;
-    this.lines = lines;
+  private LocatedTree(String source) {
+    this.source = source;
   }
 
   /**
    * Reads {@code text}, YAML unless {@code source} ends in {@code .json} (YAML also takes JSON, but
-   * the JSON parser explains JSON mistakes better). A document that does not parse, or an object
-   * with a key twice, is an {@link AgentsFileException} at its line.
+   * the JSON parser explains JSON mistakes better). A document that does not parse is an {@link
+   * AgentsFileException} at its line.
    */
   static LocatedTree read(String source, String text) {
     boolean json = source.toLowerCase(Locale.ROOT).endsWith(".json");
-    Map<String, Integer> lines = new HashMap<>();
+    LocatedTree tree = new LocatedTree(source);
     try (JsonParser parser = (json ? JSON : YAML).createParser(text)) {
       JsonToken first = parser.nextToken();
-      JsonNode root = first == null ? NODES.nullNode() : value(parser, "", lines, source);
-      lines.putIfAbsent("", 1);
-      return new LocatedTree(root, lines);
+      tree.root = first == null ? NODES.nullNode() : tree.value(parser, "");
+      tree.lines.putIfAbsent("", 1);
+      return tree;
     } catch (JsonProcessingException e) {
       if (e.getCause() instanceof MarkedYAMLException yaml) {
         throw malformed(source, yaml.getProblemMark().getLine() + 1, "YAML", yamlMessage(yaml));
@@ -67,6 +70,11 @@ final class LocatedTree {
 
   JsonNode root() {
     return root;
+  }
+
+  /** The keys given twice in one object, each at the line of its repetition. */
+  List<AgentsFileException.Problem> problems() {
+    return List.copyOf(problems);
   }
 
   /** The line {@code path} starts on, else the line of the nearest enclosing value that exists. */
@@ -96,9 +104,7 @@ final class LocatedTree {
   }
 
   /** The value at the parser's current token; records its line under {@code path}. */
-  private static JsonNode value(
-      JsonParser parser, String path, Map<String, Integer> lines, String source)
-      throws IOException {
+  private JsonNode value(JsonParser parser, String path) throws IOException {
     lines.putIfAbsent(path, parser.currentTokenLocation().getLineNr());
     JsonToken token = parser.currentToken();
     switch (token) {
@@ -108,23 +114,24 @@ final class LocatedTree {
           String name = parser.currentName();
           String at = child(path, name);
           int line = parser.currentTokenLocation().getLineNr();
+          parser.nextToken();
           if (object.has(name)) {
-            throw new AgentsFileException(
-                List.of(
-                    new AgentsFileException.Problem(
-                        source, line, at, "appears twice (first at line " + lines.get(at) + ")")));
+            problems.add(
+                new AgentsFileException.Problem(
+                    source, line, at, "appears twice (first at line " + lines.get(at) + ")"));
+            parser.skipChildren();
+            continue;
           }
           // The line of a field is its key's: a block scalar's text starts on the next line.
           lines.put(at, line);
-          parser.nextToken();
-          object.set(name, value(parser, at, lines, source));
+          object.set(name, value(parser, at));
         }
         return object;
       }
       case START_ARRAY -> {
         ArrayNode array = NODES.arrayNode();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
-          array.add(value(parser, element(path, array.size()), lines, source));
+          array.add(value(parser, element(path, array.size())));
         }
         return array;
       }

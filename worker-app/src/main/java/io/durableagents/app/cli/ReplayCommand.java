@@ -7,6 +7,8 @@ import io.durableagents.cli.RunResultPrinter;
 import io.durableagents.testing.SessionReplayReport;
 import io.durableagents.testing.SessionReplayResult;
 import io.durableagents.testing.SessionReplayer;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
@@ -39,10 +41,16 @@ import picocli.CommandLine.Spec;
       "",
       "FAIL means that workers of this build could not go on with that session: put",
       "the change behind Workflow.getVersion (see docs/replay.md).",
+      "A file that cannot be read, is over "
+          + ReplayCommand.HISTORY_FILE_LIMIT
+          + " or is not a history is a FAIL line.",
       "Exit codes: 0 every run replays, 1 one does not (or the query finds none),",
-      "2 usage (no history given, a file that cannot be read)."
+      "2 usage (no history given, a missing file, an invalid query)."
     })
 public class ReplayCommand implements Callable<Integer> {
+  /** {@link SessionReplayer#MAX_HISTORY_FILE_BYTES} in MiB, for the help. */
+  static final String HISTORY_FILE_LIMIT = (SessionReplayer.MAX_HISTORY_FILE_BYTES >> 20) + " MiB";
+
   @Spec CommandSpec spec;
 
   @Mixin ConnectionOptions connection;
@@ -101,7 +109,8 @@ public class ReplayCommand implements Callable<Integer> {
     } catch (NoSuchFileException e) {
       throw new CliException(ExitCodes.USAGE, "No such history file: " + e.getFile(), e);
     } catch (IOException e) {
-      throw new CliException(ExitCodes.USAGE, "Cannot read history file: " + e.getMessage(), e);
+      // Unreadable files are FAIL lines; what is left is a directory that cannot be listed.
+      throw new CliException(ExitCodes.USAGE, "Cannot list history directory: " + e, e);
     } catch (IllegalArgumentException e) {
       throw new CliException(ExitCodes.USAGE, e.getMessage(), e);
     }
@@ -110,8 +119,7 @@ public class ReplayCommand implements Callable<Integer> {
   private SessionReplayReport replayFromServer() {
     SessionReplayReport report;
     try (ConnectionOptions.Connection connected = connection.open(false)) {
-      report =
-          SessionReplayer.newInstance().replayFromServer(connected.workflowClient(), query, limit);
+      report = replayListed(connected);
     }
     if (report.results().isEmpty()) {
       // An empty check passes nothing: most likely the wrong namespace or query.
@@ -124,5 +132,36 @@ public class ReplayCommand implements Callable<Integer> {
               + ": nothing was replayed.");
     }
     return report;
+  }
+
+  private SessionReplayReport replayListed(ConnectionOptions.Connection connected) {
+    try {
+      return SessionReplayer.newInstance()
+          .replayFromServer(connected.workflowClient(), query, limit);
+    } catch (RuntimeException e) {
+      Status refused = invalidArgument(e);
+      if (refused == null) {
+        throw e;
+      }
+      // Only the listing is refused so: a history that cannot be fetched is a FAIL line.
+      throw new CliException(
+          ExitCodes.USAGE,
+          "Invalid visibility query '"
+              + query
+              + "': "
+              + refused.getDescription()
+              + " (see docs/replay.md for examples)",
+          e);
+    }
+  }
+
+  private static Status invalidArgument(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof StatusRuntimeException grpc
+          && grpc.getStatus().getCode() == Status.Code.INVALID_ARGUMENT) {
+        return grpc.getStatus();
+      }
+    }
+    return null;
   }
 }

@@ -9,12 +9,17 @@ import io.durableagents.agent.Agent;
 import io.durableagents.agent.DriftPolicy;
 import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 class AgentsFileTest {
@@ -335,6 +340,121 @@ class AgentsFileTest {
                     maxSteps: 4
                 """))
         .containsExactly("agents.yaml:4: agents[0].maxSteps: appears twice (first at line 3)");
+  }
+
+  @Test
+  void everyKeyGivenTwice_isAProblem_withTheFilesOtherProblems() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                agents:
+                  - name: concierge
+                    maxSteps: 3
+                    maxSteps: 4
+                    model: a
+                    model: b
+                    maxSteps: 5
+                  - name: weather
+                    modell: b
+                    tools: [get_weather]
+                    tools: [book_table]
+                """))
+        .containsExactly(
+            "agents.yaml:4: agents[0].maxSteps: appears twice (first at line 3)",
+            "agents.yaml:6: agents[0].model: appears twice (first at line 5)",
+            "agents.yaml:7: agents[0].maxSteps: appears twice (first at line 3)",
+            "agents.yaml:9: agents[1].modell: unknown field; did you mean 'model'?",
+            "agents.yaml:11: agents[1].tools: appears twice (first at line 10)");
+  }
+
+  @Test
+  void anOutputSchemaThatIsNoJsonSchema_isAProblemAtItsLine() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                agents:
+                  - name: concierge
+                    outputSchema:
+                      type: 42
+                  - name: weather
+                    outputSchema:
+                      type: object
+                      required: [answer, 7]
+                      properties:
+                        answer: {type: strng}
+                """))
+        .containsExactly(
+            "agents.yaml:4: agents[0].outputSchema.type: not a valid JSON schema: does not have a"
+                + " value in the enumeration [\"array\", \"boolean\", \"integer\", \"null\","
+                + " \"number\", \"object\", \"string\"]; integer found, array expected",
+            "agents.yaml:8: agents[1].outputSchema.required[1]: not a valid JSON schema: integer"
+                + " found, string expected",
+            "agents.yaml:10: agents[1].outputSchema.properties.answer.type: not a valid JSON"
+                + " schema: does not have a value in the enumeration [\"array\", \"boolean\","
+                + " \"integer\", \"null\", \"number\", \"object\", \"string\"]; string found,"
+                + " array expected");
+  }
+
+  @Test
+  void anOutputSchemaWithAKeywordOfItsOwn_isValid_andLogsNoWarning() {
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream logged = new ByteArrayOutputStream();
+    List<String> problems;
+    // slf4j-simple writes to the System.err of the moment (logFile=System.err).
+    System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
+    try {
+      problems =
+          problems(
+              "agents.yaml",
+              """
+              agents:
+                - name: concierge
+                  outputSchema: {type: object, x-ui-order: [answer]}
+                - name: weather
+                  maxSteps: many
+              """);
+    } finally {
+      System.setErr(stderr);
+    }
+
+    assertThat(problems)
+        .containsExactly(
+            "agents.yaml:5: agents[1].maxSteps: expected a whole number, got a string (\"many\")");
+    assertThat(logged.toString(StandardCharsets.UTF_8)).isEmpty();
+  }
+
+  @Test
+  void aFileOverTheLimit_isRefusedByItsSize_beforeItIsParsed() throws IOException {
+    Path large = dir.resolve("large.yaml");
+    // 10 MB of a valid-looking YAML list: parsing it would take the YAML parser many seconds.
+    String agent = "  - name: a\n    instructions: " + "x".repeat(100) + "\n";
+    Files.writeString(large, "agents:\n" + agent.repeat(10_000_000 / agent.length()));
+    assertThat(Files.size(large)).isGreaterThan(AgentsFile.MAX_FILE_BYTES);
+    long started = System.nanoTime();
+
+    assertThatThrownBy(() -> AgentsFile.load(large, CATALOG))
+        .isInstanceOf(AgentsFileException.class)
+        .hasMessage(large + ": larger than 1 MiB, the limit of an agents file; not read");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
+  }
+
+  @Test
+  @EnabledOnOs({OS.LINUX, OS.MAC})
+  void anEndlessFile_isReadOnlyUpToTheLimit() {
+    assertThatThrownBy(() -> AgentsFile.load(Path.of("/dev/zero"), CATALOG))
+        .isInstanceOf(AgentsFileException.class)
+        .hasMessage("/dev/zero: larger than 1 MiB, the limit of an agents file; not read");
+  }
+
+  @Test
+  void aFileThatIsNotUtf8_isAProblemNamingIt() throws IOException {
+    Path latin1 = Files.write(dir.resolve("latin1.yaml"), new byte[] {'a', ':', ' ', (byte) 0xe9});
+
+    assertThatThrownBy(() -> AgentsFile.load(latin1, CATALOG))
+        .isInstanceOf(AgentsFileException.class)
+        .hasMessage(latin1 + ": not UTF-8 text");
   }
 
   @Test

@@ -2,13 +2,19 @@ package io.durableagents.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.durableagents.testing.SessionReplayer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.RandomAccessFile;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -85,6 +91,69 @@ class ReplayCommandTest {
                     .doesNotContain("\tat "),
             fail -> assertThat(fail).startsWith("FAIL corrupted.json -: not a workflow history: "),
             summary -> assertThat(summary).isEqualTo("1 replayed, 2 failed."));
+  }
+
+  @Test
+  void aNonUtf8File_isAFailLineNamingIt_andTheOtherFilesStillReplay() throws IOException {
+    byte[] latin1 = "{\"events\": [\"caf\u00e9\"]}".getBytes(StandardCharsets.ISO_8859_1);
+    Path notUtf8 = Files.write(dir.resolve("latin1.json"), latin1);
+
+    Outcome outcome =
+        replay(
+            notUtf8.toString(),
+            GOLDEN.resolve("approvals.json").toString(),
+            GOLDEN.resolve("tool-loop-activity.json").toString());
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(1);
+    assertThat(outcome.out().lines().toList())
+        .satisfiesExactly(
+            fail ->
+                assertThat(fail)
+                    .isEqualTo(
+                        "FAIL latin1.json -: cannot read "
+                            + notUtf8
+                            + ": not UTF-8 text (invalid byte at offset 16)"),
+            ok -> assertThat(ok).startsWith("OK   golden-approvals "),
+            ok -> assertThat(ok).startsWith("OK   golden-tool-loop "),
+            summary -> assertThat(summary).isEqualTo("2 replayed, 1 failed."));
+  }
+
+  @Test
+  void aFileOverTheLimit_isRefusedByItsSize_unread() throws IOException {
+    Path huge = dir.resolve("huge.json");
+    try (RandomAccessFile sparse = new RandomAccessFile(huge.toFile(), "rw")) {
+      sparse.setLength(SessionReplayer.MAX_HISTORY_FILE_BYTES + 1);
+    }
+
+    Outcome outcome = replay(huge.toString(), GOLDEN.resolve("approvals.json").toString());
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(1);
+    assertThat(outcome.out().lines().toList())
+        .satisfiesExactly(
+            fail ->
+                assertThat(fail)
+                    .isEqualTo(
+                        "FAIL huge.json -: cannot read "
+                            + huge
+                            + ": larger than 256 MiB, the limit of a history file; not read"),
+            ok -> assertThat(ok).startsWith("OK   golden-approvals "),
+            summary -> assertThat(summary).isEqualTo("1 replayed, 1 failed."));
+  }
+
+  @Test
+  @EnabledOnOs({OS.LINUX, OS.MAC})
+  void anEndlessFile_isReadOnlyUpToTheLimit_andIsAFailLine() throws IOException {
+    long started = System.nanoTime();
+
+    Outcome outcome = replay("/dev/zero");
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(1);
+    assertThat(outcome.out().lines().toList())
+        .containsExactly(
+            "FAIL zero -: cannot read /dev/zero: larger than 256 MiB, the limit of a history"
+                + " file; not read",
+            "0 replayed, 1 failed.");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
   }
 
   @Test
