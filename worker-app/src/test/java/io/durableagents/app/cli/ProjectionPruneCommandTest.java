@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.cli.ExitCodes;
 import io.durableagents.client.ProjectionReader;
-import io.durableagents.store.AgentStore;
+import io.durableagents.conversation.FinishReason;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Usage;
+import io.durableagents.session.RunStatus;
 import io.durableagents.store.AgentStores;
-import io.durableagents.workflow.CheckpointSave;
-import io.durableagents.workflow.FinishReason;
-import io.durableagents.workflow.Message;
-import io.durableagents.workflow.RunStatus;
-import io.durableagents.workflow.Usage;
+import io.durableagents.store.internal.CheckpointStore;
+import io.durableagents.workflow.internal.wire.CheckpointSave;
 import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.io.StringReader;
@@ -40,14 +40,14 @@ class ProjectionPruneCommandTest {
   void threeSessions() {
     url = "jdbc:sqlite:" + dir.resolve("projection.db");
     long now = System.currentTimeMillis();
-    try (AgentStore store = AgentStores.open(url)) {
+    try (CheckpointStore store = CheckpointStore.of(AgentStores.open(url))) {
       save(store, "old", RunStatus.FINISHED, now - Duration.ofDays(2).toMillis());
       save(store, "recent", RunStatus.FINISHED, now - Duration.ofMinutes(1).toMillis());
       save(store, "running", RunStatus.IN_PROGRESS, now - Duration.ofDays(2).toMillis());
     }
   }
 
-  private static void save(AgentStore store, String session, RunStatus status, long savedAt) {
+  private static void save(CheckpointStore store, String session, RunStatus status, long savedAt) {
     store.saveCheckpoint(
         new CheckpointSave(
             session,
