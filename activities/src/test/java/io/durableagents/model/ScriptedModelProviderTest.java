@@ -24,7 +24,15 @@ class ScriptedModelProviderTest {
       """;
 
   private static ModelRequest request(List<Message> messages) {
-    return new ModelRequest("s", "agent", "m", "", messages, List.of(), 1);
+    return ModelRequest.newBuilder()
+        .setSessionId("s")
+        .setAgent("agent")
+        .setModel("m")
+        .setInstructions("")
+        .setMessages(messages)
+        .setTools(List.of())
+        .setStep(1)
+        .build();
   }
 
   @Test

@@ -181,15 +181,16 @@ class ReplayFreshHistoryTest {
       replayAndKeep(kit, "golden-fork", "fork.json");
 
       TriggerEnvelope trigger =
-          new TriggerEnvelope(
-              "evt-1",
-              "email",
-              "invoice.received",
-              JSON.readTree("{\"amount\":120}"),
-              JSON.readTree("{\"customerId\":\"c-9\"}"),
-              "thread-42",
-              1_700_000_000_000L,
-              List.of());
+          TriggerEnvelope.newBuilder()
+              .setId("evt-1")
+              .setSource("email")
+              .setTrigger("invoice.received")
+              .setPayload(JSON.readTree("{\"amount\":120}"))
+              .setKeys(JSON.readTree("{\"customerId\":\"c-9\"}"))
+              .setThread("thread-42")
+              .setReceivedAt(1_700_000_000_000L)
+              .setAttachments(List.of())
+              .build();
       assertThat(kit.sendTrigger("golden-trigger", trigger).text()).isEqualTo("one");
       replayAndKeep(kit, "golden-trigger", "trigger.json");
     }

@@ -41,15 +41,16 @@ class TriggerTest {
   }
 
   private static TriggerEnvelope envelope(String artifactId) throws Exception {
-    return new TriggerEnvelope(
-        "evt-1",
-        "email",
-        "invoice.received",
-        JSON.readTree("{\"from\":\"billing@example.org\",\"amount\":120}"),
-        JSON.readTree("{\"customerId\":\"c-9\"}"),
-        "thread-42",
-        1_700_000_000_000L,
-        List.of(new Attachment(artifactId, "invoice.txt", "text/plain")));
+    return TriggerEnvelope.newBuilder()
+        .setId("evt-1")
+        .setSource("email")
+        .setTrigger("invoice.received")
+        .setPayload(JSON.readTree("{\"from\":\"billing@example.org\",\"amount\":120}"))
+        .setKeys(JSON.readTree("{\"customerId\":\"c-9\"}"))
+        .setThread("thread-42")
+        .setReceivedAt(1_700_000_000_000L)
+        .setAttachments(List.of(new Attachment(artifactId, "invoice.txt", "text/plain")))
+        .build();
   }
 
   @Test

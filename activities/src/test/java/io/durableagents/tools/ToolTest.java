@@ -35,7 +35,13 @@ class ToolTest {
         tool.handler()
             .execute(
                 JSON.readTree("{\"restaurant\":\"Zinc\",\"people\":2}"),
-                new ToolContext("c", "s", "a", 1, 1));
+                ToolContext.newBuilder()
+                    .setToolCallId("c")
+                    .setSessionId("s")
+                    .setAgent("a")
+                    .setRun(1)
+                    .setAttempt(1)
+                    .build());
     assertThat(result).isEqualTo(Map.of("ok", "Zinc/2"));
   }
 

@@ -73,17 +73,18 @@ public class StatusCommand implements Callable<Integer> {
     try {
       RunResult complete =
           last.withMessages(projection.messages(status.sessionId(), last.messageCount()));
-      return new SessionStatus(
-          status.sessionId(),
-          status.agent(),
-          status.status(),
-          status.run(),
-          status.checkpointStep(),
-          status.messageCount(),
-          status.usage(),
-          complete,
-          status.approval(),
-          status.businessState());
+      return SessionStatus.newBuilder()
+          .setSessionId(status.sessionId())
+          .setAgent(status.agent())
+          .setStatus(status.status())
+          .setRun(status.run())
+          .setCheckpointStep(status.checkpointStep())
+          .setMessageCount(status.messageCount())
+          .setUsage(status.usage())
+          .setLastResult(complete)
+          .setApproval(status.approval())
+          .setBusinessState(status.businessState())
+          .build();
     } catch (AgentClientException e) {
       connection.warnMessagesLeftOut(e);
       return status;

@@ -84,7 +84,7 @@ import java.util.function.Supplier;
  * AgentClientOptions#getRecoveryTimeout()} has passed ({@link SessionRecoveringException}). Each
  * retry is the same update (one update id), which the server recognises if it applied it after all.
  */
-public final class AgentClient {
+public final class AgentClient implements AutoCloseable {
   private final WorkflowClient client;
   private final AgentClientOptions options;
 
@@ -101,19 +101,34 @@ public final class AgentClient {
     this.recovery = RecoveryRetry.newInstance(options.getRecoveryTimeout(), asyncStarts);
   }
 
+  /**
+   * A client of the sessions on {@code client}'s namespace. Close it when done: {@link #close()}
+   * releases the threads of its async methods.
+   */
   public static AgentClient newInstance(WorkflowClient client, AgentClientOptions options) {
     return new AgentClient(client, options);
   }
 
+  /** {@link #newInstance(WorkflowClient, AgentClientOptions)} with the default options. */
   public static AgentClient newInstance(WorkflowClient client) {
     return new AgentClient(client, AgentClientOptions.getDefaultInstance());
   }
 
   /**
-   * Threads created on demand and dropped after a minute idle; daemons, since a client has no close
-   * and must not keep the JVM alive. Unbounded, because each one only waits for Temporal to accept
-   * an update, as the caller's own thread would in the blocking method.
+   * Threads created on demand and dropped after a minute idle; daemons, so a client that is never
+   * closed does not keep the JVM alive. Unbounded, because each one only waits for Temporal to
+   * accept an update, as the caller's own thread would in the blocking method.
    */
+  /**
+   * Releases the threads of the async methods: calls already started complete, and async calls made
+   * afterwards fail with {@link java.util.concurrent.RejectedExecutionException}. The blocking
+   * methods keep working; the {@link WorkflowClient} is the caller's and stays open.
+   */
+  @Override
+  public void close() {
+    asyncStarts.shutdown();
+  }
+
   private static ExecutorService newAsyncStarts() {
     AtomicInteger threads = new AtomicInteger();
     return Executors.newCachedThreadPool(

@@ -303,56 +303,59 @@ public final class ProjectionReader implements AutoCloseable {
   }
 
   private static SessionRow sessionRow(StoredSession row) {
-    return new SessionRow(
-        row.sessionId(),
-        row.agent(),
-        row.status(),
-        row.currentRun(),
-        row.lastStep(),
-        row.messageCount(),
-        row.usage().inputTokens(),
-        row.usage().outputTokens(),
-        row.updatedAt(),
-        row.parentSessionId(),
-        row.parentStep(),
-        row.forkPatch());
+    return SessionRow.newBuilder()
+        .setSessionId(row.sessionId())
+        .setAgent(row.agent())
+        .setStatus(row.status())
+        .setCurrentRun(row.currentRun())
+        .setLastStep(row.lastStep())
+        .setMessageCount(row.messageCount())
+        .setInputTokens(row.usage().inputTokens())
+        .setOutputTokens(row.usage().outputTokens())
+        .setUpdatedAt(row.updatedAt())
+        .setParentSessionId(row.parentSessionId())
+        .setParentStep(row.parentStep())
+        .setForkPatch(row.forkPatch())
+        .build();
   }
 
   /** The entry's full checkpoint: its transcript is the first {@code messageCount} messages. */
   private static Checkpoint checkpoint(
       String sessionId, StoredEntry row, List<Message> transcript) {
-    return new Checkpoint(
-        sessionId,
-        row.step(),
-        row.run(),
-        row.status(),
-        row.finishReason(),
-        transcript.subList(0, row.messageCount()),
-        row.businessState(),
-        row.usage(),
-        row.fingerprint(),
-        row.savedAt(),
-        row.runConfig(),
-        row.drift());
+    return Checkpoint.newBuilder()
+        .setSessionId(sessionId)
+        .setStepIndex(row.step())
+        .setRun(row.run())
+        .setStatus(row.status())
+        .setFinishReason(row.finishReason())
+        .setMessages(transcript.subList(0, row.messageCount()))
+        .setBusinessState(row.businessState())
+        .setUsage(row.usage())
+        .setFingerprint(row.fingerprint())
+        .setSavedAt(row.savedAt())
+        .setRunConfig(row.runConfig())
+        .setDrift(row.drift())
+        .build();
   }
 
   private static ApprovalRow approvalRow(StoredApproval row) {
     ApprovalRecord record = row.record();
-    return new ApprovalRow(
-        row.sessionId(),
-        record.approval().approvalId(),
-        record.run(),
-        record.step(),
-        record.approval().toolCallId(),
-        record.approval().toolName(),
-        record.approval().input(),
-        record.status(),
-        record.approval().requestedAt(),
-        record.approval().expiresAt(),
-        record.decidedAt(),
-        record.decidedBy(),
-        record.note(),
-        record.notifiedAt());
+    return ApprovalRow.newBuilder()
+        .setSessionId(row.sessionId())
+        .setApprovalId(record.approval().approvalId())
+        .setRun(record.run())
+        .setStep(record.step())
+        .setToolCallId(record.approval().toolCallId())
+        .setToolName(record.approval().toolName())
+        .setInput(record.approval().input())
+        .setStatus(record.status())
+        .setRequestedAt(record.approval().requestedAt())
+        .setExpiresAt(record.approval().expiresAt())
+        .setDecidedAt(record.decidedAt())
+        .setDecidedBy(record.decidedBy())
+        .setNote(record.note())
+        .setNotifiedAt(record.notifiedAt())
+        .build();
   }
 
   /** Nothing stays open between reads; after closing, reads fail. */

@@ -56,19 +56,17 @@ class ProjectionReaderTest {
 
       assertThat(reader.session("chat-1"))
           .contains(
-              new SessionRow(
-                  "chat-1",
-                  "concierge",
-                  RunStatus.FINISHED,
-                  2,
-                  7,
-                  4,
-                  120,
-                  45,
-                  1_700L,
-                  null,
-                  null,
-                  null));
+              SessionRow.newBuilder()
+                  .setSessionId("chat-1")
+                  .setAgent("concierge")
+                  .setStatus(RunStatus.FINISHED)
+                  .setCurrentRun(2)
+                  .setLastStep(7)
+                  .setMessageCount(4)
+                  .setInputTokens(120)
+                  .setOutputTokens(45)
+                  .setUpdatedAt(1_700L)
+                  .build());
       assertThat(reader.session("nobody")).isEmpty();
     }
   }

@@ -15,6 +15,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,18 @@ class SendChecksTest {
 
   @AfterEach
   void close() {
+    agents.close();
     service.shutdownNow();
+  }
+
+  @Test
+  void aClosedClient_refusesAsyncCalls_andStillChecksInputFirst() {
+    agents.close();
+
+    assertThatThrownBy(() -> agents.sendAsync("closed-1", "hi"))
+        .isInstanceOf(RejectedExecutionException.class);
+    assertThatThrownBy(() -> agents.sendAsync("closed-2", "a".repeat(Limits.INPUT_CHARS + 1)))
+        .isInstanceOf(InvalidInputException.class);
   }
 
   @Test
@@ -117,15 +129,14 @@ class SendChecksTest {
   @Test
   void aHugeTrigger_isRefused() {
     TriggerEnvelope trigger =
-        new TriggerEnvelope(
-            "t-1",
-            "webhook",
-            "order.created",
-            JsonNodeFactory.instance.textNode("p".repeat(Limits.INPUT_CHARS)),
-            null,
-            null,
-            0L,
-            List.of());
+        TriggerEnvelope.newBuilder()
+            .setId("t-1")
+            .setSource("webhook")
+            .setTrigger("order.created")
+            .setPayload(JsonNodeFactory.instance.textNode("p".repeat(Limits.INPUT_CHARS)))
+            .setReceivedAt(0L)
+            .setAttachments(List.of())
+            .build();
 
     assertThatThrownBy(() -> agents.sendTrigger("trigger-1", trigger))
         .isInstanceOf(InvalidInputException.class)

@@ -1,5 +1,6 @@
 package io.durableagents.workflow;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -7,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.conversation.Usage;
 import io.durableagents.session.Approval;
 import io.durableagents.session.RunStatus;
+import java.util.Objects;
 
 /**
  * What the {@code status} query answers: where the session is, without the transcript. {@code
@@ -14,14 +16,273 @@ import io.durableagents.session.RunStatus;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record SessionStatus(
-    @JsonProperty("sessionId") String sessionId,
-    @JsonProperty("agent") String agent,
-    @JsonProperty("status") RunStatus status,
-    @JsonProperty("run") int run,
-    @JsonProperty("checkpointStep") int checkpointStep,
-    @JsonProperty("messageCount") int messageCount,
-    @JsonProperty("usage") Usage usage,
-    @JsonProperty("lastResult") RunResult lastResult,
-    @JsonProperty("approval") Approval approval,
-    @JsonProperty("businessState") JsonNode businessState) {}
+public final class SessionStatus {
+  private final String sessionId;
+  private final String agent;
+  private final RunStatus status;
+  private final int run;
+  private final int checkpointStep;
+  private final int messageCount;
+  private final Usage usage;
+  private final RunResult lastResult;
+  private final Approval approval;
+  private final JsonNode businessState;
+
+  @JsonCreator
+  private SessionStatus(
+      @JsonProperty("sessionId") String sessionId,
+      @JsonProperty("agent") String agent,
+      @JsonProperty("status") RunStatus status,
+      @JsonProperty("run") int run,
+      @JsonProperty("checkpointStep") int checkpointStep,
+      @JsonProperty("messageCount") int messageCount,
+      @JsonProperty("usage") Usage usage,
+      @JsonProperty("lastResult") RunResult lastResult,
+      @JsonProperty("approval") Approval approval,
+      @JsonProperty("businessState") JsonNode businessState) {
+    this.sessionId = sessionId;
+    this.agent = agent;
+    this.status = status;
+    this.run = run;
+    this.checkpointStep = checkpointStep;
+    this.messageCount = messageCount;
+    this.usage = usage;
+    this.lastResult = lastResult;
+    this.approval = approval;
+    this.businessState = businessState;
+  }
+
+  /** A builder of a new {@code SessionStatus}. */
+  public static Builder newBuilder() {
+    return new Builder();
+  }
+
+  /** A builder that starts from this value. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** The session id. */
+  @JsonProperty("sessionId")
+  public String sessionId() {
+    return sessionId;
+  }
+
+  /** The session's agent. */
+  @JsonProperty("agent")
+  public String agent() {
+    return agent;
+  }
+
+  /** Where the session's current run stands. */
+  @JsonProperty("status")
+  public RunStatus status() {
+    return status;
+  }
+
+  /** The current run number (from 1). */
+  @JsonProperty("run")
+  public int run() {
+    return run;
+  }
+
+  /** The step of the newest checkpoint. */
+  @JsonProperty("checkpointStep")
+  public int checkpointStep() {
+    return checkpointStep;
+  }
+
+  /** The number of transcript messages. */
+  @JsonProperty("messageCount")
+  public int messageCount() {
+    return messageCount;
+  }
+
+  /** Tokens the session used in all. */
+  @JsonProperty("usage")
+  public Usage usage() {
+    return usage;
+  }
+
+  /** The result of the newest settled run (without messages), or null. */
+  @JsonProperty("lastResult")
+  public RunResult lastResult() {
+    return lastResult;
+  }
+
+  /** The approval the session waits for, or null. */
+  @JsonProperty("approval")
+  public Approval approval() {
+    return approval;
+  }
+
+  /** The state the session's tools keep, or null when they keep none. */
+  @JsonProperty("businessState")
+  public JsonNode businessState() {
+    return businessState;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof SessionStatus that)) {
+      return false;
+    }
+    return Objects.equals(sessionId, that.sessionId)
+        && Objects.equals(agent, that.agent)
+        && Objects.equals(status, that.status)
+        && run == that.run
+        && checkpointStep == that.checkpointStep
+        && messageCount == that.messageCount
+        && Objects.equals(usage, that.usage)
+        && Objects.equals(lastResult, that.lastResult)
+        && Objects.equals(approval, that.approval)
+        && Objects.equals(businessState, that.businessState);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        sessionId,
+        agent,
+        status,
+        run,
+        checkpointStep,
+        messageCount,
+        usage,
+        lastResult,
+        approval,
+        businessState);
+  }
+
+  @Override
+  public String toString() {
+    return "SessionStatus[sessionId="
+        + sessionId
+        + ", agent="
+        + agent
+        + ", status="
+        + status
+        + ", run="
+        + run
+        + ", checkpointStep="
+        + checkpointStep
+        + ", messageCount="
+        + messageCount
+        + ", usage="
+        + usage
+        + ", lastResult="
+        + lastResult
+        + ", approval="
+        + approval
+        + ", businessState="
+        + businessState
+        + "]";
+  }
+
+  /** Builds a {@link SessionStatus}; unset values are null, zero or false. */
+  public static final class Builder {
+    private String sessionId;
+    private String agent;
+    private RunStatus status;
+    private int run;
+    private int checkpointStep;
+    private int messageCount;
+    private Usage usage;
+    private RunResult lastResult;
+    private Approval approval;
+    private JsonNode businessState;
+
+    private Builder() {}
+
+    private Builder(SessionStatus value) {
+      this.sessionId = value.sessionId;
+      this.agent = value.agent;
+      this.status = value.status;
+      this.run = value.run;
+      this.checkpointStep = value.checkpointStep;
+      this.messageCount = value.messageCount;
+      this.usage = value.usage;
+      this.lastResult = value.lastResult;
+      this.approval = value.approval;
+      this.businessState = value.businessState;
+    }
+
+    /** Sets {@link SessionStatus#sessionId()}. */
+    public Builder setSessionId(String sessionId) {
+      this.sessionId = sessionId;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#agent()}. */
+    public Builder setAgent(String agent) {
+      this.agent = agent;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#status()}. */
+    public Builder setStatus(RunStatus status) {
+      this.status = status;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#run()}. */
+    public Builder setRun(int run) {
+      this.run = run;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#checkpointStep()}. */
+    public Builder setCheckpointStep(int checkpointStep) {
+      this.checkpointStep = checkpointStep;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#messageCount()}. */
+    public Builder setMessageCount(int messageCount) {
+      this.messageCount = messageCount;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#usage()}. */
+    public Builder setUsage(Usage usage) {
+      this.usage = usage;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#lastResult()}. */
+    public Builder setLastResult(RunResult lastResult) {
+      this.lastResult = lastResult;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#approval()}. */
+    public Builder setApproval(Approval approval) {
+      this.approval = approval;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#businessState()}. */
+    public Builder setBusinessState(JsonNode businessState) {
+      this.businessState = businessState;
+      return this;
+    }
+
+    /** The value. */
+    public SessionStatus build() {
+      return new SessionStatus(
+          sessionId,
+          agent,
+          status,
+          run,
+          checkpointStep,
+          messageCount,
+          usage,
+          lastResult,
+          approval,
+          businessState);
+    }
+  }
+}

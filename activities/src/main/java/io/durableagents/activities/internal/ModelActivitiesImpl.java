@@ -88,15 +88,16 @@ public final class ModelActivitiesImpl implements ModelActivities {
       tools.add(new ToolDefinition(tool.name(), tool.description(), tool.schema()));
     }
     ModelRequest modelRequest =
-        new ModelRequest(
-            request.sessionId(),
-            agent.name(),
-            definition.model(),
-            definition.instructions(),
-            withStoredResults(messages),
-            tools,
-            request.step(),
-            attachments(messages));
+        ModelRequest.newBuilder()
+            .setSessionId(request.sessionId())
+            .setAgent(agent.name())
+            .setModel(definition.model())
+            .setInstructions(definition.instructions())
+            .setMessages(withStoredResults(messages))
+            .setTools(tools)
+            .setStep(request.step())
+            .setAttachments(attachments(messages))
+            .build();
     ActivityExecutionContext context = Activity.getExecutionContext();
     try {
       ModelResponse response =

@@ -127,15 +127,16 @@ public final class ToolActivitiesImpl implements ToolActivities {
     }
     ActivityInfo info = Activity.getExecutionContext().getInfo();
     ToolContext context =
-        new ToolContext(
-            request.toolCallId(),
-            request.sessionId(),
-            agent.name(),
-            request.run(),
-            info.getAttempt(),
-            request.trigger(),
-            new BusinessState(request.businessState()),
-            idempotencyKey(request, info));
+        ToolContext.newBuilder()
+            .setToolCallId(request.toolCallId())
+            .setSessionId(request.sessionId())
+            .setAgent(agent.name())
+            .setRun(request.run())
+            .setAttempt(info.getAttempt())
+            .setTrigger(request.trigger())
+            .setBusinessState(new BusinessState(request.businessState()))
+            .setIdempotencyKey(idempotencyKey(request, info))
+            .build();
     Object value;
     ScheduledFuture<?> heartbeats =
         info.isLocal() ? null : heartbeatWhileRunning(Activity.getExecutionContext());

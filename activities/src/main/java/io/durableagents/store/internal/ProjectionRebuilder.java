@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durableagents.store.AgentStore;
 import io.durableagents.store.StoreException;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
@@ -231,7 +230,7 @@ public final class ProjectionRebuilder {
   /**
    * Replaces the projection rows of {@code sessionId} in {@code store} with what the saves in
    * {@code runs} (oldest first, as {@link #fetchRuns} returns them) write, then re-applies the
-   * recorded approval notifications. See {@link AgentStore#rebuild}.
+   * recorded approval notifications. See {@link CheckpointStore#rebuild}.
    */
   public Result rebuild(
       String sessionId, List<WorkflowExecutionHistory> runs, CheckpointStore store) {
@@ -282,7 +281,7 @@ public final class ProjectionRebuilder {
     return Optional.ofNullable(start == null ? null : start.fork());
   }
 
-  /** {@link #rebuild(String, List, AgentStore)} of a workflow with one run. */
+  /** {@link #rebuild(String, List, CheckpointStore)} of a workflow with one run. */
   public Result rebuild(String sessionId, WorkflowExecutionHistory history, CheckpointStore store) {
     return rebuild(sessionId, List.of(history), store);
   }

@@ -58,7 +58,15 @@ class OpenAiModelProviderTest {
   }
 
   private static ModelRequest request(List<Message> messages, List<ToolDefinition> tools) {
-    return new ModelRequest("s-1", "tester", "agent-model", "Be brief.", messages, tools, 1);
+    return ModelRequest.newBuilder()
+        .setSessionId("s-1")
+        .setAgent("tester")
+        .setModel("agent-model")
+        .setInstructions("Be brief.")
+        .setMessages(messages)
+        .setTools(tools)
+        .setStep(1)
+        .build();
   }
 
   private static ModelRequest hello() {
@@ -117,27 +125,29 @@ class OpenAiModelProviderTest {
                 new io.durableagents.conversation.Attachment(
                     "a-3", "invoice.pdf", "application/pdf")));
     ModelRequest request =
-        new ModelRequest(
-            "s-1",
-            "tester",
-            "agent-model",
-            "Be brief.",
-            List.of(withFiles),
-            List.of(),
-            1,
-            Map.of(
-                "a-1",
-                    new io.durableagents.model.AttachmentContent(
-                        "a-1",
-                        "notes.txt",
-                        "text/plain",
-                        "hello notes".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                "a-2",
-                    new io.durableagents.model.AttachmentContent(
-                        "a-2", "chart.png", "image/png", new byte[] {1, 2}),
-                "a-3",
-                    new io.durableagents.model.AttachmentContent(
-                        "a-3", "invoice.pdf", "application/pdf", new byte[] {3})));
+        ModelRequest.newBuilder()
+            .setSessionId("s-1")
+            .setAgent("tester")
+            .setModel("agent-model")
+            .setInstructions("Be brief.")
+            .setMessages(List.of(withFiles))
+            .setTools(List.of())
+            .setStep(1)
+            .setAttachments(
+                Map.of(
+                    "a-1",
+                        new io.durableagents.model.AttachmentContent(
+                            "a-1",
+                            "notes.txt",
+                            "text/plain",
+                            "hello notes".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                    "a-2",
+                        new io.durableagents.model.AttachmentContent(
+                            "a-2", "chart.png", "image/png", new byte[] {1, 2}),
+                    "a-3",
+                        new io.durableagents.model.AttachmentContent(
+                            "a-3", "invoice.pdf", "application/pdf", new byte[] {3})))
+            .build();
 
     provider().generate(request, new Recording());
 
@@ -321,17 +331,19 @@ class OpenAiModelProviderTest {
     server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
     ToolCall call = new ToolCall("call_1", "echo", json("{\"text\":\"x\"}"));
     ModelRequest request =
-        new ModelRequest(
-            "s-1",
-            "tester",
-            "agent-model",
-            "",
-            List.of(
-                Message.user("hi"),
-                Message.assistant("", List.of(call)),
-                Message.toolResult(call, json("\"x\""))),
-            List.of(),
-            1);
+        ModelRequest.newBuilder()
+            .setSessionId("s-1")
+            .setAgent("tester")
+            .setModel("agent-model")
+            .setInstructions("")
+            .setMessages(
+                List.of(
+                    Message.user("hi"),
+                    Message.assistant("", List.of(call)),
+                    Message.toolResult(call, json("\"x\""))))
+            .setTools(List.of())
+            .setStep(1)
+            .build();
 
     provider().generate(request, new Recording());
 

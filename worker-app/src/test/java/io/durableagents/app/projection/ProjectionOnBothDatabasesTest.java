@@ -104,17 +104,18 @@ class ProjectionOnBothDatabasesTest {
       Checkpoint newest = history.get(0).checkpoint();
       assertThat(newest)
           .isEqualTo(
-              new Checkpoint(
-                  "chat-1",
-                  3,
-                  1,
-                  RunStatus.FINISHED,
-                  FinishReason.STOP,
-                  transcript,
-                  BUSINESS_STATE,
-                  new Usage(30, 12),
-                  "fp-1",
-                  3_000L));
+              Checkpoint.newBuilder()
+                  .setSessionId("chat-1")
+                  .setStepIndex(3)
+                  .setRun(1)
+                  .setStatus(RunStatus.FINISHED)
+                  .setFinishReason(FinishReason.STOP)
+                  .setMessages(transcript)
+                  .setBusinessState(BUSINESS_STATE)
+                  .setUsage(new Usage(30, 12))
+                  .setFingerprint("fp-1")
+                  .setSavedAt(3_000L)
+                  .build());
       assertThat(history.get(1).checkpoint().businessState()).isNull();
       assertThat(history.get(1).checkpoint().messages()).isEqualTo(transcript.subList(0, 3));
       assertThat(history.get(2).checkpoint().messages()).isEqualTo(transcript.subList(0, 2));

@@ -71,21 +71,18 @@ final class ForkStart {
       // Nothing to run: the fork stands where its entry stood.
       state.forkSettledAsSource(fork.run(), fork.agent(), fork.searchAttributes());
       session.settle(
-          new RunResult(
-              session.id(),
-              fork.run(),
-              RunStatus.settled(fork.status()) ? fork.status() : RunStatus.FINISHED,
-              fork.finishReason(),
-              fork.lastText(),
-              null,
-              0,
-              Usage.ZERO,
-              List.of(),
-              null,
-              null,
-              state.step(),
-              state.transcript().size(),
-              null));
+          RunResult.newBuilder()
+              .setSessionId(session.id())
+              .setRun(fork.run())
+              .setStatus(RunStatus.settled(fork.status()) ? fork.status() : RunStatus.FINISHED)
+              .setFinishReason(fork.finishReason())
+              .setText(fork.lastText())
+              .setSteps(0)
+              .setUsage(Usage.ZERO)
+              .setToolCalls(List.of())
+              .setCheckpointStep(state.step())
+              .setMessageCount(state.transcript().size())
+              .build());
       state.forkReady();
       return true;
     }

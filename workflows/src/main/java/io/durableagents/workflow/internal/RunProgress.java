@@ -116,21 +116,20 @@ final class RunProgress {
       ErrorInfo error,
       int step,
       int messageCount) {
-    return new RunResult(
-        sessionId,
-        run,
-        status,
-        finishReason,
-        lastText,
-        output,
-        steps,
-        usage,
-        toolCalls,
-        null,
-        error,
-        step,
-        messageCount,
-        null);
+    return RunResult.newBuilder()
+        .setSessionId(sessionId)
+        .setRun(run)
+        .setStatus(status)
+        .setFinishReason(finishReason)
+        .setText(lastText)
+        .setOutput(output)
+        .setSteps(steps)
+        .setUsage(usage)
+        .setToolCalls(toolCalls)
+        .setError(error)
+        .setCheckpointStep(step)
+        .setMessageCount(messageCount)
+        .build();
   }
 
   /** The result of a run paused for {@code approval}: no output yet. */
@@ -141,20 +140,18 @@ final class RunProgress {
       Approval approval,
       int step,
       int messageCount) {
-    return new RunResult(
-        sessionId,
-        run,
-        status,
-        finishReason,
-        lastText,
-        null,
-        steps,
-        usage,
-        toolCalls,
-        approval,
-        null,
-        step,
-        messageCount,
-        null);
+    return RunResult.newBuilder()
+        .setSessionId(sessionId)
+        .setRun(run)
+        .setStatus(status)
+        .setFinishReason(finishReason)
+        .setText(lastText)
+        .setSteps(steps)
+        .setUsage(usage)
+        .setToolCalls(toolCalls)
+        .setApproval(approval)
+        .setCheckpointStep(step)
+        .setMessageCount(messageCount)
+        .build();
   }
 }

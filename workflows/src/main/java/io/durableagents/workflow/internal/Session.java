@@ -138,16 +138,17 @@ final class Session {
   }
 
   SessionStatus status() {
-    return new SessionStatus(
-        id(),
-        state.shownAgent(),
-        state.status(),
-        state.lastRun(),
-        state.step(),
-        state.transcript().size(),
-        state.totalUsage(),
-        results.last(),
-        approvals.pending(),
-        state.businessState());
+    return SessionStatus.newBuilder()
+        .setSessionId(id())
+        .setAgent(state.shownAgent())
+        .setStatus(state.status())
+        .setRun(state.lastRun())
+        .setCheckpointStep(state.step())
+        .setMessageCount(state.transcript().size())
+        .setUsage(state.totalUsage())
+        .setLastResult(results.last())
+        .setApproval(approvals.pending())
+        .setBusinessState(state.businessState())
+        .build();
   }
 }
