@@ -15,17 +15,14 @@ import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.CallCheck;
 import io.durableagents.workflow.internal.activity.ForkState;
-import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.ModelTurnResult;
 import io.durableagents.workflow.internal.activity.RunResolution;
-import io.durableagents.workflow.internal.activity.TurnSaves;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
 import io.durableagents.workflow.internal.wire.SessionSnapshot;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Workflow;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -48,6 +45,7 @@ final class AgentRun {
   private final List<ToolCall> resumeCalls;
   private final List<CallCheck> resumeChecks;
   private final RunProgress progress;
+  private final ModelTurns turns;
 
   /** The run configuration the run was sent with (null: none). */
   private final JsonNode runConfig;
@@ -60,9 +58,6 @@ final class AgentRun {
 
   private final long timeSpentMs;
 
-  /** What a turn of this run reported changed in the worker's definition (null: nothing). */
-  private String drift;
-
   /** A wait point carried over continue-as-new: its call is the first of {@code resumeCalls}. */
   private Approval resumedApproval;
 
@@ -70,11 +65,6 @@ final class AgentRun {
 
   /** The envelope that started this run, if a trigger did: handed to its tools. */
   private TriggerEnvelope trigger;
-
-  private Duration storeBackoff = Duration.ZERO;
-
-  /** Set when a turn of this run found a worker without the transcript it held saves on. */
-  private boolean heldSavesMissed;
 
   private boolean cancelRequested;
   private CancellationScope scope;
@@ -94,6 +84,7 @@ final class AgentRun {
     this.recordedFingerprint = null;
     this.carriedSpec = null;
     this.timeSpentMs = 0;
+    this.turns = new ModelTurns(session, progress, null);
   }
 
   /**
@@ -113,6 +104,7 @@ final class AgentRun {
     this.recordedFingerprint = fork.fingerprint();
     this.carriedSpec = null;
     this.timeSpentMs = 0;
+    this.turns = new ModelTurns(session, progress, null);
   }
 
   /** The run in progress when the session continued as new, picked up where it stood. */
@@ -136,7 +128,7 @@ final class AgentRun {
     this.runConfig = snapshot.runConfig();
     this.recordedFingerprint = null;
     this.carriedSpec = snapshot.spec();
-    this.drift = snapshot.drift();
+    this.turns = new ModelTurns(session, progress, snapshot.drift());
     this.timeSpentMs = snapshot.timeSpentMs();
   }
 
@@ -166,7 +158,7 @@ final class AgentRun {
 
   /** What the run's checkpoint entries record of it. */
   CheckpointSave.RunInfo info() {
-    return new CheckpointSave.RunInfo(progress.steps(), progress.usage(), runConfig, drift);
+    return new CheckpointSave.RunInfo(progress.steps(), progress.usage(), runConfig, turns.drift());
   }
 
   /** The first trigger envelope that reaches the run is the one its tools get. */
@@ -238,7 +230,7 @@ final class AgentRun {
         trigger,
         state.spec(),
         runConfig,
-        drift,
+        turns.drift(),
         timer == null ? timeSpentMs : timer.spentMs());
   }
 
@@ -306,25 +298,19 @@ final class AgentRun {
       }
       session.inbox.moveInterjectionsTo(state.transcript());
       int turnStep = state.step() + 1;
-      TurnSaves saves = session.checkpoints.nextTurn(spec, heldSavesMissed);
       ModelTurnResult turn;
       try {
-        turn = session.stubs.model(spec, turnStep).modelTurn(request(spec, turnStep, saves));
-        session.checkpoints.turnCompleted(saves);
+        turn = turns.send(spec, turnStep);
       } catch (ActivityFailure failure) {
         unlessCancelled();
-        RunResult failed =
-            turnFailed(Failures.errorOf(failure, FailureTypes.MODEL_ERROR), turnStep);
-        if (failed != null) {
-          return failed;
+        ErrorInfo error = Failures.errorOf(failure, FailureTypes.MODEL_ERROR);
+        if (turns.retries(error)) {
+          continue;
         }
-        continue;
+        session.checkpoints.save(turnStep, RunStatus.FAILED, FinishReason.ERROR);
+        return fail(error);
       }
-      storeBackoff = Duration.ZERO;
-      if (turn.drift() != null) {
-        drift = turn.drift();
-      }
-      List<ToolCall> calls = recordTurn(turn, turnStep);
+      List<ToolCall> calls = turns.record(turn, turnStep);
       if (calls.isEmpty()) {
         if (!session.inbox.hasInterjections()) {
           return answered(turn);
@@ -350,74 +336,6 @@ final class AgentRun {
         .stubs
         .localAgents()
         .resolveRun(new RunResolution(state.agentName(), runConfig, recordedFingerprint));
-  }
-
-  private ModelTurnRequest request(AgentSpec spec, int turnStep, TurnSaves saves) {
-    return new ModelTurnRequest(
-        session.id(),
-        spec.name(),
-        number(),
-        turnStep,
-        state.step(),
-        state.transcript().stored(),
-        state.transcript().unsaved(),
-        state.transcript().chain(),
-        Workflow.getInfo().getFirstExecutionRunId(),
-        spec.fingerprint(),
-        saves);
-  }
-
-  /**
-   * A model turn failed with {@code error}: null when it is sent again (the held saves' worker was
-   * gone, or the store is down and is waited out like a checkpoint save), else the failed run's
-   * result.
-   */
-  private RunResult turnFailed(ErrorInfo error, int turnStep) {
-    if (FailureTypes.HELD_SAVES_UNKNOWN.equals(error.code())) {
-      // Another worker, or one that forgot the transcript: the turn writes what is held.
-      session.checkpoints.turnMissedTranscript();
-      heldSavesMissed = true;
-      return null;
-    }
-    if (FailureTypes.STORE_UNAVAILABLE.equals(error.code())) {
-      storeBackoff = storeBackoff.isZero() ? Duration.ofSeconds(1) : storeBackoff.multipliedBy(2);
-      if (storeBackoff.compareTo(Duration.ofMinutes(1)) > 0) {
-        storeBackoff = Duration.ofMinutes(1);
-      }
-      log.warn(
-          "{}: store unavailable for the model turn; retrying in {}", session.id(), storeBackoff);
-      Workflow.sleep(storeBackoff);
-      return null;
-    }
-    session.checkpoints.save(turnStep, RunStatus.FAILED, FinishReason.ERROR);
-    return fail(error);
-  }
-
-  /**
-   * Records a model turn's answer in the run and the transcript and saves its entry: with the next
-   * turn when it asks for tools (the batch's tools do not read the transcript), else now. Answers
-   * its calls, each with an id.
-   */
-  private List<ToolCall> recordTurn(ModelTurnResult turn, int turnStep) {
-    progress.turnTaken(turn.usage(), turn.text());
-    state.usageAdded(turn.usage());
-    List<ToolCall> calls = withIds(turn.toolCalls(), turnStep);
-    state.transcript().add(Message.assistant(turn.text(), calls));
-    boolean answered = calls.isEmpty() && !session.inbox.hasInterjections();
-    String reason =
-        turn.finishReason() != null
-            ? turn.finishReason()
-            : calls.isEmpty() ? FinishReason.STOP : FinishReason.TOOL_CALLS;
-    if (!calls.isEmpty()) {
-      session.checkpoints.saveWithNextTurn(turnStep, RunStatus.IN_PROGRESS, reason);
-    } else {
-      RunStatus entryStatus =
-          !answered
-              ? RunStatus.IN_PROGRESS
-              : turn.outputError() != null ? RunStatus.FAILED : RunStatus.FINISHED;
-      session.checkpoints.save(turnStep, entryStatus, reason);
-    }
-    return calls;
   }
 
   /** The model answered without calls and no input is waiting: the run's final result. */
@@ -498,17 +416,5 @@ final class AgentRun {
   private RunResult result(RunStatus status, String finishReason, ErrorInfo error) {
     return progress.result(
         session.id(), status, finishReason, error, state.step(), state.transcript().size());
-  }
-
-  /** Gives every call an id: the provider's, or one derived from the step and position. */
-  private static List<ToolCall> withIds(List<ToolCall> calls, int turnStep) {
-    List<ToolCall> named = new ArrayList<>(calls.size());
-    for (int i = 0; i < calls.size(); i++) {
-      ToolCall call = calls.get(i);
-      String id =
-          call.id() != null && !call.id().isBlank() ? call.id() : "call_" + turnStep + "_" + i;
-      named.add(new ToolCall(id, call.name(), call.arguments()));
-    }
-    return named;
   }
 }
