@@ -6,7 +6,6 @@ import io.durableagents.conversation.Message;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.session.Approval;
 import io.durableagents.session.RunStatus;
-import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Limits;
@@ -23,7 +22,6 @@ import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Workflow;
-import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 
@@ -33,7 +31,8 @@ import org.slf4j.Logger;
  * entry is saved; budgets (steps, tokens, wall clock) end the loop; a cancel settles it. The run
  * keeps the definition it resolved when it started (its {@link AgentSpec}, recorded in the history,
  * and the definition the worker stored under its fingerprint) for all its turns, across approvals,
- * worker changes, continue-as-new and forks.
+ * worker changes, continue-as-new and forks. {@link ModelTurns} sends and records its turns, {@link
+ * ToolBatch} runs a turn's calls, {@link RunSettlement} ends it.
  */
 final class AgentRun {
   private static final Logger log = Workflow.getLogger(AgentRun.class);
@@ -46,6 +45,7 @@ final class AgentRun {
   private final List<CallCheck> resumeChecks;
   private final RunProgress progress;
   private final ModelTurns turns;
+  private final RunSettlement settlement;
 
   /** The run configuration the run was sent with (null: none). */
   private final JsonNode runConfig;
@@ -85,6 +85,7 @@ final class AgentRun {
     this.carriedSpec = null;
     this.timeSpentMs = 0;
     this.turns = new ModelTurns(session, progress, null);
+    this.settlement = new RunSettlement(session, progress);
   }
 
   /**
@@ -105,6 +106,7 @@ final class AgentRun {
     this.carriedSpec = null;
     this.timeSpentMs = 0;
     this.turns = new ModelTurns(session, progress, null);
+    this.settlement = new RunSettlement(session, progress);
   }
 
   /** The run in progress when the session continued as new, picked up where it stood. */
@@ -129,6 +131,7 @@ final class AgentRun {
     this.recordedFingerprint = null;
     this.carriedSpec = snapshot.spec();
     this.turns = new ModelTurns(session, progress, snapshot.drift());
+    this.settlement = new RunSettlement(session, progress);
     this.timeSpentMs = snapshot.timeSpentMs();
   }
 
@@ -195,17 +198,12 @@ final class AgentRun {
 
   /** Where the run stands, for a sender answered at a continue-as-new boundary. */
   RunResult progressResult() {
-    return result(RunStatus.IN_PROGRESS, null, null);
+    return settlement.inProgress();
   }
 
+  /** The run's result while it waits for a decision. */
   RunResult pausedResult() {
-    return progress.pausedResult(
-        session.id(),
-        RunStatus.AWAITING_APPROVAL,
-        FinishReason.AWAITING_APPROVAL,
-        session.approvals.pending(),
-        state.step(),
-        state.transcript().size());
+    return settlement.paused();
   }
 
   /**
@@ -252,7 +250,12 @@ final class AgentRun {
       }
     }
     scope = null;
-    return outcome[0] != null ? outcome[0] : cancelled();
+    if (outcome[0] != null) {
+      return outcome[0];
+    }
+    ToolBatch unfinished = batch;
+    batch = null;
+    return settlement.cancelled(timer, unfinished);
   }
 
   private RunResult loop() {
@@ -261,7 +264,7 @@ final class AgentRun {
       spec = carriedSpec != null ? carriedSpec : resolve();
     } catch (ActivityFailure failure) {
       unlessCancelled();
-      return fail(Failures.errorOf(failure, FailureTypes.AGENT_UNAVAILABLE));
+      return settlement.failed(Failures.errorOf(failure, FailureTypes.AGENT_UNAVAILABLE), timer);
     }
     state.agentResolved(spec);
     session.show();
@@ -291,10 +294,10 @@ final class AgentRun {
         session.continueAsNew(() -> snapshot(List.of(), List.of(), null, 0));
       }
       if (progress.steps() >= maxSteps) {
-        return finishOnBudget(FinishReason.MAX_STEPS);
+        return settlement.outOfBudget(FinishReason.MAX_STEPS, timer);
       }
       if (spec.maxTokens() > 0 && progress.usage().total() >= spec.maxTokens()) {
-        return finishOnBudget(FinishReason.MAX_TOKENS);
+        return settlement.outOfBudget(FinishReason.MAX_TOKENS, timer);
       }
       session.inbox.moveInterjectionsTo(state.transcript());
       int turnStep = state.step() + 1;
@@ -308,12 +311,12 @@ final class AgentRun {
           continue;
         }
         session.checkpoints.save(turnStep, RunStatus.FAILED, FinishReason.ERROR);
-        return fail(error);
+        return settlement.failed(error, timer);
       }
       List<ToolCall> calls = turns.record(turn, turnStep);
       if (calls.isEmpty()) {
         if (!session.inbox.hasInterjections()) {
-          return answered(turn);
+          return settlement.answered(turn, timer);
         }
         continue;
       }
@@ -338,19 +341,6 @@ final class AgentRun {
         .resolveRun(new RunResolution(state.agentName(), runConfig, recordedFingerprint));
   }
 
-  /** The model answered without calls and no input is waiting: the run's final result. */
-  private RunResult answered(ModelTurnResult turn) {
-    timer.disarm();
-    if (turn.outputError() != null) {
-      return result(
-          RunStatus.FAILED,
-          FinishReason.ERROR,
-          new ErrorInfo(FailureTypes.INVALID_OUTPUT, turn.outputError()));
-    }
-    progress.outputGiven(turn.output());
-    return result(RunStatus.FINISHED, FinishReason.STOP, null);
-  }
-
   private void runBatch(AgentSpec spec, List<ToolCall> calls, List<CallCheck> checks) {
     batch = new ToolBatch(session, this, spec, calls, checks);
     batch.execute();
@@ -361,60 +351,5 @@ final class AgentRun {
     if (cancelRequested) {
       throw new CanceledFailure("run " + number() + " of " + session.id() + " was cancelled");
     }
-  }
-
-  /** A budget is used up: the last entry is saved again, now settled. */
-  private RunResult finishOnBudget(String reason) {
-    timer.disarm();
-    session.inbox.moveInterjectionsTo(state.transcript());
-    session.checkpoints.save(Math.max(state.step(), 1), RunStatus.FINISHED, reason);
-    return result(RunStatus.FINISHED, reason, null);
-  }
-
-  private RunResult fail(ErrorInfo error) {
-    if (timer != null) {
-      timer.disarm();
-    }
-    if (state.transcript().hasUnsaved() || state.step() == 0) {
-      session.checkpoints.save(state.step() + 1, RunStatus.FAILED, FinishReason.ERROR);
-    }
-    return result(RunStatus.FAILED, FinishReason.ERROR, error);
-  }
-
-  /**
-   * Settles a cancelled run: calls of the turn without a result get {@code cancelled}, a pending
-   * approval is closed, and one entry records the state.
-   */
-  private RunResult cancelled() {
-    if (timer != null) {
-      timer.forget();
-    }
-    List<ApprovalRecord> approvals = new ArrayList<>();
-    ApprovalRecord closed = session.approvals.cancelled(number(), state.step());
-    if (closed != null) {
-      approvals.add(closed);
-    }
-    if (batch != null) {
-      batch.fillCancelled();
-      batch = null;
-    }
-    session.inbox.moveInterjectionsTo(state.transcript());
-    if (timer != null && timer.timedOut()) {
-      session.checkpoints.save(state.step() + 1, RunStatus.FAILED, FinishReason.TIMEOUT, approvals);
-      return result(
-          RunStatus.FAILED,
-          FinishReason.TIMEOUT,
-          new ErrorInfo(
-              FailureTypes.RUN_TIMEOUT,
-              "The run exceeded its timeout of " + timer.timeoutMs() + " ms."));
-    }
-    session.checkpoints.save(
-        state.step() + 1, RunStatus.CANCELLED, FinishReason.CANCELLED, approvals);
-    return result(RunStatus.CANCELLED, FinishReason.CANCELLED, null);
-  }
-
-  private RunResult result(RunStatus status, String finishReason, ErrorInfo error) {
-    return progress.result(
-        session.id(), status, finishReason, error, state.step(), state.transcript().size());
   }
 }
