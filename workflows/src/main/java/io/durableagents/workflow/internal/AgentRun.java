@@ -6,7 +6,6 @@ import io.durableagents.conversation.Message;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.session.Approval;
 import io.durableagents.session.RunStatus;
-import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Limits;
@@ -15,18 +14,14 @@ import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.CallCheck;
 import io.durableagents.workflow.internal.activity.ForkState;
-import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.ModelTurnResult;
 import io.durableagents.workflow.internal.activity.RunResolution;
-import io.durableagents.workflow.internal.activity.TurnSaves;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
 import io.durableagents.workflow.internal.wire.SessionSnapshot;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Workflow;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 
@@ -36,7 +31,8 @@ import org.slf4j.Logger;
  * entry is saved; budgets (steps, tokens, wall clock) end the loop; a cancel settles it. The run
  * keeps the definition it resolved when it started (its {@link AgentSpec}, recorded in the history,
  * and the definition the worker stored under its fingerprint) for all its turns, across approvals,
- * worker changes, continue-as-new and forks.
+ * worker changes, continue-as-new and forks. {@link ModelTurns} sends and records its turns, {@link
+ * ToolBatch} runs a turn's calls, {@link RunSettlement} ends it.
  */
 final class AgentRun {
   private static final Logger log = Workflow.getLogger(AgentRun.class);
@@ -48,6 +44,8 @@ final class AgentRun {
   private final List<ToolCall> resumeCalls;
   private final List<CallCheck> resumeChecks;
   private final RunProgress progress;
+  private final ModelTurns turns;
+  private final RunSettlement settlement;
 
   /** The run configuration the run was sent with (null: none). */
   private final JsonNode runConfig;
@@ -60,9 +58,6 @@ final class AgentRun {
 
   private final long timeSpentMs;
 
-  /** What a turn of this run reported changed in the worker's definition (null: nothing). */
-  private String drift;
-
   /** A wait point carried over continue-as-new: its call is the first of {@code resumeCalls}. */
   private Approval resumedApproval;
 
@@ -70,11 +65,6 @@ final class AgentRun {
 
   /** The envelope that started this run, if a trigger did: handed to its tools. */
   private TriggerEnvelope trigger;
-
-  private Duration storeBackoff = Duration.ZERO;
-
-  /** Set when a turn of this run found a worker without the transcript it held saves on. */
-  private boolean heldSavesMissed;
 
   private boolean cancelRequested;
   private CancellationScope scope;
@@ -94,6 +84,8 @@ final class AgentRun {
     this.recordedFingerprint = null;
     this.carriedSpec = null;
     this.timeSpentMs = 0;
+    this.turns = new ModelTurns(session, progress, null);
+    this.settlement = new RunSettlement(session, progress);
   }
 
   /**
@@ -113,6 +105,8 @@ final class AgentRun {
     this.recordedFingerprint = fork.fingerprint();
     this.carriedSpec = null;
     this.timeSpentMs = 0;
+    this.turns = new ModelTurns(session, progress, null);
+    this.settlement = new RunSettlement(session, progress);
   }
 
   /** The run in progress when the session continued as new, picked up where it stood. */
@@ -136,7 +130,8 @@ final class AgentRun {
     this.runConfig = snapshot.runConfig();
     this.recordedFingerprint = null;
     this.carriedSpec = snapshot.spec();
-    this.drift = snapshot.drift();
+    this.turns = new ModelTurns(session, progress, snapshot.drift());
+    this.settlement = new RunSettlement(session, progress);
     this.timeSpentMs = snapshot.timeSpentMs();
   }
 
@@ -166,7 +161,7 @@ final class AgentRun {
 
   /** What the run's checkpoint entries record of it. */
   CheckpointSave.RunInfo info() {
-    return new CheckpointSave.RunInfo(progress.steps(), progress.usage(), runConfig, drift);
+    return new CheckpointSave.RunInfo(progress.steps(), progress.usage(), runConfig, turns.drift());
   }
 
   /** The first trigger envelope that reaches the run is the one its tools get. */
@@ -203,17 +198,12 @@ final class AgentRun {
 
   /** Where the run stands, for a sender answered at a continue-as-new boundary. */
   RunResult progressResult() {
-    return result(RunStatus.IN_PROGRESS, null, null);
+    return settlement.inProgress();
   }
 
+  /** The run's result while it waits for a decision. */
   RunResult pausedResult() {
-    return progress.pausedResult(
-        session.id(),
-        RunStatus.AWAITING_APPROVAL,
-        FinishReason.AWAITING_APPROVAL,
-        session.approvals.pending(),
-        state.step(),
-        state.transcript().size());
+    return settlement.paused();
   }
 
   /**
@@ -238,7 +228,7 @@ final class AgentRun {
         trigger,
         state.spec(),
         runConfig,
-        drift,
+        turns.drift(),
         timer == null ? timeSpentMs : timer.spentMs());
   }
 
@@ -260,7 +250,12 @@ final class AgentRun {
       }
     }
     scope = null;
-    return outcome[0] != null ? outcome[0] : cancelled();
+    if (outcome[0] != null) {
+      return outcome[0];
+    }
+    ToolBatch unfinished = batch;
+    batch = null;
+    return settlement.cancelled(timer, unfinished);
   }
 
   private RunResult loop() {
@@ -269,7 +264,7 @@ final class AgentRun {
       spec = carriedSpec != null ? carriedSpec : resolve();
     } catch (ActivityFailure failure) {
       unlessCancelled();
-      return fail(Failures.errorOf(failure, FailureTypes.AGENT_UNAVAILABLE));
+      return settlement.failed(Failures.errorOf(failure, FailureTypes.AGENT_UNAVAILABLE), timer);
     }
     state.agentResolved(spec);
     session.show();
@@ -299,35 +294,29 @@ final class AgentRun {
         session.continueAsNew(() -> snapshot(List.of(), List.of(), null, 0));
       }
       if (progress.steps() >= maxSteps) {
-        return finishOnBudget(FinishReason.MAX_STEPS);
+        return settlement.outOfBudget(FinishReason.MAX_STEPS, timer);
       }
       if (spec.maxTokens() > 0 && progress.usage().total() >= spec.maxTokens()) {
-        return finishOnBudget(FinishReason.MAX_TOKENS);
+        return settlement.outOfBudget(FinishReason.MAX_TOKENS, timer);
       }
       session.inbox.moveInterjectionsTo(state.transcript());
       int turnStep = state.step() + 1;
-      TurnSaves saves = session.checkpoints.nextTurn(spec, heldSavesMissed);
       ModelTurnResult turn;
       try {
-        turn = session.stubs.model(spec, turnStep).modelTurn(request(spec, turnStep, saves));
-        session.checkpoints.turnCompleted(saves);
+        turn = turns.send(spec, turnStep);
       } catch (ActivityFailure failure) {
         unlessCancelled();
-        RunResult failed =
-            turnFailed(Failures.errorOf(failure, FailureTypes.MODEL_ERROR), turnStep);
-        if (failed != null) {
-          return failed;
+        ErrorInfo error = Failures.errorOf(failure, FailureTypes.MODEL_ERROR);
+        if (turns.retries(error)) {
+          continue;
         }
-        continue;
+        session.checkpoints.save(turnStep, RunStatus.FAILED, FinishReason.ERROR);
+        return settlement.failed(error, timer);
       }
-      storeBackoff = Duration.ZERO;
-      if (turn.drift() != null) {
-        drift = turn.drift();
-      }
-      List<ToolCall> calls = recordTurn(turn, turnStep);
+      List<ToolCall> calls = turns.record(turn, turnStep);
       if (calls.isEmpty()) {
         if (!session.inbox.hasInterjections()) {
-          return answered(turn);
+          return settlement.answered(turn, timer);
         }
         continue;
       }
@@ -352,87 +341,6 @@ final class AgentRun {
         .resolveRun(new RunResolution(state.agentName(), runConfig, recordedFingerprint));
   }
 
-  private ModelTurnRequest request(AgentSpec spec, int turnStep, TurnSaves saves) {
-    return new ModelTurnRequest(
-        session.id(),
-        spec.name(),
-        number(),
-        turnStep,
-        state.step(),
-        state.transcript().stored(),
-        state.transcript().unsaved(),
-        state.transcript().chain(),
-        Workflow.getInfo().getFirstExecutionRunId(),
-        spec.fingerprint(),
-        saves);
-  }
-
-  /**
-   * A model turn failed with {@code error}: null when it is sent again (the held saves' worker was
-   * gone, or the store is down and is waited out like a checkpoint save), else the failed run's
-   * result.
-   */
-  private RunResult turnFailed(ErrorInfo error, int turnStep) {
-    if (FailureTypes.HELD_SAVES_UNKNOWN.equals(error.code())) {
-      // Another worker, or one that forgot the transcript: the turn writes what is held.
-      session.checkpoints.turnMissedTranscript();
-      heldSavesMissed = true;
-      return null;
-    }
-    if (FailureTypes.STORE_UNAVAILABLE.equals(error.code())) {
-      storeBackoff = storeBackoff.isZero() ? Duration.ofSeconds(1) : storeBackoff.multipliedBy(2);
-      if (storeBackoff.compareTo(Duration.ofMinutes(1)) > 0) {
-        storeBackoff = Duration.ofMinutes(1);
-      }
-      log.warn(
-          "{}: store unavailable for the model turn; retrying in {}", session.id(), storeBackoff);
-      Workflow.sleep(storeBackoff);
-      return null;
-    }
-    session.checkpoints.save(turnStep, RunStatus.FAILED, FinishReason.ERROR);
-    return fail(error);
-  }
-
-  /**
-   * Records a model turn's answer in the run and the transcript and saves its entry: with the next
-   * turn when it asks for tools (the batch's tools do not read the transcript), else now. Answers
-   * its calls, each with an id.
-   */
-  private List<ToolCall> recordTurn(ModelTurnResult turn, int turnStep) {
-    progress.turnTaken(turn.usage(), turn.text());
-    state.usageAdded(turn.usage());
-    List<ToolCall> calls = withIds(turn.toolCalls(), turnStep);
-    state.transcript().add(Message.assistant(turn.text(), calls));
-    boolean answered = calls.isEmpty() && !session.inbox.hasInterjections();
-    String reason =
-        turn.finishReason() != null
-            ? turn.finishReason()
-            : calls.isEmpty() ? FinishReason.STOP : FinishReason.TOOL_CALLS;
-    if (!calls.isEmpty()) {
-      session.checkpoints.saveWithNextTurn(turnStep, RunStatus.IN_PROGRESS, reason);
-    } else {
-      RunStatus entryStatus =
-          !answered
-              ? RunStatus.IN_PROGRESS
-              : turn.outputError() != null ? RunStatus.FAILED : RunStatus.FINISHED;
-      session.checkpoints.save(turnStep, entryStatus, reason);
-    }
-    return calls;
-  }
-
-  /** The model answered without calls and no input is waiting: the run's final result. */
-  private RunResult answered(ModelTurnResult turn) {
-    timer.disarm();
-    if (turn.outputError() != null) {
-      return result(
-          RunStatus.FAILED,
-          FinishReason.ERROR,
-          new ErrorInfo(FailureTypes.INVALID_OUTPUT, turn.outputError()));
-    }
-    progress.outputGiven(turn.output());
-    return result(RunStatus.FINISHED, FinishReason.STOP, null);
-  }
-
   private void runBatch(AgentSpec spec, List<ToolCall> calls, List<CallCheck> checks) {
     batch = new ToolBatch(session, this, spec, calls, checks);
     batch.execute();
@@ -443,72 +351,5 @@ final class AgentRun {
     if (cancelRequested) {
       throw new CanceledFailure("run " + number() + " of " + session.id() + " was cancelled");
     }
-  }
-
-  /** A budget is used up: the last entry is saved again, now settled. */
-  private RunResult finishOnBudget(String reason) {
-    timer.disarm();
-    session.inbox.moveInterjectionsTo(state.transcript());
-    session.checkpoints.save(Math.max(state.step(), 1), RunStatus.FINISHED, reason);
-    return result(RunStatus.FINISHED, reason, null);
-  }
-
-  private RunResult fail(ErrorInfo error) {
-    if (timer != null) {
-      timer.disarm();
-    }
-    if (state.transcript().hasUnsaved() || state.step() == 0) {
-      session.checkpoints.save(state.step() + 1, RunStatus.FAILED, FinishReason.ERROR);
-    }
-    return result(RunStatus.FAILED, FinishReason.ERROR, error);
-  }
-
-  /**
-   * Settles a cancelled run: calls of the turn without a result get {@code cancelled}, a pending
-   * approval is closed, and one entry records the state.
-   */
-  private RunResult cancelled() {
-    if (timer != null) {
-      timer.forget();
-    }
-    List<ApprovalRecord> approvals = new ArrayList<>();
-    ApprovalRecord closed = session.approvals.cancelled(number(), state.step());
-    if (closed != null) {
-      approvals.add(closed);
-    }
-    if (batch != null) {
-      batch.fillCancelled();
-      batch = null;
-    }
-    session.inbox.moveInterjectionsTo(state.transcript());
-    if (timer != null && timer.timedOut()) {
-      session.checkpoints.save(state.step() + 1, RunStatus.FAILED, FinishReason.TIMEOUT, approvals);
-      return result(
-          RunStatus.FAILED,
-          FinishReason.TIMEOUT,
-          new ErrorInfo(
-              FailureTypes.RUN_TIMEOUT,
-              "The run exceeded its timeout of " + timer.timeoutMs() + " ms."));
-    }
-    session.checkpoints.save(
-        state.step() + 1, RunStatus.CANCELLED, FinishReason.CANCELLED, approvals);
-    return result(RunStatus.CANCELLED, FinishReason.CANCELLED, null);
-  }
-
-  private RunResult result(RunStatus status, String finishReason, ErrorInfo error) {
-    return progress.result(
-        session.id(), status, finishReason, error, state.step(), state.transcript().size());
-  }
-
-  /** Gives every call an id: the provider's, or one derived from the step and position. */
-  private static List<ToolCall> withIds(List<ToolCall> calls, int turnStep) {
-    List<ToolCall> named = new ArrayList<>(calls.size());
-    for (int i = 0; i < calls.size(); i++) {
-      ToolCall call = calls.get(i);
-      String id =
-          call.id() != null && !call.id().isBlank() ? call.id() : "call_" + turnStep + "_" + i;
-      named.add(new ToolCall(id, call.name(), call.arguments()));
-    }
-    return named;
   }
 }
