@@ -31,8 +31,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Runs a tool-using session of two runs, fetches its history and replays it with the current
  * workflow code. The sessions upsert their search attributes, as on a namespace that has them. The
- * history is also written to {@code target/histories/}: a new golden history for {@code
- * workflows/src/test/resources/histories/} is taken from there when a behaviour ships.
+ * history is also written to {@code target/histories/}: the golden histories of {@code
+ * workflows/src/test/resources/histories/} are taken from there, after a change id and at each
+ * release (that directory's README says how).
  */
 class ReplayFreshHistoryTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -147,7 +148,7 @@ class ReplayFreshHistoryTest {
       kit.env.sleep(Duration.ofSeconds(10));
       assertThat(kit.attach("golden-store-outage").status()).isEqualTo(RunStatus.FINISHED);
       assertThat(kit.storeCalls.get("definition")).hasValue(3);
-      replayAndKeep(kit, "golden-store-outage", "store-outage-0.2.0.json");
+      replayAndKeep(kit, "golden-store-outage", "store-outage.json");
     }
   }
 
