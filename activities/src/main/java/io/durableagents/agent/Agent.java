@@ -20,10 +20,10 @@ import java.util.Objects;
  *
  * <pre>{@code
  * Agent concierge = Agent.newBuilder("concierge")
- *     .model("gpt-4o-mini")
- *     .instructions("You book restaurant tables.")
- *     .tools(weatherTool, findRestaurantTool)
- *     .maxSteps(10)
+ *     .setModel("gpt-4o-mini")
+ *     .setInstructions("You book restaurant tables.")
+ *     .setTools(weatherTool, findRestaurantTool)
+ *     .setMaxSteps(10)
  *     .build();
  * }</pre>
  */
@@ -147,8 +147,14 @@ public final class Agent {
     return runTimeout;
   }
 
+  /** A builder for an agent of that name. */
   public static Builder newBuilder(String name) {
     return new Builder(name);
+  }
+
+  /** A builder holding this agent's settings, to derive a changed copy of it. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
   public String name() {
@@ -229,49 +235,78 @@ public final class Agent {
       this.name = Objects.requireNonNull(name, "name");
     }
 
-    public Builder model(String model) {
+    private Builder(Agent agent) {
+      this.name = agent.name;
+      this.model = agent.model;
+      this.instructions = agent.instructions;
+      this.tools.addAll(agent.tools.values());
+      this.modelProvider = agent.modelProvider;
+      this.maxSteps = agent.maxSteps;
+      this.toolConcurrency = agent.toolConcurrency;
+      this.modelTimeout = agent.modelTimeout;
+      this.modelMaxAttempts = agent.modelMaxAttempts;
+      this.approvalTimeout = agent.approvalTimeout;
+      this.approvalNotifier = agent.approvalNotifier;
+      this.maxTokens = agent.maxTokens;
+      this.runTimeout = agent.runTimeout;
+      this.modelExecution = agent.modelExecution;
+      this.outputSchema = agent.outputSchema;
+      this.taskQueue = agent.taskQueue;
+      this.retryOptions = agent.retryOptions;
+      this.onAgentDrift = agent.onAgentDrift;
+    }
+
+    public Builder setModel(String model) {
       this.model = Objects.requireNonNull(model, "model");
       return this;
     }
 
-    public Builder instructions(String instructions) {
+    public Builder setInstructions(String instructions) {
       this.instructions = Objects.requireNonNull(instructions, "instructions");
       return this;
     }
 
-    public Builder tools(Tool... tools) {
-      for (Tool tool : tools) {
-        this.tools.add(Objects.requireNonNull(tool, "tool"));
-      }
+    /** The agent's tools, replacing any set before; names must be unique. */
+    public Builder setTools(Tool... tools) {
+      return setTools(List.of(tools));
+    }
+
+    /** The agent's tools, replacing any set before; names must be unique. */
+    public Builder setTools(List<Tool> tools) {
+      List<Tool> copy = List.copyOf(tools); // refuses a null list or tool before clearing
+      this.tools.clear();
+      this.tools.addAll(copy);
       return this;
     }
 
-    public Builder tools(List<Tool> tools) {
-      return tools(tools.toArray(Tool[]::new));
+    /** Tools added to those set before, e.g. to a builder of {@link Agent#toBuilder()}. */
+    public Builder addTools(Tool... tools) {
+      this.tools.addAll(List.of(tools));
+      return this;
     }
 
-    public Builder modelProvider(ModelProvider modelProvider) {
+    public Builder setModelProvider(ModelProvider modelProvider) {
       this.modelProvider = Objects.requireNonNull(modelProvider, "modelProvider");
       return this;
     }
 
-    public Builder maxSteps(int maxSteps) {
+    public Builder setMaxSteps(int maxSteps) {
       this.maxSteps = maxSteps;
       return this;
     }
 
-    public Builder toolConcurrency(int toolConcurrency) {
+    public Builder setToolConcurrency(int toolConcurrency) {
       this.toolConcurrency = toolConcurrency;
       return this;
     }
 
-    public Builder modelTimeout(Duration modelTimeout) {
+    public Builder setModelTimeout(Duration modelTimeout) {
       this.modelTimeout = Objects.requireNonNull(modelTimeout, "modelTimeout");
       return this;
     }
 
     /** Attempts of one model turn, including the first (default 4; backoff 1 s to 30 s). */
-    public Builder modelMaxAttempts(int modelMaxAttempts) {
+    public Builder setModelMaxAttempts(int modelMaxAttempts) {
       this.modelMaxAttempts = modelMaxAttempts;
       return this;
     }
@@ -281,17 +316,17 @@ public final class Agent {
      * workers need the plugin with this agent too. Null (default): the session workflow's queue.
      * Local model turns run on the workflow's worker and have no queue of their own.
      */
-    public Builder taskQueue(String taskQueue) {
+    public Builder setTaskQueue(String taskQueue) {
       this.taskQueue = taskQueue;
       return this;
     }
 
     /**
      * Retry options of the model turns, replacing the default policy of {@link
-     * #modelMaxAttempts(int)} attempts. Failures no retry can fix (an invalid request or response)
-     * are never retried, whatever these say.
+     * #setModelMaxAttempts(int)} attempts. Failures no retry can fix (an invalid request or
+     * response) are never retried, whatever these say.
      */
-    public Builder retryOptions(RetryOptions retryOptions) {
+    public Builder setRetryOptions(RetryOptions retryOptions) {
       this.retryOptions = retryOptions;
       return this;
     }
@@ -301,7 +336,7 @@ public final class Agent {
      * the run result's {@code output} holds it, and an invalid answer fails the run with {@code
      * invalid_output}.
      */
-    public Builder outputSchema(String jsonSchema) {
+    public Builder setOutputSchema(String jsonSchema) {
       try {
         this.outputSchema = JSON.readTree(Objects.requireNonNull(jsonSchema, "jsonSchema"));
       } catch (java.io.IOException e) {
@@ -311,13 +346,13 @@ public final class Agent {
     }
 
     /** {@link Execution#LOCAL_ACTIVITY} for low-latency models; see {@link Execution}. */
-    public Builder modelExecution(Execution modelExecution) {
+    public Builder setModelExecution(Execution modelExecution) {
       this.modelExecution = Objects.requireNonNull(modelExecution, "modelExecution");
       return this;
     }
 
     /** Input + output tokens one run may use; the run stops before the next model call past it. */
-    public Builder maxTokens(long maxTokens) {
+    public Builder setMaxTokens(long maxTokens) {
       if (maxTokens < 0) {
         throw new IllegalArgumentException("maxTokens must not be negative");
       }
@@ -326,7 +361,7 @@ public final class Agent {
     }
 
     /** Wall-clock limit of one run (a durable timer); null for none. */
-    public Builder runTimeout(Duration runTimeout) {
+    public Builder setRunTimeout(Duration runTimeout) {
       if (runTimeout != null && (runTimeout.isZero() || runTimeout.isNegative())) {
         throw new IllegalArgumentException("runTimeout must be positive");
       }
@@ -334,7 +369,7 @@ public final class Agent {
       return this;
     }
 
-    public Builder approvalTimeout(Duration approvalTimeout) {
+    public Builder setApprovalTimeout(Duration approvalTimeout) {
       this.approvalTimeout = Objects.requireNonNull(approvalTimeout, "approvalTimeout");
       return this;
     }
@@ -343,12 +378,12 @@ public final class Agent {
      * What a worker does when a run resumes on it under a changed definition of this agent (default
      * {@link DriftPolicy#WARN}).
      */
-    public Builder onAgentDrift(DriftPolicy onAgentDrift) {
+    public Builder setOnAgentDrift(DriftPolicy onAgentDrift) {
       this.onAgentDrift = Objects.requireNonNull(onAgentDrift, "onAgentDrift");
       return this;
     }
 
-    public Builder approvalNotifier(ApprovalNotifier approvalNotifier) {
+    public Builder setApprovalNotifier(ApprovalNotifier approvalNotifier) {
       this.approvalNotifier = Objects.requireNonNull(approvalNotifier, "approvalNotifier");
       return this;
     }

@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * AgentStore store = AgentStores.open("jdbc:postgresql://db/agents?user=agents",
- *     StoreOptions.newBuilder().historyLimit(20).build());
+ *     StoreOptions.newBuilder().setHistoryLimit(20).build());
  * }</pre>
  */
 public final class StoreOptions {

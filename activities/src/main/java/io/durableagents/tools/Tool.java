@@ -18,8 +18,8 @@ import java.util.Objects;
  * record Weather(String city) {}
  *
  * Tool weather = Tool.newBuilder("get_weather")
- *     .description("Current weather for a city")
- *     .input(Weather.class, (in, ctx) -> Map.of("city", in.city(), "forecast", "sunny"))
+ *     .setDescription("Current weather for a city")
+ *     .setHandler(Weather.class, (in, ctx) -> Map.of("city", in.city(), "forecast", "sunny"))
  *     .build();
  * }</pre>
  */
@@ -67,8 +67,14 @@ public final class Tool {
     return execution;
   }
 
+  /** A builder for a tool of that name. */
   public static Builder newBuilder(String name) {
     return new Builder(name);
+  }
+
+  /** A builder holding this tool's settings, to derive a changed copy of it. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
   public String name() {
@@ -128,36 +134,49 @@ public final class Tool {
       this.name = Objects.requireNonNull(name, "name");
     }
 
-    public Builder description(String description) {
+    private Builder(Tool tool) {
+      this.name = tool.name;
+      this.description = tool.description;
+      this.inputSchema = tool.inputSchema;
+      this.handler = tool.handler;
+      this.timeout = tool.timeout;
+      this.maxAttempts = tool.maxAttempts;
+      this.approvalPolicy = tool.approvalPolicy;
+      this.execution = tool.execution;
+      this.taskQueue = tool.taskQueue;
+      this.retryOptions = tool.retryOptions;
+    }
+
+    public Builder setDescription(String description) {
       this.description = Objects.requireNonNull(description, "description");
       return this;
     }
 
     /** The JSON schema of the arguments, as a JSON string. */
-    public Builder inputSchema(String jsonSchema) {
+    public Builder setInputSchema(String jsonSchema) {
       try {
-        return inputSchema(MAPPER.readTree(Objects.requireNonNull(jsonSchema, "jsonSchema")));
+        return setInputSchema(MAPPER.readTree(Objects.requireNonNull(jsonSchema, "jsonSchema")));
       } catch (java.io.IOException e) {
         throw new IllegalArgumentException(
             "Tool '" + name + "': schema is not JSON: " + e.getMessage(), e);
       }
     }
 
-    public Builder inputSchema(JsonNode jsonSchema) {
+    public Builder setInputSchema(JsonNode jsonSchema) {
       this.inputSchema = Objects.requireNonNull(jsonSchema, "jsonSchema").deepCopy();
       return this;
     }
 
-    public Builder handler(ToolHandler handler) {
+    public Builder setHandler(ToolHandler handler) {
       this.handler = Objects.requireNonNull(handler, "handler");
       return this;
     }
 
     /**
-     * Binds the arguments to {@code type} before calling {@code handler}. Unless a schema was
-     * given, one is derived from the record's components (all required).
+     * A handler that gets the arguments bound to {@code type}. Unless a schema was given, one is
+     * derived from the record's components (all required).
      */
-    public <T> Builder input(Class<T> type, TypedToolHandler<T> handler) {
+    public <T> Builder setHandler(Class<T> type, TypedToolHandler<T> handler) {
       Objects.requireNonNull(type, "type");
       Objects.requireNonNull(handler, "handler");
       if (inputSchema == null) {
@@ -167,30 +186,28 @@ public final class Tool {
       return this;
     }
 
-    /** Every call of this tool waits for a human decision before it runs. */
-    public Builder requiresApproval() {
-      return needsApproval(ApprovalPolicy.ALWAYS);
-    }
-
-    /** Calls for which {@code policy} answers true wait for a human decision before they run. */
-    public Builder needsApproval(ApprovalPolicy policy) {
+    /**
+     * Calls for which {@code policy} answers true wait for a human decision before they run: {@link
+     * ApprovalPolicy#ALWAYS} gates every call (default {@link ApprovalPolicy#NEVER}).
+     */
+    public Builder setApprovalPolicy(ApprovalPolicy policy) {
       this.approvalPolicy = Objects.requireNonNull(policy, "policy");
       return this;
     }
 
     /** {@link Execution#LOCAL_ACTIVITY} for fast tools; see {@link Execution}. */
-    public Builder execution(Execution execution) {
+    public Builder setExecution(Execution execution) {
       this.execution = Objects.requireNonNull(execution, "execution");
       return this;
     }
 
-    public Builder timeout(Duration timeout) {
+    public Builder setTimeout(Duration timeout) {
       this.timeout = Objects.requireNonNull(timeout, "timeout");
       return this;
     }
 
     /** Attempts for transient failures, including the first (default 3; backoff 500 ms to 30 s). */
-    public Builder maxAttempts(int maxAttempts) {
+    public Builder setMaxAttempts(int maxAttempts) {
       this.maxAttempts = maxAttempts;
       return this;
     }
@@ -200,16 +217,16 @@ public final class Tool {
      * workers need the plugin with this agent too. Null (default): the session workflow's queue. A
      * local tool runs on the workflow's worker and has no queue of its own.
      */
-    public Builder taskQueue(String taskQueue) {
+    public Builder setTaskQueue(String taskQueue) {
       this.taskQueue = taskQueue;
       return this;
     }
 
     /**
-     * Retry options of the calls, replacing the default policy of {@link #maxAttempts(int)}
+     * Retry options of the calls, replacing the default policy of {@link #setMaxAttempts(int)}
      * attempts. Null (default): that policy.
      */
-    public Builder retryOptions(RetryOptions retryOptions) {
+    public Builder setRetryOptions(RetryOptions retryOptions) {
       this.retryOptions = retryOptions;
       return this;
     }

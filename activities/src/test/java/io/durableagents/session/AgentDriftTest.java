@@ -64,13 +64,13 @@ class AgentDriftTest {
         new SessionTestKit(
             dir,
             recording(),
-            agent -> agent.instructions("v1: book carefully").onAgentDrift(policy),
+            agent -> agent.setInstructions("v1: book carefully").setOnAgentDrift(policy),
             io.temporal.worker.WorkerFactoryOptions.newBuilder(),
             io.durableagents.agent.Execution.ACTIVITY,
             NOT_STICKY);
     RunResult paused = kit.send(sessionId, "pay the bill");
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
-    kit.redeploy(agent -> agent.instructions("v2: book fast").onAgentDrift(policy));
+    kit.redeploy(agent -> agent.setInstructions("v2: book fast").setOnAgentDrift(policy));
     kit.session(sessionId)
         .approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
     return kit.attach(sessionId);
@@ -128,7 +128,7 @@ class AgentDriftTest {
         new SessionTestKit(
             dir,
             recording(),
-            agent -> agent.onAgentDrift(DriftPolicy.WARN),
+            agent -> agent.setOnAgentDrift(DriftPolicy.WARN),
             io.temporal.worker.WorkerFactoryOptions.newBuilder(),
             io.durableagents.agent.Execution.ACTIVITY,
             NOT_STICKY);
@@ -137,9 +137,9 @@ class AgentDriftTest {
     kit.redeploy(
         agent ->
             io.durableagents.agent.Agent.newBuilder("tester")
-                .model("scripted")
-                .instructions("test agent")
-                .onAgentDrift(DriftPolicy.WARN));
+                .setModel("scripted")
+                .setInstructions("test agent")
+                .setOnAgentDrift(DriftPolicy.WARN));
     kit.session("gone-1")
         .approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
     RunResult done = kit.attach("gone-1");

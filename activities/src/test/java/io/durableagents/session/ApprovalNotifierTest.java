@@ -28,8 +28,8 @@ class ApprovalNotifierTest {
                 "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':500}}]},{'text':'paid'}]}"),
             agent ->
                 agent
-                    .maxSteps(10)
-                    .approvalNotifier(
+                    .setMaxSteps(10)
+                    .setApprovalNotifier(
                         (sessionId, name, approval) -> {
                           if (calls.incrementAndGet() < 3) {
                             throw new IllegalStateException("inbox unavailable");
@@ -67,7 +67,8 @@ class ApprovalNotifierTest {
             dir,
             Scripts.of(
                 "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':500}}]},{'text':'paid'}]}"),
-            agent -> agent.maxSteps(10).approvalNotifier((sessionId, name, a) -> delivered.add(a)),
+            agent ->
+                agent.setMaxSteps(10).setApprovalNotifier((sessionId, name, a) -> delivered.add(a)),
             WorkerFactoryOptions.newBuilder())) {
       kit.failStoreCalls("markApprovalNotified", 2);
       RunResult paused = kit.send("notify-2", "pay");

@@ -60,7 +60,7 @@ class BudgetContinuationTest extends SessionKitTest {
         new SessionTestKit(
             dir,
             Scripts.of(HUNDRED_TOKEN_TURNS),
-            a -> a.maxSteps(20).maxTokens(250),
+            a -> a.setMaxSteps(20).setMaxTokens(250),
             WorkerFactoryOptions.newBuilder());
     RunResult source = kit.send("fork-tokens", "go");
     assertThat(source.finishReason()).isEqualTo(FinishReason.MAX_TOKENS);
@@ -114,7 +114,7 @@ class BudgetContinuationTest extends SessionKitTest {
         new SessionTestKit(
             dir,
             Scripts.of(SLOW_THEN_ECHOES),
-            a -> a.maxSteps(maxSteps),
+            a -> a.setMaxSteps(maxSteps),
             WorkerFactoryOptions.newBuilder());
     CompletableFuture<RunResult> first =
         CompletableFuture.supplyAsync(() -> kit.send("fork-steps", "start"));
@@ -196,7 +196,7 @@ class BudgetContinuationTest extends SessionKitTest {
         new SessionTestKit(
             dir,
             Scripts.of(script.toString()),
-            a -> a.maxSteps(50).runTimeout(RUN_TIMEOUT),
+            a -> a.setMaxSteps(50).setRunTimeout(RUN_TIMEOUT),
             WorkerFactoryOptions.newBuilder());
     // A first session of one turn loads the workflow, activity and continue-as-new code, so the
     // measured session's first workflow run is as short as its others.

@@ -37,7 +37,7 @@ class BudgetTest {
         new SessionTestKit(
             dir,
             Scripts.of(HUNDRED_TOKEN_TURNS),
-            a -> a.maxSteps(20).maxTokens(250),
+            a -> a.setMaxSteps(20).setMaxTokens(250),
             worker(cacheless))) {
       RunResult result = kit.send("tokens-1", "go");
 
@@ -60,7 +60,7 @@ class BudgetTest {
   void maxSteps_holdsUnderReplay(boolean cacheless) {
     try (SessionTestKit kit =
         new SessionTestKit(
-            dir, Scripts.of(HUNDRED_TOKEN_TURNS), a -> a.maxSteps(4), worker(cacheless))) {
+            dir, Scripts.of(HUNDRED_TOKEN_TURNS), a -> a.setMaxSteps(4), worker(cacheless))) {
       RunResult result = kit.send("steps-1", "go");
       assertThat(result.finishReason()).isEqualTo(FinishReason.MAX_STEPS);
       assertThat(result.steps()).isEqualTo(4);
@@ -75,7 +75,7 @@ class BudgetTest {
             dir,
             Scripts.of(
                 "{'turns':[{'toolCalls':[{'name':'slow','arguments':{'ms':4000}}]},{'text':'next time'}]}"),
-            a -> a.maxSteps(10).runTimeout(Duration.ofSeconds(1)),
+            a -> a.setMaxSteps(10).setRunTimeout(Duration.ofSeconds(1)),
             worker(false))) {
       RunResult result = kit.send("timeout-1", "go");
 
@@ -97,7 +97,7 @@ class BudgetTest {
             dir,
             Scripts.of(
                 "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':500}}]},{'text':'paid'}]}"),
-            a -> a.maxSteps(10).runTimeout(Duration.ofMinutes(5)),
+            a -> a.setMaxSteps(10).setRunTimeout(Duration.ofMinutes(5)),
             worker(false))) {
       RunResult paused = kit.send("timeout-2", "pay");
       kit.env.sleep(Duration.ofMinutes(30)); // far past the run timeout, within the approval expiry

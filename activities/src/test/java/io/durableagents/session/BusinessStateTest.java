@@ -111,7 +111,7 @@ class BusinessStateTest extends SessionKitTest {
                 "{'turns':[{'toolCalls':[{'name':'remember','arguments':{'a':1}},"
                     + "{'name':'remember','arguments':{'b':2}},{'name':'recall','arguments':{}}]},"
                     + "{'text':'ok'}]}"),
-            agent -> agent.maxSteps(10).toolConcurrency(1),
+            agent -> agent.setMaxSteps(10).setToolConcurrency(1),
             WorkerFactoryOptions.newBuilder());
     RunResult result = kit.send("state-seq", "go");
     assertThat(resultOf(result, "call_0_1")).isEqualTo(json("{'a':1,'b':2}"));

@@ -140,7 +140,7 @@ class HeldSavesTest extends SessionKitTest {
     return new SessionTestKit(
         dir,
         Scripts.of(script),
-        agent -> agent.maxSteps(10).modelExecution(modelMode),
+        agent -> agent.setMaxSteps(10).setModelExecution(modelMode),
         WorkerFactoryOptions.newBuilder(),
         Execution.ACTIVITY,
         NOT_STICKY);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.durableagents.agent.Agent;
 import io.durableagents.model.ModelProvider;
+import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolContext;
@@ -48,21 +49,21 @@ class IdempotencyKeyTest extends SessionKitTest {
    */
   private Agent.Builder keyedTools(Agent.Builder agent) {
     return agent
-        .maxSteps(10)
-        .tools(
+        .setMaxSteps(10)
+        .addTools(
             Tool.newBuilder("book")
-                .description("Books a table; needs approval.")
-                .requiresApproval()
-                .handler((args, ctx) -> Map.of("booking", saw(ctx).idempotencyKey()))
+                .setDescription("Books a table; needs approval.")
+                .setApprovalPolicy(ApprovalPolicy.ALWAYS)
+                .setHandler((args, ctx) -> Map.of("booking", saw(ctx).idempotencyKey()))
                 .build(),
             Tool.newBuilder("note")
-                .description("Notes something.")
-                .handler((args, ctx) -> Map.of("noted", saw(ctx).idempotencyKey()))
+                .setDescription("Notes something.")
+                .setHandler((args, ctx) -> Map.of("noted", saw(ctx).idempotencyKey()))
                 .build(),
             Tool.newBuilder("charge")
-                .description("Charges; fails transiently on its first two attempts.")
-                .maxAttempts(5)
-                .handler(
+                .setDescription("Charges; fails transiently on its first two attempts.")
+                .setMaxAttempts(5)
+                .setHandler(
                     (args, ctx) -> {
                       saw(ctx);
                       if (ctx.attempt() < 3) {

@@ -35,7 +35,8 @@ class PluginRegistrationTest {
             CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + dir.resolve("p.db")))) {
       Agent agent =
           Agent.newBuilder("helper")
-              .tools(Tool.newBuilder("ping").handler((args, ctx) -> Map.of("pong", true)).build())
+              .setTools(
+                  Tool.newBuilder("ping").setHandler((args, ctx) -> Map.of("pong", true)).build())
               .build();
       AgentsPlugin plugin =
           new AgentsPlugin(

@@ -131,7 +131,7 @@ class ReplayFreshHistoryTest {
             Scripts.of(
                 "{'turns':[{'toolCalls':[{'name':'pay','arguments':{'amount':500}}]},"
                     + "{'text':'paid'}]}"),
-            agent -> agent.instructions("v1").maxSteps(10),
+            agent -> agent.setInstructions("v1").setMaxSteps(10),
             io.temporal.worker.WorkerFactoryOptions.newBuilder(),
             Execution.ACTIVITY,
             io.temporal.worker.WorkerOptions.newBuilder()
@@ -141,7 +141,7 @@ class ReplayFreshHistoryTest {
       RunResult paused = kit.send("golden-store-outage", "pay");
       // A fresh worker under another definition reads the run's before the approved call runs,
       // and finds the store down twice (change id tool-store-wait).
-      kit.redeploy(agent -> agent.instructions("v2").maxSteps(10));
+      kit.redeploy(agent -> agent.setInstructions("v2").setMaxSteps(10));
       kit.failStoreCalls("definition", 2);
       kit.session("golden-store-outage")
           .approve(new Decision(paused.approval().approvalId(), true, "ok", "a"));

@@ -87,7 +87,7 @@ final class SessionTestKit implements AutoCloseable {
 
   SessionTestKit(
       Path dir, ModelProvider model, int maxSteps, WorkerFactoryOptions.Builder factory) {
-    this(dir, model, agent -> agent.maxSteps(maxSteps), factory);
+    this(dir, model, agent -> agent.setMaxSteps(maxSteps), factory);
   }
 
   /** A kit whose model turns and tool calls all run in {@code mode}. */
@@ -101,7 +101,7 @@ final class SessionTestKit implements AutoCloseable {
     this(
         dir,
         model,
-        agent -> agent.maxSteps(maxSteps),
+        agent -> agent.setMaxSteps(maxSteps),
         WorkerFactoryOptions.newBuilder(),
         mode,
         workerOptions);
@@ -157,7 +157,7 @@ final class SessionTestKit implements AutoCloseable {
   private AgentsPlugin plugin() {
     return new AgentsPlugin(
         AgentsPluginOptions.newBuilder()
-            .addAgent(customize.apply(agentBuilder().modelExecution(mode)).build())
+            .addAgent(customize.apply(agentBuilder().setModelExecution(mode)).build())
             .setModelProvider(model)
             .setArtifactStore(artifacts)
             .setStore(countingCalls(store))
@@ -247,26 +247,26 @@ final class SessionTestKit implements AutoCloseable {
 
   Agent.Builder agentBuilder() {
     return Agent.newBuilder("tester")
-        .model("scripted")
-        .instructions("test agent")
-        .approvalTimeout(java.time.Duration.ofHours(1))
-        .tools(
+        .setModel("scripted")
+        .setInstructions("test agent")
+        .setApprovalTimeout(java.time.Duration.ofHours(1))
+        .setTools(
             Tool.newBuilder("add")
-                .execution(mode)
-                .description("Adds two integers.")
-                .inputSchema(
+                .setExecution(mode)
+                .setDescription("Adds two integers.")
+                .setInputSchema(
                     "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},"
                         + "\"required\":[\"a\",\"b\"]}")
-                .handler(
+                .setHandler(
                     (args, ctx) -> {
                       effect(ctx.toolCallId());
                       return Map.of("sum", args.get("a").asLong() + args.get("b").asLong());
                     })
                 .build(),
             Tool.newBuilder("echo")
-                .execution(mode)
-                .description("Echoes its text.")
-                .input(
+                .setExecution(mode)
+                .setDescription("Echoes its text.")
+                .setHandler(
                     EchoInput.class,
                     (in, ctx) -> {
                       effect(ctx.toolCallId());
@@ -274,30 +274,30 @@ final class SessionTestKit implements AutoCloseable {
                     })
                 .build(),
             Tool.newBuilder("boom")
-                .execution(mode)
-                .description("Always throws.")
-                .handler(
+                .setExecution(mode)
+                .setDescription("Always throws.")
+                .setHandler(
                     (args, ctx) -> {
                       effect(ctx.toolCallId());
                       throw new IllegalStateException("boom went the tool");
                     })
                 .build(),
             Tool.newBuilder("pay")
-                .execution(mode)
-                .description("Pays an amount; amounts over 100 need approval.")
-                .inputSchema(
+                .setExecution(mode)
+                .setDescription("Pays an amount; amounts over 100 need approval.")
+                .setInputSchema(
                     "{\"type\":\"object\",\"properties\":{\"amount\":{\"type\":\"integer\"}},\"required\":[\"amount\"]}")
-                .needsApproval(args -> args.get("amount").asInt() > 100)
-                .handler(
+                .setApprovalPolicy(args -> args.get("amount").asInt() > 100)
+                .setHandler(
                     (args, ctx) -> {
                       effect(ctx.toolCallId());
                       return Map.of("paid", args.get("amount").asInt());
                     })
                 .build(),
             Tool.newBuilder("slow")
-                .execution(mode)
-                .description("Takes a while (test time).")
-                .handler(
+                .setExecution(mode)
+                .setDescription("Takes a while (test time).")
+                .setHandler(
                     (args, ctx) -> {
                       effect(ctx.toolCallId());
                       Thread.sleep(args.path("ms").asLong(2000));
@@ -305,14 +305,14 @@ final class SessionTestKit implements AutoCloseable {
                     })
                 .build(),
             Tool.newBuilder("big")
-                .execution(mode)
-                .description("Returns a string of the given size.")
-                .handler((args, ctx) -> Map.of("data", "x".repeat(args.path("size").asInt(10))))
+                .setExecution(mode)
+                .setDescription("Returns a string of the given size.")
+                .setHandler((args, ctx) -> Map.of("data", "x".repeat(args.path("size").asInt(10))))
                 .build(),
             Tool.newBuilder("trigger_info")
-                .execution(mode)
-                .description("What started the run.")
-                .handler(
+                .setExecution(mode)
+                .setDescription("What started the run.")
+                .setHandler(
                     (args, ctx) ->
                         Map.of(
                             "id", ctx.trigger().id(),
@@ -320,10 +320,10 @@ final class SessionTestKit implements AutoCloseable {
                             "keys", ctx.trigger().keys()))
                 .build(),
             Tool.newBuilder("remember")
-                .execution(mode)
-                .description(
+                .setExecution(mode)
+                .setDescription(
                     "Merges its arguments into the business state; returns the state it sees.")
-                .handler(
+                .setHandler(
                     (args, ctx) -> {
                       effect(ctx.toolCallId());
                       ctx.businessState().update(args);
@@ -331,24 +331,24 @@ final class SessionTestKit implements AutoCloseable {
                     })
                 .build(),
             Tool.newBuilder("recall")
-                .execution(mode)
-                .description("Returns the business state.")
-                .handler((args, ctx) -> ctx.businessState().get())
+                .setExecution(mode)
+                .setDescription("Returns the business state.")
+                .setHandler((args, ctx) -> ctx.businessState().get())
                 .build(),
             Tool.newBuilder("remember_then_fail")
-                .execution(mode)
-                .description("Updates the business state, then throws.")
-                .handler(
+                .setExecution(mode)
+                .setDescription("Updates the business state, then throws.")
+                .setHandler(
                     (args, ctx) -> {
                       ctx.businessState().update(args);
                       throw new IllegalStateException("failed after updating");
                     })
                 .build(),
             Tool.newBuilder("flaky")
-                .execution(mode)
-                .description("Fails transiently twice, then answers.")
-                .maxAttempts(5)
-                .handler(
+                .setExecution(mode)
+                .setDescription("Fails transiently twice, then answers.")
+                .setMaxAttempts(5)
+                .setHandler(
                     (args, ctx) -> {
                       effect(ctx.toolCallId());
                       if (ctx.attempt() < 3) {

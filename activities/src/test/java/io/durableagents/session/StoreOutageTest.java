@@ -49,7 +49,7 @@ class StoreOutageTest {
     return new SessionTestKit(
         dir,
         Scripts.of(script),
-        agent -> agent.instructions(instructions).maxSteps(10),
+        agent -> agent.setInstructions(instructions).setMaxSteps(10),
         WorkerFactoryOptions.newBuilder(),
         Execution.ACTIVITY,
         NOT_STICKY);
@@ -74,7 +74,7 @@ class StoreOutageTest {
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
     // A deploy changed the agent: the run's definition is no longer the worker's, and the fresh
     // worker must read it before it runs the call; more failures than the tool has attempts.
-    kit.redeploy(agent -> agent.instructions("v2").maxSteps(10));
+    kit.redeploy(agent -> agent.setInstructions("v2").setMaxSteps(10));
     kit.failStoreCalls("definition", 4);
 
     kit.session("tool-1").approve(new Decision(paused.approval().approvalId(), true, "ok", "a"));
@@ -111,7 +111,7 @@ class StoreOutageTest {
   void aCancel_endsTheWaitOfACallForTheStore() {
     kit = kitWithInstructions(PAY, "v1");
     RunResult paused = kit.send("cancel-1", "pay the bill");
-    kit.redeploy(agent -> agent.instructions("v2").maxSteps(10));
+    kit.redeploy(agent -> agent.setInstructions("v2").setMaxSteps(10));
     kit.failStoreCalls("definition", 1_000);
 
     kit.session("cancel-1").approve(new Decision(paused.approval().approvalId(), true, "ok", "a"));
@@ -150,7 +150,7 @@ class StoreOutageTest {
     kit = kitWithInstructions("{'turns':[{'text':'first'},{'text':'forked'}]}", "v1");
     RunResult first = kit.send("fork-src", "hi");
     assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
-    kit.redeploy(agent -> agent.instructions("v2").maxSteps(10));
+    kit.redeploy(agent -> agent.setInstructions("v2").setMaxSteps(10));
     kit.failStoreCalls("definition", 3);
 
     RunResult forked =

@@ -26,7 +26,7 @@ class StructuredOutputTest {
     return new SessionTestKit(
         dir,
         ScriptedModelProvider.fromJson(script),
-        agent -> agent.maxSteps(5).outputSchema(SCHEMA),
+        agent -> agent.setMaxSteps(5).setOutputSchema(SCHEMA),
         WorkerFactoryOptions.newBuilder());
   }
 

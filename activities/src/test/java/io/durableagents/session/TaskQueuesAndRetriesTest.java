@@ -77,7 +77,7 @@ class TaskQueuesAndRetriesTest {
 
   private Tool.Builder flakyTool() {
     return Tool.newBuilder("lookup")
-        .handler(
+        .setHandler(
             (arguments, context) -> {
               queues.put("lookup", Activity.getExecutionContext().getInfo().getActivityTaskQueue());
               if (toolAttempts.incrementAndGet() <= 4) {
@@ -91,9 +91,9 @@ class TaskQueuesAndRetriesTest {
   void modelTurnsAndToolCalls_runOnTheirQueues_withTheirRetryOptions() {
     Agent agent =
         Agent.newBuilder("helper")
-            .taskQueue(MODELS)
-            .retryOptions(FIVE_QUICK_ATTEMPTS)
-            .tools(flakyTool().taskQueue(TOOLS).retryOptions(FIVE_QUICK_ATTEMPTS).build())
+            .setTaskQueue(MODELS)
+            .setRetryOptions(FIVE_QUICK_ATTEMPTS)
+            .setTools(flakyTool().setTaskQueue(TOOLS).setRetryOptions(FIVE_QUICK_ATTEMPTS).build())
             .build();
 
     RunResult result = run(agent);
@@ -108,7 +108,7 @@ class TaskQueuesAndRetriesTest {
 
   @Test
   void withoutThem_theWorkflowsQueueAndTheDefaultAttemptsApply() {
-    Agent agent = Agent.newBuilder("helper").tools(flakyTool().build()).build();
+    Agent agent = Agent.newBuilder("helper").setTools(flakyTool().build()).build();
 
     RunResult result = run(agent);
 
@@ -133,9 +133,13 @@ class TaskQueuesAndRetriesTest {
             .build();
     Agent agent =
         Agent.newBuilder("helper")
-            .modelExecution(Execution.LOCAL_ACTIVITY)
-            .retryOptions(unlimited)
-            .tools(flakyTool().execution(Execution.LOCAL_ACTIVITY).retryOptions(unlimited).build())
+            .setModelExecution(Execution.LOCAL_ACTIVITY)
+            .setRetryOptions(unlimited)
+            .setTools(
+                flakyTool()
+                    .setExecution(Execution.LOCAL_ACTIVITY)
+                    .setRetryOptions(unlimited)
+                    .build())
             .build();
 
     RunResult result = run(agent);
@@ -149,18 +153,18 @@ class TaskQueuesAndRetriesTest {
   @Test
   void aLocalToolOrLocalModel_cannotHaveAQueue() {
     assertThatThrownBy(
-            () -> flakyTool().execution(Execution.LOCAL_ACTIVITY).taskQueue(TOOLS).build())
+            () -> flakyTool().setExecution(Execution.LOCAL_ACTIVITY).setTaskQueue(TOOLS).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("local tool");
     assertThatThrownBy(
             () ->
                 Agent.newBuilder("helper")
-                    .modelExecution(Execution.LOCAL_ACTIVITY)
-                    .taskQueue(MODELS)
+                    .setModelExecution(Execution.LOCAL_ACTIVITY)
+                    .setTaskQueue(MODELS)
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("local model turns");
-    assertThatThrownBy(() -> flakyTool().taskQueue(" ").build()).hasMessageContaining("blank");
+    assertThatThrownBy(() -> flakyTool().setTaskQueue(" ").build()).hasMessageContaining("blank");
   }
 
   private RunResult run(Agent agent) {

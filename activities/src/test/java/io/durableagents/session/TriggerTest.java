@@ -62,7 +62,7 @@ class TriggerTest {
                 "{'turns':[{'toolCalls':[{'name':'trigger_info','arguments':{}}]},{'text':'filed'}]}"));
     try (SessionTestKit kit =
         new SessionTestKit(
-            dir, model, agent -> agent.maxSteps(5), WorkerFactoryOptions.newBuilder())) {
+            dir, model, agent -> agent.setMaxSteps(5), WorkerFactoryOptions.newBuilder())) {
       String artifactId =
           kit.artifacts.put("INVOICE 120 EUR".getBytes(StandardCharsets.UTF_8), "text/plain");
 
@@ -104,7 +104,7 @@ class TriggerTest {
         new SessionTestKit(
             dir,
             Scripts.of("{'turns':[{'text':'never'}]}"),
-            agent -> agent.maxSteps(5),
+            agent -> agent.setMaxSteps(5),
             WorkerFactoryOptions.newBuilder())) {
       String artifactId = kit.artifacts.put(new byte[] {1, 2, 3}, "application/pdf");
       kit.artifacts.delete(artifactId);

@@ -16,6 +16,7 @@ import io.durableagents.store.internal.ProjectionRebuilder;
 import io.durableagents.testing.ModelTurnInputs;
 import io.durableagents.testing.PluginTestEnvironment;
 import io.durableagents.testing.SessionUpdates;
+import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
@@ -79,21 +80,21 @@ class ProjectionRebuilderTest {
   /** The test agent, its model turns and tools run in {@code mode}. */
   private Agent agent(String name, Execution mode) {
     return Agent.newBuilder(name)
-        .model("scripted")
-        .modelExecution(mode)
-        .instructions("test agent")
-        .approvalTimeout(Duration.ofHours(1))
-        .approvalNotifier(
+        .setModel("scripted")
+        .setModelExecution(mode)
+        .setInstructions("test agent")
+        .setApprovalTimeout(Duration.ofHours(1))
+        .setApprovalNotifier(
             (sessionId, agent, approval) ->
                 notified.put(approval.approvalId(), System.currentTimeMillis()))
-        .tools(
+        .setTools(
             Tool.newBuilder("add")
-                .execution(mode)
-                .description("Adds two integers.")
-                .inputSchema(
+                .setExecution(mode)
+                .setDescription("Adds two integers.")
+                .setInputSchema(
                     "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},"
                         + "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}")
-                .handler(
+                .setHandler(
                     (args, ctx) -> {
                       long sum = args.get("a").asLong() + args.get("b").asLong();
                       ctx.businessState().update(JSON.createObjectNode().put("lastSum", sum));
@@ -101,11 +102,11 @@ class ProjectionRebuilderTest {
                     })
                 .build(),
             Tool.newBuilder("pay")
-                .execution(mode)
-                .description("Pays; always needs approval.")
-                .inputSchema("{\"type\":\"object\"}")
-                .requiresApproval()
-                .handler((args, ctx) -> Map.of("paid", args.path("amount").asInt()))
+                .setExecution(mode)
+                .setDescription("Pays; always needs approval.")
+                .setInputSchema("{\"type\":\"object\"}")
+                .setApprovalPolicy(ApprovalPolicy.ALWAYS)
+                .setHandler((args, ctx) -> Map.of("paid", args.path("amount").asInt()))
                 .build())
         .build();
   }

@@ -39,10 +39,24 @@ public final class ConsoleOptions {
     this.loginTimeout = builder.loginTimeout;
   }
 
+  /**
+   * A builder with the defaults: loopback only, port {@value #DEFAULT_PORT}, local authentication.
+   */
   public static Builder newBuilder() {
     return new Builder();
   }
 
+  /** A builder holding these options, to derive changed ones. */
+  public static Builder newBuilder(ConsoleOptions options) {
+    return new Builder(options);
+  }
+
+  /** {@link #newBuilder(ConsoleOptions)} of these options. */
+  public Builder toBuilder() {
+    return newBuilder(this);
+  }
+
+  /** The defaults, as {@link #newBuilder()} builds them. */
   public static ConsoleOptions getDefaultInstance() {
     return newBuilder().build();
   }
@@ -105,6 +119,16 @@ public final class ConsoleOptions {
     private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
 
     private Builder() {}
+
+    private Builder(ConsoleOptions options) {
+      this.bind = options.bind;
+      this.port = options.port;
+      this.authentication = options.authentication;
+      this.temporalUiUrl = options.temporalUiUrl;
+      this.namespace = options.namespace;
+      this.workerEvents.addAll(options.workerEvents);
+      this.loginTimeout = options.loginTimeout;
+    }
 
     /** The address to listen on (default 127.0.0.1); any other needs authentication. */
     public Builder setBind(String bind) {

@@ -13,6 +13,7 @@ import io.durableagents.client.SendOptions;
 import io.durableagents.client.SessionRow;
 import io.durableagents.session.RunStatus;
 import io.durableagents.testing.AgentTestEnvironment;
+import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
 import io.temporal.client.WorkflowClient;
@@ -57,23 +58,23 @@ final class ConsoleFixture implements AutoCloseable {
         AgentTestEnvironment.newBuilder()
             .addAgent(agent(BILLING))
             .addAgent(agent(SUPPORT))
-            .script(SCRIPT)
-            .timeSkipping(false)
+            .setScript(SCRIPT)
+            .setTimeSkipping(false)
             .start());
   }
 
   private static Agent agent(String name) {
     return Agent.newBuilder(name)
-        .model("scripted")
-        .instructions("You refund orders with the refund tool.")
-        .tools(
+        .setModel("scripted")
+        .setInstructions("You refund orders with the refund tool.")
+        .setTools(
             Tool.newBuilder("refund")
-                .description("Refunds an order.")
-                .requiresApproval()
-                .inputSchema(
+                .setDescription("Refunds an order.")
+                .setApprovalPolicy(ApprovalPolicy.ALWAYS)
+                .setInputSchema(
                     "{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"},"
                         + "\"amount\":{\"type\":\"integer\"}},\"required\":[\"orderId\",\"amount\"]}")
-                .handler((args, ctx) -> Map.of("refunded", args.get("amount").asInt()))
+                .setHandler((args, ctx) -> Map.of("refunded", args.get("amount").asInt()))
                 .build())
         .build();
   }

@@ -115,11 +115,11 @@ public class ConnectionOptions {
     if (settings == null) {
       settings =
           ConnectionSettings.newBuilder(EnvironmentDefaults.environmentOf(mixee))
-              .address(temporal)
-              .namespace(namespace)
-              .profile(profile)
-              .apiKeyFile(apiKeyFile)
-              .tls(tls)
+              .setAddress(temporal)
+              .setNamespace(namespace)
+              .setProfile(profile)
+              .setApiKeyFile(apiKeyFile)
+              .setTls(tls)
               .build();
     }
     return settings;

@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * {@link ExitCodes#USAGE}; {@link #connect()} checks the server and the namespace.
  *
  * <pre>{@code
- * ConnectionSettings settings = ConnectionSettings.newBuilder(System.getenv()).profile("prod").build();
+ * ConnectionSettings settings = ConnectionSettings.newBuilder(System.getenv()).setProfile("prod").build();
  * WorkflowServiceStubs service = settings.connect();
  * WorkflowClient client = WorkflowClient.newInstance(service, settings.clientOptions());
  * }</pre>
@@ -293,13 +293,13 @@ public final class ConnectionSettings {
     }
 
     /** {@code --temporal}: wins over {@code TEMPORAL_ADDRESS} and the profile. */
-    public Builder address(String address) {
+    public Builder setAddress(String address) {
       this.address = isBlank(address) ? null : address.strip();
       return this;
     }
 
     /** {@code --namespace}: wins over {@code TEMPORAL_NAMESPACE} and the profile. */
-    public Builder namespace(String namespace) {
+    public Builder setNamespace(String namespace) {
       this.namespace = isBlank(namespace) ? null : namespace.strip();
       return this;
     }
@@ -307,19 +307,19 @@ public final class ConnectionSettings {
     /**
      * {@code --profile}: the {@code temporal.toml} profile, instead of {@code TEMPORAL_PROFILE}.
      */
-    public Builder profile(String profile) {
+    public Builder setProfile(String profile) {
       this.profileName = isBlank(profile) ? null : profile.strip();
       return this;
     }
 
     /** {@code --api-key-file}: a file holding the API key, instead of {@code TEMPORAL_API_KEY}. */
-    public Builder apiKeyFile(Path file) {
+    public Builder setApiKeyFile(Path file) {
       this.apiKeyFile = file;
       return this;
     }
 
     /** {@code --tls}: TLS on even without an API key or client certificate. */
-    public Builder tls(boolean tls) {
+    public Builder setTls(boolean tls) {
       this.tls = tls;
       return this;
     }

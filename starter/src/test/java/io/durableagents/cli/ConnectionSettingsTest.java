@@ -77,7 +77,7 @@ class ConnectionSettingsTest {
         new String[] {
           "127.0.0.1:99999", "127.0.0.1:65536", "127.0.0.1:0", "127.0.0.1:", "[::1]:70000"
         }) {
-      assertThatThrownBy(() -> ConnectionSettings.newBuilder(env()).address(address).build())
+      assertThatThrownBy(() -> ConnectionSettings.newBuilder(env()).setAddress(address).build())
           .as(address)
           .isInstanceOfSatisfying(
               CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
@@ -97,7 +97,7 @@ class ConnectionSettingsTest {
         new String[] {
           "127.0.0.1:1", "127.0.0.1:65535", "[::1]:7233", "dns:///temporal:7233", "temporal"
         }) {
-      assertThat(ConnectionSettings.newBuilder(env()).address(address).build().address())
+      assertThat(ConnectionSettings.newBuilder(env()).setAddress(address).build().address())
           .isEqualTo(address);
     }
   }
@@ -164,15 +164,15 @@ class ConnectionSettingsTest {
     assertThat(ConnectionSettings.fromEnvironment(env).address()).isEqualTo("env.example:7233");
     ConnectionSettings settings =
         ConnectionSettings.newBuilder(env)
-            .profile("staging")
-            .address("flag.example:7233")
-            .namespace("from-flag")
+            .setProfile("staging")
+            .setAddress("flag.example:7233")
+            .setNamespace("from-flag")
             .build();
     assertThat(settings.address()).isEqualTo("flag.example:7233");
     assertThat(settings.namespace()).isEqualTo("from-flag");
     assertThat(
             ConnectionSettings.newBuilder(env("TEMPORAL_PROFILE", "prod"))
-                .profile("staging")
+                .setProfile("staging")
                 .build()
                 .address())
         .isEqualTo("staging.example:7233");
@@ -205,7 +205,7 @@ class ConnectionSettingsTest {
 
     ConnectionSettings settings =
         ConnectionSettings.newBuilder(env("TEMPORAL_API_KEY", "env-key"))
-            .apiKeyFile(keyFile)
+            .setApiKeyFile(keyFile)
             .build();
 
     assertThat(authorization(settings.serviceStubsOptions())).isEqualTo("Bearer file-key");
@@ -262,7 +262,7 @@ class ConnectionSettingsTest {
         """
             .formatted(resource("client.pem"), resource("client.key")));
 
-    ConnectionSettings settings = ConnectionSettings.newBuilder(env()).profile("cloud").build();
+    ConnectionSettings settings = ConnectionSettings.newBuilder(env()).setProfile("cloud").build();
 
     assertThat(settings.namespace()).isEqualTo("agents.a1b2c");
     assertThat(settings.serviceStubsOptions().getSslContext()).isNotNull();
@@ -270,7 +270,7 @@ class ConnectionSettingsTest {
 
   @Test
   void tlsOption_turnsTlsOnWithoutCertificates() {
-    ConnectionSettings settings = ConnectionSettings.newBuilder(env()).tls(true).build();
+    ConnectionSettings settings = ConnectionSettings.newBuilder(env()).setTls(true).build();
 
     assertThat(settings.tls()).isTrue();
     assertThat(settings.serviceStubsOptions().getSslContext()).isNotNull();
@@ -338,7 +338,7 @@ class ConnectionSettingsTest {
             "No Temporal profile 'pord' (from TEMPORAL_PROFILE) in "
                 + configFile
                 + "; it has: prod, staging.");
-    assertThatThrownBy(() -> ConnectionSettings.newBuilder(env()).profile("pord").build())
+    assertThatThrownBy(() -> ConnectionSettings.newBuilder(env()).setProfile("pord").build())
         .hasMessageStartingWith("No Temporal profile 'pord' (from --profile)");
   }
 
@@ -370,7 +370,7 @@ class ConnectionSettingsTest {
   void missingApiKeyFile_isAUsageError() {
     Path missing = dir.resolve("api-key");
 
-    assertThatThrownBy(() -> ConnectionSettings.newBuilder(env()).apiKeyFile(missing).build())
+    assertThatThrownBy(() -> ConnectionSettings.newBuilder(env()).setApiKeyFile(missing).build())
         .isInstanceOfSatisfying(
             CliException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE))
         .hasMessageStartingWith("Cannot read the API key file " + missing + " (--api-key-file)");

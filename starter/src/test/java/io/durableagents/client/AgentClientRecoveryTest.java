@@ -15,6 +15,7 @@ import io.durableagents.session.ApprovalStatus;
 import io.durableagents.session.RunStatus;
 import io.durableagents.store.AgentStores;
 import io.durableagents.store.internal.CheckpointStore;
+import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.ForkPatch;
@@ -80,13 +81,13 @@ class AgentClientRecoveryTest {
     store = CheckpointStore.of(AgentStores.open(url));
     Agent agent =
         Agent.newBuilder("payer")
-            .model("scripted")
-            .tools(
+            .setModel("scripted")
+            .setTools(
                 Tool.newBuilder("pay")
-                    .description("Pays; always needs approval.")
-                    .inputSchema("{\"type\":\"object\"}")
-                    .requiresApproval()
-                    .handler((args, ctx) -> Map.of("paid", payments.incrementAndGet()))
+                    .setDescription("Pays; always needs approval.")
+                    .setInputSchema("{\"type\":\"object\"}")
+                    .setApprovalPolicy(ApprovalPolicy.ALWAYS)
+                    .setHandler((args, ctx) -> Map.of("paid", payments.incrementAndGet()))
                     .build())
             .build();
     AgentsPlugin plugin =

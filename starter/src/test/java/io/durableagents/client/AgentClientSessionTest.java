@@ -95,35 +95,36 @@ class AgentClientSessionTest {
 
   private Agent agent() {
     return Agent.newBuilder("tester")
-        .model("scripted")
-        .instructions("test agent")
-        .approvalTimeout(Duration.ofHours(1))
-        .tools(
+        .setModel("scripted")
+        .setInstructions("test agent")
+        .setApprovalTimeout(Duration.ofHours(1))
+        .setTools(
             Tool.newBuilder("echo")
-                .description("Echoes its text.")
-                .inputSchema(
+                .setDescription("Echoes its text.")
+                .setInputSchema(
                     "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}")
-                .handler(
+                .setHandler(
                     (args, ctx) -> {
                       effect(ctx.toolCallId());
                       return Map.of("echo", args.path("text").asText());
                     })
                 .build(),
             Tool.newBuilder("pay")
-                .description("Pays an amount; amounts over 100 need approval.")
-                .inputSchema(
+                .setDescription("Pays an amount; amounts over 100 need approval.")
+                .setInputSchema(
                     "{\"type\":\"object\",\"properties\":{\"amount\":{\"type\":\"integer\"}}}")
-                .needsApproval(args -> args.path("amount").asInt() > 100)
-                .handler(
+                .setApprovalPolicy(args -> args.path("amount").asInt() > 100)
+                .setHandler(
                     (args, ctx) -> {
                       effect(ctx.toolCallId());
                       return Map.of("paid", args.path("amount").asInt());
                     })
                 .build(),
             Tool.newBuilder("slow")
-                .description("Takes a while.")
-                .inputSchema("{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\"}}}")
-                .handler(
+                .setDescription("Takes a while.")
+                .setInputSchema(
+                    "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\"}}}")
+                .setHandler(
                     (args, ctx) -> {
                       effect(ctx.toolCallId());
                       Thread.sleep(args.path("ms").asLong());

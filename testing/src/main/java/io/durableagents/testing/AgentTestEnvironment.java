@@ -37,7 +37,7 @@ import java.util.stream.Stream;
  * <pre>{@code
  * try (AgentTestEnvironment env = AgentTestEnvironment.newBuilder()
  *     .addAgent(concierge)
- *     .script("{\"turns\": [{\"toolCalls\": [{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}]},"
+ *     .setScript("{\"turns\": [{\"toolCalls\": [{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}]},"
  *         + " {\"text\": \"2 + 3 = 5\"}]}")
  *     .start()) {
  *   RunResult result = env.client().send("chat-1", "What is 2 + 3?");
@@ -47,10 +47,10 @@ import java.util.stream.Stream;
  *
  * <p>The test server skips time as Temporal's test environment does: {@code
  * workflowEnvironment().sleep(Duration.ofHours(2))} lets an approval expire at once. {@link
- * Builder#timeSkipping(boolean)} puts it on the wall clock instead.
+ * Builder#setTimeSkipping(boolean)} puts it on the wall clock instead.
  */
 public final class AgentTestEnvironment implements AutoCloseable {
-  /** The task queue of the worker, unless {@link Builder#taskQueue} names another. */
+  /** The task queue of the worker, unless {@link Builder#setTaskQueue} names another. */
   public static final String DEFAULT_TASK_QUEUE = AgentClientOptions.DEFAULT_TASK_QUEUE;
 
   private final Path directory;
@@ -116,6 +116,7 @@ public final class AgentTestEnvironment implements AutoCloseable {
     this.workflowEnvironment = startedEnvironment;
   }
 
+  /** A builder; add agents and a model, then {@link Builder#start()}. */
   public static Builder newBuilder() {
     return new Builder();
   }
@@ -218,7 +219,7 @@ public final class AgentTestEnvironment implements AutoCloseable {
     }
 
     /** The model of agents that have none of their own. */
-    public Builder modelProvider(ModelProvider modelProvider) {
+    public Builder setModelProvider(ModelProvider modelProvider) {
       this.modelProvider = Objects.requireNonNull(modelProvider, "modelProvider");
       return this;
     }
@@ -229,36 +230,38 @@ public final class AgentTestEnvironment implements AutoCloseable {
      *
      * @throws IllegalArgumentException for a malformed script, naming the turn and the field
      */
-    public Builder script(String json) {
-      return modelProvider(ScriptedModelProvider.fromJson(json));
+    public Builder setScript(String json) {
+      return setModelProvider(ScriptedModelProvider.fromJson(json));
     }
 
     /** The task queue of the worker and the client (default {@code "agents"}). */
-    public Builder taskQueue(String taskQueue) {
+    public Builder setTaskQueue(String taskQueue) {
       this.taskQueue = Objects.requireNonNull(taskQueue, "taskQueue");
       return this;
     }
 
     /**
      * The projection database instead of a SQLite file in the directory, e.g. a PostgreSQL of your
-     * test setup (its driver on the test classpath). Left as it is by {@link #close()}.
+     * test setup (its driver on the test classpath). Left as it is by {@link
+     * AgentTestEnvironment#close()}.
      */
-    public Builder projectionUrl(String jdbcUrl) {
+    public Builder setProjectionUrl(String jdbcUrl) {
       this.projectionUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
       return this;
     }
 
     /**
      * The directory of the projection file and the attachments, such as a JUnit {@code @TempDir},
-     * instead of a temporary one; {@link #close()} leaves it, so a failed test can be looked into.
+     * instead of a temporary one; {@link AgentTestEnvironment#close()} leaves it, so a failed test
+     * can be looked into.
      */
-    public Builder directory(Path directory) {
+    public Builder setDirectory(Path directory) {
       this.directory = Objects.requireNonNull(directory, "directory");
       return this;
     }
 
     /** Whether the test server skips time, as Temporal's test environment does (default true). */
-    public Builder timeSkipping(boolean timeSkipping) {
+    public Builder setTimeSkipping(boolean timeSkipping) {
       this.timeSkipping = timeSkipping;
       return this;
     }
@@ -267,7 +270,7 @@ public final class AgentTestEnvironment implements AutoCloseable {
      * Further plugin settings (delta listeners, payload bound, transcript cache), applied after the
      * environment's store, attachments, agents and model.
      */
-    public Builder pluginOptions(Consumer<AgentsPluginOptions.Builder> customize) {
+    public Builder addPluginOptions(Consumer<AgentsPluginOptions.Builder> customize) {
       pluginOptions.add(Objects.requireNonNull(customize, "customize"));
       return this;
     }

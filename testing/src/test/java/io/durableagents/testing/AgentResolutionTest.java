@@ -29,10 +29,10 @@ class AgentResolutionTest {
 
   private AgentTestEnvironment start() {
     return AgentTestEnvironment.newBuilder()
-        .addAgent(Agent.newBuilder("static").model("scripted").build())
-        .modelProvider(
+        .addAgent(Agent.newBuilder("static").setModel("scripted").build())
+        .setModelProvider(
             (request, stream) -> new ModelResponse("served", List.of(), null, new Usage(3, 2)))
-        .pluginOptions(
+        .addPluginOptions(
             options ->
                 options.addDynamicAgent(
                     "picky",
@@ -45,7 +45,7 @@ class AgentResolutionTest {
                       if (tier.equals("broken")) {
                         throw new IllegalStateException("the tier catalogue is broken");
                       }
-                      return Agent.newBuilder("picky").model("scripted").build();
+                      return Agent.newBuilder("picky").setModel("scripted").build();
                     }))
         .start();
   }

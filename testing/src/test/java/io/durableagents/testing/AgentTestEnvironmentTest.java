@@ -31,15 +31,15 @@ class AgentTestEnvironmentTest {
 
   private Agent calculator() {
     return Agent.newBuilder("calculator")
-        .model("scripted")
-        .instructions("You add numbers with the add tool.")
-        .tools(
+        .setModel("scripted")
+        .setInstructions("You add numbers with the add tool.")
+        .setTools(
             Tool.newBuilder("add")
-                .description("Adds two integers.")
-                .inputSchema(
+                .setDescription("Adds two integers.")
+                .setInputSchema(
                     "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},"
                         + "\"required\":[\"a\",\"b\"]}")
-                .handler(
+                .setHandler(
                     (args, ctx) -> {
                       additions.incrementAndGet();
                       return Map.of("sum", args.get("a").asLong() + args.get("b").asLong());
@@ -52,7 +52,7 @@ class AgentTestEnvironmentTest {
   @Timeout(value = 2, unit = TimeUnit.MINUTES)
   void aScriptedTurn_callsTheTool_andTheRunFinishes() {
     try (AgentTestEnvironment env =
-        AgentTestEnvironment.newBuilder().addAgent(calculator()).script(SCRIPT).start()) {
+        AgentTestEnvironment.newBuilder().addAgent(calculator()).setScript(SCRIPT).start()) {
       RunResult result = env.client().send("calc-1", "What is 2 + 3?");
 
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
@@ -79,7 +79,7 @@ class AgentTestEnvironmentTest {
   void close_deletesTheDirectoryItCreated() {
     Path directory;
     try (AgentTestEnvironment env =
-        AgentTestEnvironment.newBuilder().addAgent(calculator()).script(SCRIPT).start()) {
+        AgentTestEnvironment.newBuilder().addAgent(calculator()).setScript(SCRIPT).start()) {
       directory = env.directory();
       assertThat(env.projectionUrl())
           .isEqualTo("jdbc:sqlite:" + directory.resolve("projection.db"));

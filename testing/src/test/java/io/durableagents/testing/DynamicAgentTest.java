@@ -44,20 +44,20 @@ class DynamicAgentTest {
 
   private AgentTestEnvironment start() {
     return AgentTestEnvironment.newBuilder()
-        .addAgent(Agent.newBuilder("static").model("scripted").build())
-        .modelProvider(
+        .addAgent(Agent.newBuilder("static").setModel("scripted").build())
+        .setModelProvider(
             (request, stream) -> {
               instructionsSeen.add(request.instructions());
               return new ModelResponse("served", List.of(), null, new Usage(3, 2));
             })
-        .pluginOptions(
+        .addPluginOptions(
             options ->
                 options.addDynamicAgent(
                     "tiered",
                     config ->
                         Agent.newBuilder("tiered")
-                            .model("scripted")
-                            .instructions(config.path("tier").asText("standard") + " service")
+                            .setModel("scripted")
+                            .setInstructions(config.path("tier").asText("standard") + " service")
                             .build()))
         .start();
   }

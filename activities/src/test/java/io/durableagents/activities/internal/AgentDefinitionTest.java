@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Agent;
+import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
 import java.time.Duration;
 import java.util.Map;
@@ -15,15 +16,15 @@ class AgentDefinitionTest {
 
   private static Agent.Builder agent() {
     return Agent.newBuilder("concierge")
-        .model("m1")
-        .instructions("Book tables.")
-        .maxSteps(7)
-        .runTimeout(Duration.ofMinutes(2))
-        .tools(
+        .setModel("m1")
+        .setInstructions("Book tables.")
+        .setMaxSteps(7)
+        .setRunTimeout(Duration.ofMinutes(2))
+        .setTools(
             Tool.newBuilder("book")
-                .description("Books a table.")
-                .requiresApproval()
-                .handler((args, ctx) -> Map.of())
+                .setDescription("Books a table.")
+                .setApprovalPolicy(ApprovalPolicy.ALWAYS)
+                .setHandler((args, ctx) -> Map.of())
                 .build());
   }
 
@@ -44,13 +45,13 @@ class AgentDefinitionTest {
     AgentDefinition after =
         AgentDefinition.of(
             agent()
-                .model("m2")
-                .instructions("Book tables fast.")
-                .maxSteps(3)
-                .tools(
+                .setModel("m2")
+                .setInstructions("Book tables fast.")
+                .setMaxSteps(3)
+                .addTools(
                     Tool.newBuilder("refund")
-                        .description("Refunds.")
-                        .handler((args, ctx) -> Map.of())
+                        .setDescription("Refunds.")
+                        .setHandler((args, ctx) -> Map.of())
                         .build())
                 .build(),
             JSON.createObjectNode().put("tier", "gold"));

@@ -33,7 +33,7 @@ class ToolActivitiesImplTest {
   void setUp() {
     Agent agent =
         Agent.newBuilder("worker")
-            .tools(
+            .setTools(
                 sleeping("slow", ToolActivitiesImpl.HEARTBEAT_INTERVAL.plusMillis(700)),
                 sleeping("quick", Duration.ofMillis(50)))
             .build();
@@ -82,8 +82,8 @@ class ToolActivitiesImplTest {
 
   private static Tool sleeping(String name, Duration duration) {
     return Tool.newBuilder(name)
-        .inputSchema("{\"type\": \"object\"}")
-        .handler(
+        .setInputSchema("{\"type\": \"object\"}")
+        .setHandler(
             (arguments, context) -> {
               Thread.sleep(duration.toMillis());
               return Map.of("slept", duration.toMillis());

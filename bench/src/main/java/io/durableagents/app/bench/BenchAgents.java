@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.agent.Agent;
 import io.durableagents.agent.Execution;
 import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
 import java.util.List;
 import java.util.Map;
@@ -47,27 +48,28 @@ final class BenchAgents {
     int third = config.contentChars() / 3;
     Tool noop =
         Tool.newBuilder("noop")
-            .description("Does nothing.")
-            .handler((args, ctx) -> Map.of("ok", true))
+            .setDescription("Does nothing.")
+            .setHandler((args, ctx) -> Map.of("ok", true))
             .build();
     Tool localNoop =
         Tool.newBuilder("noop")
-            .description("Does nothing.")
-            .execution(Execution.LOCAL_ACTIVITY)
-            .handler((args, ctx) -> Map.of("ok", true))
+            .setDescription("Does nothing.")
+            .setExecution(Execution.LOCAL_ACTIVITY)
+            .setHandler((args, ctx) -> Map.of("ok", true))
             .build();
     Tool pad =
         Tool.newBuilder("pad")
-            .description("Answers with a result of a fixed size.")
-            .inputSchema(
+            .setDescription("Answers with a result of a fixed size.")
+            .setInputSchema(
                 "{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"string\"}},\"required\":[\"data\"]}")
-            .handler((args, ctx) -> Map.of("data", filler("result of " + ctx.toolCallId(), third)))
+            .setHandler(
+                (args, ctx) -> Map.of("data", filler("result of " + ctx.toolCallId(), third)))
             .build();
     Tool gated =
         Tool.newBuilder("gated")
-            .description("Does nothing, once a human approved it.")
-            .requiresApproval()
-            .handler(
+            .setDescription("Does nothing, once a human approved it.")
+            .setApprovalPolicy(ApprovalPolicy.ALWAYS)
+            .setHandler(
                 (args, ctx) -> {
                   clock.mark(ctx.sessionId());
                   return Map.of("ok", true);
@@ -97,12 +99,12 @@ final class BenchAgents {
 
   private static Agent agent(String name, String script, Tool tool, Execution modelExecution) {
     return Agent.newBuilder(name)
-        .model("scripted")
-        .modelExecution(modelExecution)
-        .instructions("Benchmark agent " + name + ".")
-        .modelProvider(ScriptedModelProvider.fromJson(script))
-        .maxSteps(MAX_STEPS)
-        .tools(tool)
+        .setModel("scripted")
+        .setModelExecution(modelExecution)
+        .setInstructions("Benchmark agent " + name + ".")
+        .setModelProvider(ScriptedModelProvider.fromJson(script))
+        .setMaxSteps(MAX_STEPS)
+        .setTools(tool)
         .build();
   }
 

@@ -48,9 +48,9 @@ public final class LedgerTools implements ToolSource {
 
   private static Tool tool(String name, Ledger ledger) {
     return Tool.newBuilder(name)
-        .description("Appends its effect to the chaos ledger.")
-        .inputSchema("{\"type\": \"object\"}")
-        .handler(
+        .setDescription("Appends its effect to the chaos ledger.")
+        .setInputSchema("{\"type\": \"object\"}")
+        .setHandler(
             (arguments, context) -> {
               ledger.append(line(name, context, "start"));
               Thread.sleep(ThreadLocalRandom.current().nextLong(50, 301));
@@ -62,8 +62,8 @@ public final class LedgerTools implements ToolSource {
               result.put("pid", Ledger.PID);
               return result;
             })
-        .timeout(TIMEOUT)
-        .maxAttempts(MAX_ATTEMPTS)
+        .setTimeout(TIMEOUT)
+        .setMaxAttempts(MAX_ATTEMPTS)
         .build();
   }
 

@@ -27,8 +27,8 @@ import java.util.Objects;
  *
  * <pre>{@code
  * ModelProvider openai = OpenAiModelProvider.newBuilder()
- *     .apiKey(System.getenv("OPENAI_API_KEY"))
- *     .model("gpt-4o-mini")          // omit to use each agent's own model name
+ *     .setApiKey(System.getenv("OPENAI_API_KEY"))
+ *     .setModel("gpt-4o-mini")       // omit to use each agent's own model name
  *     .build();
  * AgentsPlugin plugin = new AgentsPlugin(AgentsPluginOptions.newBuilder()
  *     .addAgent(concierge).setModelProvider(openai).setStore(store).build());
@@ -47,7 +47,7 @@ public final class OpenAiModelProvider implements ModelProvider {
   /** The default base URL: OpenAI's public API. */
   public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
-  /** Default for {@link Builder#idleTimeout}. */
+  /** Default for {@link Builder#setIdleTimeout}. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
 
   private static final int MAX_ERROR_BODY = 64 * 1024;
@@ -74,6 +74,7 @@ public final class OpenAiModelProvider implements ModelProvider {
                 .build();
   }
 
+  /** A builder for a provider of OpenAI's public API, until told otherwise. */
   public static Builder newBuilder() {
     return new Builder();
   }
@@ -93,13 +94,13 @@ public final class OpenAiModelProvider implements ModelProvider {
           "openai:MODEL needs a model name, e.g. openai:gpt-4o-mini.");
     }
     String baseUrl = env.get("OPENAI_BASE_URL");
-    Builder builder = newBuilder().model(model.strip());
+    Builder builder = newBuilder().setModel(model.strip());
     if (baseUrl != null && !baseUrl.isBlank()) {
-      builder.baseUrl(baseUrl.strip());
+      builder.setBaseUrl(baseUrl.strip());
     }
     String key = env.get("OPENAI_API_KEY");
     if (key != null && !key.isBlank()) {
-      builder.apiKey(key.strip());
+      builder.setApiKey(key.strip());
     } else if ("api.openai.com".equalsIgnoreCase(builder.endpoint.getHost())) {
       throw new IllegalArgumentException(
           "openai:"
@@ -203,13 +204,13 @@ public final class OpenAiModelProvider implements ModelProvider {
      * The API's base URL, such as {@value OpenAiModelProvider#DEFAULT_BASE_URL} or {@code
      * http://127.0.0.1:11434/v1}; requests go to {@code BASE/chat/completions}.
      */
-    public Builder baseUrl(String baseUrl) {
+    public Builder setBaseUrl(String baseUrl) {
       this.endpoint = chatCompletions(Objects.requireNonNull(baseUrl, "baseUrl"));
       return this;
     }
 
     /** Sent as {@code Authorization: Bearer KEY}; without one no Authorization header is sent. */
-    public Builder apiKey(String apiKey) {
+    public Builder setApiKey(String apiKey) {
       this.apiKey = Objects.requireNonNull(apiKey, "apiKey");
       return this;
     }
@@ -218,13 +219,13 @@ public final class OpenAiModelProvider implements ModelProvider {
      * The model name sent for every agent this provider serves. Without it each agent's own {@code
      * model} is sent.
      */
-    public Builder model(String model) {
+    public Builder setModel(String model) {
       this.model = Objects.requireNonNull(model, "model");
       return this;
     }
 
     /** How long to wait for a connection (default 10 s). */
-    public Builder connectTimeout(Duration connectTimeout) {
+    public Builder setConnectTimeout(Duration connectTimeout) {
       this.connectTimeout = positive(connectTimeout, "connectTimeout");
       return this;
     }
@@ -234,13 +235,13 @@ public final class OpenAiModelProvider implements ModelProvider {
      * call fails as a transient {@code model_timeout} (default 5 minutes). The model activity's
      * start-to-close timeout bounds the whole call in any case.
      */
-    public Builder idleTimeout(Duration idleTimeout) {
+    public Builder setIdleTimeout(Duration idleTimeout) {
       this.idleTimeout = positive(idleTimeout, "idleTimeout");
       return this;
     }
 
-    /** A client of your own (proxy, TLS settings); {@link #connectTimeout} is then ignored. */
-    public Builder httpClient(HttpClient httpClient) {
+    /** A client of your own (proxy, TLS settings); {@link #setConnectTimeout} is then ignored. */
+    public Builder setHttpClient(HttpClient httpClient) {
       this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
       return this;
     }

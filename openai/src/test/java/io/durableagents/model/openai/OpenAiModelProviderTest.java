@@ -51,9 +51,9 @@ class OpenAiModelProviderTest {
 
   private OpenAiModelProvider provider() {
     return OpenAiModelProvider.newBuilder()
-        .baseUrl(server.baseUrl())
-        .apiKey("sk-test-key")
-        .model("gpt-4o-mini")
+        .setBaseUrl(server.baseUrl())
+        .setApiKey("sk-test-key")
+        .setModel("gpt-4o-mini")
         .build();
   }
 
@@ -359,7 +359,7 @@ class OpenAiModelProviderTest {
     server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
 
     OpenAiModelProvider.newBuilder()
-        .baseUrl(server.baseUrl())
+        .setBaseUrl(server.baseUrl())
         .build()
         .generate(hello(), new Recording());
 
@@ -478,8 +478,8 @@ class OpenAiModelProviderTest {
     }
     OpenAiModelProvider provider =
         OpenAiModelProvider.newBuilder()
-            .baseUrl("http://127.0.0.1:" + port + "/v1")
-            .model("m")
+            .setBaseUrl("http://127.0.0.1:" + port + "/v1")
+            .setModel("m")
             .build();
 
     ModelException failure = modelFailure(() -> provider.generate(hello(), new Recording()));
@@ -495,9 +495,9 @@ class OpenAiModelProviderTest {
             3000, FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER)));
     OpenAiModelProvider provider =
         OpenAiModelProvider.newBuilder()
-            .baseUrl(server.baseUrl())
-            .model("m")
-            .idleTimeout(Duration.ofMillis(800))
+            .setBaseUrl(server.baseUrl())
+            .setModel("m")
+            .setIdleTimeout(Duration.ofMillis(800))
             .build();
     Recording stream = new Recording();
 

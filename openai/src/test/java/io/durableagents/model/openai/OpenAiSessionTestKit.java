@@ -45,9 +45,9 @@ final class OpenAiSessionTestKit implements AutoCloseable {
     store = CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + dir.resolve("projection.db")));
     OpenAiModelProvider model =
         OpenAiModelProvider.newBuilder()
-            .baseUrl(server.baseUrl())
-            .apiKey("sk-test")
-            .model("gpt-4o-mini")
+            .setBaseUrl(server.baseUrl())
+            .setApiKey("sk-test")
+            .setModel("gpt-4o-mini")
             .build();
     AgentsPlugin plugin =
         new AgentsPlugin(
@@ -67,17 +67,17 @@ final class OpenAiSessionTestKit implements AutoCloseable {
 
   private Agent agent() {
     return Agent.newBuilder("tester")
-        .model("gpt-4o-mini")
-        .instructions("You add numbers.")
-        .maxSteps(5)
-        .modelMaxAttempts(3)
-        .tools(
+        .setModel("gpt-4o-mini")
+        .setInstructions("You add numbers.")
+        .setMaxSteps(5)
+        .setModelMaxAttempts(3)
+        .setTools(
             Tool.newBuilder("add")
-                .description("Adds two integers.")
-                .inputSchema(
+                .setDescription("Adds two integers.")
+                .setInputSchema(
                     "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},"
                         + "\"required\":[\"a\",\"b\"]}")
-                .handler(
+                .setHandler(
                     (args, ctx) -> {
                       effects
                           .computeIfAbsent(ctx.toolCallId(), id -> new AtomicInteger())
@@ -86,10 +86,10 @@ final class OpenAiSessionTestKit implements AutoCloseable {
                     })
                 .build(),
             Tool.newBuilder("echo")
-                .description("Echoes its text.")
-                .inputSchema(
+                .setDescription("Echoes its text.")
+                .setInputSchema(
                     "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}")
-                .handler(
+                .setHandler(
                     (args, ctx) -> {
                       effects
                           .computeIfAbsent(ctx.toolCallId(), id -> new AtomicInteger())

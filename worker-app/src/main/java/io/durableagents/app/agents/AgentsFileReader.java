@@ -132,18 +132,18 @@ final class AgentsFileReader {
       pathsByName.put(name, namePath);
     }
     Agent.Builder agent = Agent.newBuilder(name == null ? "unnamed" : name);
-    set(string(node, path, "model"), agent::model);
-    set(string(node, path, "instructions"), agent::instructions);
-    set(tools(node, path), agent::tools);
-    set(integer(node, path, "maxSteps", 1), n -> agent.maxSteps(n.intValue()));
-    set(integer(node, path, "maxTokens", 0), agent::maxTokens);
-    set(integer(node, path, "toolConcurrency", 1), n -> agent.toolConcurrency(n.intValue()));
-    set(integer(node, path, "modelMaxAttempts", 1), n -> agent.modelMaxAttempts(n.intValue()));
-    set(duration(node, path, "modelTimeout"), agent::modelTimeout);
-    set(duration(node, path, "runTimeout"), agent::runTimeout);
-    set(duration(node, path, "approvalTimeout"), agent::approvalTimeout);
-    set(driftPolicy(node, path), agent::onAgentDrift);
-    set(outputSchema(node, path), agent::outputSchema);
+    set(string(node, path, "model"), agent::setModel);
+    set(string(node, path, "instructions"), agent::setInstructions);
+    set(tools(node, path), agent::setTools);
+    set(integer(node, path, "maxSteps", 1), n -> agent.setMaxSteps(n.intValue()));
+    set(integer(node, path, "maxTokens", 0), agent::setMaxTokens);
+    set(integer(node, path, "toolConcurrency", 1), n -> agent.setToolConcurrency(n.intValue()));
+    set(integer(node, path, "modelMaxAttempts", 1), n -> agent.setModelMaxAttempts(n.intValue()));
+    set(duration(node, path, "modelTimeout"), agent::setModelTimeout);
+    set(duration(node, path, "runTimeout"), agent::setRunTimeout);
+    set(duration(node, path, "approvalTimeout"), agent::setApprovalTimeout);
+    set(driftPolicy(node, path), agent::setOnAgentDrift);
+    set(outputSchema(node, path), agent::setOutputSchema);
     if (problems.size() > before) {
       return Optional.empty();
     }

@@ -62,21 +62,8 @@ public final class ToolCatalog {
     return tools.keySet();
   }
 
-  /**
-   * A copy of {@code tool} whose calls {@code policy} gates instead of the tool's own policy.
-   * {@link Tool} has no {@code toBuilder()}, so this copies every setting its getters expose.
-   */
+  /** A copy of {@code tool} whose calls {@code policy} gates instead of the tool's own policy. */
   static Tool withApproval(Tool tool, ApprovalPolicy policy) {
-    return Tool.newBuilder(tool.name())
-        .description(tool.description())
-        .inputSchema(tool.inputSchema())
-        .handler(tool.handler())
-        .timeout(tool.timeout())
-        .maxAttempts(tool.maxAttempts())
-        .execution(tool.execution())
-        .taskQueue(tool.taskQueue())
-        .retryOptions(tool.retryOptions())
-        .needsApproval(policy)
-        .build();
+    return tool.toBuilder().setApprovalPolicy(policy).build();
   }
 }

@@ -3,6 +3,7 @@ package io.durableagents.app.demo;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Agent;
 import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolContext;
 import java.io.IOException;
@@ -43,12 +44,12 @@ public final class ConciergeAgent {
 
   public static Agent create() {
     return Agent.newBuilder(NAME)
-        .model("scripted")
-        .instructions(
+        .setModel("scripted")
+        .setInstructions(
             "You are a concierge. Check the weather, find a restaurant and book a table. "
                 + "Confirm bookings with their reference.")
-        .tools(tools())
-        .maxSteps(10)
+        .setTools(tools())
+        .setMaxSteps(10)
         .build();
   }
 
@@ -78,15 +79,16 @@ public final class ConciergeAgent {
 
   static Tool getWeather() {
     return Tool.newBuilder("get_weather")
-        .description("Current weather for a city.")
-        .input(WeatherInput.class, (in, ctx) -> weather(in.city()))
+        .setDescription("Current weather for a city.")
+        .setHandler(WeatherInput.class, (in, ctx) -> weather(in.city()))
         .build();
   }
 
   static Tool findRestaurant() {
     return Tool.newBuilder("find_restaurant")
-        .description("Find a restaurant with a free table for the party at the given time (HH:MM).")
-        .inputSchema(
+        .setDescription(
+            "Find a restaurant with a free table for the party at the given time (HH:MM).")
+        .setInputSchema(
             """
             {"type": "object",
              "properties": {
@@ -96,15 +98,15 @@ public final class ConciergeAgent {
              "required": ["city", "people", "time"],
              "additionalProperties": false}
             """)
-        .input(FindRestaurantInput.class, (in, ctx) -> restaurant(in))
+        .setHandler(FindRestaurantInput.class, (in, ctx) -> restaurant(in))
         .build();
   }
 
   static Tool bookTable() {
     return Tool.newBuilder("book_table")
-        .description("Book a table. Has a side effect: the restaurant holds the table.")
-        .requiresApproval()
-        .inputSchema(
+        .setDescription("Book a table. Has a side effect: the restaurant holds the table.")
+        .setApprovalPolicy(ApprovalPolicy.ALWAYS)
+        .setInputSchema(
             """
             {"type": "object",
              "properties": {
@@ -114,7 +116,7 @@ public final class ConciergeAgent {
              "required": ["restaurant", "people", "time"],
              "additionalProperties": false}
             """)
-        .input(BookTableInput.class, ConciergeAgent::book)
+        .setHandler(BookTableInput.class, ConciergeAgent::book)
         .build();
   }
 

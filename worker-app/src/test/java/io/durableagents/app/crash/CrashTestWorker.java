@@ -14,6 +14,7 @@ import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStores;
 import io.durableagents.store.internal.CheckpointStore;
+import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolContext;
 import io.temporal.activity.Activity;
@@ -112,14 +113,14 @@ public final class CrashTestWorker {
    */
   static Agent agent(Ledger ledger, Execution mode, boolean hang) {
     return Agent.newBuilder(AGENT)
-        .modelExecution(mode)
-        .tools(
+        .setModelExecution(mode)
+        .setTools(
             tool("step_a", ledger, false, mode, hang),
             tool("gated", ledger, true, mode, hang),
             tool("step_b", ledger, false, mode, hang))
-        .maxSteps(10)
-        .modelTimeout(Duration.ofSeconds(3))
-        .modelMaxAttempts(10)
+        .setMaxSteps(10)
+        .setModelTimeout(Duration.ofSeconds(3))
+        .setModelMaxAttempts(10)
         .build();
   }
 
@@ -127,10 +128,10 @@ public final class CrashTestWorker {
       String name, Ledger ledger, boolean gated, Execution mode, boolean hang) {
     Tool.Builder builder =
         Tool.newBuilder(name)
-            .execution(mode)
-            .description("Appends its effect to the ledger.")
-            .inputSchema("{\"type\": \"object\"}")
-            .handler(
+            .setExecution(mode)
+            .setDescription("Appends its effect to the ledger.")
+            .setInputSchema("{\"type\": \"object\"}")
+            .setHandler(
                 (arguments, context) -> {
                   ledger.append(toolLine(name, context, "start"));
                   Thread.sleep(ThreadLocalRandom.current().nextLong(200, 1001));
@@ -145,9 +146,9 @@ public final class CrashTestWorker {
                   result.put("pid", PID);
                   return result;
                 })
-            .timeout(Duration.ofSeconds(3))
-            .maxAttempts(10);
-    return gated ? builder.requiresApproval().build() : builder.build();
+            .setTimeout(Duration.ofSeconds(3))
+            .setMaxAttempts(10);
+    return gated ? builder.setApprovalPolicy(ApprovalPolicy.ALWAYS).build() : builder.build();
   }
 
   static ObjectNode toolLine(String tool, ToolContext context, String phase) {

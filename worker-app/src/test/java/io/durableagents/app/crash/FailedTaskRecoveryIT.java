@@ -19,6 +19,7 @@ import io.durableagents.session.ApprovalStatus;
 import io.durableagents.session.RunStatus;
 import io.durableagents.store.AgentStores;
 import io.durableagents.store.internal.CheckpointStore;
+import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.RunResult;
@@ -126,12 +127,12 @@ class FailedTaskRecoveryIT {
     workerService = AgentWorker.connect(server.address());
     Agent payer =
         Agent.newBuilder("payer")
-            .tools(
+            .setTools(
                 Tool.newBuilder("pay")
-                    .description("Pays; always needs approval.")
-                    .inputSchema("{\"type\": \"object\"}")
-                    .requiresApproval()
-                    .handler((args, ctx) -> Map.of("paid", true))
+                    .setDescription("Pays; always needs approval.")
+                    .setInputSchema("{\"type\": \"object\"}")
+                    .setApprovalPolicy(ApprovalPolicy.ALWAYS)
+                    .setHandler((args, ctx) -> Map.of("paid", true))
                     .build())
             .build();
     AgentsPlugin plugin =

@@ -60,8 +60,8 @@ public final class RecoveryTestWorker {
             AgentsPluginOptions.newBuilder()
                 .addAgent(
                     Agent.newBuilder(AGENT)
-                        .modelExecution(mode)
-                        .tools(slowTool(tools, mode))
+                        .setModelExecution(mode)
+                        .setTools(slowTool(tools, mode))
                         .build())
                 .setModelProvider(new LedgerModel(ScriptedModelProvider.fromJson(SCRIPT), models))
                 .setStore(AgentStores.open("jdbc:sqlite:" + Path.of(args[2])))
@@ -80,10 +80,10 @@ public final class RecoveryTestWorker {
 
   private static Tool slowTool(Ledger ledger, Execution mode) {
     return Tool.newBuilder(TOOL)
-        .execution(mode)
-        .description("Works for a few seconds, with a ledger line before and after.")
-        .inputSchema("{\"type\": \"object\"}")
-        .handler(
+        .setExecution(mode)
+        .setDescription("Works for a few seconds, with a ledger line before and after.")
+        .setInputSchema("{\"type\": \"object\"}")
+        .setHandler(
             (arguments, context) -> {
               ledger.append(CrashTestWorker.toolLine(TOOL, context, "start"));
               Thread.sleep(TOOL_MS);

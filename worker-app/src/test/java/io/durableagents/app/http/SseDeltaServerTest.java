@@ -66,7 +66,8 @@ class SseDeltaServerTest {
     AgentsPlugin plugin =
         new AgentsPlugin(
             AgentsPluginOptions.newBuilder()
-                .addAgent(Agent.newBuilder("greeter").model("test").instructions("Greet.").build())
+                .addAgent(
+                    Agent.newBuilder("greeter").setModel("test").setInstructions("Greet.").build())
                 .setModelProvider(STREAMING_MODEL)
                 .setStore(store)
                 .addDeltaListener(sse)

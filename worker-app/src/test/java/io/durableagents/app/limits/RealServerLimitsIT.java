@@ -128,13 +128,13 @@ class RealServerLimitsIT {
         };
     Agent agent =
         Agent.newBuilder("exporter")
-            .modelExecution(mode)
-            .tools(
+            .setModelExecution(mode)
+            .setTools(
                 Tool.newBuilder("export_rows")
-                    .execution(mode)
-                    .description("Exports every row.")
-                    .inputSchema("{\"type\":\"object\"}")
-                    .handler((args, ctx) -> export)
+                    .setExecution(mode)
+                    .setDescription("Exports every row.")
+                    .setInputSchema("{\"type\":\"object\"}")
+                    .setHandler((args, ctx) -> export)
                     .build())
             .build();
     String session = "export-" + mode.name().toLowerCase(Locale.ROOT);
@@ -223,12 +223,13 @@ class RealServerLimitsIT {
     String hits = "h".repeat(PAGE_CHARS);
     Agent agent =
         Agent.newBuilder("researcher")
-            .maxSteps(LONG_TURNS + 1)
-            .tools(
+            .setMaxSteps(LONG_TURNS + 1)
+            .setTools(
                 Tool.newBuilder("search")
-                    .description("One page of search hits.")
-                    .inputSchema("{\"type\":\"object\"}")
-                    .handler((args, ctx) -> Map.of("page", args.get("page").asInt(), "hits", hits))
+                    .setDescription("One page of search hits.")
+                    .setInputSchema("{\"type\":\"object\"}")
+                    .setHandler(
+                        (args, ctx) -> Map.of("page", args.get("page").asInt(), "hits", hits))
                     .build())
             .build();
     try (LimitsWorker worker =
@@ -321,12 +322,12 @@ class RealServerLimitsIT {
     AtomicLong holdEnded = new AtomicLong();
     Agent agent =
         Agent.newBuilder("stepper")
-            .maxSteps(turns + 2)
-            .tools(
+            .setMaxSteps(turns + 2)
+            .setTools(
                 Tool.newBuilder("step")
-                    .description("One step.")
-                    .inputSchema("{\"type\":\"object\"}")
-                    .handler(
+                    .setDescription("One step.")
+                    .setInputSchema("{\"type\":\"object\"}")
+                    .setHandler(
                         (args, ctx) -> {
                           // The next run's steps are slow enough to outlast the server's move of
                           // the sends (about 2 s left after the hand-over, even on a loaded

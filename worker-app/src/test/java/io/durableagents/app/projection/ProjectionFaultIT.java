@@ -246,18 +246,18 @@ class ProjectionFaultIT {
   private static WorkerFactory startWorker(WorkflowClient client, CheckpointStore store) {
     Agent agent =
         Agent.newBuilder(AGENT)
-            .model("scripted")
-            .instructions("Run the errands.")
-            .maxSteps(20)
+            .setModel("scripted")
+            .setInstructions("Run the errands.")
+            .setMaxSteps(20)
             // The default model retries (4 attempts): a turn that finds the store down spends
             // none of them, the workflow waits the outage out.
-            .tools(
+            .setTools(
                 Tool.newBuilder("lookup")
-                    .description("Looks a key up.")
-                    .inputSchema(
+                    .setDescription("Looks a key up.")
+                    .setInputSchema(
                         "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},"
                             + "\"required\":[\"key\"]}")
-                    .handler(
+                    .setHandler(
                         (args, ctx) ->
                             Map.of(
                                 "key",
@@ -266,11 +266,11 @@ class ProjectionFaultIT {
                                 Math.abs(args.get("key").asText().hashCode() % 1000)))
                     .build(),
                 Tool.newBuilder("add")
-                    .description("Adds two integers.")
-                    .inputSchema(
+                    .setDescription("Adds two integers.")
+                    .setInputSchema(
                         "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},"
                             + "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}")
-                    .handler(
+                    .setHandler(
                         (args, ctx) ->
                             Map.of("sum", args.get("a").asLong() + args.get("b").asLong()))
                     .build())

@@ -18,6 +18,7 @@ import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.session.RunStatus;
 import io.durableagents.store.AgentStores;
 import io.durableagents.store.internal.CheckpointStore;
+import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.ToolCallRecord;
@@ -337,31 +338,31 @@ class WorkerStartDuringOutageIT {
   private static WorkerFactory startWorker(WorkflowClient client, CheckpointStore store) {
     Agent gated =
         Agent.newBuilder(GATED)
-            .model("scripted")
-            .instructions("Book what is asked.")
-            .modelProvider(ScriptedModelProvider.fromJson(GATED_SCRIPT))
-            .tools(
+            .setModel("scripted")
+            .setInstructions("Book what is asked.")
+            .setModelProvider(ScriptedModelProvider.fromJson(GATED_SCRIPT))
+            .setTools(
                 Tool.newBuilder("book")
-                    .description("Books a slot.")
-                    .inputSchema(
+                    .setDescription("Books a slot.")
+                    .setInputSchema(
                         "{\"type\":\"object\",\"properties\":{\"slot\":{\"type\":\"string\"}},"
                             + "\"required\":[\"slot\"]}")
-                    .requiresApproval()
-                    .handler((args, ctx) -> Map.of("booked", args.get("slot").asText()))
+                    .setApprovalPolicy(ApprovalPolicy.ALWAYS)
+                    .setHandler((args, ctx) -> Map.of("booked", args.get("slot").asText()))
                     .build())
             .build();
     Agent plain =
         Agent.newBuilder(PLAIN)
-            .model("scripted")
-            .instructions("Look things up.")
-            .modelProvider(ScriptedModelProvider.fromJson(PLAIN_SCRIPT))
-            .tools(
+            .setModel("scripted")
+            .setInstructions("Look things up.")
+            .setModelProvider(ScriptedModelProvider.fromJson(PLAIN_SCRIPT))
+            .setTools(
                 Tool.newBuilder("lookup")
-                    .description("Looks a key up.")
-                    .inputSchema(
+                    .setDescription("Looks a key up.")
+                    .setInputSchema(
                         "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},"
                             + "\"required\":[\"key\"]}")
-                    .handler((args, ctx) -> Map.of("key", args.get("key").asText()))
+                    .setHandler((args, ctx) -> Map.of("key", args.get("key").asText()))
                     .build())
             .build();
     AgentsPlugin plugin =
