@@ -1,8 +1,11 @@
 package io.durableagents.store.internal;
 
+import static io.durableagents.store.internal.JdbcStatements.count;
+import static io.durableagents.store.internal.JdbcStatements.executeUpdate;
+import static io.durableagents.store.internal.JdbcStatements.setNullableString;
+
 import io.durableagents.conversation.Message;
 import io.durableagents.conversation.Usage;
-import io.durableagents.projection.ProjectionException;
 import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.projection.internal.ProjectionQueries;
 import io.durableagents.projection.internal.StoredApproval;
@@ -15,7 +18,6 @@ import io.durableagents.store.AgentStores;
 import io.durableagents.store.PruneResult;
 import io.durableagents.store.StoreException;
 import io.durableagents.store.StoreOptions;
-import io.durableagents.store.StoreUnavailableException;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
 import io.durableagents.workflow.internal.wire.TranscriptHash;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +34,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
@@ -51,15 +52,12 @@ import javax.sql.DataSource;
  * concurrent saves of one session apply one after the other.
  */
 public final class JdbcAgentStore implements CheckpointStore {
-  private static final int MAX_ATTEMPTS = 8;
-  private static final long BACKOFF_MILLIS = 25;
-
   private final DataSource dataSource;
   private final boolean ownsDataSource;
   private final int historyLimit;
 
-  /** SQLite's writing transactions, one at a time and committed in groups; null on PostgreSQL. */
-  private final GroupCommit groupCommit;
+  /** Where each method's transaction begins and ends; on SQLite they commit in groups. */
+  private final StoreTransactions transactions;
 
   /** The reads, shared with the client's reader; on SQLite they decode bodies from its bytes. */
   private final ProjectionQueries queries;
@@ -99,7 +97,8 @@ public final class JdbcAgentStore implements CheckpointStore {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.ownsDataSource = ownsDataSource;
     this.historyLimit = Objects.requireNonNull(options, "options").getHistoryLimit();
-    this.groupCommit = sqlite ? new GroupCommit(dataSource) : null;
+    this.transactions =
+        new StoreTransactions(dataSource, sqlite ? new GroupCommit(dataSource) : null);
     this.queries =
         sqlite ? ProjectionQueries.of(ProjectionUrl.Kind.SQLITE) : ProjectionQueries.portable();
   }
@@ -113,9 +112,8 @@ public final class JdbcAgentStore implements CheckpointStore {
   public void saveCheckpoint(CheckpointSave save) {
     validate(save);
     Encoded encoded = Encoded.of(save);
-    run(
+    transactions.inTransaction(
         "save checkpoint step " + save.step() + " of session " + save.sessionId(),
-        true,
         connection -> {
           lockSession(connection, save.sessionId());
           write(connection, encoded);
@@ -135,9 +133,8 @@ public final class JdbcAgentStore implements CheckpointStore {
               + save.firstSeq());
     }
     Encoded encoded = Encoded.of(save);
-    run(
+    transactions.inTransaction(
         "save fork " + save.sessionId() + " of session " + sourceSessionId,
-        true,
         connection -> {
           lockSession(connection, save.sessionId());
           Claim claim = claimSession(connection, encoded);
@@ -196,13 +193,12 @@ public final class JdbcAgentStore implements CheckpointStore {
     // The usual case, consecutive entries of one execution: one ownership check and one session
     // row (the last save's, the newest) instead of one per save.
     boolean consecutive = sessions.size() == 1 && executions.size() == 1;
-    run(
+    transactions.inTransaction(
         saves.size()
             + " checkpoint saves up to step "
             + last.step()
             + " of session "
             + last.sessionId(),
-        true,
         connection -> {
           for (String sessionId : sessions) {
             lockSession(connection, sessionId);
@@ -239,9 +235,8 @@ public final class JdbcAgentStore implements CheckpointStore {
       int parentStep,
       String patchSummary) {
     requireSessionId(sessionId);
-    run(
+    transactions.inTransaction(
         "record the lineage of session " + sessionId,
-        true,
         connection -> {
           try (PreparedStatement update = connection.prepareStatement(Sql.SET_LINEAGE)) {
             update.setString(1, parentSessionId);
@@ -258,9 +253,8 @@ public final class JdbcAgentStore implements CheckpointStore {
   @Override
   public boolean delete(String sessionId, boolean keepHistory) {
     requireSessionId(sessionId);
-    return run(
+    return transactions.inTransaction(
         "delete session " + sessionId,
-        true,
         connection -> {
           lockSession(connection, sessionId);
           int removed = 0;
@@ -281,9 +275,8 @@ public final class JdbcAgentStore implements CheckpointStore {
   public PruneResult prune(Instant cutoff) {
     Objects.requireNonNull(cutoff, "cutoff");
     long before = cutoff.toEpochMilli();
-    return run(
+    return transactions.inTransaction(
         "prune the store before " + cutoff,
-        true,
         connection -> {
           int messages = executeUpdate(connection, Sql.PRUNE_SESSION_MESSAGES, before);
           int entries = executeUpdate(connection, Sql.PRUNE_SESSION_CHECKPOINTS, before);
@@ -308,9 +301,8 @@ public final class JdbcAgentStore implements CheckpointStore {
       }
       encoded.add(Encoded.of(save));
     }
-    run(
+    transactions.inTransaction(
         "rebuild session " + sessionId,
-        true,
         connection -> {
           lockSession(connection, sessionId);
           CheckpointSave first = saves.isEmpty() ? null : saves.get(0);
@@ -357,9 +349,8 @@ public final class JdbcAgentStore implements CheckpointStore {
     if (to == from) {
       return List.of();
     }
-    return run(
+    return transactions.onConnection(
         "read the messages of session " + sessionId,
-        false,
         connection -> {
           List<Message> result = queries.contiguousMessages(connection, sessionId, from, to);
           if (from + result.size() != to) {
@@ -372,16 +363,15 @@ public final class JdbcAgentStore implements CheckpointStore {
   @Override
   public Optional<StoredSession> session(String sessionId) {
     requireSessionId(sessionId);
-    return run(
-        "read session " + sessionId, false, connection -> queries.session(connection, sessionId));
+    return transactions.onConnection(
+        "read session " + sessionId, connection -> queries.session(connection, sessionId));
   }
 
   @Override
   public List<StoredEntry> history(String sessionId, int limit) {
     requireSessionId(sessionId);
-    return run(
+    return transactions.onConnection(
         "read the checkpoint history of session " + sessionId,
-        false,
         connection -> queries.history(connection, sessionId, limit));
   }
 
@@ -668,9 +658,8 @@ public final class JdbcAgentStore implements CheckpointStore {
 
   @Override
   public void saveDefinition(String fingerprint, String agent, String definition) {
-    run(
+    transactions.inTransaction(
         "record the definition " + fingerprint + " of agent " + agent,
-        true,
         connection -> {
           executeUpdate(
               connection,
@@ -685,9 +674,8 @@ public final class JdbcAgentStore implements CheckpointStore {
 
   @Override
   public Optional<String> definition(String fingerprint) {
-    return run(
+    return transactions.onConnection(
         "read the definition " + fingerprint,
-        false,
         connection -> {
           try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_DEFINITION)) {
             select.setString(1, fingerprint);
@@ -701,9 +689,8 @@ public final class JdbcAgentStore implements CheckpointStore {
   @Override
   public void markApprovalNotified(String sessionId, String approvalId, long notifiedAt) {
     requireSessionId(sessionId);
-    run(
+    transactions.inTransaction(
         "record the notification of approval " + approvalId,
-        true,
         connection -> {
           try (PreparedStatement update = connection.prepareStatement(Sql.MARK_NOTIFIED)) {
             update.setLong(1, notifiedAt);
@@ -717,130 +704,12 @@ public final class JdbcAgentStore implements CheckpointStore {
 
   @Override
   public List<ApprovalRecord> approvals(String sessionId, boolean pendingOnly) {
-    return run(
+    return transactions.onConnection(
         "list approvals",
-        false,
         connection ->
             queries.approvals(connection, sessionId, pendingOnly).stream()
                 .map(StoredApproval::record)
                 .toList());
-  }
-
-  /** Runs {@code sql} with {@code parameters} (strings, integers or longs); the update count. */
-  private static int executeUpdate(Connection connection, String sql, Object... parameters)
-      throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      bind(statement, parameters);
-      return statement.executeUpdate();
-    }
-  }
-
-  private static int count(Connection connection, String sql, Object... parameters)
-      throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      bind(statement, parameters);
-      try (ResultSet row = statement.executeQuery()) {
-        return row.next() ? row.getInt(1) : 0;
-      }
-    }
-  }
-
-  private static void bind(PreparedStatement statement, Object... parameters) throws SQLException {
-    for (int i = 0; i < parameters.length; i++) {
-      Object parameter = parameters[i];
-      if (parameter instanceof String text) {
-        statement.setString(i + 1, text);
-      } else if (parameter instanceof Integer number) {
-        statement.setInt(i + 1, number);
-      } else if (parameter instanceof Long number) {
-        statement.setLong(i + 1, number);
-      } else {
-        throw new IllegalArgumentException("unsupported SQL parameter " + parameter);
-      }
-    }
-  }
-
-  private static void setNullableString(PreparedStatement statement, int index, String value)
-      throws SQLException {
-    if (value == null) {
-      statement.setNull(index, Types.VARCHAR);
-    } else {
-      statement.setString(index, value);
-    }
-  }
-
-  /** Runs {@code work} on a connection, in a transaction if asked, retrying transient failures. */
-  private <T> T run(String what, boolean transactional, SqlWork<T> work) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return attempt(transactional, work);
-      } catch (ProjectionException e) {
-        // A row the read model cannot map: the store's error, with the same message and cause.
-        throw new StoreException(e.getMessage(), e.getCause());
-      } catch (SQLException e) {
-        if (attempt < MAX_ATTEMPTS && TransientErrors.isTransient(e)) {
-          backoff(what, attempt, e);
-          continue;
-        }
-        String tries = attempt > 1 ? " (after " + attempt + " attempts)" : "";
-        // Whatever the database says (unreachable, restarting, out of connections), the caller
-        // may try again later: only the store's own checks (missing rows) are StoreExceptions.
-        throw new StoreUnavailableException("cannot " + what + tries + ": " + e.getMessage(), e);
-      }
-    }
-  }
-
-  private <T> T attempt(boolean transactional, SqlWork<T> work) throws SQLException {
-    if (!transactional || groupCommit == null) {
-      return attemptUnlocked(transactional, work);
-    }
-    return groupCommit.run(work);
-  }
-
-  private <T> T attemptUnlocked(boolean transactional, SqlWork<T> work) throws SQLException {
-    try (Connection connection = dataSource.getConnection()) {
-      if (!transactional) {
-        return work.apply(connection);
-      }
-      boolean autoCommit = connection.getAutoCommit();
-      connection.setAutoCommit(false);
-      try {
-        T result = work.apply(connection);
-        connection.commit();
-        return result;
-      } catch (SQLException | RuntimeException | Error e) {
-        try {
-          connection.rollback();
-        } catch (SQLException rollbackError) {
-          e.addSuppressed(rollbackError);
-        }
-        throw e;
-      } finally {
-        restoreAutoCommit(connection, autoCommit);
-      }
-    }
-  }
-
-  private static void restoreAutoCommit(Connection connection, boolean autoCommit) {
-    try {
-      connection.setAutoCommit(autoCommit);
-    } catch (SQLException ignored) {
-      // The connection is broken; the pool (or the next use) finds out. The outcome of the
-      // transaction is already decided and reported.
-    }
-  }
-
-  private static void backoff(String what, int attempt, SQLException cause) {
-    long bound = BACKOFF_MILLIS << Math.min(attempt - 1, 5);
-    try {
-      Thread.sleep(bound / 2 + ThreadLocalRandom.current().nextLong(bound / 2 + 1));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      StoreException interrupted =
-          new StoreException("interrupted while retrying to " + what, cause);
-      interrupted.addSuppressed(e);
-      throw interrupted;
-    }
   }
 
   private static StoreException missing(String sessionId, int from, int found, int to) {
