@@ -11,7 +11,6 @@ import io.durableagents.projection.internal.ProjectionQueries;
 import io.durableagents.projection.internal.StoredApproval;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
-import io.durableagents.session.Approval;
 import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
@@ -533,7 +532,7 @@ public final class JdbcAgentStore implements CheckpointStore {
     long stamp = encoded.stamp();
 
     for (ApprovalRecord approval : save.approvals()) {
-      writeApproval(connection, sessionId, approval);
+      ApprovalRows.upsert(connection, sessionId, approval);
     }
 
     List<Message> messages = save.newMessages();
@@ -631,43 +630,12 @@ public final class JdbcAgentStore implements CheckpointStore {
     }
   }
 
-  private static void writeApproval(Connection connection, String sessionId, ApprovalRecord record)
-      throws SQLException {
-    Approval approval = record.approval();
-    try (PreparedStatement upsert = connection.prepareStatement(Sql.UPSERT_APPROVAL)) {
-      upsert.setString(1, approval.approvalId());
-      upsert.setString(2, sessionId);
-      upsert.setInt(3, record.run());
-      upsert.setInt(4, record.step());
-      upsert.setString(5, approval.toolCallId());
-      upsert.setString(6, approval.toolName());
-      setNullableString(upsert, 7, approval.input() == null ? null : approval.input().toString());
-      upsert.setString(8, record.status().value());
-      upsert.setLong(9, approval.requestedAt());
-      upsert.setLong(10, approval.expiresAt());
-      if (record.decidedAt() > 0) {
-        upsert.setLong(11, record.decidedAt());
-      } else {
-        upsert.setNull(11, Types.BIGINT);
-      }
-      setNullableString(upsert, 12, record.decidedBy());
-      setNullableString(upsert, 13, record.note());
-      upsert.executeUpdate();
-    }
-  }
-
   @Override
   public void saveDefinition(String fingerprint, String agent, String definition) {
     transactions.inTransaction(
         "record the definition " + fingerprint + " of agent " + agent,
         connection -> {
-          executeUpdate(
-              connection,
-              Sql.INSERT_DEFINITION,
-              fingerprint,
-              agent,
-              definition,
-              System.currentTimeMillis());
+          AgentDefinitions.insert(connection, fingerprint, agent, definition);
           return null;
         });
   }
@@ -676,14 +644,7 @@ public final class JdbcAgentStore implements CheckpointStore {
   public Optional<String> definition(String fingerprint) {
     return transactions.onConnection(
         "read the definition " + fingerprint,
-        connection -> {
-          try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_DEFINITION)) {
-            select.setString(1, fingerprint);
-            try (ResultSet rows = select.executeQuery()) {
-              return rows.next() ? Optional.of(rows.getString(1)) : Optional.<String>empty();
-            }
-          }
-        });
+        connection -> AgentDefinitions.find(connection, fingerprint));
   }
 
   @Override
@@ -692,12 +653,7 @@ public final class JdbcAgentStore implements CheckpointStore {
     transactions.inTransaction(
         "record the notification of approval " + approvalId,
         connection -> {
-          try (PreparedStatement update = connection.prepareStatement(Sql.MARK_NOTIFIED)) {
-            update.setLong(1, notifiedAt);
-            update.setString(2, sessionId);
-            update.setString(3, approvalId);
-            update.executeUpdate();
-          }
+          ApprovalRows.markNotified(connection, sessionId, approvalId, notifiedAt);
           return null;
         });
   }
