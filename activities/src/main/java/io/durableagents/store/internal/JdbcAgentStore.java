@@ -256,17 +256,7 @@ public final class JdbcAgentStore implements CheckpointStore {
         "delete session " + sessionId,
         connection -> {
           lockSession(connection, sessionId);
-          int removed = 0;
-          if (keepHistory) {
-            removed +=
-                executeUpdate(connection, Sql.DELETE_MESSAGES_PAST_HISTORY, sessionId, sessionId);
-          } else {
-            removed += executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
-            removed += executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
-          }
-          removed += executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
-          removed += executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
-          return removed > 0;
+          return SessionRemoval.delete(connection, sessionId, keepHistory);
         });
   }
 
@@ -275,16 +265,7 @@ public final class JdbcAgentStore implements CheckpointStore {
     Objects.requireNonNull(cutoff, "cutoff");
     long before = cutoff.toEpochMilli();
     return transactions.inTransaction(
-        "prune the store before " + cutoff,
-        connection -> {
-          int messages = executeUpdate(connection, Sql.PRUNE_SESSION_MESSAGES, before);
-          int entries = executeUpdate(connection, Sql.PRUNE_SESSION_CHECKPOINTS, before);
-          int approvals = executeUpdate(connection, Sql.PRUNE_SESSION_APPROVALS, before);
-          int sessions = executeUpdate(connection, Sql.PRUNE_SESSIONS, before);
-          entries += executeUpdate(connection, Sql.PRUNE_CHECKPOINTS, before);
-          messages += executeUpdate(connection, Sql.PRUNE_ORPHAN_MESSAGES);
-          return new PruneResult(sessions, entries, messages, approvals);
-        });
+        "prune the store before " + cutoff, connection -> SessionRemoval.prune(connection, before));
   }
 
   @Override
@@ -304,29 +285,8 @@ public final class JdbcAgentStore implements CheckpointStore {
         "rebuild session " + sessionId,
         connection -> {
           lockSession(connection, sessionId);
-          CheckpointSave first = saves.isEmpty() ? null : saves.get(0);
-          if (first == null || first.firstSeq() == 0) {
-            executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
-            executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
-            executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
-          } else {
-            // A forked session: the fork copied its first messages (and the entry it forked from)
-            // into the store; the workflow history starts after them.
-            int held = count(connection, Sql.COUNT_MESSAGES_BELOW, sessionId, first.firstSeq());
-            if (held != first.firstSeq()) {
-              throw new StoreException(
-                  "cannot rebuild session "
-                      + sessionId
-                      + ": its first save starts at message "
-                      + first.firstSeq()
-                      + ", and the store holds only "
-                      + held
-                      + " of the messages before it (copied by a fork, not in the workflow history)");
-            }
-            executeUpdate(connection, Sql.DELETE_MESSAGES_FROM, sessionId, first.firstSeq());
-            executeUpdate(connection, Sql.DELETE_CHECKPOINTS_FROM, sessionId, first.step());
-          }
-          executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
+          SessionRemoval.clearForRebuild(
+              connection, sessionId, saves.isEmpty() ? null : saves.get(0));
           for (Encoded save : encoded) {
             write(connection, save);
           }
@@ -510,10 +470,7 @@ public final class JdbcAgentStore implements CheckpointStore {
         return null;
       }
       // The session id was reused by a new workflow: its rows replace the old ones.
-      executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
-      executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
-      executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
-      executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
+      SessionRemoval.deleteForReuse(connection, sessionId);
       storedLastStep = -1;
       chain = new Chain(TranscriptHash.EMPTY, 0);
     }
