@@ -11,7 +11,7 @@ import java.sql.Types;
 
 /**
  * Writes table {@code agent_approvals}: the approvals a save carries, keyed by id and never moved
- * back to pending, and the notifier's record.
+ * back to pending, and the notifier's record. Its deletes are {@link SessionRemoval}'s.
  */
 final class ApprovalRows {
   private ApprovalRows() {}

@@ -1,11 +1,6 @@
 package io.durableagents.store.internal;
 
-import static io.durableagents.store.internal.JdbcStatements.count;
-import static io.durableagents.store.internal.JdbcStatements.executeUpdate;
-import static io.durableagents.store.internal.JdbcStatements.setNullableString;
-
 import io.durableagents.conversation.Message;
-import io.durableagents.conversation.Usage;
 import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.projection.internal.ProjectionQueries;
 import io.durableagents.projection.internal.StoredApproval;
@@ -18,13 +13,6 @@ import io.durableagents.store.PruneResult;
 import io.durableagents.store.StoreException;
 import io.durableagents.store.StoreOptions;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
-import io.durableagents.workflow.internal.wire.TranscriptHash;
-import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -49,11 +37,19 @@ import javax.sql.DataSource;
  * session row by newer (step, {@code updated_at}), approvals by id and never back to pending. A
  * save takes the session's lock first (the SQLite write lock, the PostgreSQL row lock), so
  * concurrent saves of one session apply one after the other.
+ *
+ * <p>This class decides what each transaction holds; the statements are those of the classes of its
+ * tables ({@link SessionRows}, {@link TranscriptMessages}, {@link HistoryEntries}, {@link
+ * ApprovalRows}, {@link AgentDefinitions}, {@link SessionRemoval}), a save's across them in {@link
+ * CheckpointWriter}, and the reads those of the read model ({@link ProjectionQueries}).
  */
 public final class JdbcAgentStore implements CheckpointStore {
   private final DataSource dataSource;
   private final boolean ownsDataSource;
   private final int historyLimit;
+
+  /** Applies saves across the session's tables, inside the transactions this class opens. */
+  private final CheckpointWriter writer;
 
   /** Where each method's transaction begins and ends; on SQLite they commit in groups. */
   private final StoreTransactions transactions;
@@ -96,6 +92,7 @@ public final class JdbcAgentStore implements CheckpointStore {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.ownsDataSource = ownsDataSource;
     this.historyLimit = Objects.requireNonNull(options, "options").getHistoryLimit();
+    this.writer = new CheckpointWriter(historyLimit);
     this.transactions =
         new StoreTransactions(dataSource, sqlite ? new GroupCommit(dataSource) : null);
     this.queries =
@@ -109,21 +106,21 @@ public final class JdbcAgentStore implements CheckpointStore {
 
   @Override
   public void saveCheckpoint(CheckpointSave save) {
-    validate(save);
-    Encoded encoded = Encoded.of(save);
+    EncodedSave.validate(save);
+    EncodedSave encoded = EncodedSave.of(save);
     transactions.inTransaction(
         "save checkpoint step " + save.step() + " of session " + save.sessionId(),
         connection -> {
-          lockSession(connection, save.sessionId());
-          write(connection, encoded);
+          SessionRows.lock(connection, save.sessionId());
+          writer.write(connection, encoded);
           return null;
         });
   }
 
   @Override
   public void saveFork(String sourceSessionId, int copied, CheckpointSave save) {
-    requireSessionId(sourceSessionId);
-    validate(save);
+    EncodedSave.requireSessionId(sourceSessionId);
+    EncodedSave.validate(save);
     if (copied < 0 || copied != save.firstSeq()) {
       throw new IllegalArgumentException(
           "a fork's save must continue the "
@@ -131,41 +128,12 @@ public final class JdbcAgentStore implements CheckpointStore {
               + " copied messages, not start at "
               + save.firstSeq());
     }
-    Encoded encoded = Encoded.of(save);
+    EncodedSave encoded = EncodedSave.of(save);
     transactions.inTransaction(
         "save fork " + save.sessionId() + " of session " + sourceSessionId,
         connection -> {
-          lockSession(connection, save.sessionId());
-          Claim claim = claimSession(connection, encoded);
-          if (claim == null) {
-            return null;
-          }
-          if (copied > 0) {
-            int rows;
-            try (PreparedStatement copy = connection.prepareStatement(Sql.COPY_MESSAGES)) {
-              copy.setString(1, save.sessionId());
-              copy.setInt(2, save.run());
-              copy.setInt(3, save.step());
-              copy.setString(4, sourceSessionId);
-              copy.setInt(5, copied);
-              rows = copy.executeUpdate();
-            }
-            if (rows != copied) {
-              throw new StoreException(
-                  "cannot fork session "
-                      + sourceSessionId
-                      + ": the store holds "
-                      + rows
-                      + " of the "
-                      + copied
-                      + " messages to copy");
-            }
-          }
-          // The fork's save names its transcript's hash chain: the copied prefix is never hashed
-          // here.
-          String chain = new Chain(null, 0).extend(connection, encoded);
-          writeEntry(connection, encoded, chain);
-          writeSessionRow(connection, encoded, encoded.stamp(), claim.lastStep(), chain);
+          SessionRows.lock(connection, save.sessionId());
+          writer.writeFork(connection, sourceSessionId, copied, encoded);
           return null;
         });
   }
@@ -176,12 +144,12 @@ public final class JdbcAgentStore implements CheckpointStore {
       saveCheckpoint(saves.get(0));
       return;
     }
-    List<Encoded> encoded = new ArrayList<>();
+    List<EncodedSave> encoded = new ArrayList<>();
     Set<String> sessions = new TreeSet<>();
     Set<String> executions = new HashSet<>();
     for (CheckpointSave save : saves) {
-      validate(save);
-      encoded.add(Encoded.of(save));
+      EncodedSave.validate(save);
+      encoded.add(EncodedSave.of(save));
       sessions.add(save.sessionId());
       executions.add(save.executionId());
     }
@@ -200,26 +168,13 @@ public final class JdbcAgentStore implements CheckpointStore {
             + last.sessionId(),
         connection -> {
           for (String sessionId : sessions) {
-            lockSession(connection, sessionId);
+            SessionRows.lock(connection, sessionId);
           }
-          if (!consecutive) {
-            for (Encoded save : encoded) {
-              write(connection, save);
-            }
+          if (consecutive) {
+            writer.writeConsecutive(connection, encoded);
           } else {
-            Claim claim = claimSession(connection, encoded.get(0));
-            if (claim != null) {
-              String chain = null;
-              for (Encoded save : encoded) {
-                chain = claim.chain().extend(connection, save);
-                writeEntry(connection, save, chain);
-              }
-              writeSessionRow(
-                  connection,
-                  encoded.get(encoded.size() - 1),
-                  encoded.get(0).stamp(),
-                  claim.lastStep(),
-                  chain);
+            for (EncodedSave save : encoded) {
+              writer.write(connection, save);
             }
           }
           return null;
@@ -233,29 +188,23 @@ public final class JdbcAgentStore implements CheckpointStore {
       String parentSessionId,
       int parentStep,
       String patchSummary) {
-    requireSessionId(sessionId);
+    EncodedSave.requireSessionId(sessionId);
     transactions.inTransaction(
         "record the lineage of session " + sessionId,
         connection -> {
-          try (PreparedStatement update = connection.prepareStatement(Sql.SET_LINEAGE)) {
-            update.setString(1, parentSessionId);
-            update.setInt(2, parentStep);
-            setNullableString(update, 3, patchSummary);
-            update.setString(4, sessionId);
-            update.setString(5, executionId);
-            update.executeUpdate();
-          }
+          SessionRows.setLineage(
+              connection, sessionId, executionId, parentSessionId, parentStep, patchSummary);
           return null;
         });
   }
 
   @Override
   public boolean delete(String sessionId, boolean keepHistory) {
-    requireSessionId(sessionId);
+    EncodedSave.requireSessionId(sessionId);
     return transactions.inTransaction(
         "delete session " + sessionId,
         connection -> {
-          lockSession(connection, sessionId);
+          SessionRows.lock(connection, sessionId);
           return SessionRemoval.delete(connection, sessionId, keepHistory);
         });
   }
@@ -270,25 +219,25 @@ public final class JdbcAgentStore implements CheckpointStore {
 
   @Override
   public void rebuild(String sessionId, List<CheckpointSave> saves) {
-    requireSessionId(sessionId);
+    EncodedSave.requireSessionId(sessionId);
     Objects.requireNonNull(saves, "saves");
-    List<Encoded> encoded = new ArrayList<>(saves.size());
+    List<EncodedSave> encoded = new ArrayList<>(saves.size());
     for (CheckpointSave save : saves) {
-      validate(save);
+      EncodedSave.validate(save);
       if (!sessionId.equals(save.sessionId())) {
         throw new StoreException(
             "cannot rebuild session " + sessionId + " from a save of session " + save.sessionId());
       }
-      encoded.add(Encoded.of(save));
+      encoded.add(EncodedSave.of(save));
     }
     transactions.inTransaction(
         "rebuild session " + sessionId,
         connection -> {
-          lockSession(connection, sessionId);
+          SessionRows.lock(connection, sessionId);
           SessionRemoval.clearForRebuild(
               connection, sessionId, saves.isEmpty() ? null : saves.get(0));
-          for (Encoded save : encoded) {
-            write(connection, save);
+          for (EncodedSave save : encoded) {
+            writer.write(connection, save);
           }
           return null;
         });
@@ -301,7 +250,7 @@ public final class JdbcAgentStore implements CheckpointStore {
 
   @Override
   public List<Message> readMessages(String sessionId, int from, int to) {
-    requireSessionId(sessionId);
+    EncodedSave.requireSessionId(sessionId);
     if (from < 0 || to < from) {
       throw new IllegalArgumentException("not a range of messages: " + from + " to " + to);
     }
@@ -321,14 +270,14 @@ public final class JdbcAgentStore implements CheckpointStore {
 
   @Override
   public Optional<StoredSession> session(String sessionId) {
-    requireSessionId(sessionId);
+    EncodedSave.requireSessionId(sessionId);
     return transactions.onConnection(
         "read session " + sessionId, connection -> queries.session(connection, sessionId));
   }
 
   @Override
   public List<StoredEntry> history(String sessionId, int limit) {
-    requireSessionId(sessionId);
+    EncodedSave.requireSessionId(sessionId);
     return transactions.onConnection(
         "read the checkpoint history of session " + sessionId,
         connection -> queries.history(connection, sessionId, limit));
@@ -345,245 +294,6 @@ public final class JdbcAgentStore implements CheckpointStore {
       } catch (Exception e) {
         throw new StoreException("cannot close the store's data source", e);
       }
-    }
-  }
-
-  /** A save with its messages serialized and its defaults filled in, ready to write. */
-  private record Encoded(CheckpointSave save, List<String> bodies, Usage usage, long stamp) {
-    static Encoded of(CheckpointSave save) {
-      List<String> bodies = new ArrayList<>(save.newMessages().size());
-      for (Message message : save.newMessages()) {
-        bodies.add(MessageCodec.encode(message));
-      }
-      long stamp = save.savedAt() > 0 ? save.savedAt() : System.currentTimeMillis();
-      return new Encoded(save, bodies, save.usage() == null ? Usage.ZERO : save.usage(), stamp);
-    }
-  }
-
-  /**
-   * The first statement of every writing transaction on a session: takes the write lock (SQLite) or
-   * the session's row lock (PostgreSQL) before anything is read.
-   */
-  private static void lockSession(Connection connection, String sessionId) throws SQLException {
-    executeUpdate(connection, Sql.LOCK_SESSION, sessionId);
-  }
-
-  /** Applies one save; the caller holds the session's lock. */
-  private void write(Connection connection, Encoded encoded) throws SQLException {
-    Claim claim = claimSession(connection, encoded);
-    if (claim != null) {
-      String chain = claim.chain().extend(connection, encoded);
-      writeEntry(connection, encoded, chain);
-      writeSessionRow(connection, encoded, encoded.stamp(), claim.lastStep(), chain);
-    }
-  }
-
-  /** The stored session a save goes on from: its newest step (-1: none) and transcript chain. */
-  private record Claim(int lastStep, Chain chain) {}
-
-  /**
-   * The hash chain ({@link TranscriptHash}) of a session's stored transcript, as the saves of one
-   * transaction extend it: each history entry gets the chain of its transcript, so that a fork from
-   * it need not hash the transcript again, and the workflow need not send it with every save.
-   */
-  private static final class Chain {
-    /**
-     * Null when unknown: rows written before the column existed, or after a save that left a gap.
-     */
-    private String hash;
-
-    private int count;
-
-    Chain(String hash, int count) {
-      this.hash = hash;
-      this.count = count;
-    }
-
-    /** The chain of {@code encoded}'s transcript (null when unknown); the chain moves on to it. */
-    String extend(Connection connection, Encoded encoded) throws SQLException {
-      CheckpointSave save = encoded.save();
-      String next = save.transcriptHash();
-      if (next == null) {
-        next = at(connection, save.sessionId(), save.firstSeq());
-        for (int i = 0; next != null && i < encoded.bodies().size(); i++) {
-          next =
-              TranscriptHash.linkJson(
-                  next, encoded.bodies().get(i).getBytes(StandardCharsets.UTF_8));
-        }
-      }
-      hash = next;
-      count = save.messageCount();
-      return next;
-    }
-
-    /**
-     * The chain of the first {@code messages} messages: this one when it covers exactly them (the
-     * usual case), else that of a kept entry of that length (a retried or rebuilt save).
-     */
-    private String at(Connection connection, String sessionId, int messages) throws SQLException {
-      if (messages == 0) {
-        return TranscriptHash.EMPTY;
-      }
-      if (hash != null && count == messages) {
-        return hash;
-      }
-      try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_CHAIN_AT)) {
-        select.setString(1, sessionId);
-        select.setInt(2, messages);
-        try (ResultSet row = select.executeQuery()) {
-          return row.next() ? row.getString(1) : null;
-        }
-      }
-    }
-  }
-
-  /**
-   * Checks the stored session's execution id against the save's: null when the save is a late one
-   * of an older workflow that used the session id (nothing to write); when the id was reused by a
-   * newer workflow, the old rows are deleted first. Otherwise answers where the stored session
-   * stands (a new session has step -1 and an empty transcript).
-   */
-  private static Claim claimSession(Connection connection, Encoded encoded) throws SQLException {
-    CheckpointSave save = encoded.save();
-    String sessionId = save.sessionId();
-    long stamp = encoded.stamp();
-
-    String storedExecution = null;
-    long storedCreatedAt = 0;
-    int storedLastStep = -1;
-    Chain chain = new Chain(TranscriptHash.EMPTY, 0);
-    try (PreparedStatement select = connection.prepareStatement(Sql.SELECT_EXECUTION_ID)) {
-      select.setString(1, sessionId);
-      try (ResultSet row = select.executeQuery()) {
-        if (row.next()) {
-          storedExecution = row.getString(1);
-          storedCreatedAt = row.getLong(2);
-          storedLastStep = row.getInt(3);
-          chain = new Chain(row.getString(5), row.getInt(4));
-        }
-      }
-    }
-    if (storedExecution != null && !storedExecution.equals(save.executionId())) {
-      if (stamp < storedCreatedAt) {
-        // A late save of the workflow that used this session id before the stored one: the
-        // stored session is newer, so this save has nothing to add.
-        return null;
-      }
-      // The session id was reused by a new workflow: its rows replace the old ones.
-      SessionRemoval.deleteForReuse(connection, sessionId);
-      storedLastStep = -1;
-      chain = new Chain(TranscriptHash.EMPTY, 0);
-    }
-    return new Claim(storedLastStep, chain);
-  }
-
-  /**
-   * The save's approvals, messages and history entry, whose transcript has hash chain {@code
-   * chain}.
-   */
-  private static void writeEntry(Connection connection, Encoded encoded, String chain)
-      throws SQLException {
-    CheckpointSave save = encoded.save();
-    String sessionId = save.sessionId();
-    Usage usage = encoded.usage();
-    long stamp = encoded.stamp();
-
-    for (ApprovalRecord approval : save.approvals()) {
-      ApprovalRows.upsert(connection, sessionId, approval);
-    }
-
-    List<Message> messages = save.newMessages();
-    List<String> bodies = encoded.bodies();
-    if (!messages.isEmpty()) {
-      try (PreparedStatement upsert = connection.prepareStatement(Sql.UPSERT_MESSAGE)) {
-        for (int i = 0; i < messages.size(); i++) {
-          upsert.setString(1, sessionId);
-          upsert.setInt(2, save.firstSeq() + i);
-          upsert.setInt(3, save.run());
-          upsert.setInt(4, save.step());
-          upsert.setString(5, messages.get(i).role());
-          upsert.setString(6, bodies.get(i));
-          upsert.addBatch();
-        }
-        upsert.executeBatch();
-      }
-    }
-
-    try (PreparedStatement upsert = connection.prepareStatement(Sql.UPSERT_CHECKPOINT)) {
-      upsert.setString(1, sessionId);
-      upsert.setInt(2, save.step());
-      upsert.setInt(3, save.run());
-      upsert.setString(4, save.status().value());
-      setNullableString(upsert, 5, save.finishReason());
-      upsert.setInt(6, save.messageCount());
-      upsert.setLong(7, usage.inputTokens());
-      upsert.setLong(8, usage.outputTokens());
-      setNullableString(upsert, 9, save.fingerprint());
-      upsert.setLong(10, stamp);
-      setNullableString(
-          upsert, 11, save.businessState() == null ? null : save.businessState().toString());
-      setNullableString(upsert, 12, chain);
-      CheckpointSave.RunInfo run = save.runInfo();
-      if (run == null) {
-        upsert.setNull(13, Types.INTEGER);
-        upsert.setNull(14, Types.BIGINT);
-        upsert.setNull(15, Types.BIGINT);
-      } else {
-        upsert.setInt(13, run.steps());
-        upsert.setLong(14, run.usage().inputTokens());
-        upsert.setLong(15, run.usage().outputTokens());
-      }
-      setNullableString(upsert, 16, runConfig(save));
-      setNullableString(upsert, 17, run == null ? null : run.drift());
-      upsert.executeUpdate();
-    }
-  }
-
-  private static String runConfig(CheckpointSave save) {
-    return save.runInfo() == null || save.runInfo().config() == null
-        ? null
-        : save.runInfo().config().toString();
-  }
-
-  /**
-   * The session row as of the save (created at {@code createdAt} if it is new), and the history
-   * trimmed to the limit. Steps are distinct non-negative numbers, so a session whose highest step
-   * is below the limit cannot hold too many entries: the trim is skipped.
-   */
-  private void writeSessionRow(
-      Connection connection, Encoded encoded, long createdAt, int storedLastStep, String chain)
-      throws SQLException {
-    CheckpointSave save = encoded.save();
-    String sessionId = save.sessionId();
-    Usage usage = encoded.usage();
-    long stamp = encoded.stamp();
-    try (PreparedStatement upsert = connection.prepareStatement(Sql.UPSERT_SESSION)) {
-      upsert.setString(1, sessionId);
-      upsert.setString(2, save.executionId());
-      upsert.setString(3, save.agent());
-      upsert.setString(4, save.status().value());
-      upsert.setInt(5, save.run());
-      upsert.setInt(6, save.step());
-      upsert.setInt(7, save.messageCount());
-      upsert.setLong(8, usage.inputTokens());
-      upsert.setLong(9, usage.outputTokens());
-      setNullableString(upsert, 10, save.fingerprint());
-      upsert.setLong(11, createdAt);
-      upsert.setLong(12, stamp);
-      setNullableString(upsert, 13, chain);
-      setNullableString(upsert, 14, runConfig(save));
-      setNullableString(upsert, 15, save.runInfo() == null ? null : save.runInfo().drift());
-      upsert.executeUpdate();
-    }
-
-    if (Math.max(storedLastStep, save.step()) < historyLimit) {
-      return;
-    }
-    try (PreparedStatement trim = connection.prepareStatement(Sql.TRIM_HISTORY)) {
-      trim.setString(1, sessionId);
-      trim.setString(2, sessionId);
-      trim.setInt(3, historyLimit);
-      trim.executeUpdate();
     }
   }
 
@@ -606,7 +316,7 @@ public final class JdbcAgentStore implements CheckpointStore {
 
   @Override
   public void markApprovalNotified(String sessionId, String approvalId, long notifiedAt) {
-    requireSessionId(sessionId);
+    EncodedSave.requireSessionId(sessionId);
     transactions.inTransaction(
         "record the notification of approval " + approvalId,
         connection -> {
@@ -637,40 +347,5 @@ public final class JdbcAgentStore implements CheckpointStore {
             + found
             + " contiguous from seq "
             + from);
-  }
-
-  private static void requireSessionId(String sessionId) {
-    if (sessionId == null || sessionId.isBlank()) {
-      throw new IllegalArgumentException("sessionId must not be blank");
-    }
-  }
-
-  private static void validate(CheckpointSave save) {
-    Objects.requireNonNull(save, "save");
-    requireSessionId(save.sessionId());
-    if (save.executionId() == null || save.executionId().isBlank()) {
-      throw new IllegalArgumentException(
-          "executionId of the save of session " + save.sessionId() + " must not be blank");
-    }
-    if (save.agent() == null) {
-      throw new IllegalArgumentException(
-          "agent of the save of session " + save.sessionId() + " must not be null");
-    }
-    if (save.status() == null) {
-      throw new IllegalArgumentException(
-          "status of the save of session " + save.sessionId() + " must not be null");
-    }
-    if (save.step() < 0 || save.run() < 0 || save.firstSeq() < 0) {
-      throw new IllegalArgumentException(
-          "step, run and firstSeq of the save of session "
-              + save.sessionId()
-              + " must not be negative");
-    }
-    for (Message message : save.newMessages()) {
-      if (message == null || message.role() == null) {
-        throw new IllegalArgumentException(
-            "every new message of the save of session " + save.sessionId() + " needs a role");
-      }
-    }
   }
 }
