@@ -282,7 +282,7 @@ public final class ProjectionRebuilder {
     return Optional.ofNullable(start == null ? null : start.fork());
   }
 
-  /** {@link #rebuild(String, List, AgentStore)} of a workflow with one run. */
+  /** {@link #rebuild(String, List, CheckpointStore)} of a workflow with one run. */
   public Result rebuild(String sessionId, WorkflowExecutionHistory history, CheckpointStore store) {
     return rebuild(sessionId, List.of(history), store);
   }
