@@ -9,5 +9,9 @@ import io.durableagents.session.Approval;
  */
 @FunctionalInterface
 public interface ApprovalNotifier {
+  /**
+   * Tells people that {@code approval} in session {@code sessionId} of {@code agent} waits for a
+   * decision; throw to be called again.
+   */
   void notify(String sessionId, String agent, Approval approval) throws Exception;
 }

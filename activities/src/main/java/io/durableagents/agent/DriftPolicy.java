@@ -15,8 +15,11 @@ import java.util.Locale;
  * </ul>
  */
 public enum DriftPolicy {
+  /** Log the drift, record it, and go on with the recorded definition. */
   WARN,
+  /** Fail the run with {@code agent_drift}. */
   ERROR,
+  /** Go on with the recorded definition without a word. */
   IGNORE;
 
   /** The policy of a configuration value ({@code warn}, {@code error}, {@code ignore}). */

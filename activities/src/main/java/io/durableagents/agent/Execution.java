@@ -17,6 +17,8 @@ package io.durableagents.agent;
  * recorded results never re-run; approvals; cancelled results.
  */
 public enum Execution {
+  /** A regular activity, scheduled through the server. */
   ACTIVITY,
+  /** A local activity, run in the worker that runs the workflow task. */
   LOCAL_ACTIVITY
 }

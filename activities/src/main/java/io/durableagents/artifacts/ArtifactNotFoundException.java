@@ -4,11 +4,13 @@ package io.durableagents.artifacts;
 public class ArtifactNotFoundException extends RuntimeException {
   private final String artifactId;
 
+  /** An artifact that {@code artifactId} names is not in the store. */
   public ArtifactNotFoundException(String artifactId) {
     super("No artifact '" + artifactId + "' in the artifact store.");
     this.artifactId = artifactId;
   }
 
+  /** The id that was not found. */
   public String artifactId() {
     return artifactId;
   }

@@ -19,10 +19,12 @@ public final class FileArtifactStore implements ArtifactStore {
 
   private final Path directory;
 
+  /** A store of the files in {@code directory}, created when the first artifact is written. */
   public FileArtifactStore(Path directory) {
     this.directory = directory;
   }
 
+  /** A store in {@code .agents/artifacts} under the working directory. */
   public static FileArtifactStore defaultStore() {
     return new FileArtifactStore(Path.of(".agents", "artifacts"));
   }

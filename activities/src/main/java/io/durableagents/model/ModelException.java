@@ -12,6 +12,7 @@ public class ModelException extends RuntimeException {
   private final boolean retryable;
   private final Duration retryAfter;
 
+  /** A failure with its code and message; {@code retryAfter} may be null. */
   public ModelException(String code, String message, boolean retryable, Duration retryAfter) {
     super(message);
     this.code = code;
@@ -29,14 +30,17 @@ public class ModelException extends RuntimeException {
     return new ModelException(code, message, true, retryAfter);
   }
 
+  /** The failure type the run fails with when it is not retried. */
   public String code() {
     return code;
   }
 
+  /** True when a retry may succeed. */
   public boolean retryable() {
     return retryable;
   }
 
+  /** How long to wait before the retry, as the provider said; null when it did not. */
   public Duration retryAfter() {
     return retryAfter;
   }

@@ -32,7 +32,9 @@ import java.util.Set;
  * call ids are {@code call_<turn>_<index>}.
  */
 public final class ScriptedModelProvider implements ModelProvider {
+  /** The text of every turn past the script's last. */
   public static final String SCRIPT_ENDED = "(script ended)";
+
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Set<String> TURN_FIELDS =
       Set.of("text", "toolCalls", "delayMs", "error", "usage");
@@ -68,6 +70,7 @@ public final class ScriptedModelProvider implements ModelProvider {
     }
   }
 
+  /** Loads and checks a script given as JSON text; a malformed one names the turn and field. */
   public static ScriptedModelProvider fromJson(String json) {
     JsonNode root;
     try {
@@ -209,6 +212,7 @@ public final class ScriptedModelProvider implements ModelProvider {
     return text.length() <= 40 ? text : text.substring(0, 40) + "...";
   }
 
+  /** The number of turns in the script. */
   public int turnCount() {
     return turns.size();
   }

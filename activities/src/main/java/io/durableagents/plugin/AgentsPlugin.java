@@ -36,6 +36,7 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class AgentsPlugin extends SimplePlugin {
+  /** The plugin's name, as Temporal reports it. */
   public static final String NAME = "io.durableagents.AgentsPlugin";
 
   private final AgentsPluginOptions options;
@@ -44,6 +45,7 @@ public final class AgentsPlugin extends SimplePlugin {
   private final AgentRegistry registry;
   private final SearchAttributeCheck searchAttributes;
 
+  /** A plugin for the agents, store and model provider of {@code options}. */
   public AgentsPlugin(AgentsPluginOptions options) {
     super(NAME);
     this.options = options;
@@ -68,6 +70,7 @@ public final class AgentsPlugin extends SimplePlugin {
     super.startWorkerFactory(factory, next);
   }
 
+  /** The options the plugin was built with. */
   public AgentsPluginOptions options() {
     return options;
   }

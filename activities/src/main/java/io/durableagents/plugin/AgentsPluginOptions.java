@@ -91,6 +91,7 @@ public final class AgentsPluginOptions {
     return cancelCheckInterval;
   }
 
+  /** The deadlock detection timeout the plugin sets on its workers. */
   public Duration getDeadlockDetectionTimeout() {
     return deadlockDetectionTimeout;
   }
@@ -112,6 +113,7 @@ public final class AgentsPluginOptions {
     return maxPayloadBytes;
   }
 
+  /** A builder with every option at its default; add an agent and set a store before building. */
   public static Builder newBuilder() {
     return new Builder();
   }
@@ -126,6 +128,7 @@ public final class AgentsPluginOptions {
     return new Builder(this);
   }
 
+  /** The agents, in the order they were added. */
   public List<Agent> getAgents() {
     return agents;
   }
@@ -145,6 +148,7 @@ public final class AgentsPluginOptions {
     return modelProvider;
   }
 
+  /** The store checkpoints are saved to. */
   public AgentStore getStore() {
     return store;
   }
@@ -154,6 +158,7 @@ public final class AgentsPluginOptions {
     return taskQueues;
   }
 
+  /** Builds {@link AgentsPluginOptions}. */
   public static final class Builder {
     private final List<Agent> agents = new ArrayList<>();
     private final Map<String, AgentFactory> dynamicAgents = new LinkedHashMap<>();
@@ -331,6 +336,10 @@ public final class AgentsPluginOptions {
       return this;
     }
 
+    /**
+     * The options; throws {@code IllegalStateException} without an agent or a store, or when the
+     * default agent is none of the agents.
+     */
     public AgentsPluginOptions build() {
       if (agents.isEmpty() && dynamicAgents.isEmpty()) {
         throw new IllegalStateException("AgentsPluginOptions needs at least one agent.");

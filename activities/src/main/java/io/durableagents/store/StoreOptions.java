@@ -27,10 +27,12 @@ public final class StoreOptions {
     this.historyLimit = builder.historyLimit;
   }
 
+  /** A builder with every option at its default. */
   public static Builder newBuilder() {
     return new Builder();
   }
 
+  /** A builder that starts from {@code options}. */
   public static Builder newBuilder(StoreOptions options) {
     return new Builder().setHistoryLimit(Objects.requireNonNull(options, "options").historyLimit);
   }
@@ -100,6 +102,7 @@ public final class StoreOptions {
     return "StoreOptions{historyLimit=" + historyLimit + "}";
   }
 
+  /** Builds {@link StoreOptions}. */
   public static final class Builder {
     private int historyLimit = DEFAULT_HISTORY_LIMIT;
 
@@ -111,6 +114,7 @@ public final class StoreOptions {
       return this;
     }
 
+    /** The options. */
     public StoreOptions build() {
       if (historyLimit < 0) {
         throw new IllegalArgumentException(

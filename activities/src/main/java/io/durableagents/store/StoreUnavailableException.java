@@ -7,6 +7,7 @@ package io.durableagents.store;
  */
 public class StoreUnavailableException extends StoreException {
 
+  /** The database failed a call or could not be reached; {@code cause} says how. */
   public StoreUnavailableException(String message, Throwable cause) {
     super(message, cause);
   }

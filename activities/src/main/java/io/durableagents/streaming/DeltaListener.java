@@ -31,5 +31,6 @@ package io.durableagents.streaming;
  */
 @FunctionalInterface
 public interface DeltaListener {
+  /** Receives one delta of a model turn that is streaming. */
   void onDelta(Delta delta);
 }

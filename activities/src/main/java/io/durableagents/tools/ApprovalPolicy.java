@@ -9,8 +9,12 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 @FunctionalInterface
 public interface ApprovalPolicy {
+  /** No call needs approval. */
   ApprovalPolicy NEVER = args -> false;
+
+  /** Every call needs approval. */
   ApprovalPolicy ALWAYS = args -> true;
 
+  /** True when the call with these (validated) arguments must wait for a decision. */
   boolean needsApproval(JsonNode arguments);
 }

@@ -12,5 +12,6 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 @FunctionalInterface
 public interface ToolHandler {
+  /** Runs the call with its validated {@code arguments}; the value returned is its result. */
   Object execute(JsonNode arguments, ToolContext context) throws Exception;
 }

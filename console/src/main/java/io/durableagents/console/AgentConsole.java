@@ -315,6 +315,7 @@ public final class AgentConsole implements AutoCloseable {
     return url;
   }
 
+  /** The port the console listens on (the one chosen when started with port 0). */
   public int port() {
     return server.port();
   }

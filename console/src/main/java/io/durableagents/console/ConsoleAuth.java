@@ -30,8 +30,11 @@ import org.slf4j.LoggerFactory;
 public final class ConsoleAuth {
   /** The kinds of authentication, as {@code GET /api/me} names them. */
   public enum Kind {
+    /** The local user, on a loopback address only. */
     LOCAL,
+    /** Bearer tokens from a tokens file. */
     TOKEN,
+    /** A user name in a header set by a trusted proxy. */
     PROXY;
 
     /** The name in JSON: {@code local}, {@code token}, {@code proxy}. */
@@ -216,6 +219,7 @@ public final class ConsoleAuth {
     return new ConsoleAuth(Kind.PROXY, Map.of(), header, null, null);
   }
 
+  /** How requests are authenticated. */
   public Kind kind() {
     return kind;
   }

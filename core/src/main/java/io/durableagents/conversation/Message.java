@@ -23,9 +23,16 @@ public record Message(
     @JsonProperty("result") JsonNode result,
     @JsonProperty("attachments") List<Attachment> attachments) {
 
+  /** The role of the instructions the model gets. */
   public static final String SYSTEM = "system";
+
+  /** The role of what a person (or a trigger) sends. */
   public static final String USER = "user";
+
+  /** The role of the model's answers and tool calls. */
   public static final String ASSISTANT = "assistant";
+
+  /** The role of one tool call's result. */
   public static final String TOOL = "tool";
 
   public Message {
@@ -33,6 +40,7 @@ public record Message(
     attachments = attachments == null ? List.of() : List.copyOf(attachments);
   }
 
+  /** A message without attachments. */
   public Message(
       String role,
       String text,
@@ -43,14 +51,17 @@ public record Message(
     this(role, text, toolCalls, toolCallId, toolName, result, List.of());
   }
 
+  /** A user message of {@code text}. */
   public static Message user(String text) {
     return new Message(USER, text, null, null, null, null);
   }
 
+  /** An assistant message: its text (may be null) and the tools it calls (may be null). */
   public static Message assistant(String text, List<ToolCall> toolCalls) {
     return new Message(ASSISTANT, text, toolCalls, null, null, null);
   }
 
+  /** The result of {@code call}, naming the call's id and tool. */
   public static Message toolResult(ToolCall call, JsonNode result) {
     return new Message(TOOL, null, null, call.id(), call.name(), result);
   }

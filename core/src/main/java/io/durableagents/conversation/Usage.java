@@ -13,8 +13,10 @@ public record Usage(
     @JsonProperty("inputTokens") long inputTokens,
     @JsonProperty("outputTokens") long outputTokens) {
 
+  /** No tokens. */
   public static final Usage ZERO = new Usage(0, 0);
 
+  /** The sum of both usages; a null {@code other} adds nothing. */
   public Usage plus(Usage other) {
     if (other == null) {
       return this;
@@ -22,6 +24,7 @@ public record Usage(
     return new Usage(add(inputTokens, other.inputTokens), add(outputTokens, other.outputTokens));
   }
 
+  /** Input and output tokens together, saturating at {@code Long.MAX_VALUE}. */
   public long total() {
     return add(inputTokens, outputTokens);
   }

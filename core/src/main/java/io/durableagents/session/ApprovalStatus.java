@@ -8,9 +8,13 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * used by the payloads and the projection's {@code agent_approvals.status}.
  */
 public enum ApprovalStatus {
+  /** Waiting for a decision. */
   PENDING("pending"),
+  /** Approved: the call runs. */
   APPROVED("approved"),
+  /** Rejected: the call is not made and the model gets the rejection. */
   REJECTED("rejected"),
+  /** No decision came before the approval expired. */
   EXPIRED("expired"),
   /** The run was cancelled while the approval was pending. */
   CANCELLED("cancelled");
@@ -21,6 +25,7 @@ public enum ApprovalStatus {
     this.value = value;
   }
 
+  /** The JSON value, e.g. {@code pending}. */
   @JsonValue
   public String value() {
     return value;

@@ -8,11 +8,17 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * {@link #toString()}): the payloads, the projection's {@code status} columns and the CLI use it.
  */
 public enum RunStatus {
+  /** No run yet: the session waits for its first message. */
   IDLE("idle"),
+  /** A run is going on. */
   IN_PROGRESS("in-progress"),
+  /** The run waits for a decision on a tool call. */
   AWAITING_APPROVAL("awaiting-approval"),
+  /** The run ended with an answer (or at a budget). */
   FINISHED("finished"),
+  /** The run failed. */
   FAILED("failed"),
+  /** The run was cancelled. */
   CANCELLED("cancelled");
 
   private final String value;

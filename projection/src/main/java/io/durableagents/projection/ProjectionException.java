@@ -7,10 +7,12 @@ package io.durableagents.projection;
  */
 public class ProjectionException extends RuntimeException {
 
+  /** A projection failure described by {@code message}. */
   public ProjectionException(String message) {
     super(message);
   }
 
+  /** A projection failure described by {@code message}, caused by {@code cause}. */
   public ProjectionException(String message, Throwable cause) {
     super(message, cause);
   }

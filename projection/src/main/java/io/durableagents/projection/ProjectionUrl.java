@@ -17,7 +17,10 @@ import org.sqlite.SQLiteConfig;
  * of a SQLite database that is no file. Immutable.
  */
 public final class ProjectionUrl {
+  /** The prefix of SQLite URLs. */
   public static final String SQLITE_PREFIX = "jdbc:sqlite:";
+
+  /** The prefix of PostgreSQL URLs. */
   public static final String POSTGRESQL_PREFIX = "jdbc:postgresql:";
 
   /** How long a SQLite connection waits for another connection's lock before it fails. */
@@ -28,7 +31,9 @@ public final class ProjectionUrl {
 
   /** The databases the projection is kept in. */
   public enum Kind {
+    /** A SQLite database file. */
     SQLITE("org.sqlite.JDBC"),
+    /** A PostgreSQL server. */
     POSTGRESQL("org.postgresql.Driver");
 
     private final String driverClassName;
@@ -108,6 +113,7 @@ public final class ProjectionUrl {
     return url;
   }
 
+  /** Which database the URL names. */
   public Kind kind() {
     return kind;
   }

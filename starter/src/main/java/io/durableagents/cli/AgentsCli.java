@@ -44,6 +44,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * }</pre>
  */
 public final class AgentsCli {
+  /** The command's name, {@value}. */
   public static final String NAME = "agents";
 
   /** Set to {@code 1} (or {@code true}) to print stack traces of errors. */

@@ -9,11 +9,16 @@ import java.util.Objects;
 public class CliException extends RuntimeException {
   private final int exitCode;
 
+  /** A failure the CLI reports with {@code message} and exits with {@code exitCode}. */
   public CliException(int exitCode, String message) {
     super(Objects.requireNonNull(message, "message"));
     this.exitCode = exitCode;
   }
 
+  /**
+   * A failure the CLI reports with {@code message} and exits with {@code exitCode}, caused by
+   * {@code cause}.
+   */
   public CliException(int exitCode, String message, Throwable cause) {
     super(Objects.requireNonNull(message, "message"), cause);
     this.exitCode = exitCode;

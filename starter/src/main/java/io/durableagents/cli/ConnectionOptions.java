@@ -36,9 +36,16 @@ import picocli.CommandLine.Spec;
  * }</pre>
  */
 public class ConnectionOptions {
+  /** The Temporal address used when neither an option nor the environment gives one. */
   public static final String DEFAULT_TEMPORAL = ConnectionSettings.DEFAULT_ADDRESS;
+
+  /** The namespace used when neither an option nor the environment gives one. */
   public static final String DEFAULT_NAMESPACE = ConnectionSettings.DEFAULT_NAMESPACE;
+
+  /** The task queue used when neither an option nor the environment gives one. */
   public static final String DEFAULT_TASK_QUEUE = AgentClientOptions.DEFAULT_TASK_QUEUE;
+
+  /** The projection URL used when neither an option nor the environment gives one. */
   public static final String DEFAULT_PROJECTION = "jdbc:sqlite:.agents/projection.db";
 
   /**
@@ -137,18 +144,22 @@ public class ConnectionOptions {
     return ConnectionSettings.plain(address, ns == null || ns.isBlank() ? DEFAULT_NAMESPACE : ns);
   }
 
+  /** The Temporal address from {@code --temporal}, the environment or the default. */
   public String temporal() {
     return settings().address();
   }
 
+  /** The namespace from {@code --namespace}, the environment or the default. */
   public String namespace() {
     return settings().namespace();
   }
 
+  /** The task queue of the agents' workers. */
   public String taskQueue() {
     return taskQueue;
   }
 
+  /** The projection's JDBC URL. */
   public String projection() {
     return projection;
   }
@@ -226,10 +237,12 @@ public class ConnectionOptions {
       this.projection = projection;
     }
 
+    /** The client over this connection. */
     public AgentClient agents() {
       return agents;
     }
 
+    /** The Temporal client over this connection. */
     public WorkflowClient workflowClient() {
       return workflowClient;
     }

@@ -27,6 +27,7 @@ public final class EnvironmentDefaults implements IDefaultValueProvider {
 
   private final Map<String, String> env;
 
+  /** Defaults read from {@code env}, usually {@code System.getenv()}. */
   public EnvironmentDefaults(Map<String, String> env) {
     this.env = Map.copyOf(Objects.requireNonNull(env, "env"));
   }

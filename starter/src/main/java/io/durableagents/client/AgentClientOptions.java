@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class AgentClientOptions {
+  /** The task queue sessions run on unless set: {@value}. */
   public static final String DEFAULT_TASK_QUEUE = "agents";
 
   /** How long a request refused while the session recovers is retried, unless set. */
@@ -58,6 +59,7 @@ public final class AgentClientOptions {
     this.recoveryTimeout = recoveryTimeout;
   }
 
+  /** A builder with every option at its default. */
   public static Builder newBuilder() {
     return new Builder();
   }
@@ -138,6 +140,7 @@ public final class AgentClientOptions {
         + "}";
   }
 
+  /** Builds {@link AgentClientOptions}; a setter given null restores the default. */
   public static final class Builder {
     private String taskQueue;
     private ProjectionReader projection;

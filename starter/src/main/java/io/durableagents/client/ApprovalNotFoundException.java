@@ -4,6 +4,7 @@ package io.durableagents.client;
 public class ApprovalNotFoundException extends AgentClientException {
   private final boolean alreadyDecided;
 
+  /** An approval not found, saying whether it was already decided. */
   public ApprovalNotFoundException(String message, boolean alreadyDecided) {
     super(message);
     this.alreadyDecided = alreadyDecided;

@@ -11,6 +11,7 @@ import java.util.List;
 public class CheckpointNotFoundException extends AgentClientException {
   private final List<Integer> keptSteps;
 
+  /** Step {@code step} of {@code sessionId} is not kept; {@code keptSteps} are. */
   public CheckpointNotFoundException(String sessionId, int step, List<Integer> keptSteps) {
     super(
         FailureTypes.CHECKPOINT_NOT_FOUND
@@ -24,6 +25,7 @@ public class CheckpointNotFoundException extends AgentClientException {
     this.keptSteps = List.copyOf(keptSteps);
   }
 
+  /** The steps the session's history keeps. */
   public List<Integer> keptSteps() {
     return keptSteps;
   }

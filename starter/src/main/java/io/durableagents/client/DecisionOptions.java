@@ -23,6 +23,7 @@ public final class DecisionOptions {
     this.decidedBy = decidedBy;
   }
 
+  /** A builder with no note and no {@code decidedBy}. */
   public static Builder newBuilder() {
     return new Builder();
   }
@@ -77,6 +78,7 @@ public final class DecisionOptions {
         + "}";
   }
 
+  /** Builds {@link DecisionOptions}. */
   public static final class Builder {
     private String note;
     private String decidedBy;
@@ -104,6 +106,7 @@ public final class DecisionOptions {
       return this;
     }
 
+    /** The options. */
     public DecisionOptions build() {
       return new DecisionOptions(note, decidedBy);
     }

@@ -7,10 +7,12 @@ package io.durableagents.client;
  * session itself becomes. Sending the same input again cannot succeed.
  */
 public class InvalidInputException extends AgentClientException {
+  /** Input refused for the reason {@code message} gives. */
   public InvalidInputException(String message) {
     super(message);
   }
 
+  /** Input refused for the reason {@code message} gives, caused by {@code cause}. */
   public InvalidInputException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -27,6 +27,7 @@ public final class SendOptions {
     this.runConfig = runConfig;
   }
 
+  /** A builder with every option at its default. */
   public static Builder newBuilder() {
     return new Builder();
   }
@@ -90,6 +91,7 @@ public final class SendOptions {
         + "}";
   }
 
+  /** Builds {@link SendOptions}; a setter given null restores the default. */
   public static final class Builder {
     private String agent;
     private Integer maxSteps;
@@ -134,6 +136,7 @@ public final class SendOptions {
       return this;
     }
 
+    /** The options. */
     public SendOptions build() {
       return new SendOptions(agent, maxSteps, runConfig);
     }

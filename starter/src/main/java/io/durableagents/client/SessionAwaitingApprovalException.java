@@ -9,16 +9,19 @@ public class SessionAwaitingApprovalException extends AgentClientException {
   private final String sessionId;
   private final String approvalId;
 
+  /** The session {@code sessionId} waits for the decision on {@code approvalId}. */
   public SessionAwaitingApprovalException(String sessionId, String approvalId, String message) {
     super(message);
     this.sessionId = sessionId;
     this.approvalId = approvalId;
   }
 
+  /** The session that waits. */
   public String sessionId() {
     return sessionId;
   }
 
+  /** The approval it waits for. */
   public String approvalId() {
     return approvalId;
   }

@@ -7,6 +7,7 @@ package io.durableagents.client;
 public class SessionExistsException extends AgentClientException {
   private final String sessionId;
 
+  /** A session with the id {@code sessionId} exists already. */
   public SessionExistsException(String sessionId) {
     super("Session '" + sessionId + "' already exists; choose another id.");
     this.sessionId = sessionId;

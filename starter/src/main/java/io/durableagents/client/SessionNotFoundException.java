@@ -4,11 +4,13 @@ package io.durableagents.client;
 public class SessionNotFoundException extends AgentClientException {
   private final String sessionId;
 
+  /** No session has the id {@code sessionId}. */
   public SessionNotFoundException(String sessionId) {
     super("No session '" + sessionId + "'.");
     this.sessionId = sessionId;
   }
 
+  /** The id no session has. */
   public String sessionId() {
     return sessionId;
   }

@@ -11,6 +11,7 @@ package io.durableagents.client;
 public class SessionRecoveringException extends AgentClientException {
   private final String sessionId;
 
+  /** The session {@code sessionId} is recovering; {@code cause} is the last refusal. */
   public SessionRecoveringException(String sessionId, Throwable cause) {
     super(
         "Session '"
@@ -21,6 +22,7 @@ public class SessionRecoveringException extends AgentClientException {
     this.sessionId = sessionId;
   }
 
+  /** The session that is recovering. */
   public String sessionId() {
     return sessionId;
   }

@@ -33,6 +33,7 @@ public record ForkPatch(
     @JsonProperty("toolResults") List<ToolResultPatch> toolResults,
     @JsonProperty("appendInput") String appendInput) {
 
+  /** A patch that changes nothing: the fork starts from the entry as it was. */
   public static final ForkPatch NONE = new ForkPatch(null, null, null, null);
 
   /** A builder of a patch that changes nothing until told what to change. */
@@ -239,6 +240,7 @@ public record ForkPatch(
       return this;
     }
 
+    /** The patch. */
     public ForkPatch build() {
       // The record copies the lists (dropping nulls), so the builder can go on.
       return new ForkPatch(messages, businessState, toolResults, appendInput);

@@ -42,11 +42,16 @@ public final class Trajectories {
       @JsonProperty("stepCount") boolean stepCount,
       @JsonProperty("finishReason") boolean finishReason) {
 
+    /** True when the trajectories do not differ. */
     public boolean none() {
       return !toolOrder && arguments.isEmpty() && !stepCount && !finishReason;
     }
   }
 
+  /**
+   * Two trajectories side by side: their steps, finish reasons, the first step where they differ
+   * (null when none) and how they differ.
+   */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Comparison(
@@ -80,6 +85,7 @@ public final class Trajectories {
     return steps;
   }
 
+  /** Compares two transcripts step by step, with their runs' finish reasons. */
   public static Comparison compare(
       List<Message> a, String finishReasonA, List<Message> b, String finishReasonB) {
     List<Step> stepsA = steps(a);

@@ -134,7 +134,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
                 + size
                 + " bytes of JSON, over the limit of "
                 + maxPayloadBytes
-                + " bytes (AgentsPluginOptions.maxPayloadBytes).",
+                + " bytes (AgentsPluginOptions.Builder.setMaxPayloadBytes).",
             FailureTypes.PAYLOAD_TOO_LARGE);
       }
       return result;

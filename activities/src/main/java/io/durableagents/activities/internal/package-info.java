@@ -1,0 +1,2 @@
+/** The plugin's activity implementations; not an API, may change without notice. */
+package io.durableagents.activities.internal;

@@ -1,0 +1,2 @@
+/** Implementation details of the testing module; not an API, may change without notice. */
+package io.durableagents.testing.internal;
