@@ -91,14 +91,10 @@ final class Cluster implements AutoCloseable {
     postgres = ChaosPostgres.start(dir.resolve("pgdata"), logs.resolve("postgres.log"));
     liveUrl = postgres.createDatabase("live");
     rebuiltUrl = postgres.createDatabase("rebuilt");
+    // The chaos suite runs the real dev server: installed on first use, as the other tests do.
     temporalCli =
         TemporalCli.locate(null)
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "No Temporal CLI found (TEMPORAL_CLI, PATH, or"
-                            + " scripts/install-temporal-cli): the chaos suite runs the real dev"
-                            + " server."));
+            .orElseGet(() -> TemporalCli.install(logs.resolve("install-temporal-cli.log")));
     temporalPort = freePort();
     server = startServer();
     say("temporal dev server on %s (state in %s)", address(), temporalDb().getFileName());
