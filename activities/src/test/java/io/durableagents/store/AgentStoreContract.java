@@ -133,7 +133,11 @@ abstract class AgentStoreContract {
                 new Usage(25, 12),
                 "fp-1",
                 null,
-                TranscriptHash.of(transcript)));
+                TranscriptHash.of(transcript),
+                null,
+                null,
+                null,
+                null));
     assertThat(history.get(2).finishReason()).isNull();
     assertThat(store.history(session, 2)).extracting(StoredEntry::step).containsExactly(2, 1);
     assertThat(store.history(session, 0)).hasSize(3);
@@ -217,7 +221,8 @@ abstract class AgentStoreContract {
         save.savedAt(),
         save.approvals(),
         state,
-        save.transcriptHash());
+        save.transcriptHash(),
+        null);
   }
 
   @Test
@@ -345,7 +350,8 @@ abstract class AgentStoreContract {
         save.savedAt(),
         save.approvals(),
         save.businessState(),
-        hash);
+        hash,
+        null);
   }
 
   @Test
@@ -490,7 +496,11 @@ abstract class AgentStoreContract {
                 new Usage(7, 8),
                 "fp-1",
                 null,
-                TranscriptHash.of(transcript.subList(0, 2))));
+                TranscriptHash.of(transcript.subList(0, 2)),
+                null,
+                null,
+                null,
+                null));
     StoredSession record = store.session(session).orElseThrow();
     assertThat(record.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(record.usage()).isEqualTo(new Usage(7, 8));
@@ -1469,6 +1479,7 @@ abstract class AgentStoreContract {
         decided ? requestedAt + 10 : requestedAt,
         List.of(record),
         null,
+        null,
         null);
   }
 
@@ -1529,6 +1540,10 @@ abstract class AgentStoreContract {
         messages,
         usage,
         "fp-1",
-        savedAt);
+        savedAt,
+        List.of(),
+        null,
+        null,
+        null);
   }
 }

@@ -74,7 +74,11 @@ class ProjectionRebuilderDecodingTest {
         List.of(Message.user(text)),
         new Usage(step, step),
         "fp",
-        1_000L + step);
+        1_000L + step,
+        List.of(),
+        null,
+        null,
+        null);
   }
 
   /** A model turn's input as the workflow sends it, with or without a folded save. */

@@ -134,6 +134,8 @@ abstract class ProjectionQueriesContract {
         1_700L,
         null,
         null,
+        null,
+        null,
         null);
   }
 
@@ -163,7 +165,9 @@ abstract class ProjectionQueriesContract {
                   1_700L,
                   "chat-1",
                   3,
-                  "businessState appendInput"));
+                  "businessState appendInput",
+                  null,
+                  null));
       assertThat(read.session(connection, "nobody")).isEmpty();
     }
   }
@@ -198,7 +202,20 @@ abstract class ProjectionQueriesContract {
             "instructions changed");
     StoredEntry middle =
         new StoredEntry(
-            2, 1, 2_000L, RunStatus.IN_PROGRESS, null, 3, new Usage(20, 5), "fp", null, null);
+            2,
+            1,
+            2_000L,
+            RunStatus.IN_PROGRESS,
+            null,
+            3,
+            new Usage(20, 5),
+            "fp",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
     StoredEntry oldest =
         new StoredEntry(
             1,
@@ -209,6 +226,10 @@ abstract class ProjectionQueriesContract {
             2,
             new Usage(10, 5),
             "fp",
+            null,
+            null,
+            null,
+            null,
             null,
             null);
     try (Connection connection = reading()) {

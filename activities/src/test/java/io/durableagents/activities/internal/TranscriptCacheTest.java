@@ -65,7 +65,11 @@ class TranscriptCacheTest {
         messages,
         Usage.ZERO,
         null,
-        1);
+        1,
+        List.of(),
+        null,
+        null,
+        null);
   }
 
   /**
@@ -101,7 +105,11 @@ class TranscriptCacheTest {
         messages,
         Usage.ZERO,
         null,
-        1);
+        1,
+        List.of(),
+        null,
+        null,
+        null);
   }
 
   /** A store that holds {@code messages} and counts its reads. */

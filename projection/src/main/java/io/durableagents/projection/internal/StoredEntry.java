@@ -37,34 +37,4 @@ public record StoredEntry(
     Integer runSteps,
     Usage runUsage,
     JsonNode runConfig,
-    String drift) {
-
-  /** An entry without run information, as versions before 0.2 saved it. */
-  public StoredEntry(
-      int step,
-      int run,
-      long savedAt,
-      RunStatus status,
-      String finishReason,
-      int messageCount,
-      Usage usage,
-      String fingerprint,
-      JsonNode businessState,
-      String transcriptHash) {
-    this(
-        step,
-        run,
-        savedAt,
-        status,
-        finishReason,
-        messageCount,
-        usage,
-        fingerprint,
-        businessState,
-        transcriptHash,
-        null,
-        null,
-        null,
-        null);
-  }
-}
+    String drift) {}

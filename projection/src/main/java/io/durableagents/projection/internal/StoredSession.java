@@ -39,40 +39,4 @@ public record StoredSession(
     Integer parentStep,
     String forkPatch,
     JsonNode runConfig,
-    String drift) {
-
-  /** A session row without run information, as versions before 0.2 saved it. */
-  public StoredSession(
-      String sessionId,
-      String executionId,
-      String agent,
-      RunStatus status,
-      int currentRun,
-      int lastStep,
-      int messageCount,
-      Usage usage,
-      String fingerprint,
-      long createdAt,
-      long updatedAt,
-      String parentSessionId,
-      Integer parentStep,
-      String forkPatch) {
-    this(
-        sessionId,
-        executionId,
-        agent,
-        status,
-        currentRun,
-        lastStep,
-        messageCount,
-        usage,
-        fingerprint,
-        createdAt,
-        updatedAt,
-        parentSessionId,
-        parentStep,
-        forkPatch,
-        null,
-        null);
-  }
-}
+    String drift) {}

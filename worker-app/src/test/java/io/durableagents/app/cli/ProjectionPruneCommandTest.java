@@ -61,7 +61,11 @@ class ProjectionPruneCommandTest {
             List.of(Message.user("hello " + session)),
             Usage.ZERO,
             "fp",
-            savedAt));
+            savedAt,
+            List.of(),
+            null,
+            null,
+            null));
   }
 
   /** Runs the prune at a terminal answering {@code answer}, or without one when null. */

@@ -320,7 +320,11 @@ class ProjectionOnBothDatabasesTest {
               transcript,
               Usage.ZERO,
               "fp",
-              now));
+              now,
+              List.of(),
+              null,
+              null,
+              null));
     }
 
     Outcome keep = agents("projection", "delete", "chat-1", "--keep-history", "--projection", url);
@@ -407,7 +411,11 @@ class ProjectionOnBothDatabasesTest {
             transcript.subList(0, 2),
             new Usage(10, 5),
             "fp-1",
-            1_000L));
+            1_000L,
+            List.of(),
+            null,
+            null,
+            null));
     saves.add(
         new CheckpointSave(
             session,
@@ -421,7 +429,11 @@ class ProjectionOnBothDatabasesTest {
             transcript.subList(2, 3),
             new Usage(10, 5),
             "fp-1",
-            2_000L));
+            2_000L,
+            List.of(),
+            null,
+            null,
+            null));
     saves.add(
         new CheckpointSave(
             session,
@@ -438,6 +450,7 @@ class ProjectionOnBothDatabasesTest {
             3_000L,
             List.of(),
             BUSINESS_STATE,
+            null,
             null));
     saves.forEach(store::saveCheckpoint);
   }
@@ -477,6 +490,7 @@ class ProjectionOnBothDatabasesTest {
         "fp-1",
         requestedAt,
         List.of(record),
+        null,
         null,
         null);
   }

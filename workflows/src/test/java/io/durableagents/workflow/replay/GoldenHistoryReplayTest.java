@@ -109,7 +109,9 @@ class GoldenHistoryReplayTest {
               CheckpointActivities.class,
               ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(5)).build())
           .saveCheckpoint(
-              new CheckpointSave(null, null, null, 0, 0, null, null, 0, List.of(), null, null, 0));
+              new CheckpointSave(
+                  null, null, null, 0, 0, null, null, 0, List.of(), null, null, 0, List.of(), null,
+                  null, null));
       super.run(start);
     }
   }

@@ -64,77 +64,9 @@ public record CheckpointSave(
     }
   }
 
-  /** A save without run information (as older versions wrote). */
-  public CheckpointSave(
-      String sessionId,
-      String executionId,
-      String agent,
-      int run,
-      int step,
-      RunStatus status,
-      String finishReason,
-      int firstSeq,
-      List<Message> newMessages,
-      Usage usage,
-      String fingerprint,
-      long savedAt,
-      List<ApprovalRecord> approvals,
-      JsonNode businessState,
-      String transcriptHash) {
-    this(
-        sessionId,
-        executionId,
-        agent,
-        run,
-        step,
-        status,
-        finishReason,
-        firstSeq,
-        newMessages,
-        usage,
-        fingerprint,
-        savedAt,
-        approvals,
-        businessState,
-        transcriptHash,
-        null);
-  }
-
   public CheckpointSave {
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);
     approvals = approvals == null ? List.of() : List.copyOf(approvals);
-  }
-
-  /** A save that changes no approval and has no business state. */
-  public CheckpointSave(
-      String sessionId,
-      String executionId,
-      String agent,
-      int run,
-      int step,
-      RunStatus status,
-      String finishReason,
-      int firstSeq,
-      List<Message> newMessages,
-      Usage usage,
-      String fingerprint,
-      long savedAt) {
-    this(
-        sessionId,
-        executionId,
-        agent,
-        run,
-        step,
-        status,
-        finishReason,
-        firstSeq,
-        newMessages,
-        usage,
-        fingerprint,
-        savedAt,
-        List.of(),
-        null,
-        null);
   }
 
   /**
@@ -143,23 +75,7 @@ public record CheckpointSave(
    * ModelTurnRequest#foldedSaves()}).
    */
   public CheckpointSave compact() {
-    return new CheckpointSave(
-        null,
-        null,
-        null,
-        run,
-        step,
-        status,
-        finishReason,
-        firstSeq,
-        newMessages,
-        usage,
-        null,
-        savedAt,
-        approvals,
-        businessState,
-        transcriptHash,
-        runInfo);
+    return withRequestFields(null, null, null, null);
   }
 
   /** This save with the fields a {@link #compact()} one left out filled in from its request. */
@@ -168,6 +84,11 @@ public record CheckpointSave(
     if (this.sessionId != null) {
       return this;
     }
+    return withRequestFields(sessionId, executionId, agent, fingerprint);
+  }
+
+  private CheckpointSave withRequestFields(
+      String sessionId, String executionId, String agent, String fingerprint) {
     return new CheckpointSave(
         sessionId,
         executionId,

@@ -26,7 +26,11 @@ class ModelTurnRequestTest {
           List.of(Message.user("hi")),
           new Usage(5, 6),
           "sha256:f",
-          1234L);
+          1234L,
+          List.of(),
+          null,
+          null,
+          null);
 
   private ModelTurnRequest carrying(List<CheckpointSave> saves, String fingerprint) {
     return new ModelTurnRequest(
@@ -97,7 +101,11 @@ class ModelTurnRequestTest {
             List.of(),
             Usage.ZERO,
             "sha256:0",
-            1L);
+            1L,
+            List.of(),
+            null,
+            null,
+            null);
 
     assertThat(carrying(List.of(other, full), "sha256:f").foldedSaves())
         .containsExactly(other, full);
