@@ -121,12 +121,19 @@ public final class AgentClient implements AutoCloseable {
    */
   /**
    * Releases the threads of the async methods: calls already started complete, and async calls made
-   * afterwards fail with {@link java.util.concurrent.RejectedExecutionException}. The blocking
-   * methods keep working; the {@link WorkflowClient} is the caller's and stays open.
+   * afterwards throw {@link IllegalStateException}. The blocking methods keep working; the {@link
+   * WorkflowClient} is the caller's and stays open.
    */
   @Override
   public void close() {
     asyncStarts.shutdown();
+  }
+
+  private void requireOpen() {
+    if (asyncStarts.isShutdown()) {
+      throw new IllegalStateException(
+          "This AgentClient is closed: its async methods have no threads left");
+    }
   }
 
   private static ExecutorService newAsyncStarts() {
@@ -252,6 +259,7 @@ public final class AgentClient implements AutoCloseable {
    */
   public CompletableFuture<RunResult> awaitRunAsync(String sessionId) {
     SessionIds.requireValid(sessionId);
+    requireOpen();
     return normalized(awaitRunAsyncOnce(sessionId));
   }
 
@@ -468,6 +476,7 @@ public final class AgentClient implements AutoCloseable {
       String sessionId,
       Supplier<WorkflowUpdateHandle<R>> start,
       Function<RuntimeException, RuntimeException> errors) {
+    requireOpen();
     CompletableFuture<R> mapped = new CompletableFuture<>();
     recovery
         .callAsync(

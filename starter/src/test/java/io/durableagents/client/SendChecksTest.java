@@ -15,7 +15,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,7 +51,12 @@ class SendChecksTest {
     agents.close();
 
     assertThatThrownBy(() -> agents.sendAsync("closed-1", "hi"))
-        .isInstanceOf(RejectedExecutionException.class);
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> agents.approveAsync("closed-1", "approval-1"))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> agents.awaitRunAsync("closed-1"))
+        .isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> agents.sendAsync("closed-2", "a".repeat(Limits.INPUT_CHARS + 1)))
         .isInstanceOf(InvalidInputException.class);
   }
