@@ -242,7 +242,7 @@ class HostileClientInputIT {
         CliCase.refused(
             "max steps " + maxSteps,
             2,
-            "--max-steps must be at least 1",
+            "--max-steps must be 1 to " + Limits.MAX_STEPS + ", got " + maxSteps + ".",
             "send",
             base,
             "hi",
