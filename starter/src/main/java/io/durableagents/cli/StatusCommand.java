@@ -73,18 +73,7 @@ public class StatusCommand implements Callable<Integer> {
     try {
       RunResult complete =
           last.withMessages(projection.messages(status.sessionId(), last.messageCount()));
-      return SessionStatus.newBuilder()
-          .setSessionId(status.sessionId())
-          .setAgent(status.agent())
-          .setStatus(status.status())
-          .setRun(status.run())
-          .setCheckpointStep(status.checkpointStep())
-          .setMessageCount(status.messageCount())
-          .setUsage(status.usage())
-          .setLastResult(complete)
-          .setApproval(status.approval())
-          .setBusinessState(status.businessState())
-          .build();
+      return status.toBuilder().setLastResult(complete).build();
     } catch (AgentClientException e) {
       connection.warnMessagesLeftOut(e);
       return status;
