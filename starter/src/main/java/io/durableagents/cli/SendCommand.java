@@ -7,14 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.SendOptions;
+import io.durableagents.client.SessionExistsException;
 import io.durableagents.client.SessionIds;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.RunResult;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
-import io.temporal.api.enums.v1.WorkflowExecutionStatus;
-import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -164,9 +160,6 @@ public class SendCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     RunResult result;
     try (ConnectionOptions.Connection connected = connection.open()) {
-      if (startOptions() != null) {
-        requireNewSession(connected.workflowClient());
-      }
       WaitHint hint =
           WaitHint.after(WAIT_HINT_AFTER, "the run", spec.commandLine().getErr(), connection);
       try {
@@ -175,6 +168,8 @@ public class SendCommand implements Callable<Integer> {
             input.isEmpty()
                 ? connected.agents().awaitRun(session)
                 : connected.agents().send(session, input, options);
+      } catch (SessionExistsException e) {
+        throw startOptionsRefused();
       } finally {
         hint.cancel();
       }
@@ -210,38 +205,20 @@ public class SendCommand implements Callable<Integer> {
   }
 
   /**
-   * Refuses the start options for a session that exists: the send continues a running session
-   * workflow as it is (update-with-start, conflict policy USE_EXISTING), so they would be ignored.
-   * A session created by another client between this check and the send still wins that race.
+   * The client's refusal of start options for a session that exists (the send would continue it
+   * without them), in the terms of this command's flags.
    */
-  private void requireNewSession(WorkflowClient client) {
-    if (isRunning(client, session)) {
-      throw new CliException(
-          ExitCodes.USAGE,
-          "Session '"
-              + session
-              + "' already exists: "
-              + startOptions()
-              + takenOnlyAtStart()
-              + ", and would be ignored. Leave "
-              + (agent != null && maxSteps != null ? "them" : "it")
-              + " out to continue the session, or pick a new session id.");
-    }
-  }
-
-  /** True when a workflow of this id is running: the one a send would continue. */
-  static boolean isRunning(WorkflowClient client, String session) {
-    try {
-      return client.newUntypedWorkflowStub(session).describe().getStatus()
-          == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
-    } catch (WorkflowNotFoundException e) {
-      return false;
-    } catch (StatusRuntimeException e) {
-      if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
-        return false;
-      }
-      throw e;
-    }
+  private CliException startOptionsRefused() {
+    return new CliException(
+        ExitCodes.USAGE,
+        "Session '"
+            + session
+            + "' already exists: "
+            + startOptions()
+            + takenOnlyAtStart()
+            + ", and would be ignored. Leave "
+            + (agent != null && maxSteps != null ? "them" : "it")
+            + " out to continue the session, or pick a new session id.");
   }
 
   /** Checks the id before connecting anywhere, so a typo is a usage error (exit 2). */

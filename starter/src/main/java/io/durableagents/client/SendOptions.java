@@ -108,8 +108,9 @@ public final class SendOptions {
 
     /**
      * The agent a session started by this send runs (a name registered on the workers); checked
-     * before sending, since a refused first send would still create the workflow. Default (null):
-     * the worker's default agent.
+     * before sending, since a refused first send would still create the workflow. Only the send
+     * that starts a session takes it: for a session that exists, the send is refused with {@link
+     * SessionExistsException}. Default (null): the worker's default agent.
      */
     public Builder setAgent(String agent) {
       this.agent = agent;
@@ -117,8 +118,10 @@ public final class SendOptions {
     }
 
     /**
-     * Overrides the agent's model-turn budget for every run of a session started by this send
-     * (positive values only; others leave the agent's). Default (null): the agent's budget.
+     * Overrides the agent's model-turn budget for every run of a session started by this send: 1 to
+     * {@link io.durableagents.workflow.Limits#MAX_STEPS}, others are refused before sending. Like
+     * {@link #setAgent}, taken only by the send that starts a session. Default (null): the agent's
+     * budget.
      */
     public Builder setMaxSteps(Integer maxSteps) {
       this.maxSteps = maxSteps;

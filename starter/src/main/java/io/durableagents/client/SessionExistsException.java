@@ -1,15 +1,24 @@
 package io.durableagents.client;
 
 /**
- * A fork's {@code newSessionId} names a session that exists already: nothing was created, and the
- * same request cannot succeed. Choose another id, or let the fork pick a free one.
+ * A request that must create a session names one that exists already: a fork's {@code
+ * newSessionId}, or a send with {@link SendOptions#getAgent() agent} or {@link
+ * SendOptions#getMaxSteps() maxSteps}, which only a session's first send takes. Nothing was created
+ * or sent, and the same request cannot succeed: choose another id, or leave the start options out
+ * to continue the session.
  */
 public class SessionExistsException extends AgentClientException {
+  /** The id that is taken. */
   private final String sessionId;
 
   /** A session with the id {@code sessionId} exists already. */
   public SessionExistsException(String sessionId) {
-    super("Session '" + sessionId + "' already exists; choose another id.");
+    this(sessionId, "Session '" + sessionId + "' already exists; choose another id.");
+  }
+
+  /** A session with the id {@code sessionId} exists already, as {@code message} explains. */
+  public SessionExistsException(String sessionId, String message) {
+    super(message);
     this.sessionId = sessionId;
   }
 

@@ -134,6 +134,34 @@ class AgentClientSessionTest {
         .build();
   }
 
+  @Test
+  void startOptions_forASessionThatExists_areRefused_andNothingIsSent() {
+    start("{\"turns\":[{\"text\":\"first\"},{\"text\":\"second\"}]}");
+    RunResult first = agents.send("opts-1", "hello");
+    assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
+
+    for (SendOptions startOptions :
+        new SendOptions[] {
+          SendOptions.newBuilder().setAgent("tester").build(),
+          SendOptions.newBuilder().setMaxSteps(3).build()
+        }) {
+      assertThatThrownBy(() -> agents.send("opts-1", "again", startOptions))
+          .isInstanceOf(SessionExistsException.class)
+          .hasMessageStartingWith("Session 'opts-1' already exists: agent and maxSteps are taken")
+          .extracting(e -> ((SessionExistsException) e).sessionId())
+          .isEqualTo("opts-1");
+      assertThatThrownBy(() -> agents.sendAsync("opts-1", "again", startOptions).join())
+          .hasCauseInstanceOf(SessionExistsException.class);
+    }
+    // Nothing was sent: the next send is the session's second run, with the next scripted turn.
+    RunResult next = agents.send("opts-1", "continue");
+    assertThat(next.run()).isEqualTo(2);
+    assertThat(next.text()).isEqualTo("second");
+    assertThat(
+            agents.send("opts-2", "new", SendOptions.newBuilder().setMaxSteps(3).build()).status())
+        .isEqualTo(RunStatus.FINISHED);
+  }
+
   private void effect(String toolCallId) {
     effects.computeIfAbsent(toolCallId, id -> new AtomicInteger()).incrementAndGet();
   }

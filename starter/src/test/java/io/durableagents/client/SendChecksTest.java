@@ -142,9 +142,30 @@ class SendChecksTest {
             .setAttachments(List.of())
             .build();
 
+    // The session's own trigger rule, which its send validator applies too.
     assertThatThrownBy(() -> agents.sendTrigger("trigger-1", trigger))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("over the limit of " + Limits.INPUT_CHARS);
+        .hasMessageStartingWith("The trigger envelope is ")
+        .hasMessageContaining("over the limit of " + Limits.TRIGGER_BYTES);
+  }
+
+  @Test
+  void aModelTurnBudgetOutOfRange_isRefusedBeforeSending() {
+    for (int maxSteps : new int[] {0, -3, Limits.MAX_STEPS + 1}) {
+      assertThatThrownBy(
+              () ->
+                  agents.send(
+                      "steps-1", "hello", SendOptions.newBuilder().setMaxSteps(maxSteps).build()))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessage("maxSteps must be 1 to " + Limits.MAX_STEPS + ", got " + maxSteps + ".");
+    }
+    assertThatCode(
+            () ->
+                AgentClient.requireSendable(
+                    "steps-2",
+                    "hi",
+                    SendOptions.newBuilder().setMaxSteps(Limits.MAX_STEPS).build()))
+        .doesNotThrowAnyException();
   }
 
   @Test

@@ -93,14 +93,14 @@ public class DemoCommand implements Callable<Integer> {
               + ", scripted model).");
       out.flush();
 
-      try (ProjectionReader projection = ProjectionReader.open(PROJECTION_URL)) {
-        AgentClient agents =
-            AgentClient.newInstance(
-                worker.client(),
-                AgentClientOptions.newBuilder()
-                    .setTaskQueue(WorkerConfig.DEFAULT_TASK_QUEUE)
-                    .setProjection(projection)
-                    .build());
+      try (ProjectionReader projection = ProjectionReader.open(PROJECTION_URL);
+          AgentClient agents =
+              AgentClient.newInstance(
+                  worker.client(),
+                  AgentClientOptions.newBuilder()
+                      .setTaskQueue(WorkerConfig.DEFAULT_TASK_QUEUE)
+                      .setProjection(projection)
+                      .build())) {
         return play(worker.client(), agents, out);
       }
     }

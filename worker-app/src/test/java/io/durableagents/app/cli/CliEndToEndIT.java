@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -200,6 +201,62 @@ class CliEndToEndIT {
 
     Result cancel = agents("cancel", "book-1", "--temporal", temporal, "--task-queue", "bookings");
     assertThat(cancel.exitCode()).as(cancel.err()).isZero();
+  }
+
+  @Test
+  void cancellingAModelTurnInFlight_settlesTheRunCancelled_andTheWorkerLogsNoWarning()
+      throws Exception {
+    Path script = workDir.resolve("slow.json");
+    Files.writeString(
+        script,
+        "{\"turns\": [{\"text\": \"thinking\", \"delayMs\": 30000}, {\"text\": \"done\"}]}");
+    startAndAwait(
+        "worker polling task queue 'slow' on " + temporal,
+        "worker",
+        "--temporal",
+        temporal,
+        "--task-queue",
+        "slow",
+        "--model",
+        "scripted:" + script);
+    CompletableFuture<String> settled =
+        processes.start(
+            "slow-1 · run 1 · ",
+            "send",
+            "send",
+            "slow-1",
+            "hello",
+            "--temporal",
+            temporal,
+            "--task-queue",
+            "slow");
+    awaitStatus("slow-1", "slow", "in-progress");
+
+    Result cancel = agents("cancel", "slow-1", "--temporal", temporal, "--task-queue", "slow");
+
+    assertThat(cancel.exitCode()).as(cancel.err()).isZero();
+    assertThat(settled.get(60, TimeUnit.SECONDS)).contains("slow-1 · run 1 · cancelled");
+    // An ordinary cancel is no failure: the worker logs no warning and no stack trace for it.
+    assertThat(processes.backgroundOutput().lines().filter(line -> line.startsWith("[worker]")))
+        .noneMatch(line -> line.contains("WARN") || line.contains("Exception"));
+  }
+
+  /** Polls {@code agents status} until the session's status is {@code wanted}. */
+  private void awaitStatus(String session, String taskQueue, String wanted) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    String last = null;
+    while (System.nanoTime() < deadline) {
+      Result status =
+          agents("status", session, "--json", "--temporal", temporal, "--task-queue", taskQueue);
+      if (status.exitCode() == 0) {
+        last = status.json().path("status").asText();
+        if (wanted.equals(last)) {
+          return;
+        }
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError(session + " never reached " + wanted + "; last status: " + last);
   }
 
   @Test

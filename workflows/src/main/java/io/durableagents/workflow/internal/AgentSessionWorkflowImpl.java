@@ -153,17 +153,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     if (request == null) {
       throw new IllegalArgumentException("send needs a request");
     }
-    String triggerProblem =
-        request.trigger() == null ? null : InputChecks.triggerProblem(request.trigger());
-    if (triggerProblem != null) {
-      throw Rejection.failure(FailureTypes.INVALID_INPUT, triggerProblem);
-    }
-    String configProblem = SendRules.runConfigProblem(request.runConfig());
-    if (configProblem != null) {
-      throw Rejection.failure(FailureTypes.INVALID_INPUT, configProblem);
-    }
     List<Message> inputs = Inbox.newInputs(request, session.state.transcript());
-    String problem = SendRules.problem(inputs);
+    String problem = SendRules.requestProblem(request, inputs);
     if (problem != null) {
       throw Rejection.failure(FailureTypes.INVALID_INPUT, problem);
     }

@@ -99,6 +99,50 @@ public final class SendRules {
     return null;
   }
 
+  /**
+   * Why the session's send validator refuses {@code request} adding {@code newInputs} (its {@link
+   * #inputsOf inputs} past the stored conversation), or null: a trigger envelope over its limit, a
+   * run configuration it refuses, or inputs it refuses. The validator and the client both ask this.
+   */
+  public static String requestProblem(SendRequest request, List<Message> newInputs) {
+    String problem =
+        request.trigger() == null ? null : InputChecks.triggerProblem(request.trigger());
+    if (problem == null) {
+      problem = runConfigProblem(request.runConfig());
+    }
+    return problem != null ? problem : problem(newInputs);
+  }
+
+  /**
+   * Why a client must not start a session with {@code start}, or null: an agent name that is blank,
+   * over {@link Limits#AGENT_NAME_CHARS} characters or holds control characters, or a model-turn
+   * budget outside 1 to {@link Limits#MAX_STEPS}. Checked before update-with-start, since Temporal
+   * creates the workflow even when its first send is then refused.
+   */
+  public static String startProblem(SessionStart start) {
+    String agent = start.agent();
+    if (agent != null
+        && (agent.length() > Limits.AGENT_NAME_CHARS
+            || agent.isBlank()
+            || agent
+                .codePoints()
+                .anyMatch(
+                    cp ->
+                        Character.isISOControl(cp)
+                            || Character.getType(cp) == Character.SURROGATE))) {
+      return "Invalid agent name: use 1-"
+          + Limits.AGENT_NAME_CHARS
+          + " characters, no control characters (got "
+          + agent.length()
+          + " characters).";
+    }
+    Integer maxSteps = start.maxSteps();
+    if (maxSteps != null && (maxSteps < 1 || maxSteps > Limits.MAX_STEPS)) {
+      return "maxSteps must be 1 to " + Limits.MAX_STEPS + ", got " + maxSteps + ".";
+    }
+    return null;
+  }
+
   /** The index of the first unpaired UTF-16 surrogate of {@code text}, or -1. */
   static int unpairedSurrogate(String text) {
     if (text == null) {
