@@ -157,18 +157,22 @@ public final class Agent {
     return new Builder(this);
   }
 
+  /** The agent's name, unique among the agents registered with one plugin. */
   public String name() {
     return name;
   }
 
+  /** The model name passed to the provider (provider specific); {@code "default"} unless set. */
   public String model() {
     return model;
   }
 
+  /** The system instructions sent with every model turn; empty unless set. */
   public String instructions() {
     return instructions;
   }
 
+  /** The agent's tools, in the order they were set. */
   public List<Tool> tools() {
     return List.copyOf(tools.values());
   }
@@ -193,10 +197,12 @@ public final class Agent {
     return toolConcurrency;
   }
 
+  /** Time limit of one model turn attempt (start to close); 5 minutes unless set. */
   public Duration modelTimeout() {
     return modelTimeout;
   }
 
+  /** Attempts of one model turn, including the first, when no {@link #retryOptions()} are set. */
   public int modelMaxAttempts() {
     return modelMaxAttempts;
   }
@@ -211,6 +217,9 @@ public final class Agent {
     return approvalNotifier;
   }
 
+  /**
+   * Builds an {@link Agent}; see {@link Agent#newBuilder(String)} and {@link Agent#toBuilder()}.
+   */
   public static final class Builder {
     private final String name;
     private String model = "default";
@@ -256,11 +265,13 @@ public final class Agent {
       this.onAgentDrift = agent.onAgentDrift;
     }
 
+    /** The model name passed to the provider (default {@code "default"}). */
     public Builder setModel(String model) {
       this.model = Objects.requireNonNull(model, "model");
       return this;
     }
 
+    /** The system instructions sent with every model turn (default empty). */
     public Builder setInstructions(String instructions) {
       this.instructions = Objects.requireNonNull(instructions, "instructions");
       return this;
@@ -285,21 +296,25 @@ public final class Agent {
       return this;
     }
 
+    /** A provider for this agent alone, instead of the plugin's default provider. */
     public Builder setModelProvider(ModelProvider modelProvider) {
       this.modelProvider = Objects.requireNonNull(modelProvider, "modelProvider");
       return this;
     }
 
+    /** Model turns one run may take (default 20, at least 1). */
     public Builder setMaxSteps(int maxSteps) {
       this.maxSteps = maxSteps;
       return this;
     }
 
+    /** Consecutive runnable tool calls of one turn that may run at the same time (default 4). */
     public Builder setToolConcurrency(int toolConcurrency) {
       this.toolConcurrency = toolConcurrency;
       return this;
     }
 
+    /** Time limit of one model turn attempt (default 5 minutes); a longer attempt is retried. */
     public Builder setModelTimeout(Duration modelTimeout) {
       this.modelTimeout = Objects.requireNonNull(modelTimeout, "modelTimeout");
       return this;
@@ -369,6 +384,10 @@ public final class Agent {
       return this;
     }
 
+    /**
+     * How long a gated call waits for a decision before it gets {@code approval_expired} (default 7
+     * days).
+     */
     public Builder setApprovalTimeout(Duration approvalTimeout) {
       this.approvalTimeout = Objects.requireNonNull(approvalTimeout, "approvalTimeout");
       return this;
@@ -383,11 +402,13 @@ public final class Agent {
       return this;
     }
 
+    /** Told about every new approval, e.g. to page a reviewer (default none). */
     public Builder setApprovalNotifier(ApprovalNotifier approvalNotifier) {
       this.approvalNotifier = Objects.requireNonNull(approvalNotifier, "approvalNotifier");
       return this;
     }
 
+    /** The agent; refuses an invalid name (1-64 letters, digits, '_', '.' or '-') or budget. */
     public Agent build() {
       if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
         throw new IllegalArgumentException(

@@ -8,8 +8,13 @@ import java.time.Duration;
  * run with {@code code}.
  */
 public class ModelException extends RuntimeException {
+  /** The failure type the run fails with when it is not retried. */
   private final String code;
+
+  /** True when a retry may succeed. */
   private final boolean retryable;
+
+  /** The provider's wait before a retry, or null. */
   private final Duration retryAfter;
 
   /** A failure with its code and message; {@code retryAfter} may be null. */

@@ -21,6 +21,10 @@ import java.util.Map;
  */
 public record ModelResponse(
     String text, List<ToolCall> toolCalls, String finishReason, Usage usage) {
+  /**
+   * Null tool calls become an empty list and null usage {@link Usage#ZERO}; nothing is refused
+   * here.
+   */
   public ModelResponse {
     // Kept as given (nulls included) for problems() to report, never to fail here.
     toolCalls =

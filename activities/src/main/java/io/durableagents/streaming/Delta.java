@@ -23,6 +23,10 @@ public record Delta(String sessionId, int step, int attempt, String kind, String
   /** Reasoning ("thinking") text: shown to watchers, not part of the stored answer. */
   public static final String REASONING = "reasoning";
 
+  /**
+   * Refuses a null session id, kind or text, and a kind other than {@link #TEXT} or {@link
+   * #REASONING}.
+   */
   public Delta {
     Objects.requireNonNull(sessionId, "sessionId");
     Objects.requireNonNull(kind, "kind");

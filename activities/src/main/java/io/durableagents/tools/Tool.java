@@ -77,18 +77,22 @@ public final class Tool {
     return new Builder(this);
   }
 
+  /** The name the model calls it by, unique within one agent. */
   public String name() {
     return name;
   }
 
+  /** What the tool does, as told to the model; empty unless set. */
   public String description() {
     return description;
   }
 
+  /** The JSON schema its arguments are validated against before the handler runs (a copy). */
   public JsonNode inputSchema() {
     return inputSchema.deepCopy();
   }
 
+  /** The code that runs a call. */
   public ToolHandler handler() {
     return handler;
   }
@@ -118,6 +122,7 @@ public final class Tool {
     return validator.validate(arguments);
   }
 
+  /** Builds a {@link Tool}; see {@link Tool#newBuilder(String)} and {@link Tool#toBuilder()}. */
   public static final class Builder {
     private final String name;
     private String description = "";
@@ -147,6 +152,7 @@ public final class Tool {
       this.retryOptions = tool.retryOptions;
     }
 
+    /** What the tool does, as told to the model (default empty). */
     public Builder setDescription(String description) {
       this.description = Objects.requireNonNull(description, "description");
       return this;
@@ -162,11 +168,13 @@ public final class Tool {
       }
     }
 
+    /** The JSON schema of the arguments (copied); without one, any JSON object is accepted. */
     public Builder setInputSchema(JsonNode jsonSchema) {
       this.inputSchema = Objects.requireNonNull(jsonSchema, "jsonSchema").deepCopy();
       return this;
     }
 
+    /** The code that runs a call with the validated JSON arguments. */
     public Builder setHandler(ToolHandler handler) {
       this.handler = Objects.requireNonNull(handler, "handler");
       return this;
@@ -201,6 +209,7 @@ public final class Tool {
       return this;
     }
 
+    /** Start-to-close timeout of one attempt (default 1 minute); a longer attempt is retried. */
     public Builder setTimeout(Duration timeout) {
       this.timeout = Objects.requireNonNull(timeout, "timeout");
       return this;
@@ -231,6 +240,10 @@ public final class Tool {
       return this;
     }
 
+    /**
+     * The tool; refuses an invalid name (1-64 letters, digits, '_' or '-'), a missing handler or an
+     * invalid budget.
+     */
     public Tool build() {
       if (!name.matches("[A-Za-z0-9_-]{1,64}")) {
         throw new IllegalArgumentException(

@@ -61,10 +61,12 @@ public final class ConsoleOptions {
     return newBuilder().build();
   }
 
+  /** The address it listens on; {@value #DEFAULT_BIND} unless set. */
   public String getBind() {
     return bind;
   }
 
+  /** The port it listens on; 0 for a free one, see {@link AgentConsole#port}. */
   public int getPort() {
     return port;
   }
@@ -83,6 +85,7 @@ public final class ConsoleOptions {
     }
   }
 
+  /** How callers are authenticated; {@link ConsoleAuth#local()} unless set. */
   public ConsoleAuth getAuthentication() {
     return authentication;
   }
@@ -92,6 +95,7 @@ public final class ConsoleOptions {
     return temporalUiUrl;
   }
 
+  /** The sessions' Temporal namespace, used in the links to the Temporal UI. */
   public String getNamespace() {
     return namespace;
   }
@@ -109,6 +113,7 @@ public final class ConsoleOptions {
     return loginTimeout;
   }
 
+  /** Builds {@link ConsoleOptions}; see {@link ConsoleOptions#newBuilder()}. */
   public static final class Builder {
     private String bind = DEFAULT_BIND;
     private int port = DEFAULT_PORT;
@@ -199,6 +204,7 @@ public final class ConsoleOptions {
       return this;
     }
 
+    /** The options; each setter has already checked its value. */
     public ConsoleOptions build() {
       return new ConsoleOptions(this);
     }

@@ -7,6 +7,7 @@ import java.util.Objects;
  * (unless {@code --verbose} or {@code AGENTS_DEBUG=1}).
  */
 public class CliException extends RuntimeException {
+  /** The process exit code, one of {@link ExitCodes}. */
   private final int exitCode;
 
   /** A failure the CLI reports with {@code message} and exits with {@code exitCode}. */

@@ -38,7 +38,10 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  */
 public final class ConnectionSettings {
+  /** The address used when no option, variable or profile names one: a local dev server. */
   public static final String DEFAULT_ADDRESS = "127.0.0.1:7233";
+
+  /** The namespace used when no option, variable or profile names one. */
   public static final String DEFAULT_NAMESPACE = "default";
 
   /** Deadline of the namespace check; the health check has the SDK's 5 s attempt deadline. */
@@ -73,10 +76,12 @@ public final class ConnectionSettings {
     return new Builder(env);
   }
 
+  /** The resolved Temporal address, {@code HOST:PORT}. */
   public String address() {
     return profile.getAddress();
   }
 
+  /** The resolved Temporal namespace. */
   public String namespace() {
     return profile.getNamespace();
   }
@@ -86,6 +91,7 @@ public final class ConnectionSettings {
     return stubsOptions.getSslContext() != null || stubsOptions.getEnableHttps();
   }
 
+  /** True when an API key is set, from the key file, {@code TEMPORAL_API_KEY} or the profile. */
   public boolean hasApiKey() {
     return !isBlank(profile.getApiKey());
   }

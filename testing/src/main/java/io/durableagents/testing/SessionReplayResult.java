@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param failure null when the run replayed, else one line saying why not
  */
 public record SessionReplayResult(String workflowId, String runId, String source, String failure) {
+  /** Refuses a null workflow id, run id or source; {@code failure} is null for a replayed run. */
   public SessionReplayResult {
     Objects.requireNonNull(workflowId, "workflowId");
     Objects.requireNonNull(runId, "runId");

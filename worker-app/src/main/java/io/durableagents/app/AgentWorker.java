@@ -133,6 +133,9 @@ public final class AgentWorker implements AutoCloseable {
     return ConnectionSettings.plain(address, WorkerConfig.DEFAULT_NAMESPACE).connect();
   }
 
+  /**
+   * The worker's client, e.g. for a console in the same process; usable until the worker closes.
+   */
   public WorkflowClient client() {
     return client;
   }

@@ -40,6 +40,7 @@ public final class EmbeddedTemporalServer implements AutoCloseable {
     return lockEventsDiscarded;
   }
 
+  /** The loopback port it listens on, the one chosen when 0 was asked for. */
   public int port() {
     return port;
   }

@@ -211,6 +211,7 @@ public final class TemporalDevServer implements AutoCloseable {
     return "127.0.0.1:" + port;
   }
 
+  /** The frontend's gRPC port, the one chosen when 0 was asked for. */
   public int port() {
     return port;
   }
@@ -220,6 +221,7 @@ public final class TemporalDevServer implements AutoCloseable {
     return uiPort < 0 ? null : "http://127.0.0.1:" + uiPort;
   }
 
+  /** The server process's id, e.g. to kill it in a test. */
   public long pid() {
     return process.pid();
   }
@@ -330,6 +332,7 @@ public final class TemporalDevServer implements AutoCloseable {
       return new Builder(binary);
     }
 
+    /** Builds {@link Options}; see {@link Options#newBuilder(Path)}. */
     public static final class Builder {
       private final Path binary;
       private int port;
@@ -408,11 +411,16 @@ public final class TemporalDevServer implements AutoCloseable {
         return this;
       }
 
+      /**
+       * How long the server may take to answer before {@link TemporalDevServer#start} fails
+       * (default 60 s).
+       */
       public Builder startTimeout(Duration startTimeout) {
         this.startTimeout = Objects.requireNonNull(startTimeout, "startTimeout");
         return this;
       }
 
+      /** The options; refuses a port outside 0-65535 or a UI port outside -1-65535. */
       public Options build() {
         if (port < 0 || port > 65535) {
           throw new IllegalArgumentException("port must be 0..65535, got " + port);

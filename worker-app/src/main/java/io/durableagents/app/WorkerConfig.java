@@ -42,9 +42,19 @@ public record WorkerConfig(
     WorkerDeploymentVersion deployment,
     AgentsFile agents) {
 
+  /** The Temporal address when none is set: a local dev server. */
   public static final String DEFAULT_ADDRESS = ConnectionSettings.DEFAULT_ADDRESS;
+
+  /** The Temporal namespace when none is set. */
   public static final String DEFAULT_NAMESPACE = ConnectionSettings.DEFAULT_NAMESPACE;
+
+  /** The task queue when {@code AGENTS_TASK_QUEUE} is not set. */
   public static final String DEFAULT_TASK_QUEUE = "agents";
+
+  /**
+   * The projection URL when {@code AGENTS_PROJECTION_URL} is not set: SQLite in the working
+   * directory.
+   */
   public static final String DEFAULT_PROJECTION = "jdbc:sqlite:.agents/projection.db";
 
   /** The environment variable of the worker deployment's name ({@code --deployment}). */
@@ -53,6 +63,10 @@ public record WorkerConfig(
   /** The environment variable of the worker's build id in its deployment ({@code --build-id}). */
   public static final String BUILD_ID_VARIABLE = "AGENTS_BUILD_ID";
 
+  /**
+   * Refuses a null connection, task queue or projection URL and an HTTP port outside 0-65535; null
+   * store options become the defaults.
+   */
   public WorkerConfig {
     Objects.requireNonNull(temporal, "temporal");
     Objects.requireNonNull(taskQueue, "taskQueue");
@@ -155,10 +169,12 @@ public record WorkerConfig(
     return new WorkerDeploymentVersion(name.strip(), buildId.strip());
   }
 
+  /** The Temporal address of {@link #temporal()}. */
   public String temporalAddress() {
     return temporal.address();
   }
 
+  /** The Temporal namespace of {@link #temporal()}. */
   public String namespace() {
     return temporal.namespace();
   }
@@ -168,16 +184,19 @@ public record WorkerConfig(
     return withTemporal(ConnectionSettings.plain(address, namespace()));
   }
 
+  /** With the connection {@code settings} instead. */
   public WorkerConfig withTemporal(ConnectionSettings settings) {
     return new WorkerConfig(
         settings, taskQueue, projectionUrl, modelSpec, httpPort, storeOptions, deployment, agents);
   }
 
+  /** With the projection at {@code url} instead. */
   public WorkerConfig withProjectionUrl(String url) {
     return new WorkerConfig(
         temporal, taskQueue, url, modelSpec, httpPort, storeOptions, deployment, agents);
   }
 
+  /** With the model {@code spec} instead (null: the demo script). */
   public WorkerConfig withModelSpec(String spec) {
     return new WorkerConfig(
         temporal, taskQueue, projectionUrl, spec, httpPort, storeOptions, deployment, agents);

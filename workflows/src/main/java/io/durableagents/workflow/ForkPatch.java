@@ -51,6 +51,10 @@ public record ForkPatch(
     return new Builder(this);
   }
 
+  /**
+   * Null lists become empty and null entries are dropped from them, so a patch decoded from JSON
+   * with nulls applies instead of failing.
+   */
   public ForkPatch {
     // JSON nulls in the lists are dropped rather than failing to decode (a raw start would wedge).
     messages = messages == null ? List.of() : messages.stream().filter(Objects::nonNull).toList();

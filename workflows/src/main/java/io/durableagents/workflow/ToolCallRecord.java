@@ -20,6 +20,7 @@ public record ToolCallRecord(
     @JsonProperty("result") JsonNode result,
     @JsonProperty("omitted") Boolean omitted) {
 
+  /** A call listed with its arguments and result (not {@code omitted}). */
   public ToolCallRecord(String id, String name, JsonNode arguments, JsonNode result) {
     this(id, name, arguments, result, null);
   }

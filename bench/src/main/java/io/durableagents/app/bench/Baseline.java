@@ -34,14 +34,17 @@ public final class Baseline {
   /** A no-op "model" turn, a no-op "tool" call, and the probe of the signal figure. */
   @ActivityInterface(namePrefix = "bench.")
   public interface Activities {
+    /** Stands in for model turn {@code step}; returns at once. */
     String modelTurn(int step);
 
+    /** Stands in for the tool call of step {@code step}; returns at once. */
     String callTool(int step);
 
     /** Marks {@code probeId} in the bench's {@link ProbeClock}. */
     void probeStarted(String probeId);
   }
 
+  /** The no-op activities, marking probes in the bench's clock. */
   public static final class ActivitiesImpl implements Activities {
     private final ProbeClock clock;
 
@@ -68,10 +71,12 @@ public final class Baseline {
   /** {@code steps} times a model activity then a tool activity, then a final model activity. */
   @WorkflowInterface
   public interface Steps {
+    /** Runs {@code steps} steps and returns their number. */
     @WorkflowMethod(name = "BenchBaselineSteps")
     int run(int steps);
   }
 
+  /** {@link Steps} with regular activities. */
   public static final class StepsImpl implements Steps {
     private final Activities activities = Workflow.newActivityStub(Activities.class, OPTIONS);
 
@@ -99,10 +104,12 @@ public final class Baseline {
    */
   @WorkflowInterface
   public interface LocalSteps {
+    /** Runs {@code steps} steps and returns their number. */
     @WorkflowMethod(name = "BenchBaselineLocalSteps")
     int run(int steps);
   }
 
+  /** {@link LocalSteps} with local activities. */
   public static final class LocalStepsImpl implements LocalSteps {
     private final Activities activities =
         Workflow.newLocalActivityStub(Activities.class, LOCAL_OPTIONS);
@@ -116,16 +123,20 @@ public final class Baseline {
   /** Waits for signal {@code go}, then schedules one activity that records when it starts. */
   @WorkflowInterface
   public interface SignalProbe {
+    /** Waits for {@code go}, then runs the activity that marks {@code probeId}. */
     @WorkflowMethod(name = "BenchSignalProbe")
     void run(String probeId);
 
+    /** Lets the waiting workflow go on to its probe activity. */
     @SignalMethod(name = "go")
     void go();
 
+    /** Whether the workflow waits for {@code go}, so the bench sends it only then. */
     @QueryMethod(name = "waiting")
     boolean waiting();
   }
 
+  /** {@link SignalProbe}: waits for {@code go}, then runs the probe activity. */
   public static final class SignalProbeImpl implements SignalProbe {
     private final Activities activities = Workflow.newActivityStub(Activities.class, OPTIONS);
     private boolean waiting;

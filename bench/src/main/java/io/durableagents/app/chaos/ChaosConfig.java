@@ -35,6 +35,10 @@ public record ChaosConfig(
    */
   static final int CLI_EVERY = 4;
 
+  /**
+   * Refuses fewer than one session, a storm shorter than a minute, and an outage that is not
+   * positive or longer than a third of the storm.
+   */
   public ChaosConfig {
     Objects.requireNonNull(storm, "storm");
     Objects.requireNonNull(outage, "outage");

@@ -49,42 +49,52 @@ public final class ChaosReport {
     return List.copyOf(violations);
   }
 
+  /** Sessions planned and started during the storm, forks not included. */
   public int sessions() {
     return sessions;
   }
 
+  /** Worker processes killed during the storm. */
   public int workerKills() {
     return workerKills;
   }
 
+  /** PostgreSQL outages during the storm. */
   public int outages() {
     return outageMillis.size();
   }
 
+  /** Temporal server kills during the storm, each followed by a restart. */
   public int serverRestarts() {
     return serverDowntimeMillis.size();
   }
 
+  /** Console restarts during the storm. */
   public int consoleRestarts() {
     return consoleRestarts;
   }
 
+  /** Forks made of finished sessions, on top of {@link #sessions()}. */
   public int forks() {
     return forks;
   }
 
+  /** Approvals decided through the REST API. */
   public int restDecisions() {
     return restDecisions;
   }
 
+  /** Approvals decided through the CLI, a JVM per decision. */
   public int cliDecisions() {
     return cliDecisions;
   }
 
+  /** Sessions whose rebuilt projection equals the live one. */
   public int rebuiltIdentical() {
     return identical;
   }
 
+  /** Wall-clock time of the whole run, cluster start to checks done. */
   public Duration runtime() {
     return runtime;
   }

@@ -52,12 +52,20 @@ public final class ChaosRun {
   private final Path dir;
   private final PrintWriter progress;
 
+  /**
+   * A run of {@code config} that keeps its files (logs, ledgers, databases) in {@code dir} and
+   * reports progress to {@code progress}.
+   */
   public ChaosRun(ChaosConfig config, Path dir, PrintWriter progress) {
     this.config = config;
     this.dir = dir;
     this.progress = progress;
   }
 
+  /**
+   * Runs the storm and the checks. A broken guarantee is a violation in the report; only a run that
+   * cannot go on (e.g. the cluster does not start) throws.
+   */
   public ChaosReport run() throws IOException, InterruptedException {
     long started = System.nanoTime();
     ChaosReport report = new ChaosReport();

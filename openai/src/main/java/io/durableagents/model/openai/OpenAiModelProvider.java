@@ -246,6 +246,7 @@ public final class OpenAiModelProvider implements ModelProvider {
       return this;
     }
 
+    /** The provider; refuses a blank model name. */
     public OpenAiModelProvider build() {
       if (model != null && model.isBlank()) {
         throw new IllegalStateException("The model name must not be blank.");

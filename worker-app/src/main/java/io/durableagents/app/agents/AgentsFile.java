@@ -33,6 +33,7 @@ public record AgentsFile(String source, List<Agent> agents, String defaultAgent)
    */
   public static final int MAX_FILE_BYTES = 1 << 20;
 
+  /** Refuses a null source or default agent, and copies the agents. */
   public AgentsFile {
     Objects.requireNonNull(source, "source");
     agents = List.copyOf(agents);

@@ -30,9 +30,11 @@ public final class AgentsFileException extends IllegalArgumentException {
     }
   }
 
+  /** Every problem found, at least one. */
   @SuppressWarnings("serial") // Records of strings; the exception is never serialized.
   private final List<Problem> problems;
 
+  /** An exception for {@code problems}, whose lines make its message; refuses an empty list. */
   public AgentsFileException(List<Problem> problems) {
     super(problems.stream().map(Problem::toString).collect(Collectors.joining("\n")));
     if (problems.isEmpty()) {
@@ -41,6 +43,7 @@ public final class AgentsFileException extends IllegalArgumentException {
     this.problems = List.copyOf(problems);
   }
 
+  /** Every problem found, in the order they make the message. */
   public List<Problem> problems() {
     return problems;
   }

@@ -22,6 +22,7 @@ import picocli.CommandLine;
 public final class AgentsMain {
   private AgentsMain() {}
 
+  /** Runs the {@code agents} command line and exits with the command's exit code. */
   public static void main(String[] args) {
     // gRPC and the SDK leave non-daemon threads behind; the exit code is the command's.
     System.exit(commandLine(System.getenv()).execute(args));

@@ -67,14 +67,17 @@ public class WorkerOptions {
   /** Loaded once: {@code dev} checks its options before it starts a server, then uses them. */
   private AgentsFile agents;
 
+  /** The connection options: Temporal address, namespace, task queue and projection. */
   public ConnectionOptions connection() {
     return connection;
   }
 
+  /** {@code --model} (or {@code AGENTS_MODEL}) as given; null for the demo script. */
   public String model() {
     return model;
   }
 
+  /** {@code --http-port}, or null when the events endpoint is off. */
   public Integer httpPort() {
     return httpPort;
   }

@@ -26,6 +26,7 @@ public final class ConsoleDeltaListener implements DeltaListener {
     return new ConsoleDeltaListener(null);
   }
 
+  /** Sends later deltas to {@code console}, replacing any console attached before. */
   public void attach(AgentConsole console) {
     this.console = console;
   }

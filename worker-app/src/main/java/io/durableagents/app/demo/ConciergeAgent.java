@@ -22,7 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * ToolContext#idempotencyKey()}, as every tool with side effects should be.
  */
 public final class ConciergeAgent {
+  /** The agent's name, as sessions name it ({@code agents send --agent concierge}). */
   public static final String NAME = "concierge";
+
   private static final String SCRIPT = "concierge-script.json";
 
   /**
@@ -42,6 +44,7 @@ public final class ConciergeAgent {
 
   private ConciergeAgent() {}
 
+  /** The demo agent: its {@link #tools()}, at most 10 steps, for the scripted model. */
   public static Agent create() {
     return Agent.newBuilder(NAME)
         .setModel("scripted")
@@ -66,6 +69,7 @@ public final class ConciergeAgent {
     return ScriptedModelProvider.fromJson(defaultScriptJson());
   }
 
+  /** The JSON of {@link #defaultScript()}, read from the shipped resource. */
   public static String defaultScriptJson() {
     try (InputStream in = ConciergeAgent.class.getResourceAsStream(SCRIPT)) {
       if (in == null) {
