@@ -2,6 +2,7 @@ package io.durableagents.client;
 
 /** The session has no pending approval with that id (never asked, or already decided). */
 public class ApprovalNotFoundException extends AgentClientException {
+  /** True when the approval exists but was decided already. */
   private final boolean alreadyDecided;
 
   /** An approval not found, saying whether it was already decided. */

@@ -8,6 +8,7 @@ import java.util.List;
  * @param nextCursor pass it back for the next page; null on the last one
  */
 public record ApprovalPage(List<ApprovalRow> approvals, String nextCursor) {
+  /** A page of an immutable copy of {@code approvals}. */
   public ApprovalPage {
     approvals = List.copyOf(approvals);
   }

@@ -9,6 +9,7 @@ import java.util.List;
  * steps.
  */
 public class CheckpointNotFoundException extends AgentClientException {
+  /** The steps the projection keeps of the session, oldest first. */
   private final List<Integer> keptSteps;
 
   /** Step {@code step} of {@code sessionId} is not kept; {@code keptSteps} are. */

@@ -6,7 +6,10 @@ package io.durableagents.client;
  * to settle), then send again.
  */
 public class SessionAwaitingApprovalException extends AgentClientException {
+  /** The session that waits for a decision. */
   private final String sessionId;
+
+  /** The approval it waits for. */
   private final String approvalId;
 
   /** The session {@code sessionId} waits for the decision on {@code approvalId}. */

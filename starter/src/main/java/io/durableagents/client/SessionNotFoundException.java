@@ -2,6 +2,7 @@ package io.durableagents.client;
 
 /** The session does not exist (no workflow with that id). */
 public class SessionNotFoundException extends AgentClientException {
+  /** The id that names no session. */
   private final String sessionId;
 
   /** No session has the id {@code sessionId}. */

@@ -9,6 +9,7 @@ package io.durableagents.client;
  * retries of a decision or a send are recognised as such (see {@code docs/errors.md}).
  */
 public class SessionRecoveringException extends AgentClientException {
+  /** The session that still recovers. */
   private final String sessionId;
 
   /** The session {@code sessionId} is recovering; {@code cause} is the last refusal. */

@@ -42,16 +42,7 @@ class PublicJavadocTest {
    * listed file has none left).
    */
   private static final Set<String> NOT_YET_DOCUMENTED =
-      Set.of(
-          "core/src/main/java/io/durableagents/conversation/Message.java",
-          "starter/src/main/java/io/durableagents/client/ApprovalNotFoundException.java",
-          "starter/src/main/java/io/durableagents/client/ApprovalPage.java",
-          "starter/src/main/java/io/durableagents/client/CheckpointNotFoundException.java",
-          "starter/src/main/java/io/durableagents/client/SessionAwaitingApprovalException.java",
-          "starter/src/main/java/io/durableagents/client/SessionExistsException.java",
-          "starter/src/main/java/io/durableagents/client/SessionNotFoundException.java",
-          "starter/src/main/java/io/durableagents/client/SessionPage.java",
-          "starter/src/main/java/io/durableagents/client/SessionRecoveringException.java");
+      Set.of("core/src/main/java/io/durableagents/conversation/Message.java");
 
   private static final Pattern MODULE = Pattern.compile("<module>([^<]+)</module>");
 
