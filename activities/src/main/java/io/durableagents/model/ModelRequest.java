@@ -1,6 +1,7 @@
 package io.durableagents.model;
 
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import java.util.List;
 import java.util.Objects;
 
@@ -89,7 +90,7 @@ public final class ModelRequest {
 
   /** Assistant messages already in the conversation: the number of earlier model turns. */
   public int assistantTurns() {
-    return (int) messages.stream().filter(m -> Message.ASSISTANT.equals(m.role())).count();
+    return (int) messages.stream().filter(m -> m.role() == Role.ASSISTANT).count();
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
@@ -81,7 +82,7 @@ class AgentSessionWorkflowTest {
     List<Message> transcript = kit.store.readMessages("loop-1", result.messageCount());
     assertThat(transcript)
         .extracting(Message::role)
-        .containsExactly("user", "assistant", "tool", "tool", "assistant");
+        .containsExactly(Role.USER, Role.ASSISTANT, Role.TOOL, Role.TOOL, Role.ASSISTANT);
     assertThat(transcript.get(2).toolCallId()).isEqualTo("call_0_0");
     assertThat(transcript.get(3).toolCallId()).isEqualTo("call_0_1");
     // One entry after each model turn and one after the batch, newest first.
@@ -171,7 +172,8 @@ class AgentSessionWorkflowTest {
     List<Message> transcript = kit.store.readMessages("chat-1", second.messageCount());
     assertThat(transcript)
         .extracting(Message::role)
-        .containsExactly("user", "assistant", "tool", "assistant", "user", "assistant");
+        .containsExactly(
+            Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT, Role.USER, Role.ASSISTANT);
     assertThat(transcript.get(0).text()).isEqualTo("hello");
     assertThat(transcript.get(4).text()).isEqualTo("and again");
   }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Execution;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.FailureTypes;
@@ -73,7 +74,8 @@ class ApprovalWorkflowTest extends SessionKitTest {
     List<Message> transcript = kit.store.readMessages("mid-1", done.messageCount());
     assertThat(transcript)
         .extracting(Message::role)
-        .containsExactly("user", "assistant", "tool", "tool", "tool", "assistant");
+        .containsExactly(
+            Role.USER, Role.ASSISTANT, Role.TOOL, Role.TOOL, Role.TOOL, Role.ASSISTANT);
     assertThat(transcript.subList(2, 5))
         .extracting(Message::toolCallId)
         .containsExactly("call_0_0", "call_0_1", "call_0_2");

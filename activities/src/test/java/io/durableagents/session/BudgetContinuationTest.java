@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.RunResult;
@@ -43,7 +44,7 @@ class BudgetContinuationTest extends SessionKitTest {
   }
 
   private static long assistants(List<Message> transcript) {
-    return transcript.stream().filter(m -> "assistant".equals(m.role())).count();
+    return transcript.stream().filter(m -> m.role() == Role.ASSISTANT).count();
   }
 
   /**
@@ -91,7 +92,14 @@ class BudgetContinuationTest extends SessionKitTest {
     assertThat(transcript)
         .extracting(Message::role)
         .containsExactly(
-            "user", "assistant", "tool", "assistant", "tool", "user", "assistant", "tool");
+            Role.USER,
+            Role.ASSISTANT,
+            Role.TOOL,
+            Role.ASSISTANT,
+            Role.TOOL,
+            Role.USER,
+            Role.ASSISTANT,
+            Role.TOOL);
     assertThat(kit.session("fork-tokens.fork-1").status().usage().total()).isEqualTo(300);
     StoredEntry last = kit.store.history("fork-tokens.fork-1", 1).get(0);
     assertThat(last.finishReason()).isEqualTo(FinishReason.MAX_TOKENS);
@@ -131,7 +139,7 @@ class BudgetContinuationTest extends SessionKitTest {
     assertThat(source.finishReason()).isEqualTo(FinishReason.MAX_STEPS);
     assertThat(source.steps()).isEqualTo(maxSteps);
     List<Message> sourceTranscript = kit.store.readMessages("fork-steps", source.messageCount());
-    assertThat(sourceTranscript.get(3).role()).isEqualTo("user");
+    assertThat(sourceTranscript.get(3).role()).isEqualTo(Role.USER);
     assertThat(sourceTranscript.get(3).text()).isEqualTo("and mind this");
 
     // Step 5: turn 3 (the second after the interjection); step 6: its result, the run going on.
@@ -141,7 +149,7 @@ class BudgetContinuationTest extends SessionKitTest {
     assertThat(afterThirdTurn.runSteps()).isEqualTo(3);
     List<Message> atEntry = kit.store.readMessages("fork-steps", afterThirdTurn.messageCount());
     assertThat(assistants(atEntry)).isEqualTo(3);
-    assertThat(atEntry.get(atEntry.size() - 1).role()).isEqualTo("tool");
+    assertThat(atEntry.get(atEntry.size() - 1).role()).isEqualTo(Role.TOOL);
 
     RunResult forked = kit.fork("fork-steps", 6, ForkPatch.NONE, "fork-steps.fork-1");
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.internal.wire.Decision;
@@ -128,7 +129,7 @@ class ContinueAsNewTest extends SessionKitTest {
     assertThat(retried.status()).isEqualTo(RunStatus.FINISHED);
     assertThat(first.get(2, java.util.concurrent.TimeUnit.MINUTES).run()).isEqualTo(retried.run());
     assertThat(kit.store.readMessages("can-retry", retried.messageCount()))
-        .filteredOn(m -> "user".equals(m.role()))
+        .filteredOn(m -> m.role() == Role.USER)
         .extracting(Message::text)
         .containsExactly("the request");
   }

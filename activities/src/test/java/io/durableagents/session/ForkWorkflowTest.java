@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
 import io.durableagents.store.internal.ProjectionRebuilder;
@@ -76,7 +77,9 @@ class ForkWorkflowTest extends SessionKitTest {
     assertThat(forked.text()).isEqualTo("answer");
     assertThat(forked.steps()).isEqualTo(2); // the entry's model turn plus the fork's
     List<Message> seen = modelSaw.get(modelSaw.size() - 1);
-    assertThat(seen).extracting(Message::role).containsExactly("user", "assistant", "tool", "tool");
+    assertThat(seen)
+        .extracting(Message::role)
+        .containsExactly(Role.USER, Role.ASSISTANT, Role.TOOL, Role.TOOL);
     assertThat(seen.get(2).result().get("forecast").asText()).isEqualTo("rain");
     RunResult rerun = kit.send("src-1.fork-1", "continue");
     assertThat(rerun.status()).isEqualTo(RunStatus.FINISHED);
@@ -153,7 +156,8 @@ class ForkWorkflowTest extends SessionKitTest {
     List<Message> transcript = kit.store.readMessages("src-3.fork-1", forked.messageCount());
     assertThat(transcript)
         .extracting(Message::role)
-        .containsExactly("user", "assistant", "tool", "tool", "user", "assistant");
+        .containsExactly(
+            Role.USER, Role.ASSISTANT, Role.TOOL, Role.TOOL, Role.USER, Role.ASSISTANT);
     assertThat(transcript.get(4).text()).isEqualTo("also check Rome");
   }
 
@@ -174,7 +178,8 @@ class ForkWorkflowTest extends SessionKitTest {
     // The scripted model sees no assistant message yet, so it plays its first turn again.
     assertThat(transcript)
         .extracting(Message::role)
-        .containsExactly("user", "user", "assistant", "tool", "tool", "assistant");
+        .containsExactly(
+            Role.USER, Role.USER, Role.ASSISTANT, Role.TOOL, Role.TOOL, Role.ASSISTANT);
   }
 
   @Test
@@ -262,7 +267,7 @@ class ForkWorkflowTest extends SessionKitTest {
     assertThat(forked.text()).isEqualTo("answer");
     assertThat(kit.store.readMessages("src-8.fork-1", forked.messageCount()))
         .extracting(Message::role)
-        .containsExactly("user", "assistant", "tool", "tool", "assistant");
+        .containsExactly(Role.USER, Role.ASSISTANT, Role.TOOL, Role.TOOL, Role.ASSISTANT);
     // No tool ran again: the batch's results were recorded.
     assertThat(kit.effects.get("call_0_0").get()).isEqualTo(1);
     // A settled entry stays settled: forking the answer runs nothing.

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.testing.SessionUpdates;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Limits;
@@ -165,6 +166,28 @@ class RefusedFirstSendTest extends SessionKitTest {
     kit.env.sleep(GRACE.plusSeconds(5));
     assertThat(statusOf("odd-start-2"))
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+  }
+
+  @Test
+  void aRawSendWithAnUnknownRole_isRefusedNamingTheRole_andTheNextSendIsTaken() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(ONE_ANSWER), 10);
+    ObjectMapper json = new ObjectMapper();
+
+    assertThatThrownBy(
+            () ->
+                rawSendWithStart(
+                    "robot-1",
+                    json.readTree("{\"messages\": [{\"role\": \"robot\", \"text\": \"hi\"}]}"),
+                    json.readTree("{\"sessionId\": \"robot-1\"}")))
+        .isInstanceOf(WorkflowUpdateException.class)
+        .rootCause()
+        .hasMessageContaining("Unknown role 'robot'; roles are system, user, assistant and tool.");
+
+    RunResult next = kit.send("robot-1", "hello");
+    assertThat(next.run()).isEqualTo(1);
+    assertThat(kit.store.readMessages("robot-1", next.messageCount()))
+        .extracting(Message::role)
+        .containsExactly(Role.USER, Role.ASSISTANT);
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.ToolCallRecord;
@@ -84,7 +85,7 @@ class SendSemanticsTest extends SessionKitTest {
     List<Message> transcript = kit.store.readMessages("redirect-1", original.messageCount());
     assertThat(transcript)
         .extracting(Message::role)
-        .containsExactly("user", "assistant", "tool", "user", "assistant");
+        .containsExactly(Role.USER, Role.ASSISTANT, Role.TOOL, Role.USER, Role.ASSISTANT);
     assertThat(transcript.get(3).text()).isEqualTo("actually, do this instead");
   }
 
@@ -98,7 +99,7 @@ class SendSemanticsTest extends SessionKitTest {
 
     assertThat(retried).isEqualTo(first.get(2, java.util.concurrent.TimeUnit.MINUTES));
     assertThat(kit.store.readMessages("retry-1", retried.messageCount()))
-        .filteredOn(m -> "user".equals(m.role()))
+        .filteredOn(m -> m.role() == Role.USER)
         .extracting(Message::text)
         .containsExactly("start");
   }
@@ -168,7 +169,7 @@ class SendSemanticsTest extends SessionKitTest {
     List<Message> transcript =
         kit.store.readMessages("race-1", Math.max(ra.messageCount(), rb.messageCount()));
     assertThat(transcript)
-        .filteredOn(m -> "user".equals(m.role()))
+        .filteredOn(m -> m.role() == Role.USER)
         .extracting(Message::text)
         .contains("first racer", "second racer");
     assertThat(transcript.stream().filter(m -> "first racer".equals(m.text())).count())
@@ -213,7 +214,8 @@ class SendSemanticsTest extends SessionKitTest {
     List<Message> transcript = kit.store.readMessages("cancel-1", next.messageCount());
     assertThat(transcript)
         .extracting(Message::role)
-        .containsExactly("user", "assistant", "tool", "tool", "tool", "user", "assistant");
+        .containsExactly(
+            Role.USER, Role.ASSISTANT, Role.TOOL, Role.TOOL, Role.TOOL, Role.USER, Role.ASSISTANT);
   }
 
   /** Starts a kit and pauses session {@code sessionId} at the approval of a payment of 900. */

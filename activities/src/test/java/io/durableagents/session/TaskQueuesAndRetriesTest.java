@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.durableagents.agent.Agent;
 import io.durableagents.agent.Execution;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.conversation.Usage;
 import io.durableagents.model.ModelException;
@@ -68,7 +69,7 @@ class TaskQueuesAndRetriesTest {
         if (modelAttempts.incrementAndGet() <= 4) {
           throw new ModelException("rate_limited", "try again", true, null);
         }
-        boolean called = request.messages().stream().anyMatch(m -> "tool".equals(m.role()));
+        boolean called = request.messages().stream().anyMatch(m -> m.role() == Role.TOOL);
         return called
             ? new ModelResponse("done", List.of(), null, new Usage(1, 1))
             : new ModelResponse(

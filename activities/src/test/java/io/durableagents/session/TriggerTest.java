@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.conversation.Attachment;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
@@ -71,7 +72,7 @@ class TriggerTest {
       assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
       ModelRequest first = model.requests.get(0);
       Message start = first.messages().get(0);
-      assertThat(start.role()).isEqualTo("user");
+      assertThat(start.role()).isEqualTo(Role.USER);
       assertThat(start.text())
           .startsWith("```json")
           .contains("\"source\" : \"email\"")

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.conversation.Usage;
 import io.durableagents.projection.internal.StoredEntry;
@@ -589,7 +590,7 @@ abstract class AgentStoreContract {
             Message.user(
                 "Zürich, 京都 or Αθήνα? \uD83D\uDE80 \"quoted\" \\ back\\slash\n\ttab \u0001"),
             new Message(
-                Message.TOOL,
+                Role.TOOL,
                 null,
                 null,
                 "call_1",

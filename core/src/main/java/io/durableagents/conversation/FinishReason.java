@@ -1,6 +1,9 @@
 package io.durableagents.conversation;
 
-/** Why a step or a run ended; the strings are the JSON contract. */
+/**
+ * Why a step or a run ended; the strings are the JSON contract. Strings, not an enum: a model
+ * provider may report reasons of its own (such as {@code content-filter}), which a run passes on.
+ */
 public final class FinishReason {
   /** The model answered without calling a tool. */
   public static final String STOP = "stop";

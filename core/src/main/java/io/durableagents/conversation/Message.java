@@ -7,33 +7,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
 /**
- * One message of a conversation. Roles are {@code system}, {@code user}, {@code assistant} and
- * {@code tool}; a {@code tool} message holds the result of exactly one call, an error result being
- * {@code {"error": ..., "message"?: ..., "note"?: ...}}. A user message may carry file parts
- * ({@link Attachment}s: artifact references, never bytes).
+ * One message of a conversation, from one {@link Role}. A {@link Role#TOOL} message holds the
+ * result of exactly one call, an error result being {@code {"error": ..., "message"?: ..., "note"?:
+ * ...}}. A user message may carry file parts ({@link Attachment}s: artifact references, never
+ * bytes).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record Message(
-    @JsonProperty("role") String role,
+    @JsonProperty("role") Role role,
     @JsonProperty("text") String text,
     @JsonProperty("toolCalls") List<ToolCall> toolCalls,
     @JsonProperty("toolCallId") String toolCallId,
     @JsonProperty("toolName") String toolName,
     @JsonProperty("result") JsonNode result,
     @JsonProperty("attachments") List<Attachment> attachments) {
-
-  /** The role of the instructions the model gets. */
-  public static final String SYSTEM = "system";
-
-  /** The role of what a person (or a trigger) sends. */
-  public static final String USER = "user";
-
-  /** The role of the model's answers and tool calls. */
-  public static final String ASSISTANT = "assistant";
-
-  /** The role of one tool call's result. */
-  public static final String TOOL = "tool";
 
   public Message {
     toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
@@ -42,7 +30,7 @@ public record Message(
 
   /** A message without attachments. */
   public Message(
-      String role,
+      Role role,
       String text,
       List<ToolCall> toolCalls,
       String toolCallId,
@@ -53,16 +41,16 @@ public record Message(
 
   /** A user message of {@code text}. */
   public static Message user(String text) {
-    return new Message(USER, text, null, null, null, null);
+    return new Message(Role.USER, text, null, null, null, null);
   }
 
   /** An assistant message: its text (may be null) and the tools it calls (may be null). */
   public static Message assistant(String text, List<ToolCall> toolCalls) {
-    return new Message(ASSISTANT, text, toolCalls, null, null, null);
+    return new Message(Role.ASSISTANT, text, toolCalls, null, null, null);
   }
 
   /** The result of {@code call}, naming the call's id and tool. */
   public static Message toolResult(ToolCall call, JsonNode result) {
-    return new Message(TOOL, null, null, call.id(), call.name(), result);
+    return new Message(Role.TOOL, null, null, call.id(), call.name(), result);
   }
 }

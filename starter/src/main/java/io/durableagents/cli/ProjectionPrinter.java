@@ -3,6 +3,7 @@ package io.durableagents.cli;
 import io.durableagents.client.ApprovalRow;
 import io.durableagents.client.HistoryEntry;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -124,14 +125,14 @@ public final class ProjectionPrinter {
 
   /** {@code role: text}, or the tool calls of an assistant turn, or a tool result. */
   static String describe(Message message) {
-    String role = message.role() == null ? "?" : message.role();
-    if (Message.TOOL.equals(role)) {
+    if (message.role() == Role.TOOL) {
       return "tool "
           + RunResultPrinter.printable(message.toolName())
           + " = "
           + RunResultPrinter.compactJson(message.result(), LAST_MESSAGE_WIDTH);
     }
-    StringBuilder text = new StringBuilder(role).append(": ");
+    StringBuilder text =
+        new StringBuilder(message.role() == null ? "?" : message.role().value()).append(": ");
     if (message.text() != null && !message.text().isBlank()) {
       text.append(RunResultPrinter.printable(message.text().strip()).replace('\n', ' '));
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.agent.Agent;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.session.RunStatus;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
@@ -68,7 +69,7 @@ class AgentTestEnvironmentTest {
       // The transcript comes from the environment's projection.
       assertThat(result.messages())
           .extracting(Message::role)
-          .containsExactly(Message.USER, Message.ASSISTANT, Message.TOOL, Message.ASSISTANT);
+          .containsExactly(Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT);
       assertThat(env.client().status("calc-1"))
           .hasValueSatisfying(status -> assertThat(status.agent()).isEqualTo("calculator"));
     }

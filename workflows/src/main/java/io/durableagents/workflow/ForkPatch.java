@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.workflow.internal.wire.InputChecks;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -66,8 +67,8 @@ public record ForkPatch(
    * Why the worker would refuse this patch whatever the entry, or null: an {@code appendInput} over
    * {@link Limits#INPUT_CHARS}, a business state that is not an object (or null) or over {@link
    * Limits#BUSINESS_STATE_BYTES}, a tool result without a call id or result, a message without a
-   * known role. Checked by the client before it starts a fork, and by the fork before it prepares
-   * anything.
+   * role (JSON with an unknown role does not decode: {@link Role#fromValue} names it). Checked by
+   * the client before it starts a fork, and by the fork before it prepares anything.
    */
   public String problem() {
     if (appendInput != null && appendInput.length() > Limits.INPUT_CHARS) {
@@ -102,11 +103,8 @@ public record ForkPatch(
       }
     }
     for (Message message : messages) {
-      if (!Set.of(Message.SYSTEM, Message.USER, Message.ASSISTANT, Message.TOOL)
-          .contains(message.role())) {
-        return "A messages entry has role '"
-            + InputChecks.shown(message.role())
-            + "'; roles are system, user, assistant and tool.";
+      if (message.role() == null) {
+        return "A messages entry has no role; roles are system, user, assistant and tool.";
       }
     }
     return null;
@@ -122,7 +120,7 @@ public record ForkPatch(
     Set<String> callIds = new HashSet<>();
     for (Message message : patched) {
       message.toolCalls().forEach(call -> callIds.add(call.id()));
-      if (Message.TOOL.equals(message.role())) {
+      if (message.role() == Role.TOOL) {
         callIds.add(message.toolCallId());
       }
     }

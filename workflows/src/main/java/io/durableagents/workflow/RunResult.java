@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.conversation.Usage;
 import io.durableagents.session.Approval;
@@ -233,7 +234,7 @@ public final class RunResult {
       for (ToolCall call : message.toolCalls()) {
         asked.put(call.id(), call);
       }
-      if (Message.TOOL.equals(message.role()) && message.toolCallId() != null) {
+      if (message.role() == Role.TOOL && message.toolCallId() != null) {
         results.put(message.toolCallId(), message.result());
       }
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -66,13 +67,13 @@ public final class Trajectories {
   public static List<Step> steps(List<Message> messages) {
     Map<String, JsonNode> results = new HashMap<>();
     for (Message message : messages) {
-      if (Message.TOOL.equals(message.role())) {
+      if (message.role() == Role.TOOL) {
         results.put(message.toolCallId(), message.result());
       }
     }
     List<Step> steps = new ArrayList<>();
     for (Message message : messages) {
-      if (!Message.ASSISTANT.equals(message.role())) {
+      if (message.role() != Role.ASSISTANT) {
         continue;
       }
       List<ToolCallRecord> calls = new ArrayList<>();

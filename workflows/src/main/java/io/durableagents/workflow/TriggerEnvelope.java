@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.conversation.Attachment;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import java.util.List;
 import java.util.Objects;
 
@@ -121,7 +122,7 @@ public final class TriggerEnvelope {
     try {
       String text =
           "```json\n" + JSON.writerWithDefaultPrettyPrinter().writeValueAsString(block) + "\n```";
-      return new Message(Message.USER, text, null, null, null, null, attachments);
+      return new Message(Role.USER, text, null, null, null, null, attachments);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("Cannot render the trigger envelope", e);
     }

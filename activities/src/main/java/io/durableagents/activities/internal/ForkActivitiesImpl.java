@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.activities.internal.AgentDefinitions.RunDefinition;
 import io.durableagents.agent.Agent;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.conversation.Usage;
 import io.durableagents.projection.internal.StoredEntry;
@@ -198,8 +199,8 @@ public final class ForkActivitiesImpl implements ForkActivities {
     if (messages.isEmpty()) {
       return false;
     }
-    String role = messages.get(messages.size() - 1).role();
-    return Message.TOOL.equals(role) || Message.USER.equals(role);
+    Role role = messages.get(messages.size() - 1).role();
+    return role == Role.TOOL || role == Role.USER;
   }
 
   /**
@@ -269,16 +270,11 @@ public final class ForkActivitiesImpl implements ForkActivities {
   static void applyToolResult(List<Message> messages, ForkPatch.ToolResultPatch patch) {
     for (int i = 0; i < messages.size(); i++) {
       Message message = messages.get(i);
-      if (Message.TOOL.equals(message.role()) && patch.toolCallId().equals(message.toolCallId())) {
+      if (message.role() == Role.TOOL && patch.toolCallId().equals(message.toolCallId())) {
         messages.set(
             i,
             new Message(
-                Message.TOOL,
-                null,
-                null,
-                message.toolCallId(),
-                message.toolName(),
-                patch.result()));
+                Role.TOOL, null, null, message.toolCallId(), message.toolName(), patch.result()));
         return;
       }
     }
@@ -286,7 +282,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
       for (ToolCall call : messages.get(i).toolCalls()) {
         if (patch.toolCallId().equals(call.id())) {
           int at = i + 1;
-          while (at < messages.size() && Message.TOOL.equals(messages.get(at).role())) {
+          while (at < messages.size() && messages.get(at).role() == Role.TOOL) {
             at++;
           }
           messages.add(at, Message.toolResult(call, patch.result()));
@@ -302,10 +298,10 @@ public final class ForkActivitiesImpl implements ForkActivities {
   static List<ToolCall> pendingCalls(List<Message> messages) {
     for (int i = messages.size() - 1; i >= 0; i--) {
       Message message = messages.get(i);
-      if (Message.ASSISTANT.equals(message.role()) && !message.toolCalls().isEmpty()) {
+      if (message.role() == Role.ASSISTANT && !message.toolCalls().isEmpty()) {
         Set<String> answered = new HashSet<>();
         for (int j = i + 1; j < messages.size(); j++) {
-          if (Message.TOOL.equals(messages.get(j).role())) {
+          if (messages.get(j).role() == Role.TOOL) {
             answered.add(messages.get(j).toolCallId());
           }
         }
@@ -317,7 +313,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
         }
         return pending;
       }
-      if (Message.ASSISTANT.equals(message.role())) {
+      if (message.role() == Role.ASSISTANT) {
         return List.of();
       }
     }
@@ -327,8 +323,8 @@ public final class ForkActivitiesImpl implements ForkActivities {
   /** Model turns since the last user message: the steps the entry's run already used. */
   static int modelTurnsOfLastRun(List<Message> messages) {
     int turns = 0;
-    for (int i = messages.size() - 1; i >= 0 && !Message.USER.equals(messages.get(i).role()); i--) {
-      if (Message.ASSISTANT.equals(messages.get(i).role())) {
+    for (int i = messages.size() - 1; i >= 0 && messages.get(i).role() != Role.USER; i--) {
+      if (messages.get(i).role() == Role.ASSISTANT) {
         turns++;
       }
     }
@@ -337,7 +333,7 @@ public final class ForkActivitiesImpl implements ForkActivities {
 
   private static String lastAssistantText(List<Message> messages) {
     for (int i = messages.size() - 1; i >= 0; i--) {
-      if (Message.ASSISTANT.equals(messages.get(i).role())) {
+      if (messages.get(i).role() == Role.ASSISTANT) {
         return messages.get(i).text();
       }
     }

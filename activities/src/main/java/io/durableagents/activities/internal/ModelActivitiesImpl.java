@@ -9,6 +9,7 @@ import io.durableagents.artifacts.ArtifactStore;
 import io.durableagents.artifacts.FileArtifactStore;
 import io.durableagents.conversation.Attachment;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.model.AttachmentContent;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
@@ -209,7 +210,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
     List<Message> resolved = null;
     for (int i = 0; i < messages.size(); i++) {
       Message message = messages.get(i);
-      if (!Message.TOOL.equals(message.role()) || !StoredResults.isReference(message.result())) {
+      if (message.role() != Role.TOOL || !StoredResults.isReference(message.result())) {
         continue;
       }
       String artifactId = StoredResults.artifactId(message.result());

@@ -30,7 +30,7 @@ final class TranscriptMessages {
         upsert.setInt(2, save.firstSeq() + i);
         upsert.setInt(3, save.run());
         upsert.setInt(4, save.step());
-        upsert.setString(5, messages.get(i).role());
+        upsert.setString(5, messages.get(i).role().value());
         upsert.setString(6, bodies.get(i));
         upsert.addBatch();
       }

@@ -167,7 +167,7 @@ final class ConsoleSeed {
           message.setInt(2, seq);
           message.setInt(3, 1);
           message.setInt(4, seq < 2 ? 1 : 2);
-          message.setString(5, m.role());
+          message.setString(5, m.role().value());
           message.setString(6, encode(m));
           message.addBatch();
         }

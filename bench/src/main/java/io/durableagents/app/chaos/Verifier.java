@@ -6,6 +6,7 @@ import io.durableagents.client.ApprovalRow;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionRow;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.session.ApprovalStatus;
 import io.durableagents.session.RunStatus;
@@ -230,10 +231,10 @@ final class Verifier {
       Map<String, ToolCall> calls,
       Map<String, JsonNode> results) {
     List<String> problems = new ArrayList<>();
-    long users = messages.stream().filter(m -> Message.USER.equals(m.role())).count();
-    long assistants = messages.stream().filter(m -> Message.ASSISTANT.equals(m.role())).count();
+    long users = messages.stream().filter(m -> m.role() == Role.USER).count();
+    long assistants = messages.stream().filter(m -> m.role() == Role.ASSISTANT).count();
     if (messages.isEmpty()
-        || !Message.USER.equals(messages.get(0).role())
+        || messages.get(0).role() != Role.USER
         || !"go".equals(messages.get(0).text())) {
       problems.add("does not start with the user message \"go\"");
     }
@@ -247,11 +248,11 @@ final class Verifier {
     int i = 0;
     while (i < messages.size()) {
       Message message = messages.get(i++);
-      if (Message.TOOL.equals(message.role())) {
+      if (message.role() == Role.TOOL) {
         problems.add("tool message " + (i - 1) + " (" + message.toolCallId() + ") follows no call");
         continue;
       }
-      if (!Message.ASSISTANT.equals(message.role())) {
+      if (message.role() != Role.ASSISTANT) {
         continue;
       }
       List<String> expected = turn < SCRIPTED_CALLS.size() ? SCRIPTED_CALLS.get(turn) : List.of();
@@ -268,9 +269,7 @@ final class Verifier {
           problems.add("call id " + call.id() + " appears twice");
         }
         Message next = i < messages.size() ? messages.get(i) : null;
-        if (next == null
-            || !Message.TOOL.equals(next.role())
-            || !call.id().equals(next.toolCallId())) {
+        if (next == null || next.role() != Role.TOOL || !call.id().equals(next.toolCallId())) {
           problems.add(
               "call "
                   + call.id()

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
@@ -26,11 +27,11 @@ final class ChatCompletionsRequest {
     body.putObject("stream_options").put("include_usage", true);
     ArrayNode messages = body.putArray("messages");
     if (request.instructions() != null && !request.instructions().isBlank()) {
-      messages.addObject().put("role", "system").put("content", request.instructions());
+      messages.addObject().put("role", Role.SYSTEM.value()).put("content", request.instructions());
     }
     for (Message message : request.messages()) {
       ObjectNode node = message(message, mapper);
-      if (Message.USER.equals(message.role()) && !message.attachments().isEmpty()) {
+      if (message.role() == Role.USER && !message.attachments().isEmpty()) {
         node.set("content", contentParts(message, request, mapper));
       }
       messages.add(node);
@@ -97,14 +98,17 @@ final class ChatCompletionsRequest {
 
   private static ObjectNode message(Message message, ObjectMapper mapper) {
     ObjectNode node = mapper.createObjectNode();
-    String role = message.role() == null ? "" : message.role();
+    Role role = message.role();
+    if (role == null) {
+      throw ModelException.permanent(
+          FailureTypes.MODEL_REQUEST_INVALID,
+          "A message without a role cannot be sent to the model.");
+    }
+    // OpenAI names its roles as we do.
+    node.put("role", role.value());
     switch (role) {
-      case Message.SYSTEM, Message.USER -> {
-        node.put("role", role);
-        node.put("content", message.text() == null ? "" : message.text());
-      }
-      case Message.ASSISTANT -> {
-        node.put("role", role);
+      case SYSTEM, USER -> node.put("content", message.text() == null ? "" : message.text());
+      case ASSISTANT -> {
         boolean hasText = message.text() != null && !message.text().isEmpty();
         if (hasText || message.toolCalls().isEmpty()) {
           node.put("content", hasText ? message.text() : "");
@@ -124,15 +128,10 @@ final class ChatCompletionsRequest {
           }
         }
       }
-      case Message.TOOL -> {
-        node.put("role", role);
+      case TOOL -> {
         node.put("tool_call_id", message.toolCallId());
         node.put("content", json(message.result(), mapper));
       }
-      default ->
-          throw ModelException.permanent(
-              FailureTypes.MODEL_REQUEST_INVALID,
-              "A message with role '" + role + "' cannot be sent to the model.");
     }
     return node;
   }

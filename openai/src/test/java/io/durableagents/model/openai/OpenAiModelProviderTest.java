@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.conversation.Usage;
 import io.durableagents.model.ModelException;
@@ -113,7 +114,7 @@ class OpenAiModelProviderTest {
     server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
     Message withFiles =
         new Message(
-            Message.USER,
+            Role.USER,
             "see attached",
             null,
             null,

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.session.RunStatus;
 import io.durableagents.streaming.Delta;
@@ -113,7 +114,7 @@ class OpenAiSessionWorkflowTest {
     assertThat(kit.effects).hasSize(2);
     List<Message> assistant =
         kit.store.readMessages("openai-deltas", result.messageCount()).stream()
-            .filter(m -> Message.ASSISTANT.equals(m.role()))
+            .filter(m -> m.role() == Role.ASSISTANT)
             .toList();
     assertThat(assistant).hasSize(2);
     Map<Integer, String> streamed =
@@ -174,6 +175,6 @@ class OpenAiSessionWorkflowTest {
         .isLessThan(3_000);
     assertThat(kit.store.readMessages("openai-cancel", result.messageCount()))
         .extracting(Message::role)
-        .containsExactly("user");
+        .containsExactly(Role.USER);
   }
 }

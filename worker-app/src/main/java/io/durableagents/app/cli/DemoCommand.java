@@ -12,6 +12,7 @@ import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SendOptions;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.session.Approval;
 import io.durableagents.session.RunStatus;
@@ -227,24 +228,24 @@ public class DemoCommand implements Callable<Integer> {
     } else {
       Map<String, JsonNode> results = new HashMap<>();
       for (Message message : messages.subList(from, messages.size())) {
-        if (Message.TOOL.equals(message.role()) && message.toolCallId() != null) {
+        if (message.role() == Role.TOOL && message.toolCallId() != null) {
           results.put(message.toolCallId(), message.result());
         }
       }
       Set<String> shownCalls = new HashSet<>();
       for (Message message : messages.subList(from, messages.size())) {
-        if (Message.ASSISTANT.equals(message.role())) {
+        if (message.role() == Role.ASSISTANT) {
           message.toolCalls().forEach(call -> shownCalls.add(call.id()));
         }
       }
       for (Message message : messages.subList(from, messages.size())) {
-        if (Message.TOOL.equals(message.role()) && !shownCalls.contains(message.toolCallId())) {
+        if (message.role() == Role.TOOL && !shownCalls.contains(message.toolCallId())) {
           // The result of a call shown earlier, e.g. before an approval pause.
           out.println(INDENT + "→ " + RunResultPrinter.printable(message.toolName()));
           out.println(INDENT + "  = " + RunResultPrinter.compactJson(message.result(), MAX_JSON));
-        } else if (Message.USER.equals(message.role())) {
+        } else if (message.role() == Role.USER) {
           out.println(wrap(label("you"), RunResultPrinter.printable(message.text()), INDENT));
-        } else if (Message.ASSISTANT.equals(message.role())) {
+        } else if (message.role() == Role.ASSISTANT) {
           if (message.text() != null && !message.text().isBlank()) {
             out.println(
                 wrap(

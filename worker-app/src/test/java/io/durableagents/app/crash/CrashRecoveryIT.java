@@ -16,6 +16,7 @@ import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.client.SessionRow;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.session.RunStatus;
 import io.durableagents.testing.internal.ModelTurnActivities;
@@ -873,10 +874,10 @@ class CrashRecoveryIT {
       Map<String, JsonNode> results,
       Verification v) {
     List<String> problems = new ArrayList<>();
-    long users = messages.stream().filter(m -> Message.USER.equals(m.role())).count();
-    long assistants = messages.stream().filter(m -> Message.ASSISTANT.equals(m.role())).count();
+    long users = messages.stream().filter(m -> m.role() == Role.USER).count();
+    long assistants = messages.stream().filter(m -> m.role() == Role.ASSISTANT).count();
     if (messages.isEmpty()
-        || !Message.USER.equals(messages.get(0).role())
+        || messages.get(0).role() != Role.USER
         || !"go".equals(messages.get(0).text())) {
       problems.add("does not start with the user message \"go\"");
     }
@@ -890,14 +891,14 @@ class CrashRecoveryIT {
     int i = 0;
     while (i < messages.size()) {
       Message message = messages.get(i);
-      if (Message.TOOL.equals(message.role())) {
+      if (message.role() == Role.TOOL) {
         problems.add(
             "tool message " + i + " (" + message.toolCallId() + ") does not follow its call");
         i++;
         continue;
       }
       i++;
-      if (!Message.ASSISTANT.equals(message.role())) {
+      if (message.role() != Role.ASSISTANT) {
         continue;
       }
       List<ToolCall> turnCalls = message.toolCalls();
@@ -916,9 +917,7 @@ class CrashRecoveryIT {
           problems.add("call id " + call.id() + " appears twice");
         }
         Message next = i < messages.size() ? messages.get(i) : null;
-        if (next == null
-            || !Message.TOOL.equals(next.role())
-            || !call.id().equals(next.toolCallId())) {
+        if (next == null || next.role() != Role.TOOL || !call.id().equals(next.toolCallId())) {
           problems.add(
               "call "
                   + call.id()

@@ -19,6 +19,7 @@ import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
@@ -855,7 +856,7 @@ class HostileClientInputIT {
 
   private static List<String> userTexts(String session) {
     return projection.messages(session, -1).stream()
-        .filter(message -> Message.USER.equals(message.role()))
+        .filter(message -> message.role() == Role.USER)
         .map(Message::text)
         .toList();
   }

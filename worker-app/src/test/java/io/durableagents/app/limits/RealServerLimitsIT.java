@@ -13,6 +13,7 @@ import io.durableagents.app.TemporalDevServer;
 import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.SendOptions;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ScriptedModelProvider;
@@ -169,7 +170,7 @@ class RealServerLimitsIT {
       assertThat(JSON.readTree(worker.artifacts.read(StoredResults.artifactId(reference))))
           .isEqualTo(export);
       Message stored = worker.store.readMessages(session, first.messageCount()).get(2);
-      assertThat(stored.role()).isEqualTo(Message.TOOL);
+      assertThat(stored.role()).isEqualTo(Role.TOOL);
       assertThat(stored.result()).isEqualTo(reference);
       // The model's next turn saw all of it.
       assertThat(requests).hasSize(2);
@@ -402,7 +403,7 @@ class RealServerLimitsIT {
       assertThat(acceptedUpdates(worker.client, "handover-1", runs.get(1).runId())).isEqualTo(2);
       List<Message> transcript = worker.store.readMessages("handover-1", sent.messageCount());
       assertThat(transcript)
-          .filteredOn(m -> Message.USER.equals(m.role()))
+          .filteredOn(m -> m.role() == Role.USER)
           .extracting(Message::text)
           .containsExactly("go", "and this too");
       System.out.printf(

@@ -14,6 +14,7 @@ import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionRow;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.session.RunStatus;
 import io.durableagents.store.internal.ProjectionRebuilder;
 import io.durableagents.workflow.RunResult;
@@ -156,7 +157,8 @@ class SharedPostgresWorkersIT {
           assertThat(transcript).isEqualTo(result.messages());
           assertThat(transcript)
               .extracting(Message::role)
-              .containsExactly("user", "assistant", "tool", "assistant", "tool", "assistant");
+              .containsExactly(
+                  Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT);
           assertThat(transcript.get(0).text()).isEqualTo("Plan my evening in Paris");
           assertThat(transcript.get(5).text()).isEqualTo(FINAL_TEXT);
           SessionRow row = reader.session(id).orElseThrow();

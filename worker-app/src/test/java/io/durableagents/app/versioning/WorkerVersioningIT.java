@@ -11,6 +11,7 @@ import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.RunResult;
 import io.temporal.api.common.v1.WorkflowExecution;
@@ -406,7 +407,7 @@ class WorkerVersioningIT {
         at = i;
       }
     }
-    assertThat(messages.get(at).role()).isEqualTo("user");
+    assertThat(messages.get(at).role()).isEqualTo(Role.USER);
     assertThat(messages.subList(0, at)).anyMatch(m -> "Booked, says v1.".equals(m.text()));
     assertThat(messages.get(messages.size() - 1).text()).isEqualTo("Second answer, from v2.");
   }

@@ -2,6 +2,7 @@ package io.durableagents.workflow.internal.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.Limits;
 import java.util.ArrayList;
@@ -53,9 +54,9 @@ public final class SendRules {
           + " per send; attach large content as an artifact instead.";
     }
     for (Message message : inputs) {
-      if (!Message.USER.equals(message.role())) {
+      if (message.role() != Role.USER) {
         return "Only user messages can be sent; got a '"
-            + printable(message.role())
+            + message.role()
             + "' message that does not belong to the stored conversation.";
       }
       if (!message.toolCalls().isEmpty()
@@ -162,25 +163,5 @@ public final class SendRules {
       }
     }
     return -1;
-  }
-
-  /**
-   * A role as sent, cut short, without control characters or surrogates, for the refusal's message.
-   */
-  private static String printable(String value) {
-    if (value == null) {
-      return "null";
-    }
-    StringBuilder out = new StringBuilder();
-    value
-        .codePoints()
-        .limit(40)
-        .forEach(
-            cp ->
-                out.appendCodePoint(
-                    Character.isISOControl(cp) || Character.getType(cp) == Character.SURROGATE
-                        ? '?'
-                        : cp));
-    return out.toString();
   }
 }
