@@ -23,6 +23,7 @@ public record Message(
     @JsonProperty("result") JsonNode result,
     @JsonProperty("attachments") List<Attachment> attachments) {
 
+  /** A message with immutable copies of its tool calls and attachments (none for null). */
   public Message {
     toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
     attachments = attachments == null ? List.of() : List.copyOf(attachments);

@@ -36,14 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PublicJavadocTest {
 
-  /**
-   * Sources whose missing comments are being written elsewhere, relative to the project root. Their
-   * warnings are not reported; remove each file once it has its comments (the test fails while a
-   * listed file has none left).
-   */
-  private static final Set<String> NOT_YET_DOCUMENTED =
-      Set.of("core/src/main/java/io/durableagents/conversation/Message.java");
-
   private static final Pattern MODULE = Pattern.compile("<module>([^<]+)</module>");
 
   @Test
@@ -88,7 +80,6 @@ class PublicJavadocTest {
     assertTrue(succeeded, "javadoc failed:\n" + errors(diagnostics) + log);
 
     Set<String> missing = new TreeSet<>();
-    Set<String> stillUndocumented = new TreeSet<>();
     for (Diagnostic<? extends JavaFileObject> diagnostic : diagnostics.getDiagnostics()) {
       if (diagnostic.getSource() == null
           || !diagnostic.getMessage(Locale.ROOT).equals("no comment")) {
@@ -96,18 +87,10 @@ class PublicJavadocTest {
       }
       Path file = Path.of(diagnostic.getSource().toUri());
       String relative = root.relativize(file).toString().replace(File.separatorChar, '/');
-      if (NOT_YET_DOCUMENTED.contains(relative)) {
-        stillUndocumented.add(relative);
-        continue;
-      }
       int line = (int) diagnostic.getLineNumber();
       missing.add(relative + ":" + line + ": " + Files.readAllLines(file).get(line - 1).strip());
     }
     assertEquals("", String.join("\n", missing), "public declarations without a javadoc comment");
-    assertEquals(
-        NOT_YET_DOCUMENTED,
-        stillUndocumented,
-        "NOT_YET_DOCUMENTED lists a file that has all its comments: remove it from the set");
   }
 
   /** The root of the checkout: the parent of this module's directory. */
