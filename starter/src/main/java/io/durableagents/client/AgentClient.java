@@ -114,7 +114,7 @@ public final class AgentClient implements AutoCloseable {
    * @throws InvalidInputException for input or start options the session would refuse; nothing was
    *     sent
    * @throws SessionExistsException when {@code sendOptions} has an agent or maxSteps, which only
-   *     the send that starts a session takes, and the session exists; nothing was sent
+   *     the send that starts a session takes, and the session exists with others; nothing was sent
    * @throws SessionRecoveringException when the session still recovers from a worker failure once
    *     the recovery timeout has passed
    * @throws AgentClientException when the session or Temporal refuses the input

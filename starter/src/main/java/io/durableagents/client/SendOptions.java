@@ -109,8 +109,9 @@ public final class SendOptions {
     /**
      * The agent a session started by this send runs (a name registered on the workers); checked
      * before sending, since a refused first send would still create the workflow. Only the send
-     * that starts a session takes it: for a session that exists, the send is refused with {@link
-     * SessionExistsException}. Default (null): the worker's default agent.
+     * that starts a session takes it: a send to a session that runs another agent is refused with
+     * {@link SessionExistsException} (naming the session's own agent is fine). Default (null): the
+     * worker's default agent.
      */
     public Builder setAgent(String agent) {
       this.agent = agent;
@@ -120,8 +121,8 @@ public final class SendOptions {
     /**
      * Overrides the agent's model-turn budget for every run of a session started by this send: 1 to
      * {@link io.durableagents.workflow.Limits#MAX_STEPS}, others are refused before sending. Like
-     * {@link #setAgent}, taken only by the send that starts a session. Default (null): the agent's
-     * budget.
+     * {@link #setAgent}, taken only by the send that starts a session: a send to a session started
+     * with another budget is refused. Default (null): the agent's budget.
      */
     public Builder setMaxSteps(Integer maxSteps) {
       this.maxSteps = maxSteps;

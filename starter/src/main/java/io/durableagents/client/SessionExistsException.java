@@ -2,10 +2,10 @@ package io.durableagents.client;
 
 /**
  * A request that must create a session names one that exists already: a fork's {@code
- * newSessionId}, or a send with {@link SendOptions#getAgent() agent} or {@link
- * SendOptions#getMaxSteps() maxSteps}, which only a session's first send takes. Nothing was created
- * or sent, and the same request cannot succeed: choose another id, or leave the start options out
- * to continue the session.
+ * newSessionId}, or a send with an {@link SendOptions#getAgent() agent} or {@link
+ * SendOptions#getMaxSteps() maxSteps} other than the session's own, which only a session's first
+ * send sets. Nothing was created or sent, and the same request cannot succeed: choose another id,
+ * or leave the start options out to continue the session.
  */
 public class SessionExistsException extends AgentClientException {
   /** The id that is taken. */

@@ -135,31 +135,50 @@ class AgentClientSessionTest {
   }
 
   @Test
-  void startOptions_forASessionThatExists_areRefused_andNothingIsSent() {
-    start("{\"turns\":[{\"text\":\"first\"},{\"text\":\"second\"}]}");
-    RunResult first = agents.send("opts-1", "hello");
-    assertThat(first.status()).isEqualTo(RunStatus.FINISHED);
+  void startOptions_thatTheSessionWasNotStartedWith_areRefused_andNothingIsSent() {
+    start(
+        "{\"turns\":[{\"text\":\"first\"},{\"text\":\"second\"},{\"text\":\"third\"},"
+            + "{\"text\":\"fourth\"},{\"text\":\"fifth\"}]}");
+    assertThat(agents.send("opts-1", "hello").status()).isEqualTo(RunStatus.FINISHED);
 
-    for (SendOptions startOptions :
+    for (SendOptions ignored :
         new SendOptions[] {
-          SendOptions.newBuilder().setAgent("tester").build(),
-          SendOptions.newBuilder().setMaxSteps(3).build()
+          SendOptions.newBuilder().setAgent("other").build(),
+          SendOptions.newBuilder().setMaxSteps(3).build(),
+          SendOptions.newBuilder().setAgent("tester").setMaxSteps(3).build()
         }) {
-      assertThatThrownBy(() -> agents.send("opts-1", "again", startOptions))
+      assertThatThrownBy(() -> agents.send("opts-1", "again", ignored))
           .isInstanceOf(SessionExistsException.class)
-          .hasMessageStartingWith("Session 'opts-1' already exists: agent and maxSteps are taken")
+          .hasMessageStartingWith(
+              "Session 'opts-1' already exists with agent 'tester' and the agent's maxSteps: ")
+          .hasMessageContaining("would be ignored")
           .extracting(e -> ((SessionExistsException) e).sessionId())
           .isEqualTo("opts-1");
-      assertThatThrownBy(() -> agents.sendAsync("opts-1", "again", startOptions).join())
+      assertThatThrownBy(() -> agents.sendAsync("opts-1", "again", ignored).join())
           .hasCauseInstanceOf(SessionExistsException.class);
     }
     // Nothing was sent: the next send is the session's second run, with the next scripted turn.
     RunResult next = agents.send("opts-1", "continue");
     assertThat(next.run()).isEqualTo(2);
     assertThat(next.text()).isEqualTo("second");
-    assertThat(
-            agents.send("opts-2", "new", SendOptions.newBuilder().setMaxSteps(3).build()).status())
-        .isEqualTo(RunStatus.FINISHED);
+    // The agent the session runs is no reason to refuse: an app may name it on every send.
+    SendOptions sameAgent = SendOptions.newBuilder().setAgent("tester").build();
+    assertThat(agents.send("opts-1", "named", sameAgent).run()).isEqualTo(3);
+    assertThat(agents.sendAsync("opts-1", "named", sameAgent).join().run()).isEqualTo(4);
+
+    SendOptions threeSteps = SendOptions.newBuilder().setMaxSteps(3).build();
+    assertThat(agents.send("opts-2", "new", threeSteps).status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(agents.status("opts-2").orElseThrow().maxSteps()).isEqualTo(3);
+    assertThat(agents.send("opts-2", "same budget", threeSteps).run()).isEqualTo(2);
+    assertThatThrownBy(
+            () ->
+                agents.send(
+                    "opts-2", "other budget", SendOptions.newBuilder().setMaxSteps(4).build()))
+        .isInstanceOf(SessionExistsException.class)
+        .hasMessage(
+            "Session 'opts-2' already exists with agent 'tester' and maxSteps 3: maxSteps 4 would"
+                + " be ignored, as only the send that starts a session sets them. Leave them out to"
+                + " continue it, or pick a new session id.");
   }
 
   private void effect(String toolCallId) {

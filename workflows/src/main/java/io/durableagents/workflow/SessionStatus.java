@@ -27,6 +27,7 @@ public final class SessionStatus {
   private final RunResult lastResult;
   private final Approval approval;
   private final JsonNode businessState;
+  private final Integer maxSteps;
 
   @JsonCreator
   private SessionStatus(
@@ -39,7 +40,8 @@ public final class SessionStatus {
       @JsonProperty("usage") Usage usage,
       @JsonProperty("lastResult") RunResult lastResult,
       @JsonProperty("approval") Approval approval,
-      @JsonProperty("businessState") JsonNode businessState) {
+      @JsonProperty("businessState") JsonNode businessState,
+      @JsonProperty("maxSteps") Integer maxSteps) {
     this.sessionId = sessionId;
     this.agent = agent;
     this.status = status;
@@ -50,6 +52,7 @@ public final class SessionStatus {
     this.lastResult = lastResult;
     this.approval = approval;
     this.businessState = businessState;
+    this.maxSteps = maxSteps;
   }
 
   /** A builder of a new {@code SessionStatus}. */
@@ -122,6 +125,15 @@ public final class SessionStatus {
     return businessState;
   }
 
+  /**
+   * The model-turn budget the session's start set for every run (a send's {@code maxSteps}), or
+   * null when its runs take the agent's.
+   */
+  @JsonProperty("maxSteps")
+  public Integer maxSteps() {
+    return maxSteps;
+  }
+
   @Override
   public boolean equals(Object other) {
     if (this == other) {
@@ -139,7 +151,8 @@ public final class SessionStatus {
         && Objects.equals(usage, that.usage)
         && Objects.equals(lastResult, that.lastResult)
         && Objects.equals(approval, that.approval)
-        && Objects.equals(businessState, that.businessState);
+        && Objects.equals(businessState, that.businessState)
+        && Objects.equals(maxSteps, that.maxSteps);
   }
 
   @Override
@@ -154,7 +167,8 @@ public final class SessionStatus {
         usage,
         lastResult,
         approval,
-        businessState);
+        businessState,
+        maxSteps);
   }
 
   @Override
@@ -179,6 +193,8 @@ public final class SessionStatus {
         + approval
         + ", businessState="
         + businessState
+        + ", maxSteps="
+        + maxSteps
         + "]";
   }
 
@@ -194,6 +210,7 @@ public final class SessionStatus {
     private RunResult lastResult;
     private Approval approval;
     private JsonNode businessState;
+    private Integer maxSteps;
 
     private Builder() {}
 
@@ -208,6 +225,7 @@ public final class SessionStatus {
       this.lastResult = value.lastResult;
       this.approval = value.approval;
       this.businessState = value.businessState;
+      this.maxSteps = value.maxSteps;
     }
 
     /** Sets {@link SessionStatus#sessionId()}. */
@@ -270,6 +288,12 @@ public final class SessionStatus {
       return this;
     }
 
+    /** Sets {@link SessionStatus#maxSteps()}. */
+    public Builder setMaxSteps(Integer maxSteps) {
+      this.maxSteps = maxSteps;
+      return this;
+    }
+
     /** The value. */
     public SessionStatus build() {
       return new SessionStatus(
@@ -282,7 +306,8 @@ public final class SessionStatus {
           usage,
           lastResult,
           approval,
-          businessState);
+          businessState,
+          maxSteps);
     }
   }
 }

@@ -22,6 +22,8 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowUpdateStage;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -137,28 +139,44 @@ public final class SessionCalls {
     SendChecks.requireSendable(request, start, calls.client().getOptions().getDataConverter());
     UpdateOptions<RunResult> completed =
         ClientCalls.update(RunResult.class, "send", WorkflowUpdateStage.COMPLETED);
-    AtomicBoolean attempted = new AtomicBoolean();
     RunResult result;
     try {
-      result =
-          calls.call(
-              sessionId,
-              () -> {
-                AgentSessionWorkflow stub = stub(start, sendOptions, attempted.getAndSet(true));
-                return WorkflowClient.executeUpdateWithStart(
-                    stub::send,
-                    request,
-                    completed,
-                    new WithStartWorkflowOperation<>(stub::run, start));
-              });
+      result = sendOnce(request, start, sendOptions, completed, hasStartOptions(sendOptions));
     } catch (RuntimeException e) {
-      throw sendFailure(sessionId, e, sendOptions);
+      if (!(hasStartOptions(sendOptions) && ClientFailures.isAlreadyRunning(e))) {
+        throw sendFailure(sessionId, e);
+      }
+      // The session exists: its start options are what this send asks for, or it is refused.
+      requireStartedWith(sessionId, sendOptions);
+      try {
+        result = sendOnce(request, start, sendOptions, completed, false);
+      } catch (RuntimeException again) {
+        throw sendFailure(sessionId, again);
+      }
     }
     if (result != null && result.isContinued()) {
       // The session continued as new while we waited: attach to its next workflow run.
       return awaitRun(sessionId);
     }
     return withMessages(result);
+  }
+
+  /** One update-with-start of {@code send}, retried while the session recovers. */
+  private RunResult sendOnce(
+      SendRequest request,
+      SessionStart start,
+      SendOptions sendOptions,
+      UpdateOptions<RunResult> completed,
+      boolean mustStart) {
+    AtomicBoolean attempted = new AtomicBoolean();
+    return calls.call(
+        start.sessionId(),
+        () -> {
+          AgentSessionWorkflow stub =
+              stub(start, sendOptions, mustStart && !attempted.getAndSet(true));
+          return WorkflowClient.executeUpdateWithStart(
+              stub::send, request, completed, new WithStartWorkflowOperation<>(stub::run, start));
+        });
   }
 
   /** {@link #sendWithStart}, started on the client's threads and awaited without one. */
@@ -170,30 +188,66 @@ public final class SessionCalls {
     SendChecks.requireSendable(request, start, calls.client().getOptions().getDataConverter());
     UpdateOptions<RunResult> accepted =
         ClientCalls.update(RunResult.class, "send", WorkflowUpdateStage.ACCEPTED);
-    AtomicBoolean attempted = new AtomicBoolean();
-    CompletableFuture<RunResult> answer =
-        calls.updateAsync(
+    CompletableFuture<RunResult> answer;
+    if (!hasStartOptions(sendOptions)) {
+      answer = sendOnceAsync(request, start, sendOptions, accepted, false);
+    } else {
+      answer =
+          sendOnceAsync(request, start, sendOptions, accepted, true)
+              .exceptionallyCompose(
+                  failure -> {
+                    Throwable cause = ClientFailures.unwrap(failure);
+                    if (!ClientFailures.isAlreadyRunning(cause)) {
+                      return CompletableFuture.failedFuture(cause);
+                    }
+                    // As in the blocking send: continue only a session started with these options.
+                    return calls
+                        .onClientThreads(
+                            () -> {
+                              requireStartedWith(sessionId, sendOptions);
+                              return sessionId;
+                            })
+                        .thenCompose(
+                            started -> sendOnceAsync(request, start, sendOptions, accepted, false));
+                  });
+    }
+    return ClientCalls.normalized(
+        settledAsync(
             sessionId,
-            () -> {
-              // A stub and start operation serve one attempt each.
-              AgentSessionWorkflow stub = stub(start, sendOptions, attempted.getAndSet(true));
-              return WorkflowClient.startUpdateWithStart(
-                  stub::send,
-                  request,
-                  accepted,
-                  new WithStartWorkflowOperation<>(stub::run, start));
-            },
-            e -> sendFailure(sessionId, e, sendOptions));
-    return ClientCalls.normalized(settledAsync(sessionId, answer));
+            answer.exceptionallyCompose(
+                failure -> {
+                  Throwable cause = ClientFailures.unwrap(failure);
+                  return CompletableFuture.failedFuture(
+                      cause instanceof RuntimeException e ? sendFailure(sessionId, e) : cause);
+                })));
+  }
+
+  private CompletableFuture<RunResult> sendOnceAsync(
+      SendRequest request,
+      SessionStart start,
+      SendOptions sendOptions,
+      UpdateOptions<RunResult> accepted,
+      boolean mustStart) {
+    AtomicBoolean attempted = new AtomicBoolean();
+    return calls.updateAsync(
+        start.sessionId(),
+        () -> {
+          // A stub and start operation serve one attempt each.
+          AgentSessionWorkflow stub =
+              stub(start, sendOptions, mustStart && !attempted.getAndSet(true));
+          return WorkflowClient.startUpdateWithStart(
+              stub::send, request, accepted, new WithStartWorkflowOperation<>(stub::run, start));
+        },
+        e -> e);
   }
 
   /**
    * The stub of one attempt of a send. A send with start options (agent, maxSteps) must start the
-   * session, so its first attempt fails on a running one instead of continuing it without them; a
-   * retry continues the session the first attempt may have started.
+   * session ({@code mustStart}: its first attempt fails on a running one instead of continuing it
+   * without them); a retry continues the session the first attempt may have started.
    */
-  private AgentSessionWorkflow stub(SessionStart start, SendOptions sendOptions, boolean retry) {
-    boolean mustStart = !retry && hasStartOptions(sendOptions);
+  private AgentSessionWorkflow stub(
+      SessionStart start, SendOptions sendOptions, boolean mustStart) {
     WorkflowOptions workflowOptions =
         WorkflowOptions.newBuilder()
             .setWorkflowId(start.sessionId())
@@ -211,16 +265,46 @@ public final class SessionCalls {
     return sendOptions.getAgent() != null || sendOptions.getMaxSteps() != null;
   }
 
-  private static RuntimeException sendFailure(
-      String sessionId, RuntimeException e, SendOptions sendOptions) {
-    if (hasStartOptions(sendOptions) && ClientFailures.isAlreadyRunning(e)) {
-      return new SessionExistsException(
+  /**
+   * Refuses start options that the existing session {@code sessionId} was not started with: the
+   * send would continue it without them. Options it was started with (an app that names its agent
+   * on every send) are no reason to refuse.
+   *
+   * @throws SessionExistsException naming the options that differ
+   */
+  private void requireStartedWith(String sessionId, SendOptions sendOptions) {
+    SessionStatus status = status(sessionId).orElse(null);
+    List<String> differ = new ArrayList<>();
+    if (sendOptions.getAgent() != null
+        && (status == null || !sendOptions.getAgent().equals(status.agent()))) {
+      differ.add("agent '" + sendOptions.getAgent() + "'");
+    }
+    if (sendOptions.getMaxSteps() != null
+        && (status == null || !sendOptions.getMaxSteps().equals(status.maxSteps()))) {
+      differ.add("maxSteps " + sendOptions.getMaxSteps());
+    }
+    if (!differ.isEmpty()) {
+      throw new SessionExistsException(
           sessionId,
           "Session '"
               + sessionId
-              + "' already exists: agent and maxSteps are taken only by the send that starts a"
-              + " session. Leave them out to continue it, or pick a new session id.");
+              + "' already exists"
+              + (status == null
+                  ? ""
+                  : " with agent '"
+                      + status.agent()
+                      + "' and "
+                      + (status.maxSteps() == null
+                          ? "the agent's maxSteps"
+                          : "maxSteps " + status.maxSteps()))
+              + ": "
+              + String.join(" and ", differ)
+              + " would be ignored, as only the send that starts a session sets them. Leave them"
+              + " out to continue it, or pick a new session id.");
     }
+  }
+
+  private static RuntimeException sendFailure(String sessionId, RuntimeException e) {
     return ClientFailures.failure(
         sessionId, e, "Temporal refused send to '" + sessionId + "'", false);
   }

@@ -149,6 +149,7 @@ final class Session {
         .setLastResult(results.last())
         .setApproval(approvals.pending())
         .setBusinessState(state.businessState())
+        .setMaxSteps(start.maxSteps())
         .build();
   }
 }
