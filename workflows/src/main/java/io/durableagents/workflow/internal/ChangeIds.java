@@ -22,5 +22,12 @@ final class ChangeIds {
    */
   static final String STABLE_IDS = "stable-ids";
 
+  /**
+   * A cancelled run waits for its tool activities to report how they ended (stopped: {@code
+   * cancelled}; finished anyway: their real result) instead of giving them {@code cancelled} at
+   * once.
+   */
+  static final String TOOL_CANCEL_WAIT = "tool-cancel-wait";
+
   private ChangeIds() {}
 }
