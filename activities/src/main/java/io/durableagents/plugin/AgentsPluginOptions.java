@@ -46,7 +46,7 @@ public final class AgentsPluginOptions {
   public static final long DEFAULT_TRANSCRIPT_CACHE_CHARS = 32L * 1024 * 1024;
 
   /** Default of {@link Builder#setCancelCheckInterval}. */
-  public static final Duration DEFAULT_CANCEL_CHECK_INTERVAL = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_CANCEL_CHECK_INTERVAL = Duration.ofMillis(500);
 
   /** Default of {@link Builder#setDeadlockDetectionTimeout}. */
   public static final Duration DEFAULT_DEADLOCK_DETECTION_TIMEOUT = Duration.ofSeconds(5);

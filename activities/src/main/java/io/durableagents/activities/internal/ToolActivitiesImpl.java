@@ -52,10 +52,10 @@ public final class ToolActivitiesImpl implements ToolActivities {
 
   /**
    * How often a running tool heartbeats, and so how soon it learns of a cancel: the plugin's
-   * default cancel check interval, to which it lowers the worker's heartbeat throttling. A handler
-   * quicker than the interval sends no heartbeat.
+   * default cancel check interval, to which it lowers the worker's heartbeat throttling (a worker
+   * with a higher throttle sends fewer). A handler quicker than the interval sends no heartbeat.
    */
-  public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+  public static final Duration HEARTBEAT_INTERVAL = Duration.ofMillis(500);
 
   private final AgentDefinitions definitions;
   private final int maxPayloadBytes;
