@@ -9,6 +9,7 @@ import io.durableagents.activities.internal.ForkActivitiesImpl;
 import io.durableagents.activities.internal.ModelActivitiesImpl;
 import io.durableagents.activities.internal.SearchAttributeCheck;
 import io.durableagents.activities.internal.ToolActivitiesImpl;
+import io.durableagents.activities.internal.ToolHooks;
 import io.durableagents.activities.internal.TranscriptCache;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
@@ -118,7 +119,8 @@ public final class AgentsPlugin extends SimplePlugin {
             .withArtifacts(options.getArtifactStore())
             .withTranscripts(transcripts),
         new ToolActivitiesImpl(definitions, options.getMaxPayloadBytes())
-            .withArtifacts(options.getArtifactStore()),
+            .withArtifacts(options.getArtifactStore())
+            .withHooks(new ToolHooks(options.getToolHooks(), options.getToolHookTimeout())),
         new CheckpointActivitiesImpl(store),
         new ApprovalActivitiesImpl(registry, store),
         new ForkActivitiesImpl(definitions, store, searchAttributes).withTranscripts(transcripts));

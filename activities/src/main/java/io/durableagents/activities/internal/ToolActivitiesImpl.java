@@ -76,6 +76,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
   private final AgentDefinitions definitions;
   private final int maxPayloadBytes;
   private ArtifactStore artifacts = FileArtifactStore.defaultStore();
+  private ToolHooks hooks = ToolHooks.NONE;
 
   public ToolActivitiesImpl(AgentDefinitions definitions, int maxPayloadBytes) {
     this.definitions = definitions;
@@ -85,6 +86,12 @@ public final class ToolActivitiesImpl implements ToolActivities {
   /** Uses {@code store} for results too large for a payload (the plugin's artifact store). */
   public ToolActivitiesImpl withArtifacts(ArtifactStore store) {
     this.artifacts = store;
+    return this;
+  }
+
+  /** Runs every call through {@code hooks} (the plugin's, then the agent's). */
+  public ToolActivitiesImpl withHooks(ToolHooks hooks) {
+    this.hooks = hooks;
     return this;
   }
 
@@ -137,6 +144,12 @@ public final class ToolActivitiesImpl implements ToolActivities {
             .setBusinessState(new BusinessState(request.businessState()))
             .setIdempotencyKey(idempotencyKey(request, info))
             .build();
+    ToolHooks.HookedCall hooked = hooks.call(agent, tool, context, heartbeat(info));
+    ToolOutcome stopped = hooked.before(arguments);
+    if (stopped != null) {
+      return stopped;
+    }
+    arguments = hooked.arguments();
     Object value;
     ScheduledFuture<?> heartbeats =
         info.isLocal() ? null : heartbeatWhileRunning(Activity.getExecutionContext());
@@ -156,7 +169,8 @@ public final class ToolActivitiesImpl implements ToolActivities {
       throw ApplicationFailure.newFailure(
           "Tool '" + tool.name() + "' was interrupted", FailureTypes.TOOL_TRANSIENT);
     } catch (Exception e) {
-      return error(ErrorResults.TOOL_ERROR, e.getMessage() == null ? e.toString() : e.getMessage());
+      return hooked.recorded(
+          error(ErrorResults.TOOL_ERROR, e.getMessage() == null ? e.toString() : e.getMessage()));
     } finally {
       if (heartbeats != null) {
         heartbeats.cancel(false);
@@ -170,27 +184,49 @@ public final class ToolActivitiesImpl implements ToolActivities {
           ErrorResults.TOOL_ERROR,
           "Result of '" + tool.name() + "' is not JSON: " + e.getMessage());
     }
+    stopped = hooked.after(result);
+    if (stopped != null) {
+      return stopped;
+    }
+    result = hooked.result();
     List<JsonNode> stateUpdates = context.businessState().updates();
     if (!stateUpdates.isEmpty()) {
       int stateBytes = PayloadSizes.jsonBytes(context.businessState().get());
       if (stateBytes > BusinessState.MAX_BYTES) {
-        return error(
-            ErrorResults.STATE_TOO_LARGE,
-            "Tool '"
-                + tool.name()
-                + "' made the business state "
-                + stateBytes
-                + " bytes, over the limit of "
-                + BusinessState.MAX_BYTES
-                + "; its updates were dropped. Keep bulk data in artifacts.");
+        return hooked.recorded(
+            error(
+                ErrorResults.STATE_TOO_LARGE,
+                "Tool '"
+                    + tool.name()
+                    + "' made the business state "
+                    + stateBytes
+                    + " bytes, over the limit of "
+                    + BusinessState.MAX_BYTES
+                    + "; its updates were dropped. Keep bulk data in artifacts."));
       }
     }
     int size = PayloadSizes.jsonBytes(result);
     if (size > maxPayloadBytes) {
-      return stored(tool, request, result, size, stateUpdates);
+      return hooked.recorded(stored(tool, request, result, size, stateUpdates));
     }
-    return new ToolOutcome(
-        result == null ? JsonNodeFactory.instance.nullNode() : result, false, stateUpdates);
+    return hooked.recorded(
+        new ToolOutcome(
+            result == null ? JsonNodeFactory.instance.nullNode() : result, false, stateUpdates));
+  }
+
+  /** What a hook that runs long calls: a heartbeat, for a regular activity. */
+  private static Runnable heartbeat(ActivityInfo info) {
+    if (info.isLocal()) {
+      return () -> {};
+    }
+    ActivityExecutionContext execution = Activity.getExecutionContext();
+    return () -> {
+      try {
+        execution.heartbeat(null);
+      } catch (ActivityCompletionException e) {
+        // The attempt is over; the hook's timeout still bounds the wait.
+      }
+    };
   }
 
   /**
