@@ -90,17 +90,18 @@ public final class ProjectionPrinter {
         if (message.role() != Role.TOOL || message.text() == null || message.text().isBlank()) {
           continue;
         }
-        for (String line : message.text().split("\n")) {
-          out.println(
-              "hooks at step "
-                  + entry.step()
-                  + ", tool "
-                  + RunResultPrinter.printable(message.toolName())
-                  + " (call "
-                  + RunResultPrinter.printable(message.toolCallId())
-                  + "): "
-                  + RunResultPrinter.printable(line));
-        }
+        String prefix =
+            "hooks at step "
+                + entry.step()
+                + ", tool "
+                + RunResultPrinter.printable(message.toolName())
+                + " (call "
+                + RunResultPrinter.printable(message.toolCallId())
+                + "): ";
+        message
+            .text()
+            .lines()
+            .forEach(line -> out.println(prefix + RunResultPrinter.printable(line)));
       }
     }
   }
