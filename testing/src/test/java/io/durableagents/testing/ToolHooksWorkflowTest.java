@@ -18,6 +18,8 @@ import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolHook;
 import io.durableagents.tools.ToolHookCall;
 import io.durableagents.workflow.RunResult;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.common.WorkflowExecutionHistory;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -53,7 +55,7 @@ class ToolHooksWorkflowTest {
           {"text": "I cannot refund, but your order is on its way."}
         ]}
         """;
-    ToolHook noRefunds = new NoRefunds();
+    NoRefunds noRefunds = new NoRefunds();
     Agent agent =
         Agent.newBuilder("support")
             .setModel("scripted")
@@ -90,6 +92,22 @@ class ToolHooksWorkflowTest {
       assertThat(toolMessage(recorded, "lookup").text())
           .isEqualTo("hook 'CardRedactor' replaced result");
       assertThat(toolMessage(recorded, "lookup").result().toString()).doesNotContain("4111");
+
+      // The activity's recorded result says what the hooks did; a replay asks no hook again.
+      assertThat(noRefunds.calls).hasValue(2);
+      WorkflowExecutionHistory temporalHistory = env.workflowClient().fetchHistory("hooks-1");
+      assertThat(activityResults(temporalHistory))
+          .anySatisfy(
+              payload ->
+                  assertThat(payload)
+                      .contains("\"hooks\":[{\"hook\":\"NoRefunds\",\"action\":\"denied\""))
+          .anySatisfy(
+              payload ->
+                  assertThat(payload)
+                      .contains(
+                          "\"hooks\":[{\"hook\":\"CardRedactor\",\"action\":\"replaced_result\"}]"));
+      assertThat(SessionReplayer.newInstance().replay(temporalHistory).replayed()).isTrue();
+      assertThat(noRefunds.calls).hasValue(2);
     }
   }
 
@@ -159,6 +177,20 @@ class ToolHooksWorkflowTest {
     };
   }
 
+  private static List<String> activityResults(WorkflowExecutionHistory history) {
+    return history.getEvents().stream()
+        .filter(HistoryEvent::hasActivityTaskCompletedEventAttributes)
+        .map(
+            event ->
+                event
+                    .getActivityTaskCompletedEventAttributes()
+                    .getResult()
+                    .getPayloads(0)
+                    .getData()
+                    .toStringUtf8())
+        .toList();
+  }
+
   private static Message toolMessage(List<Message> messages, String tool) {
     return messages.stream()
         .filter(message -> message.role() == Role.TOOL && tool.equals(message.toolName()))
@@ -202,8 +234,11 @@ class ToolHooksWorkflowTest {
 
   /** The plugin's hook: refunds are for humans. */
   private static final class NoRefunds implements ToolHook {
+    final AtomicInteger calls = new AtomicInteger();
+
     @Override
     public BeforeCallDecision beforeCall(ToolHookCall call) {
+      calls.incrementAndGet();
       return call.toolName().equals("refund")
           ? BeforeCallDecision.deny("Refunds need a human: offer to open a ticket.")
           : BeforeCallDecision.allow();
