@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
+import io.durableagents.tools.ToolHook;
 import io.durableagents.tools.internal.SchemaValidator;
 import io.temporal.common.RetryOptions;
 import java.time.Duration;
@@ -49,6 +50,7 @@ public final class Agent {
   private final String taskQueue;
   private final RetryOptions retryOptions;
   private final DriftPolicy onAgentDrift;
+  private final List<ToolHook> toolHooks;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -77,6 +79,14 @@ public final class Agent {
     this.taskQueue = builder.taskQueue;
     this.retryOptions = builder.retryOptions;
     this.onAgentDrift = builder.onAgentDrift;
+    this.toolHooks = List.copyOf(builder.toolHooks);
+  }
+
+  /**
+   * The agent's tool hooks, in the order added; they run after the plugin's (see {@link ToolHook}).
+   */
+  public List<ToolHook> toolHooks() {
+    return toolHooks;
   }
 
   /** What a worker does when a run resumes under a changed definition of this agent. */
@@ -239,6 +249,7 @@ public final class Agent {
     private String taskQueue;
     private RetryOptions retryOptions;
     private DriftPolicy onAgentDrift = DriftPolicy.WARN;
+    private final List<ToolHook> toolHooks = new ArrayList<>();
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -263,6 +274,7 @@ public final class Agent {
       this.taskQueue = agent.taskQueue;
       this.retryOptions = agent.retryOptions;
       this.onAgentDrift = agent.onAgentDrift;
+      this.toolHooks.addAll(agent.toolHooks);
     }
 
     /** The model name passed to the provider (default {@code "default"}). */
@@ -399,6 +411,16 @@ public final class Agent {
      */
     public Builder setOnAgentDrift(DriftPolicy onAgentDrift) {
       this.onAgentDrift = Objects.requireNonNull(onAgentDrift, "onAgentDrift");
+      return this;
+    }
+
+    /**
+     * Adds a hook that sees every call of this agent's tools before and after it runs, after the
+     * plugin's hooks (see {@link ToolHook}). Hooks are code, not part of the agent's recorded
+     * definition: changing them is no drift.
+     */
+    public Builder addToolHook(ToolHook hook) {
+      toolHooks.add(Objects.requireNonNull(hook, "hook"));
       return this;
     }
 

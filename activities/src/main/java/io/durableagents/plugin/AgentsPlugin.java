@@ -10,6 +10,7 @@ import io.durableagents.activities.internal.ModelActivitiesImpl;
 import io.durableagents.activities.internal.RunningTools;
 import io.durableagents.activities.internal.SearchAttributeCheck;
 import io.durableagents.activities.internal.ToolActivitiesImpl;
+import io.durableagents.activities.internal.ToolHooks;
 import io.durableagents.activities.internal.TranscriptCache;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
@@ -132,7 +133,8 @@ public final class AgentsPlugin extends SimplePlugin {
             .withTranscripts(transcripts),
         new ToolActivitiesImpl(definitions, options.getMaxPayloadBytes())
             .withArtifacts(options.getArtifactStore())
-            .withRunningTools(runningTools),
+            .withRunningTools(runningTools)
+            .withHooks(new ToolHooks(options.getToolHooks(), options.getToolHookTimeout())),
         new CheckpointActivitiesImpl(store),
         new ApprovalActivitiesImpl(registry, store),
         new ForkActivitiesImpl(definitions, store, searchAttributes).withTranscripts(transcripts));

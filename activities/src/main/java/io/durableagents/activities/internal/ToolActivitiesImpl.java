@@ -61,6 +61,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
   private final int maxPayloadBytes;
   private ArtifactStore artifacts = FileArtifactStore.defaultStore();
   private RunningTools running = new RunningTools();
+  private ToolHooks hooks = ToolHooks.NONE;
 
   public ToolActivitiesImpl(AgentDefinitions definitions, int maxPayloadBytes) {
     this.definitions = definitions;
@@ -76,6 +77,12 @@ public final class ToolActivitiesImpl implements ToolActivities {
   /** Uses {@code store} for results too large for a payload (the plugin's artifact store). */
   public ToolActivitiesImpl withArtifacts(ArtifactStore store) {
     this.artifacts = store;
+    return this;
+  }
+
+  /** Runs every call through {@code hooks} (the plugin's, then the agent's). */
+  public ToolActivitiesImpl withHooks(ToolHooks hooks) {
+    this.hooks = hooks;
     return this;
   }
 
@@ -119,7 +126,9 @@ public final class ToolActivitiesImpl implements ToolActivities {
     ActivityExecutionContext activity = Activity.getExecutionContext();
     ActivityInfo info = activity.getInfo();
     BusinessState state = new BusinessState(request.businessState());
-    Object value;
+    ToolHooks.HookedCall hooked;
+    JsonNode result;
+    // The call's heartbeats, and so its cancellation, cover its hooks as well as its handler.
     try (CallCancellation call = CallCancellation.start(activity, running, HEARTBEAT_INTERVAL)) {
       ToolContext context =
           ToolContext.newBuilder()
@@ -133,44 +142,57 @@ public final class ToolActivitiesImpl implements ToolActivities {
               .setIdempotencyKey(idempotencyKey(request, info))
               .setCancellation(call.cancellation())
               .build();
+      hooked = hooks.call(agent, tool, context, () -> {});
+      ToolOutcome denied = hooked.before(arguments);
+      if (denied != null) {
+        return denied;
+      }
+      Object value;
       try {
-        value = tool.handler().execute(arguments, context);
+        value = tool.handler().execute(hooked.arguments(), context);
       } catch (Exception e) {
         if (call.cancellation().isCancelled()) {
           return stopped(tool, request, info, call.cancellation().reason(), e);
         }
-        return failed(tool, request, info, e);
+        return hooked.recorded(failed(tool, request, info, e));
       }
-    }
-    JsonNode result;
-    try {
-      result = value instanceof JsonNode node ? node : MAPPER.valueToTree(value);
-    } catch (IllegalArgumentException e) {
-      return error(
-          ErrorResults.TOOL_ERROR,
-          "Result of '" + tool.name() + "' is not JSON: " + e.getMessage());
+      try {
+        result = value instanceof JsonNode node ? node : MAPPER.valueToTree(value);
+      } catch (IllegalArgumentException e) {
+        return hooked.recorded(
+            error(
+                ErrorResults.TOOL_ERROR,
+                "Result of '" + tool.name() + "' is not JSON: " + e.getMessage()));
+      }
+      ToolOutcome withheld = hooked.after(result);
+      if (withheld != null) {
+        return withheld;
+      }
+      result = hooked.result();
     }
     List<JsonNode> stateUpdates = state.updates();
     if (!stateUpdates.isEmpty()) {
       int stateBytes = PayloadSizes.jsonBytes(state.get());
       if (stateBytes > BusinessState.MAX_BYTES) {
-        return error(
-            ErrorResults.STATE_TOO_LARGE,
-            "Tool '"
-                + tool.name()
-                + "' made the business state "
-                + stateBytes
-                + " bytes, over the limit of "
-                + BusinessState.MAX_BYTES
-                + "; its updates were dropped. Keep bulk data in artifacts.");
+        return hooked.recorded(
+            error(
+                ErrorResults.STATE_TOO_LARGE,
+                "Tool '"
+                    + tool.name()
+                    + "' made the business state "
+                    + stateBytes
+                    + " bytes, over the limit of "
+                    + BusinessState.MAX_BYTES
+                    + "; its updates were dropped. Keep bulk data in artifacts."));
       }
     }
     int size = PayloadSizes.jsonBytes(result);
     if (size > maxPayloadBytes) {
-      return stored(tool, request, result, size, stateUpdates);
+      return hooked.recorded(stored(tool, request, result, size, stateUpdates));
     }
-    return new ToolOutcome(
-        result == null ? JsonNodeFactory.instance.nullNode() : result, false, stateUpdates);
+    return hooked.recorded(
+        new ToolOutcome(
+            result == null ? JsonNodeFactory.instance.nullNode() : result, false, stateUpdates));
   }
 
   /**
