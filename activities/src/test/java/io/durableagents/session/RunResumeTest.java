@@ -3,6 +3,7 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
 import io.durableagents.conversation.Role;
@@ -133,6 +134,24 @@ class RunResumeTest extends SessionKitTest {
     assertThat(next.steps()).isEqualTo(2); // a fresh budget: turns three and four
     assertThat(next.text()).isEqualTo("done");
     assertThat(userTexts("resume-other", next)).containsExactly("go", "something else");
+  }
+
+  @Test
+  void theSameTextWithAnotherRunConfiguration_startsANewRun() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(THREE_TOOL_TURNS), 3);
+    cancelledInItsSecondTurn(
+        "resume-config",
+        new SendRequest("go")
+            .withRunConfig(JsonNodeFactory.instance.objectNode().put("tier", "a")));
+
+    RunResult next =
+        kit.send(
+            "resume-config",
+            new SendRequest("go")
+                .withRunConfig(JsonNodeFactory.instance.objectNode().put("tier", "b")));
+
+    assertThat(next.run()).isEqualTo(2);
+    assertThat(userTexts("resume-config", next)).containsExactly("go", "go");
   }
 
   @Test

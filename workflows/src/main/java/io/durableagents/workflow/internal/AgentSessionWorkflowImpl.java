@@ -273,6 +273,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     return !session.inbox.hasQueued()
         && session.resumes.resumedBy(
             inputs,
+            request.runConfig(),
             request.idempotencyKey(),
             request.resumeWindowMs(),
             Workflow.currentTimeMillis())

@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
 import io.durableagents.session.RunStatus;
@@ -65,15 +66,19 @@ final class RunResumes {
   }
 
   /**
-   * Whether a send of {@code inputs} with idempotency key {@code key} and resume window {@code
-   * windowMs} (null: {@link #DEFAULT_WINDOW_MS}) resumes the last run at workflow time {@code now}.
-   * Two keys that differ say these are two requests, whatever the time.
+   * Whether a send of {@code inputs} with run configuration {@code runConfig}, idempotency key
+   * {@code key} and resume window {@code windowMs} (null: {@link #DEFAULT_WINDOW_MS}) resumes the
+   * last run at workflow time {@code now}. Two keys that differ, or a run configuration other than
+   * the run's, say these are two requests, whatever the time.
    */
-  boolean resumedBy(List<Message> inputs, String key, Long windowMs, long now) {
+  boolean resumedBy(List<Message> inputs, JsonNode runConfig, String key, Long windowMs, long now) {
     if (unfinished == null
         || requested
         || inputs.isEmpty()
         || !inputs.equals(unfinished.inputs())) {
+      return false;
+    }
+    if (runConfig != null && !runConfig.equals(unfinished.runConfig())) {
       return false;
     }
     if (key != null && unfinished.idempotencyKey() != null) {
