@@ -12,6 +12,7 @@ import io.durableagents.model.ModelProvider;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.internal.wire.Decision;
 import io.durableagents.workflow.internal.wire.SendRequest;
 import java.time.Duration;
 import java.util.List;
@@ -152,6 +153,33 @@ class RunResumeTest extends SessionKitTest {
 
     assertThat(next.run()).isEqualTo(2);
     assertThat(userTexts("resume-config", next)).containsExactly("go", "go");
+  }
+
+  @Test
+  void aCancelledRunCarriedOverContinueAsNew_isResumedByTheSameText() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(THREE_TOOL_TURNS), 3);
+    CompletableFuture<RunResult> run =
+        CompletableFuture.supplyAsync(() -> kit.send("resume-can", "go", null, 40));
+    await("the slow call started")
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> kit.effects.containsKey("call_1_0"));
+    kit.session("resume-can").cancel("test");
+    assertThat(run.get(2, TimeUnit.MINUTES).status()).isEqualTo(RunStatus.CANCELLED);
+    // Ignored decisions grow the history until the idle session continues as new.
+    long closedBefore = kit.closedRuns("resume-can");
+    for (int i = 0; i < 200 && kit.closedRuns("resume-can") == closedBefore; i++) {
+      kit.session("resume-can").decide(new Decision("no-such-approval", true, null, "grow"));
+      Thread.sleep(20);
+    }
+    assertThat(kit.closedRuns("resume-can")).isGreaterThan(closedBefore);
+
+    RunResult resumed = kit.send("resume-can", "go");
+
+    assertThat(resumed.run()).isEqualTo(1);
+    assertThat(resumed.finishReason()).isEqualTo(FinishReason.MAX_STEPS);
+    assertThat(resumed.steps()).isEqualTo(3);
+    assertThat(userTexts("resume-can", resumed)).containsExactly("go");
   }
 
   @Test

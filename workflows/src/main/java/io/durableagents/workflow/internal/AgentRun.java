@@ -263,8 +263,15 @@ final class AgentRun {
         runConfig,
         turns.drift(),
         timer == null ? timeSpentMs : timer.spentMs(),
-        session.resumes.runInputs(),
+        inputsBeyondStart(session.resumes.runInputs()),
         session.resumes.runKey());
+  }
+
+  /**
+   * The run's inputs for its snapshot: none when they are its start input alone, carried anyway.
+   */
+  private List<Message> inputsBeyondStart(List<Message> runInputs) {
+    return runInputs.size() == 1 && runInputs.get(0).equals(startInput) ? List.of() : runInputs;
   }
 
   /**
