@@ -142,7 +142,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
               .setIdempotencyKey(idempotencyKey(request, info))
               .setCancellation(call.cancellation())
               .build();
-      hooked = hooks.call(agent, tool, context, () -> {});
+      hooked = hooks.call(agent, tool, context);
       ToolOutcome denied = hooked.before(arguments);
       if (denied != null) {
         return denied;

@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * Runs the {@link ToolHook}s of one worker around the tool calls it executes: the plugin's hooks,
  * then the agent's, each in registration order. Every hook runs on a thread of its own and gets
  * {@code timeout}: a hook that hangs costs the call a {@code hook_timeout} result, never the
- * activity. While a hook runs the activity heartbeats, so a slow hook is not taken for a dead
- * worker.
+ * activity. The call's heartbeats go on while a hook runs ({@link CallCancellation}), so a slow
+ * hook is not taken for a dead worker.
  */
 public final class ToolHooks {
   private static final Logger log = LoggerFactory.getLogger(ToolHooks.class);
@@ -62,14 +62,11 @@ public final class ToolHooks {
     this.timeout = Objects.requireNonNull(timeout, "timeout");
   }
 
-  /**
-   * The hooks of {@code agent}'s call of {@code tool}, not yet run; {@code heartbeat} is called
-   * while a hook runs long.
-   */
-  HookedCall call(Agent agent, Tool tool, ToolContext context, Runnable heartbeat) {
+  /** The hooks of {@code agent}'s call of {@code tool}, not yet run. */
+  HookedCall call(Agent agent, Tool tool, ToolContext context) {
     List<ToolHook> hooks = new ArrayList<>(global);
     hooks.addAll(agent.toolHooks());
-    return new HookedCall(hooks, tool, context, heartbeat);
+    return new HookedCall(hooks, tool, context);
   }
 
   /**
@@ -81,16 +78,14 @@ public final class ToolHooks {
     private final List<ToolHook> hooks;
     private final Tool tool;
     private final ToolContext context;
-    private final Runnable heartbeat;
     private final List<HookRecord> records = new ArrayList<>();
     private JsonNode arguments;
     private JsonNode result;
 
-    private HookedCall(List<ToolHook> hooks, Tool tool, ToolContext context, Runnable heartbeat) {
+    private HookedCall(List<ToolHook> hooks, Tool tool, ToolContext context) {
       this.hooks = hooks;
       this.tool = tool;
       this.context = context;
-      this.heartbeat = heartbeat;
     }
 
     /**
@@ -198,30 +193,18 @@ public final class ToolHooks {
                   "Hook '" + name + "' " + failure.getMessage())));
     }
 
-    /**
-     * {@code work} on a hook thread, waited for at most {@code timeout}, heartbeating meanwhile.
-     */
+    /** {@code work} on a hook thread, waited for at most {@code timeout}. */
     private <T> T bounded(String name, Callable<T> work) throws HookFailure {
       Future<T> future = THREADS.submit(work);
-      long deadline = System.nanoTime() + timeout.toNanos();
-      long slice = ToolActivitiesImpl.HEARTBEAT_INTERVAL.toNanos();
       try {
-        while (true) {
-          long left = deadline - System.nanoTime();
-          if (left <= 0) {
-            future.cancel(true);
-            throw new HookFailure("did not answer within " + timeout, null, true);
-          }
-          try {
-            T decision = future.get(Math.min(left, slice), TimeUnit.NANOSECONDS);
-            if (decision == null) {
-              throw new HookFailure("returned no decision (null)", null, false);
-            }
-            return decision;
-          } catch (TimeoutException stillRunning) {
-            heartbeat.run();
-          }
+        T decision = future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        if (decision == null) {
+          throw new HookFailure("returned no decision (null)", null, false);
         }
+        return decision;
+      } catch (TimeoutException e) {
+        future.cancel(true);
+        throw new HookFailure("did not answer within " + timeout, null, true);
       } catch (ExecutionException e) {
         Throwable cause = e.getCause() == null ? e : e.getCause();
         throw new HookFailure(
