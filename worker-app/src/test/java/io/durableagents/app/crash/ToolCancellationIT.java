@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -78,7 +79,7 @@ class ToolCancellationIT {
   void aCancel_stopsA30sTool_soon_afterItsFirstWorkerWasKilled(Execution mode) throws Exception {
     AgentClient agents = start(mode);
     ChildJvm first = workers.get(0);
-    String session = "cancel-" + mode.name().toLowerCase();
+    String session = "cancel-" + mode.name().toLowerCase(Locale.ROOT);
     CompletableFuture<RunResult> run = agents.sendAsync(session, "long");
     awaitLine("long", "start", first.pid(), Duration.ofSeconds(60));
 
