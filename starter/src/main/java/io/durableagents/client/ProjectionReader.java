@@ -7,12 +7,15 @@ import io.durableagents.projection.internal.ProjectionQueries;
 import io.durableagents.projection.internal.StoredApproval;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
+import io.durableagents.session.RunRecord;
+import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -179,9 +182,17 @@ public final class ProjectionReader implements AutoCloseable {
           List<StoredEntry> rows = queries.history(connection, sessionId, limit);
           int needed = rows.stream().mapToInt(StoredEntry::messageCount).max().orElse(0);
           List<Message> transcript = contiguousMessages(connection, sessionId, needed);
+          Map<Integer, List<StepRecord>> steps =
+              rows.isEmpty()
+                  ? Map.of()
+                  : queries.steps(
+                      connection, sessionId, rows.get(rows.size() - 1).step(), rows.get(0).step());
           List<HistoryEntry> entries = new ArrayList<>(rows.size());
           for (StoredEntry row : rows) {
-            Checkpoint checkpoint = checkpoint(sessionId, row, transcript);
+            Checkpoint checkpoint =
+                checkpoint(sessionId, row, transcript).toBuilder()
+                    .setSteps(steps.getOrDefault(row.step(), List.of()))
+                    .build();
             entries.add(new HistoryEntry(row.step(), row.savedAt(), row.status(), checkpoint));
           }
           return List.copyOf(entries);
@@ -206,8 +217,25 @@ public final class ProjectionReader implements AutoCloseable {
           }
           int needed = entry.get().messageCount();
           List<Message> transcript = contiguousMessages(connection, sessionId, needed);
-          return Optional.of(checkpoint(sessionId, entry.get(), transcript));
+          List<StepRecord> steps =
+              queries.steps(connection, sessionId, step, step).getOrDefault(step, List.of());
+          return Optional.of(
+              checkpoint(sessionId, entry.get(), transcript).toBuilder().setSteps(steps).build());
         });
+  }
+
+  /**
+   * The runs of a session, first run first, with when each started and settled; an unknown session
+   * gives an empty list.
+   *
+   * @throws AgentClientException if the projection cannot be read
+   */
+  public List<RunRecord> runs(String sessionId) {
+    requireSessionId(sessionId);
+    return read(
+        "the runs of session " + sessionId,
+        true,
+        connection -> queries.runs(connection, sessionId));
   }
 
   /** {@link #approvals(String, boolean)} of every session. */
