@@ -15,7 +15,9 @@ import java.lang.reflect.Field;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -83,6 +85,13 @@ class OpenApiContractTest {
     JsonNode history =
         check("GET", "/api/sessions/{id}/history", http.get("/api/sessions/contract-done/history"));
     assertThat(history.get("entries")).isNotEmpty();
+    // The timeline's steps: timed model turns (and the tool call the approval let run).
+    List<JsonNode> steps = new ArrayList<>();
+    history.get("entries").forEach(entry -> entry.get("steps").forEach(steps::add));
+    assertThat(steps).extracting(step -> step.get("kind").textValue()).contains("model", "tool");
+    assertThat(steps)
+        .filteredOn(step -> step.get("kind").textValue().equals("model"))
+        .allSatisfy(step -> assertThat(step.get("durationMs").isIntegralNumber()).isTrue());
     check("GET", "/api/sessions/{id}/history", http.get("/api/sessions/nobody-here/history"), 404);
 
     JsonNode pending = check("GET", "/api/approvals", http.get("/api/approvals"));
