@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.internal.SchemaValidator;
+import io.durableagents.workflow.TriggerEnvelope;
 import io.temporal.common.RetryOptions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * An agent, defined on the worker side and registered with the plugin: a name, a model,
@@ -49,6 +51,7 @@ public final class Agent {
   private final String taskQueue;
   private final RetryOptions retryOptions;
   private final DriftPolicy onAgentDrift;
+  private final Function<TriggerEnvelope, String> concurrencyKey;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -77,6 +80,15 @@ public final class Agent {
     this.taskQueue = builder.taskQueue;
     this.retryOptions = builder.retryOptions;
     this.onAgentDrift = builder.onAgentDrift;
+    this.concurrencyKey = builder.concurrencyKey;
+  }
+
+  /**
+   * The concurrency key of a run {@code trigger} starts, by the agent's default ({@link
+   * Builder#setConcurrencyKey}); null without a default, a trigger or a key.
+   */
+  public String concurrencyKeyOf(TriggerEnvelope trigger) {
+    return concurrencyKey == null || trigger == null ? null : concurrencyKey.apply(trigger);
   }
 
   /** What a worker does when a run resumes under a changed definition of this agent. */
@@ -239,6 +251,7 @@ public final class Agent {
     private String taskQueue;
     private RetryOptions retryOptions;
     private DriftPolicy onAgentDrift = DriftPolicy.WARN;
+    private Function<TriggerEnvelope, String> concurrencyKey;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -263,6 +276,7 @@ public final class Agent {
       this.taskQueue = agent.taskQueue;
       this.retryOptions = agent.retryOptions;
       this.onAgentDrift = agent.onAgentDrift;
+      this.concurrencyKey = agent.concurrencyKey;
     }
 
     /** The model name passed to the provider (default {@code "default"}). */
@@ -399,6 +413,25 @@ public final class Agent {
      */
     public Builder setOnAgentDrift(DriftPolicy onAgentDrift) {
       this.onAgentDrift = Objects.requireNonNull(onAgentDrift, "onAgentDrift");
+      return this;
+    }
+
+    /**
+     * The concurrency key of the runs a trigger starts, computed from the trigger's envelope (e.g.
+     * the customer or repository it names; null: no key). Runs that share a key run one at a time,
+     * first come first served, across all sessions and workers; a key sent with the run ({@code
+     * SendOptions.setConcurrencyKey}) wins. Called on the worker when a run starts, never in
+     * workflow code; a key over 200 characters or with control characters fails the run with {@code
+     * invalid_input}. Default: none.
+     *
+     * <pre>{@code
+     * Agent.newBuilder("triage")
+     *     .setConcurrencyKey(trigger -> "repo:" + trigger.payload().path("repository").asText())
+     *     .build();
+     * }</pre>
+     */
+    public Builder setConcurrencyKey(Function<TriggerEnvelope, String> concurrencyKey) {
+      this.concurrencyKey = Objects.requireNonNull(concurrencyKey, "concurrencyKey");
       return this;
     }
 

@@ -98,6 +98,16 @@ public class SendCommand implements Callable<Integer> {
       description = "Run configuration of the run this message starts: a JSON object.")
   String runConfig;
 
+  @Option(
+      names = "--concurrency-key",
+      paramLabel = "KEY",
+      description =
+          "Concurrency key of the run this message starts: runs that share one run one at a time"
+              + " (at most "
+              + Limits.CONCURRENCY_KEY_CHARS
+              + " characters, no control characters).")
+  String concurrencyKey;
+
   @Option(names = "--json", description = "Print the run result as one JSON document.")
   boolean json;
 
@@ -154,6 +164,7 @@ public class SendCommand implements Callable<Integer> {
             .setAgent(agent)
             .setMaxSteps(maxSteps)
             .setRunConfig(runConfigObject())
+            .setConcurrencyKey(concurrencyKey)
             .build();
     // Before connecting: a message the session would refuse is never sent (exit 2).
     AgentClient.requireSendable(session, input, options);

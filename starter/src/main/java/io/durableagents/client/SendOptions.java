@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * Options of {@link AgentClient#send}: which agent a new session runs and a per-run step budget
  * overriding the agent's (both apply only when the send creates the session; sends to a session
- * that exists keep the agent and budget it was started with), and the run configuration of the run
- * the send starts.
+ * that exists keep the agent and budget it was started with), and the run configuration and
+ * concurrency key of the run the send starts.
  *
  * <pre>{@code
  * RunResult result = agents.send("chat-42", "hello",
@@ -20,11 +20,13 @@ public final class SendOptions {
   private final String agent;
   private final Integer maxSteps;
   private final ObjectNode runConfig;
+  private final String concurrencyKey;
 
-  private SendOptions(String agent, Integer maxSteps, ObjectNode runConfig) {
+  private SendOptions(String agent, Integer maxSteps, ObjectNode runConfig, String concurrencyKey) {
     this.agent = agent;
     this.maxSteps = maxSteps;
     this.runConfig = runConfig;
+    this.concurrencyKey = concurrencyKey;
   }
 
   /** A builder with every option at its default. */
@@ -62,6 +64,11 @@ public final class SendOptions {
     return runConfig == null ? null : runConfig.deepCopy();
   }
 
+  /** The concurrency key of the run this send starts, or null for the agent's default. */
+  public String getConcurrencyKey() {
+    return concurrencyKey;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -72,12 +79,13 @@ public final class SendOptions {
     }
     return Objects.equals(agent, that.agent)
         && Objects.equals(maxSteps, that.maxSteps)
-        && Objects.equals(runConfig, that.runConfig);
+        && Objects.equals(runConfig, that.runConfig)
+        && Objects.equals(concurrencyKey, that.concurrencyKey);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(agent, maxSteps, runConfig);
+    return Objects.hash(agent, maxSteps, runConfig, concurrencyKey);
   }
 
   @Override
@@ -88,6 +96,8 @@ public final class SendOptions {
         + maxSteps
         + ", runConfig="
         + runConfig
+        + ", concurrencyKey="
+        + (concurrencyKey == null ? null : "'" + concurrencyKey + "'")
         + "}";
   }
 
@@ -96,6 +106,7 @@ public final class SendOptions {
     private String agent;
     private Integer maxSteps;
     private ObjectNode runConfig;
+    private String concurrencyKey;
 
     private Builder() {}
 
@@ -104,6 +115,7 @@ public final class SendOptions {
       agent = options.agent;
       maxSteps = options.maxSteps;
       runConfig = options.runConfig;
+      concurrencyKey = options.concurrencyKey;
     }
 
     /**
@@ -140,9 +152,23 @@ public final class SendOptions {
       return this;
     }
 
+    /**
+     * The concurrency key of the run this send starts (e.g. {@code customer:42}): runs that share a
+     * key run one at a time, first come first served, across all sessions and workers; a run whose
+     * key is held waits with status {@code queued}. Wins over the agent's default key. At most
+     * {@value io.durableagents.workflow.Limits#CONCURRENCY_KEY_CHARS} characters, no control
+     * characters: others are refused with {@link InvalidInputException} before anything is sent. A
+     * send that reaches a run in progress leaves that run's key as it is. Default (null): the
+     * agent's default, if it has one.
+     */
+    public Builder setConcurrencyKey(String concurrencyKey) {
+      this.concurrencyKey = concurrencyKey;
+      return this;
+    }
+
     /** The options. */
     public SendOptions build() {
-      return new SendOptions(agent, maxSteps, runConfig);
+      return new SendOptions(agent, maxSteps, runConfig, concurrencyKey);
     }
   }
 }

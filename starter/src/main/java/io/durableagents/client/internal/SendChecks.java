@@ -39,11 +39,15 @@ public final class SendChecks {
     }
   }
 
-  /** The request of a send: {@code request} with the options' run configuration. */
+  /** The request of a send: {@code request} with the options' run configuration and key. */
   static SendRequest request(SendRequest request, SendOptions sendOptions) {
-    return sendOptions.getRunConfig() == null
-        ? request
-        : request.withRunConfig(sendOptions.getRunConfig());
+    SendRequest configured =
+        sendOptions.getRunConfig() == null
+            ? request
+            : request.withRunConfig(sendOptions.getRunConfig());
+    return sendOptions.getConcurrencyKey() == null
+        ? configured
+        : configured.withConcurrencyKey(sendOptions.getConcurrencyKey());
   }
 
   /** The start input of a session that a send with {@code sendOptions} creates. */

@@ -11,6 +11,7 @@ import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
 import io.durableagents.workflow.internal.wire.Decision;
 import io.durableagents.workflow.internal.wire.ForkOutcome;
 import io.durableagents.workflow.internal.wire.InputChecks;
+import io.durableagents.workflow.internal.wire.LeaseRequest;
 import io.durableagents.workflow.internal.wire.Rejection;
 import io.durableagents.workflow.internal.wire.SendRequest;
 import io.durableagents.workflow.internal.wire.SendRules;
@@ -92,6 +93,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       JsonNode runConfig = session.inbox.takeRunConfig();
       AgentRun run = new AgentRun(session, session.inbox.takeQueued(), runConfig);
       run.adoptTrigger(session.inbox.takeTrigger());
+      run.requestConcurrencyKey(session.inbox.takeConcurrencyKey());
       session.execute(run);
     }
   }
@@ -240,6 +242,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       return activeRun;
     }
     session.inbox.queue(inputs, request.runConfig());
+    session.inbox.queueConcurrencyKey(request.concurrencyKey());
     return session.state.lastRun() + 1;
   }
 
@@ -299,6 +302,21 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     }
     // The reason only reaches logs and the run's cancellation scope: shown, never kept whole.
     current.cancel(InputChecks.shown(reason));
+  }
+
+  @Override
+  public void leaseGranted(LeaseRequest grant) {
+    AgentRun current = session.currentRun();
+    RunLease lease = current == null ? null : current.lease();
+    if (grant == null || (lease != null && lease.granted(grant))) {
+      return;
+    }
+    log.info(
+        "{}: lease of '{}' granted to {}, which does not wait for it; given back",
+        session.id(),
+        grant.key(),
+        grant);
+    RunLease.giveBack(grant);
   }
 
   @Override

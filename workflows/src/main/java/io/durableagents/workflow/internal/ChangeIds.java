@@ -22,5 +22,11 @@ final class ChangeIds {
    */
   static final String STABLE_IDS = "stable-ids";
 
+  /**
+   * A run with a concurrency key queues for the key's lease before its first model turn and gives
+   * it back when it settles. Only recorded by runs that have a key, which no history before it has.
+   */
+  static final String CONCURRENCY_KEYS = "concurrency-keys";
+
   private ChangeIds() {}
 }

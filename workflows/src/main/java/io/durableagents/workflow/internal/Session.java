@@ -113,7 +113,8 @@ final class Session {
         inbox.queuedCopy(),
         run,
         state.businessState(),
-        inbox.queuedRunConfig());
+        inbox.queuedRunConfig(),
+        inbox.queuedConcurrencyKey());
   }
 
   /** Takes over the state a previous workflow run of the session handed over. */
@@ -132,12 +133,14 @@ final class Session {
         snapshot.queuedInputs(),
         snapshot.queuedRunConfig(),
         run == null ? List.of() : run.interjections());
+    inbox.queueConcurrencyKey(snapshot.queuedConcurrencyKey());
     if (run != null) {
       state.activeRunRestored(run.run());
     }
   }
 
   SessionStatus status() {
+    RunLease lease = currentRun == null ? null : currentRun.lease();
     return SessionStatus.newBuilder()
         .setSessionId(id())
         .setAgent(state.shownAgent())
@@ -150,6 +153,8 @@ final class Session {
         .setApproval(approvals.pending())
         .setBusinessState(state.businessState())
         .setMaxSteps(start.maxSteps())
+        .setConcurrencyKey(state.concurrencyKey())
+        .setQueuePlace(lease == null ? null : lease.waitingPlace())
         .build();
   }
 }

@@ -17,6 +17,10 @@ import java.util.List;
  * <p>{@code runConfig}: the run configuration of the run this send starts (a JSON object, e.g. a
  * customer tier), saved with the run and handed to a dynamic agent's factory. A send that reaches a
  * run in progress does not change that run's configuration.
+ *
+ * <p>{@code concurrencyKey}: the concurrency key of the run this send starts (null: the agent's
+ * default, if it has one): runs that share a key run one at a time, across sessions. Like the run
+ * configuration, it does not change a run in progress.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -24,14 +28,20 @@ public record SendRequest(
     @JsonProperty("input") String input,
     @JsonProperty("messages") List<Message> messages,
     @JsonProperty("trigger") TriggerEnvelope trigger,
-    @JsonProperty("runConfig") JsonNode runConfig) {
+    @JsonProperty("runConfig") JsonNode runConfig,
+    @JsonProperty("concurrencyKey") String concurrencyKey) {
 
   public SendRequest {
     messages = messages == null ? List.of() : List.copyOf(messages);
   }
 
+  public SendRequest(
+      String input, List<Message> messages, TriggerEnvelope trigger, JsonNode runConfig) {
+    this(input, messages, trigger, runConfig, null);
+  }
+
   public SendRequest(String input, List<Message> messages, TriggerEnvelope trigger) {
-    this(input, messages, trigger, null);
+    this(input, messages, trigger, null, null);
   }
 
   public SendRequest(String input, List<Message> messages) {
@@ -53,7 +63,12 @@ public record SendRequest(
 
   /** This send with {@code config} as the run configuration of the run it starts. */
   public SendRequest withRunConfig(JsonNode config) {
-    return new SendRequest(input, messages, trigger, config);
+    return new SendRequest(input, messages, trigger, config, concurrencyKey);
+  }
+
+  /** This send with {@code key} as the concurrency key of the run it starts. */
+  public SendRequest withConcurrencyKey(String key) {
+    return new SendRequest(input, messages, trigger, runConfig, key);
   }
 
   public boolean isEmpty() {

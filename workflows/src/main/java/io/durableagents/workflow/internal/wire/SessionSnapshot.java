@@ -34,7 +34,8 @@ public record SessionSnapshot(
     @JsonProperty("queuedInputs") List<Message> queuedInputs,
     @JsonProperty("run") RunSnapshot run,
     @JsonProperty("businessState") JsonNode businessState,
-    @JsonProperty("queuedRunConfig") JsonNode queuedRunConfig) {
+    @JsonProperty("queuedRunConfig") JsonNode queuedRunConfig,
+    @JsonProperty("queuedConcurrencyKey") String queuedConcurrencyKey) {
 
   public SessionSnapshot {
     closedApprovals = closedApprovals == null ? List.of() : List.copyOf(closedApprovals);
@@ -46,7 +47,8 @@ public record SessionSnapshot(
    * result yet (the first may be waiting on {@code approval}, saved at {@code pausedAt}). The run
    * keeps its recorded definition ({@code spec}, absent in snapshots of older versions, which
    * resolve the agent again), its {@code runConfig}, the {@code drift} a turn reported and the
-   * {@code timeSpentMs} of its wall-clock budget.
+   * {@code timeSpentMs} of its wall-clock budget. A run that holds the lease of a concurrency key
+   * keeps it: {@code concurrencyKey}.
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -66,7 +68,8 @@ public record SessionSnapshot(
       @JsonProperty("spec") AgentSpec spec,
       @JsonProperty("runConfig") JsonNode runConfig,
       @JsonProperty("drift") String drift,
-      @JsonProperty("timeSpentMs") long timeSpentMs) {
+      @JsonProperty("timeSpentMs") long timeSpentMs,
+      @JsonProperty("concurrencyKey") String concurrencyKey) {
 
     public RunSnapshot {
       toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
