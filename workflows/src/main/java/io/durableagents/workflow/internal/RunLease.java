@@ -97,9 +97,12 @@ final class RunLease {
     }
   }
 
-  /** The key's workflow granted {@code grant}: answers whether it is this lease's. */
+  /**
+   * The key's workflow granted {@code grant}: answers whether it is this lease's. The grant reached
+   * this session, so its run and key say whose it is (a replay may not know the session's id).
+   */
   boolean granted(LeaseRequest grant) {
-    if (!requested || !request.sameHolder(grant) || !key().equals(grant.key())) {
+    if (!requested || grant.run() != request.run() || !key().equals(grant.key())) {
       return false;
     }
     granted = true;
