@@ -115,8 +115,15 @@ class ClientOptionsTest {
     assertThat(options.toBuilder().setMaxSteps(null).build())
         .isEqualTo(SendOptions.newBuilder().setAgent("concierge").build())
         .isNotEqualTo(options);
-    assertThat(options).hasToString("SendOptions{agent='concierge', maxSteps=12, runConfig=null}");
-    assertThat(defaults).hasToString("SendOptions{agent=null, maxSteps=null, runConfig=null}");
+    assertThat(options)
+        .hasToString(
+            "SendOptions{agent='concierge', maxSteps=12, runConfig=null, concurrencyKey=null}");
+    assertThat(defaults)
+        .hasToString("SendOptions{agent=null, maxSteps=null, runConfig=null, concurrencyKey=null}");
+    SendOptions keyed = options.toBuilder().setConcurrencyKey("customer:42").build();
+    assertThat(keyed.getConcurrencyKey()).isEqualTo("customer:42");
+    assertThat(keyed.toBuilder().build()).isEqualTo(keyed).hasSameHashCodeAs(keyed);
+    assertThat(keyed).isNotEqualTo(options);
     assertThat(defaults.getRunConfig()).isNull();
 
     com.fasterxml.jackson.databind.node.ObjectNode gold =
@@ -128,7 +135,9 @@ class ClientOptionsTest {
     assertThat(configured.getRunConfig().get("tier").asText()).isEqualTo("gold");
     assertThat(configured.toBuilder().build()).isEqualTo(configured).isNotEqualTo(options);
     assertThat(configured)
-        .hasToString("SendOptions{agent='concierge', maxSteps=12, runConfig={\"tier\":\"gold\"}}");
+        .hasToString(
+            "SendOptions{agent='concierge', maxSteps=12, runConfig={\"tier\":\"gold\"},"
+                + " concurrencyKey=null}");
   }
 
   @Test
