@@ -9,6 +9,7 @@ import io.durableagents.workflow.internal.wire.LeaseRequest;
 import io.durableagents.workflow.internal.wire.Rejection;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.SignalExternalWorkflowException;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
@@ -95,7 +96,8 @@ public class ConcurrencyKeyWorkflowImpl implements ConcurrencyKeyWorkflow {
     try {
       Workflow.newExternalWorkflowStub(AgentSessionWorkflow.class, next.sessionId())
           .leaseGranted(next);
-    } catch (SignalExternalWorkflowException e) {
+    } catch (SignalExternalWorkflowException | ApplicationFailure e) {
+      // The SDK reports a signal to a workflow that is not running as an ApplicationFailure.
       log.info("{} cannot be granted the lease of '{}': {}", next, next.key(), e.getMessage());
       if (holder == next) {
         holder = null;

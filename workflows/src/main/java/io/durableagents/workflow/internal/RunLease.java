@@ -6,6 +6,7 @@ import io.durableagents.workflow.internal.wire.ConcurrencyKeyWorkflow;
 import io.durableagents.workflow.internal.wire.LeaseRequest;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.SignalExternalWorkflowException;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
@@ -128,8 +129,9 @@ final class RunLease {
       Workflow.newExternalWorkflowStub(
               ConcurrencyKeyWorkflow.class, ConcurrencyKeyWorkflow.workflowId(lease.key()))
           .release(lease);
-    } catch (SignalExternalWorkflowException e) {
-      // The key's workflow completed: it holds nothing of this run.
+    } catch (SignalExternalWorkflowException | ApplicationFailure e) {
+      // The key's workflow completed: it holds nothing of this run. (The SDK reports a signal to
+      // a workflow that is not running as an ApplicationFailure.)
       log.info("release of '{}' for {}: {}", lease.key(), lease, e.getMessage());
     }
   }
