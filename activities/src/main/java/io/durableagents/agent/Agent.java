@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
+import io.durableagents.tools.ToolHook;
 import io.durableagents.tools.internal.SchemaValidator;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.temporal.common.RetryOptions;
@@ -52,6 +53,7 @@ public final class Agent {
   private final RetryOptions retryOptions;
   private final DriftPolicy onAgentDrift;
   private final Function<TriggerEnvelope, String> concurrencyKey;
+  private final List<ToolHook> toolHooks;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -81,6 +83,7 @@ public final class Agent {
     this.retryOptions = builder.retryOptions;
     this.onAgentDrift = builder.onAgentDrift;
     this.concurrencyKey = builder.concurrencyKey;
+    this.toolHooks = List.copyOf(builder.toolHooks);
   }
 
   /**
@@ -89,6 +92,13 @@ public final class Agent {
    */
   public String concurrencyKeyOf(TriggerEnvelope trigger) {
     return concurrencyKey == null || trigger == null ? null : concurrencyKey.apply(trigger);
+  }
+
+  /**
+   * The agent's tool hooks, in the order added; they run after the plugin's (see {@link ToolHook}).
+   */
+  public List<ToolHook> toolHooks() {
+    return toolHooks;
   }
 
   /** What a worker does when a run resumes under a changed definition of this agent. */
@@ -252,6 +262,7 @@ public final class Agent {
     private RetryOptions retryOptions;
     private DriftPolicy onAgentDrift = DriftPolicy.WARN;
     private Function<TriggerEnvelope, String> concurrencyKey;
+    private final List<ToolHook> toolHooks = new ArrayList<>();
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -277,6 +288,7 @@ public final class Agent {
       this.retryOptions = agent.retryOptions;
       this.onAgentDrift = agent.onAgentDrift;
       this.concurrencyKey = agent.concurrencyKey;
+      this.toolHooks.addAll(agent.toolHooks);
     }
 
     /** The model name passed to the provider (default {@code "default"}). */
@@ -432,6 +444,16 @@ public final class Agent {
      */
     public Builder setConcurrencyKey(Function<TriggerEnvelope, String> concurrencyKey) {
       this.concurrencyKey = Objects.requireNonNull(concurrencyKey, "concurrencyKey");
+      return this;
+    }
+
+    /**
+     * Adds a hook that sees every call of this agent's tools before and after it runs, after the
+     * plugin's hooks (see {@link ToolHook}). Hooks are code, not part of the agent's recorded
+     * definition: changing them is no drift.
+     */
+    public Builder addToolHook(ToolHook hook) {
+      toolHooks.add(Objects.requireNonNull(hook, "hook"));
       return this;
     }
 

@@ -1,13 +1,15 @@
 package io.durableagents.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
  * Options of {@link AgentClient#send}: which agent a new session runs and a per-run step budget
  * overriding the agent's (both apply only when the send creates the session; sends to a session
- * that exists keep the agent and budget it was started with), and the run configuration and
- * concurrency key of the run the send starts.
+ * that exists keep the agent and budget it was started with), the run configuration and concurrency
+ * key of the run the send starts, and when the send resumes a failed or cancelled run instead (its
+ * idempotency key and resume window).
  *
  * <pre>{@code
  * RunResult result = agents.send("chat-42", "hello",
@@ -20,12 +22,22 @@ public final class SendOptions {
   private final String agent;
   private final Integer maxSteps;
   private final ObjectNode runConfig;
+  private final String idempotencyKey;
+  private final Duration resumeWindow;
   private final String concurrencyKey;
 
-  private SendOptions(String agent, Integer maxSteps, ObjectNode runConfig, String concurrencyKey) {
+  private SendOptions(
+      String agent,
+      Integer maxSteps,
+      ObjectNode runConfig,
+      String idempotencyKey,
+      Duration resumeWindow,
+      String concurrencyKey) {
     this.agent = agent;
     this.maxSteps = maxSteps;
     this.runConfig = runConfig;
+    this.idempotencyKey = idempotencyKey;
+    this.resumeWindow = resumeWindow;
     this.concurrencyKey = concurrencyKey;
   }
 
@@ -64,6 +76,16 @@ public final class SendOptions {
     return runConfig == null ? null : runConfig.deepCopy();
   }
 
+  /** The idempotency key of this send, or null for none. */
+  public String getIdempotencyKey() {
+    return idempotencyKey;
+  }
+
+  /** How long after a failed or cancelled run this send resumes it, or null for the default. */
+  public Duration getResumeWindow() {
+    return resumeWindow;
+  }
+
   /** The concurrency key of the run this send starts, or null for the agent's default. */
   public String getConcurrencyKey() {
     return concurrencyKey;
@@ -80,12 +102,14 @@ public final class SendOptions {
     return Objects.equals(agent, that.agent)
         && Objects.equals(maxSteps, that.maxSteps)
         && Objects.equals(runConfig, that.runConfig)
+        && Objects.equals(idempotencyKey, that.idempotencyKey)
+        && Objects.equals(resumeWindow, that.resumeWindow)
         && Objects.equals(concurrencyKey, that.concurrencyKey);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(agent, maxSteps, runConfig, concurrencyKey);
+    return Objects.hash(agent, maxSteps, runConfig, idempotencyKey, resumeWindow, concurrencyKey);
   }
 
   @Override
@@ -96,6 +120,10 @@ public final class SendOptions {
         + maxSteps
         + ", runConfig="
         + runConfig
+        + ", idempotencyKey="
+        + (idempotencyKey == null ? null : "'" + idempotencyKey + "'")
+        + ", resumeWindow="
+        + resumeWindow
         + ", concurrencyKey="
         + (concurrencyKey == null ? null : "'" + concurrencyKey + "'")
         + "}";
@@ -106,6 +134,8 @@ public final class SendOptions {
     private String agent;
     private Integer maxSteps;
     private ObjectNode runConfig;
+    private String idempotencyKey;
+    private Duration resumeWindow;
     private String concurrencyKey;
 
     private Builder() {}
@@ -115,6 +145,8 @@ public final class SendOptions {
       agent = options.agent;
       maxSteps = options.maxSteps;
       runConfig = options.runConfig;
+      idempotencyKey = options.idempotencyKey;
+      resumeWindow = options.resumeWindow;
       concurrencyKey = options.concurrencyKey;
     }
 
@@ -153,6 +185,35 @@ public final class SendOptions {
     }
 
     /**
+     * The idempotency key of this send (1 to {@link
+     * io.durableagents.workflow.Limits#IDEMPOTENCY_KEY_CHARS} characters, no control characters;
+     * others are refused before sending). When the session's last run failed or was cancelled and
+     * was started by a send with the same key, a send of the same input resumes that run however
+     * long ago it ended; a different key starts a new run even within the {@linkplain
+     * #setResumeWindow resume window}. Default (null): none, the window decides.
+     */
+    public Builder setIdempotencyKey(String idempotencyKey) {
+      this.idempotencyKey = idempotencyKey;
+      return this;
+    }
+
+    /**
+     * How long after a failed or cancelled run a send of the same input resumes it, with the budget
+     * it has left, instead of adding the input again as a new run. {@link Duration#ZERO}: only a
+     * matching {@linkplain #setIdempotencyKey idempotency key} resumes. Default (null): 10 minutes.
+     *
+     * @throws IllegalArgumentException for a negative window
+     */
+    public Builder setResumeWindow(Duration resumeWindow) {
+      if (resumeWindow != null && resumeWindow.isNegative()) {
+        throw new IllegalArgumentException(
+            "resumeWindow must not be negative, got " + resumeWindow);
+      }
+      this.resumeWindow = resumeWindow;
+      return this;
+    }
+
+    /**
      * The concurrency key of the run this send starts (e.g. {@code customer:42}): runs that share a
      * key run one at a time, first come first served, across all sessions and workers; a run whose
      * key is held waits with status {@code queued}. Wins over the agent's default key. At most
@@ -168,7 +229,8 @@ public final class SendOptions {
 
     /** The options. */
     public SendOptions build() {
-      return new SendOptions(agent, maxSteps, runConfig, concurrencyKey);
+      return new SendOptions(
+          agent, maxSteps, runConfig, idempotencyKey, resumeWindow, concurrencyKey);
     }
   }
 }

@@ -117,9 +117,12 @@ class ClientOptionsTest {
         .isNotEqualTo(options);
     assertThat(options)
         .hasToString(
-            "SendOptions{agent='concierge', maxSteps=12, runConfig=null, concurrencyKey=null}");
+            "SendOptions{agent='concierge', maxSteps=12, runConfig=null, idempotencyKey=null,"
+                + " resumeWindow=null, concurrencyKey=null}");
     assertThat(defaults)
-        .hasToString("SendOptions{agent=null, maxSteps=null, runConfig=null, concurrencyKey=null}");
+        .hasToString(
+            "SendOptions{agent=null, maxSteps=null, runConfig=null, idempotencyKey=null,"
+                + " resumeWindow=null, concurrencyKey=null}");
     SendOptions keyed = options.toBuilder().setConcurrencyKey("customer:42").build();
     assertThat(keyed.getConcurrencyKey()).isEqualTo("customer:42");
     assertThat(keyed.toBuilder().build()).isEqualTo(keyed).hasSameHashCodeAs(keyed);
@@ -137,7 +140,18 @@ class ClientOptionsTest {
     assertThat(configured)
         .hasToString(
             "SendOptions{agent='concierge', maxSteps=12, runConfig={\"tier\":\"gold\"},"
-                + " concurrencyKey=null}");
+                + " idempotencyKey=null, resumeWindow=null, concurrencyKey=null}");
+    SendOptions resuming =
+        configured.toBuilder()
+            .setIdempotencyKey("order-7")
+            .setResumeWindow(java.time.Duration.ofMinutes(2))
+            .build();
+    assertThat(resuming).isNotEqualTo(configured);
+    assertThat(resuming.toBuilder().build()).isEqualTo(resuming);
+    assertThat(resuming)
+        .hasToString(
+            "SendOptions{agent='concierge', maxSteps=12, runConfig={\"tier\":\"gold\"},"
+                + " idempotencyKey='order-7', resumeWindow=PT2M, concurrencyKey=null}");
   }
 
   @Test

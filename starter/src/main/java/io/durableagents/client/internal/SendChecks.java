@@ -39,15 +39,33 @@ public final class SendChecks {
     }
   }
 
-  /** The request of a send: {@code request} with the options' run configuration and key. */
+  /**
+   * The request of a send: {@code request} with the options' run configuration, idempotency key,
+   * resume window and concurrency key.
+   */
   static SendRequest request(SendRequest request, SendOptions sendOptions) {
     SendRequest configured =
         sendOptions.getRunConfig() == null
             ? request
             : request.withRunConfig(sendOptions.getRunConfig());
-    return sendOptions.getConcurrencyKey() == null
-        ? configured
-        : configured.withConcurrencyKey(sendOptions.getConcurrencyKey());
+    if (sendOptions.getConcurrencyKey() != null) {
+      configured = configured.withConcurrencyKey(sendOptions.getConcurrencyKey());
+    }
+    if (sendOptions.getIdempotencyKey() == null && sendOptions.getResumeWindow() == null) {
+      return configured;
+    }
+    return configured.withResume(
+        sendOptions.getIdempotencyKey(),
+        sendOptions.getResumeWindow() == null ? null : windowMillis(sendOptions.getResumeWindow()));
+  }
+
+  /** A window in milliseconds; one too long to count in them is as good as forever. */
+  private static long windowMillis(java.time.Duration window) {
+    try {
+      return window.toMillis();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
   }
 
   /** The start input of a session that a send with {@code sendOptions} creates. */

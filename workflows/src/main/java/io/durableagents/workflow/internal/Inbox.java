@@ -25,6 +25,9 @@ final class Inbox {
 
   private String queuedConcurrencyKey;
 
+  /** The idempotency key the queued inputs were sent with (the first send's that had one). */
+  private String queuedIdempotencyKey;
+
   private final List<Message> interjections = new ArrayList<>();
 
   /** The new messages of a request: a re-sent stored conversation is recognised and dropped. */
@@ -42,12 +45,15 @@ final class Inbox {
   }
 
   /**
-   * Queues inputs for the next run, with the run configuration they were sent with (null: none);
-   * one already queued is a retry and kept once.
+   * Queues inputs for the next run, with the run configuration and idempotency key they were sent
+   * with (null: none); one already queued is a retry and kept once.
    */
-  void queue(List<Message> inputs, JsonNode runConfig) {
+  void queue(List<Message> inputs, JsonNode runConfig, String idempotencyKey) {
     if (queuedRunConfig == null && runConfig != null && runConfig.isObject()) {
       queuedRunConfig = runConfig;
+    }
+    if (queuedIdempotencyKey == null) {
+      queuedIdempotencyKey = idempotencyKey;
     }
     for (Message input : inputs) {
       if (!queued.contains(input)) {
@@ -96,6 +102,17 @@ final class Inbox {
     return queuedRunConfig;
   }
 
+  /** The idempotency key of the inputs about to be taken (null: none); cleared. */
+  String takeIdempotencyKey() {
+    String key = queuedIdempotencyKey;
+    queuedIdempotencyKey = null;
+    return key;
+  }
+
+  String queuedIdempotencyKey() {
+    return queuedIdempotencyKey;
+  }
+
   /** The trigger envelope of the inputs just taken, if a trigger sent them. */
   TriggerEnvelope takeTrigger() {
     TriggerEnvelope trigger = queuedTrigger;
@@ -134,9 +151,14 @@ final class Inbox {
   }
 
   /** What continue-as-new carried over. */
-  void restore(List<Message> queuedInputs, JsonNode runConfig, List<Message> runInterjections) {
+  void restore(
+      List<Message> queuedInputs,
+      JsonNode runConfig,
+      String idempotencyKey,
+      List<Message> runInterjections) {
     queued.addAll(queuedInputs);
     queuedRunConfig = runConfig;
+    queuedIdempotencyKey = idempotencyKey;
     interjections.addAll(runInterjections);
   }
 }

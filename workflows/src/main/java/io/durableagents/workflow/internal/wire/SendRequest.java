@@ -18,6 +18,11 @@ import java.util.List;
  * customer tier), saved with the run and handed to a dynamic agent's factory. A send that reaches a
  * run in progress does not change that run's configuration.
  *
+ * <p>{@code idempotencyKey} and {@code resumeWindowMs}: when the last run failed or was cancelled
+ * and this send repeats its input, the run resumes instead of a new one starting, if the send
+ * repeats the key of the send that started the run, or arrives within {@code resumeWindowMs} of the
+ * run's end (null: the session's default; 0: only by key). Both absent in sends of older clients.
+ *
  * <p>{@code concurrencyKey}: the concurrency key of the run this send starts (null: the agent's
  * default, if it has one): runs that share a key run one at a time, across sessions. Like the run
  * configuration, it does not change a run in progress.
@@ -29,6 +34,8 @@ public record SendRequest(
     @JsonProperty("messages") List<Message> messages,
     @JsonProperty("trigger") TriggerEnvelope trigger,
     @JsonProperty("runConfig") JsonNode runConfig,
+    @JsonProperty("idempotencyKey") String idempotencyKey,
+    @JsonProperty("resumeWindowMs") Long resumeWindowMs,
     @JsonProperty("concurrencyKey") String concurrencyKey) {
 
   public SendRequest {
@@ -37,11 +44,11 @@ public record SendRequest(
 
   public SendRequest(
       String input, List<Message> messages, TriggerEnvelope trigger, JsonNode runConfig) {
-    this(input, messages, trigger, runConfig, null);
+    this(input, messages, trigger, runConfig, null, null, null);
   }
 
   public SendRequest(String input, List<Message> messages, TriggerEnvelope trigger) {
-    this(input, messages, trigger, null, null);
+    this(input, messages, trigger, null);
   }
 
   public SendRequest(String input, List<Message> messages) {
@@ -63,12 +70,22 @@ public record SendRequest(
 
   /** This send with {@code config} as the run configuration of the run it starts. */
   public SendRequest withRunConfig(JsonNode config) {
-    return new SendRequest(input, messages, trigger, config, concurrencyKey);
+    return new SendRequest(
+        input, messages, trigger, config, idempotencyKey, resumeWindowMs, concurrencyKey);
   }
 
   /** This send with {@code key} as the concurrency key of the run it starts. */
   public SendRequest withConcurrencyKey(String key) {
-    return new SendRequest(input, messages, trigger, runConfig, key);
+    return new SendRequest(
+        input, messages, trigger, runConfig, idempotencyKey, resumeWindowMs, key);
+  }
+
+  /**
+   * This send with {@code key} as its idempotency key and {@code windowMs} as its resume window
+   * (null: the session's default).
+   */
+  public SendRequest withResume(String key, Long windowMs) {
+    return new SendRequest(input, messages, trigger, runConfig, key, windowMs, concurrencyKey);
   }
 
   public boolean isEmpty() {
