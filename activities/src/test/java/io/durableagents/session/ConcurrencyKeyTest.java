@@ -210,6 +210,29 @@ class ConcurrencyKeyTest {
     }
   }
 
+  @Test
+  void aRunCancelledWhileHoldingTheLease_givesItBack_andQueuesAgainWhenResumed() throws Exception {
+    try (SessionTestKit kit = kit()) {
+      CompletableFuture<RunResult> a = sendKeyed(kit, "cr-a", "k2");
+      awaitStarted("cr-a");
+      kit.session("cr-a").cancel("test");
+      assertThat(a.get(30, TimeUnit.SECONDS).status()).isEqualTo(RunStatus.CANCELLED);
+
+      // The cancelled run gave the lease back: the next run of the key starts at once.
+      CompletableFuture<RunResult> b = sendKeyed(kit, "cr-b", "k2");
+      awaitStarted("cr-b");
+      // The same text again resumes the cancelled run, which queues behind the holder.
+      CompletableFuture<RunResult> resumed = sendKeyed(kit, "cr-a", "k2");
+      assertThat(awaitQueued(kit, "cr-a", 1).concurrencyKey()).isEqualTo("k2");
+      open("cr-b");
+      assertThat(b.get(30, TimeUnit.SECONDS).status()).isEqualTo(RunStatus.FINISHED);
+      RunResult again = resumed.get(30, TimeUnit.SECONDS);
+      assertThat(again.status()).isEqualTo(RunStatus.FINISHED);
+      assertThat(again.run()).as("the cancelled run resumed").isEqualTo(1);
+      assertLeaseCompleted(kit, "k2");
+    }
+  }
+
   private static void assertLeaseCompleted(SessionTestKit kit, String key) {
     await()
         .atMost(WAIT)

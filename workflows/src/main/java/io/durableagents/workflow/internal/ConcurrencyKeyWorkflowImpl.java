@@ -33,7 +33,7 @@ public class ConcurrencyKeyWorkflowImpl implements ConcurrencyKeyWorkflow {
   static final Duration HOLDER_CHECK = Duration.ofMinutes(1);
 
   /** Grants after which the lease continues as new, so its history stays short. */
-  static final int GRANTS_PER_RUN = 200;
+  static final int GRANTS_PER_RUN = 50;
 
   private static final ActivityOptions CHECK_OPTIONS =
       ActivityOptions.newBuilder()
