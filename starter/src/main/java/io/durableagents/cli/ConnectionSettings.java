@@ -47,6 +47,9 @@ public final class ConnectionSettings {
   /** Deadline of the namespace check; the health check has the SDK's 5 s attempt deadline. */
   static final long NAMESPACE_CHECK_SECONDS = 5;
 
+  /** Health calls that may time out before Temporal counts as unreachable. */
+  static final int HEALTH_CHECK_ATTEMPTS = 3;
+
   private static final String GRPC_META_PREFIX = "TEMPORAL_GRPC_META_";
 
   private final ClientConfigProfile profile;
@@ -123,7 +126,7 @@ public final class ConnectionSettings {
           e);
     }
     try {
-      stubs.healthCheck();
+      healthCheck(stubs);
       checkNamespace(stubs);
       return stubs;
     } catch (RuntimeException e) {
@@ -135,6 +138,25 @@ public final class ConnectionSettings {
               && refusedCredentials(status.getStatus().getCode())
           ? refused(status)
           : unreachable(e);
+    }
+  }
+
+  /**
+   * The health call, tried again when it only timed out: a refused connection fails the first
+   * attempt at once, while a server that is slow to answer (a loaded machine, a cold start) gets
+   * {@link #HEALTH_CHECK_ATTEMPTS} attempts of the SDK's deadline before it counts as unreachable.
+   */
+  private static void healthCheck(WorkflowServiceStubs stubs) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        stubs.healthCheck();
+        return;
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED
+            || attempt == HEALTH_CHECK_ATTEMPTS) {
+          throw e;
+        }
+      }
     }
   }
 

@@ -394,6 +394,23 @@ class ConnectionSettingsTest {
   }
 
   @Test
+  void aServerThatAcceptsButDoesNotAnswer_getsEveryHealthAttempt_beforeItIsUnreachable()
+      throws Exception {
+    // Accepts connections (the kernel's backlog) but never speaks: each health call times out.
+    try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      String address = "127.0.0.1:" + silent.getLocalPort();
+      long start = System.nanoTime();
+
+      assertThatThrownBy(() -> ConnectionSettings.plain(address, "default").connect())
+          .isInstanceOf(CliException.class)
+          .hasMessageStartingWith("Cannot reach Temporal at " + address + " (DEADLINE_EXCEEDED");
+      // Three attempts of the SDK's 5 s deadline: a slow server is not given up after the first.
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isGreaterThanOrEqualTo(Duration.ofSeconds(10));
+    }
+  }
+
+  @Test
   void invalidAddress_isAUsageError() {
     assertThatThrownBy(() -> ConnectionSettings.plain("not an address", "default").connect())
         .isInstanceOfSatisfying(

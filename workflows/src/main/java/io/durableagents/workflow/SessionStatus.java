@@ -28,6 +28,8 @@ public final class SessionStatus {
   private final Approval approval;
   private final JsonNode businessState;
   private final Integer maxSteps;
+  private final String concurrencyKey;
+  private final Integer queuePlace;
 
   @JsonCreator
   private SessionStatus(
@@ -41,7 +43,9 @@ public final class SessionStatus {
       @JsonProperty("lastResult") RunResult lastResult,
       @JsonProperty("approval") Approval approval,
       @JsonProperty("businessState") JsonNode businessState,
-      @JsonProperty("maxSteps") Integer maxSteps) {
+      @JsonProperty("maxSteps") Integer maxSteps,
+      @JsonProperty("concurrencyKey") String concurrencyKey,
+      @JsonProperty("queuePlace") Integer queuePlace) {
     this.sessionId = sessionId;
     this.agent = agent;
     this.status = status;
@@ -53,6 +57,8 @@ public final class SessionStatus {
     this.approval = approval;
     this.businessState = businessState;
     this.maxSteps = maxSteps;
+    this.concurrencyKey = concurrencyKey;
+    this.queuePlace = queuePlace;
   }
 
   /** A builder of a new {@code SessionStatus}. */
@@ -134,6 +140,21 @@ public final class SessionStatus {
     return maxSteps;
   }
 
+  /** The concurrency key of the run in progress (or of the last run), or null when it has none. */
+  @JsonProperty("concurrencyKey")
+  public String concurrencyKey() {
+    return concurrencyKey;
+  }
+
+  /**
+   * While the run is {@link RunStatus#QUEUED queued}: its place in the queue of its concurrency key
+   * (1: next to run); null otherwise.
+   */
+  @JsonProperty("queuePlace")
+  public Integer queuePlace() {
+    return queuePlace;
+  }
+
   @Override
   public boolean equals(Object other) {
     if (this == other) {
@@ -152,7 +173,9 @@ public final class SessionStatus {
         && Objects.equals(lastResult, that.lastResult)
         && Objects.equals(approval, that.approval)
         && Objects.equals(businessState, that.businessState)
-        && Objects.equals(maxSteps, that.maxSteps);
+        && Objects.equals(maxSteps, that.maxSteps)
+        && Objects.equals(concurrencyKey, that.concurrencyKey)
+        && Objects.equals(queuePlace, that.queuePlace);
   }
 
   @Override
@@ -168,7 +191,9 @@ public final class SessionStatus {
         lastResult,
         approval,
         businessState,
-        maxSteps);
+        maxSteps,
+        concurrencyKey,
+        queuePlace);
   }
 
   @Override
@@ -195,6 +220,10 @@ public final class SessionStatus {
         + businessState
         + ", maxSteps="
         + maxSteps
+        + ", concurrencyKey="
+        + concurrencyKey
+        + ", queuePlace="
+        + queuePlace
         + "]";
   }
 
@@ -211,6 +240,8 @@ public final class SessionStatus {
     private Approval approval;
     private JsonNode businessState;
     private Integer maxSteps;
+    private String concurrencyKey;
+    private Integer queuePlace;
 
     private Builder() {}
 
@@ -226,6 +257,8 @@ public final class SessionStatus {
       this.approval = value.approval;
       this.businessState = value.businessState;
       this.maxSteps = value.maxSteps;
+      this.concurrencyKey = value.concurrencyKey;
+      this.queuePlace = value.queuePlace;
     }
 
     /** Sets {@link SessionStatus#sessionId()}. */
@@ -294,6 +327,18 @@ public final class SessionStatus {
       return this;
     }
 
+    /** Sets {@link SessionStatus#concurrencyKey()}. */
+    public Builder setConcurrencyKey(String concurrencyKey) {
+      this.concurrencyKey = concurrencyKey;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#queuePlace()}. */
+    public Builder setQueuePlace(Integer queuePlace) {
+      this.queuePlace = queuePlace;
+      return this;
+    }
+
     /** The value. */
     public SessionStatus build() {
       return new SessionStatus(
@@ -307,7 +352,9 @@ public final class SessionStatus {
           lastResult,
           approval,
           businessState,
-          maxSteps);
+          maxSteps,
+          concurrencyKey,
+          queuePlace);
     }
   }
 }

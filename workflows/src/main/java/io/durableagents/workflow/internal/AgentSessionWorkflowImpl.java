@@ -11,6 +11,7 @@ import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
 import io.durableagents.workflow.internal.wire.Decision;
 import io.durableagents.workflow.internal.wire.ForkOutcome;
 import io.durableagents.workflow.internal.wire.InputChecks;
+import io.durableagents.workflow.internal.wire.LeaseRequest;
 import io.durableagents.workflow.internal.wire.Rejection;
 import io.durableagents.workflow.internal.wire.SendRequest;
 import io.durableagents.workflow.internal.wire.SendRules;
@@ -99,6 +100,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         List<Message> inputs = session.inbox.takeQueued();
         session.resumes.runStarted(inputs, idempotencyKey);
         run = new AgentRun(session, inputs, runConfig);
+        run.requestConcurrencyKey(session.inbox.takeConcurrencyKey());
       }
       run.adoptTrigger(session.inbox.takeTrigger());
       session.execute(run);
@@ -262,6 +264,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       return run;
     }
     session.inbox.queue(inputs, request.runConfig(), request.idempotencyKey());
+    session.inbox.queueConcurrencyKey(request.concurrencyKey());
     return session.state.lastRun() + 1;
   }
 
@@ -337,6 +340,21 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     }
     // The reason only reaches logs and the run's cancellation scope: shown, never kept whole.
     current.cancel(InputChecks.shown(reason));
+  }
+
+  @Override
+  public void leaseGranted(LeaseRequest grant) {
+    AgentRun current = session.currentRun();
+    RunLease lease = current == null ? null : current.lease();
+    if (grant == null || (lease != null && lease.granted(grant))) {
+      return;
+    }
+    log.info(
+        "{}: lease of '{}' granted to {}, which does not wait for it; given back",
+        session.id(),
+        grant.key(),
+        grant);
+    RunLease.giveBack(grant);
   }
 
   @Override

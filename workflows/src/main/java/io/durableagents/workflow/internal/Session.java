@@ -119,7 +119,8 @@ final class Session {
         inbox.queuedRunConfig(),
         resumes.unfinished(),
         resumes.requested(),
-        inbox.queuedIdempotencyKey());
+        inbox.queuedIdempotencyKey(),
+        inbox.queuedConcurrencyKey());
   }
 
   /** Takes over the state a previous workflow run of the session handed over. */
@@ -147,6 +148,7 @@ final class Session {
     if (resumes.requested()) {
       results.resumed(resumes.requestedRun());
     }
+    inbox.queueConcurrencyKey(snapshot.queuedConcurrencyKey());
     if (run != null) {
       state.activeRunRestored(run.run());
     }
@@ -161,6 +163,7 @@ final class Session {
   }
 
   SessionStatus status() {
+    RunLease lease = currentRun == null ? null : currentRun.lease();
     return SessionStatus.newBuilder()
         .setSessionId(id())
         .setAgent(state.shownAgent())
@@ -173,6 +176,8 @@ final class Session {
         .setApproval(approvals.pending())
         .setBusinessState(state.businessState())
         .setMaxSteps(start.maxSteps())
+        .setConcurrencyKey(state.concurrencyKey())
+        .setQueuePlace(lease == null ? null : lease.waitingPlace())
         .build();
   }
 }

@@ -35,6 +35,9 @@ final class SessionState {
    */
   private JsonNode businessState;
 
+  /** The concurrency key of the current or last run (null: none). */
+  private String concurrencyKey;
+
   /** True until a forked session's transcript is prepared: senders wait for it. */
   private boolean preparingFork;
 
@@ -112,6 +115,15 @@ final class SessionState {
     visibility.agentKnown(resolved.name(), resolved.searchAttributes());
   }
 
+  String concurrencyKey() {
+    return concurrencyKey;
+  }
+
+  /** The run's concurrency key is known: shown from now on. */
+  void concurrencyKeyKnown(String key) {
+    concurrencyKey = key;
+  }
+
   void statusChanged(RunStatus newStatus) {
     status = newStatus;
   }
@@ -179,6 +191,9 @@ final class SessionState {
    */
   void show(Approval pendingApproval) {
     visibility.show(
-        lastRun, pendingApproval != null ? RunStatus.AWAITING_APPROVAL : status, pendingApproval);
+        lastRun,
+        pendingApproval != null ? RunStatus.AWAITING_APPROVAL : status,
+        pendingApproval,
+        concurrencyKey);
   }
 }

@@ -36,8 +36,11 @@ final class SessionVisibility {
     this.upserts = attributesRegistered;
   }
 
-  /** Shows the session in {@code status} (a {@link RunStatus}) at {@code run}. */
-  void show(int run, RunStatus status, Approval pending) {
+  /**
+   * Shows the session in {@code status} (a {@link RunStatus}) at {@code run}, whose concurrency key
+   * is {@code concurrencyKey} (null: none).
+   */
+  void show(int run, RunStatus status, Approval pending, String concurrencyKey) {
     Workflow.setCurrentDetails(details(run, status, pending));
     if (!upserts) {
       return;
@@ -45,6 +48,7 @@ final class SessionVisibility {
     List<SearchAttributeUpdate<?>> updates = new ArrayList<>();
     changed(updates, SessionSearchAttributes.AGENT_NAME, agent);
     changed(updates, SessionSearchAttributes.PARENT_SESSION, parentSession);
+    changed(updates, SessionSearchAttributes.CONCURRENCY_KEY, concurrencyKey);
     String agentStatus = SessionSearchAttributes.agentStatus(status);
     if (agentStatus != null) {
       changed(updates, SessionSearchAttributes.AGENT_STATUS, agentStatus);

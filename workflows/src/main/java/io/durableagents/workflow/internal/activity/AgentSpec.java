@@ -12,7 +12,8 @@ import java.util.List;
  * io.durableagents.workflow.SessionSearchAttributes}); results recorded before it existed read
  * false, so their sessions replay without upserts. {@code modelTaskQueue} and {@code modelRetry}:
  * where model turns run and how they are retried, when the agent sets them (null: the workflow's
- * queue and the default policy of {@code modelMaxAttempts}).
+ * queue and the default policy of {@code modelMaxAttempts}). {@code concurrencyKey}: the key the
+ * agent's default gave the run from its trigger (null: none).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -32,7 +33,8 @@ public record AgentSpec(
     @JsonProperty("localModel") boolean localModel,
     @JsonProperty("searchAttributes") boolean searchAttributes,
     @JsonProperty("modelTaskQueue") String modelTaskQueue,
-    @JsonProperty("modelRetry") RetrySpec modelRetry) {
+    @JsonProperty("modelRetry") RetrySpec modelRetry,
+    @JsonProperty("concurrencyKey") String concurrencyKey) {
 
   /** Default wait for a decision before a gated call gets {@code approval_expired}. */
   public static final long DEFAULT_APPROVAL_TIMEOUT_MS = 7L * 24 * 3600 * 1000;
@@ -60,7 +62,30 @@ public record AgentSpec(
         localModel,
         registered,
         modelTaskQueue,
-        modelRetry);
+        modelRetry,
+        concurrencyKey);
+  }
+
+  /** This spec with {@code key} as the run's concurrency key. */
+  public AgentSpec withConcurrencyKey(String key) {
+    return new AgentSpec(
+        name,
+        model,
+        fingerprint,
+        maxSteps,
+        toolConcurrency,
+        modelTimeoutMs,
+        modelMaxAttempts,
+        tools,
+        approvalTimeoutMs,
+        notifier,
+        maxTokens,
+        runTimeoutMs,
+        localModel,
+        searchAttributes,
+        modelTaskQueue,
+        modelRetry,
+        key);
   }
 
   /** The tool of that name, or null when the agent has none. */
