@@ -49,6 +49,7 @@ public final class Agent {
   private final String taskQueue;
   private final RetryOptions retryOptions;
   private final DriftPolicy onAgentDrift;
+  private final Duration idleTimeout;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -77,6 +78,7 @@ public final class Agent {
     this.taskQueue = builder.taskQueue;
     this.retryOptions = builder.retryOptions;
     this.onAgentDrift = builder.onAgentDrift;
+    this.idleTimeout = builder.idleTimeout;
   }
 
   /** What a worker does when a run resumes under a changed definition of this agent. */
@@ -145,6 +147,15 @@ public final class Agent {
    */
   public Duration runTimeout() {
     return runTimeout;
+  }
+
+  /**
+   * How long a session of this agent waits for its next send before it closes itself (default 30
+   * days): its workflow completes, which lets the worker deployment version it was pinned to drain;
+   * the projection keeps everything, and a later send starts it again from its last entry.
+   */
+  public Duration idleTimeout() {
+    return idleTimeout;
   }
 
   /** A builder for an agent of that name. */
@@ -239,6 +250,7 @@ public final class Agent {
     private String taskQueue;
     private RetryOptions retryOptions;
     private DriftPolicy onAgentDrift = DriftPolicy.WARN;
+    private Duration idleTimeout = Duration.ofDays(30);
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -263,6 +275,7 @@ public final class Agent {
       this.taskQueue = agent.taskQueue;
       this.retryOptions = agent.retryOptions;
       this.onAgentDrift = agent.onAgentDrift;
+      this.idleTimeout = agent.idleTimeout;
     }
 
     /** The model name passed to the provider (default {@code "default"}). */
@@ -381,6 +394,19 @@ public final class Agent {
         throw new IllegalArgumentException("runTimeout must be positive");
       }
       this.runTimeout = runTimeout;
+      return this;
+    }
+
+    /**
+     * How long an idle session waits for its next send before it closes itself (default 30 days;
+     * see {@link Agent#idleTimeout()}). The wait is one durable timer per idle period.
+     */
+    public Builder setIdleTimeout(Duration idleTimeout) {
+      Objects.requireNonNull(idleTimeout, "idleTimeout");
+      if (idleTimeout.isZero() || idleTimeout.isNegative()) {
+        throw new IllegalArgumentException("idleTimeout must be positive");
+      }
+      this.idleTimeout = idleTimeout;
       return this;
     }
 

@@ -6,6 +6,7 @@ import io.durableagents.activities.internal.AgentRegistry;
 import io.durableagents.activities.internal.ApprovalActivitiesImpl;
 import io.durableagents.activities.internal.CheckpointActivitiesImpl;
 import io.durableagents.activities.internal.ForkActivitiesImpl;
+import io.durableagents.activities.internal.LifecycleActivitiesImpl;
 import io.durableagents.activities.internal.ModelActivitiesImpl;
 import io.durableagents.activities.internal.SearchAttributeCheck;
 import io.durableagents.activities.internal.ToolActivitiesImpl;
@@ -121,6 +122,7 @@ public final class AgentsPlugin extends SimplePlugin {
             .withArtifacts(options.getArtifactStore()),
         new CheckpointActivitiesImpl(store),
         new ApprovalActivitiesImpl(registry, store),
-        new ForkActivitiesImpl(definitions, store, searchAttributes).withTranscripts(transcripts));
+        new ForkActivitiesImpl(definitions, store, searchAttributes).withTranscripts(transcripts),
+        new LifecycleActivitiesImpl(store, searchAttributes));
   }
 }

@@ -3,6 +3,7 @@ package io.durableagents.client;
 import io.durableagents.client.internal.ClientCalls;
 import io.durableagents.client.internal.DecisionCalls;
 import io.durableagents.client.internal.ForkCalls;
+import io.durableagents.client.internal.LifecycleCalls;
 import io.durableagents.client.internal.SendChecks;
 import io.durableagents.client.internal.SessionCalls;
 import io.durableagents.workflow.DecisionOutcome;
@@ -60,6 +61,7 @@ public final class AgentClient implements AutoCloseable {
   private final SessionCalls sessions;
   private final DecisionCalls decisions;
   private final ForkCalls forks;
+  private final LifecycleCalls lifecycle;
 
   private AgentClient(WorkflowClient client, AgentClientOptions options) {
     this.calls =
@@ -68,6 +70,7 @@ public final class AgentClient implements AutoCloseable {
     this.sessions = new SessionCalls(calls);
     this.decisions = new DecisionCalls(calls);
     this.forks = new ForkCalls(calls);
+    this.lifecycle = new LifecycleCalls(calls, sessions);
   }
 
   /**
@@ -288,6 +291,51 @@ public final class AgentClient implements AutoCloseable {
    */
   public void cancel(String sessionId) {
     sessions.cancel(sessionId);
+  }
+
+  /**
+   * Closes the session: sends accepted before the close still run, the run in progress finishes,
+   * then the worker marks the session closed in the projection and its workflow completes (which
+   * lets the worker deployment version it was pinned to drain). The projection keeps everything; a
+   * later {@link #send} starts the session again under the same id from its last entry, with its
+   * transcript and business state. A session already closed answers its status.
+   *
+   * @return the session's status, {@link io.durableagents.session.SessionLifecycle#CLOSED}
+   * @throws SessionAwaitingApprovalException while an approval is pending: decide it, or {@link
+   *     #close(String, boolean) close with force}
+   * @throws SessionNotFoundException when there is no such session
+   */
+  public SessionStatus close(String sessionId) {
+    return lifecycle.close(sessionId, false);
+  }
+
+  /**
+   * {@link #close(String)}; with {@code force}, a run in progress (one paused on an approval
+   * included) is cancelled first and its approval settled as cancelled.
+   */
+  public SessionStatus close(String sessionId, boolean force) {
+    return lifecycle.close(sessionId, force);
+  }
+
+  /**
+   * Deletes the session: closes it, has the worker remove its projection rows (its checkpoint
+   * history, and the transcript it refers to, kept when {@code keepHistory}), then deletes its
+   * workflow executions from Temporal, so that {@link #status} answers empty. Refused while an
+   * approval is pending; see {@link #delete(String, boolean, boolean)}.
+   *
+   * @throws SessionAwaitingApprovalException while an approval is pending
+   * @throws SessionNotFoundException when neither Temporal nor the projection knows the session
+   */
+  public void delete(String sessionId, boolean keepHistory) {
+    lifecycle.delete(sessionId, keepHistory, false);
+  }
+
+  /**
+   * {@link #delete(String, boolean)}; with {@code force}, a run in progress (one paused on an
+   * approval included) is cancelled first and its approval settled as cancelled.
+   */
+  public void delete(String sessionId, boolean keepHistory, boolean force) {
+    lifecycle.delete(sessionId, keepHistory, force);
   }
 
   /**

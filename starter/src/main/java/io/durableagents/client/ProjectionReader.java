@@ -7,6 +7,7 @@ import io.durableagents.projection.internal.ProjectionQueries;
 import io.durableagents.projection.internal.StoredApproval;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
+import io.durableagents.session.SessionLifecycle;
 import io.durableagents.session.internal.ApprovalRecord;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -316,6 +317,7 @@ public final class ProjectionReader implements AutoCloseable {
         .setParentSessionId(row.parentSessionId())
         .setParentStep(row.parentStep())
         .setForkPatch(row.forkPatch())
+        .setLifecycle(row.closedAt() == null ? SessionLifecycle.OPEN : SessionLifecycle.CLOSED)
         .build();
   }
 

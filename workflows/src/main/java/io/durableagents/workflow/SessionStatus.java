@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.conversation.Usage;
 import io.durableagents.session.Approval;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.SessionLifecycle;
 import java.util.Objects;
 
 /**
@@ -28,6 +29,7 @@ public final class SessionStatus {
   private final Approval approval;
   private final JsonNode businessState;
   private final Integer maxSteps;
+  private final SessionLifecycle lifecycle;
 
   @JsonCreator
   private SessionStatus(
@@ -41,7 +43,8 @@ public final class SessionStatus {
       @JsonProperty("lastResult") RunResult lastResult,
       @JsonProperty("approval") Approval approval,
       @JsonProperty("businessState") JsonNode businessState,
-      @JsonProperty("maxSteps") Integer maxSteps) {
+      @JsonProperty("maxSteps") Integer maxSteps,
+      @JsonProperty("lifecycle") SessionLifecycle lifecycle) {
     this.sessionId = sessionId;
     this.agent = agent;
     this.status = status;
@@ -53,6 +56,7 @@ public final class SessionStatus {
     this.approval = approval;
     this.businessState = businessState;
     this.maxSteps = maxSteps;
+    this.lifecycle = lifecycle == null ? SessionLifecycle.OPEN : lifecycle;
   }
 
   /** A builder of a new {@code SessionStatus}. */
@@ -126,6 +130,15 @@ public final class SessionStatus {
   }
 
   /**
+   * Whether the session's workflow is open, closing (a close was accepted, the run in progress
+   * finishes first) or closed (a send starts it again from its last entry).
+   */
+  @JsonProperty("lifecycle")
+  public SessionLifecycle lifecycle() {
+    return lifecycle;
+  }
+
+  /**
    * The model-turn budget the session's start set for every run (a send's {@code maxSteps}), or
    * null when its runs take the agent's.
    */
@@ -152,7 +165,8 @@ public final class SessionStatus {
         && Objects.equals(lastResult, that.lastResult)
         && Objects.equals(approval, that.approval)
         && Objects.equals(businessState, that.businessState)
-        && Objects.equals(maxSteps, that.maxSteps);
+        && Objects.equals(maxSteps, that.maxSteps)
+        && lifecycle == that.lifecycle;
   }
 
   @Override
@@ -168,7 +182,8 @@ public final class SessionStatus {
         lastResult,
         approval,
         businessState,
-        maxSteps);
+        maxSteps,
+        lifecycle);
   }
 
   @Override
@@ -195,6 +210,8 @@ public final class SessionStatus {
         + businessState
         + ", maxSteps="
         + maxSteps
+        + ", lifecycle="
+        + lifecycle
         + "]";
   }
 
@@ -211,6 +228,7 @@ public final class SessionStatus {
     private Approval approval;
     private JsonNode businessState;
     private Integer maxSteps;
+    private SessionLifecycle lifecycle;
 
     private Builder() {}
 
@@ -226,6 +244,7 @@ public final class SessionStatus {
       this.approval = value.approval;
       this.businessState = value.businessState;
       this.maxSteps = value.maxSteps;
+      this.lifecycle = value.lifecycle;
     }
 
     /** Sets {@link SessionStatus#sessionId()}. */
@@ -288,6 +307,12 @@ public final class SessionStatus {
       return this;
     }
 
+    /** Sets {@link SessionStatus#lifecycle()} (null: open). */
+    public Builder setLifecycle(SessionLifecycle lifecycle) {
+      this.lifecycle = lifecycle;
+      return this;
+    }
+
     /** Sets {@link SessionStatus#maxSteps()}. */
     public Builder setMaxSteps(Integer maxSteps) {
       this.maxSteps = maxSteps;
@@ -307,7 +332,8 @@ public final class SessionStatus {
           lastResult,
           approval,
           businessState,
-          maxSteps);
+          maxSteps,
+          lifecycle);
     }
   }
 }

@@ -178,7 +178,8 @@ public final class AgentRegistry {
         agent.modelExecution() == Execution.LOCAL_ACTIVITY,
         false,
         agent.taskQueue(),
-        RetrySpec.of(agent.retryOptions()));
+        RetrySpec.of(agent.retryOptions()),
+        agent.idleTimeout().toMillis());
   }
 
   /**

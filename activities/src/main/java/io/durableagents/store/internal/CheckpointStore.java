@@ -99,6 +99,20 @@ public interface CheckpointStore extends AgentStore {
       String patchSummary);
 
   /**
+   * Hands the stored session {@code sessionId} over to the workflow execution {@code executionId}
+   * (a new workflow under the id of a closed session), marking it open again: that execution's
+   * saves continue the session's rows rather than replacing them. Answers the row as it was; empty
+   * (and nothing written) when the store has no such session.
+   */
+  Optional<StoredSession> adopt(String sessionId, String executionId);
+
+  /**
+   * Marks the session closed at {@code closedAt} (epoch milliseconds), if its row belongs to the
+   * execution {@code executionId}. Idempotent.
+   */
+  void markClosed(String sessionId, String executionId, long closedAt);
+
+  /**
    * The checkpoint history of a session, newest step first.
    *
    * @param limit at most this many entries; zero or less means all of them

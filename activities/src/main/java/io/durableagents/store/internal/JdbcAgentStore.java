@@ -1,5 +1,7 @@
 package io.durableagents.store.internal;
 
+import static io.durableagents.store.internal.JdbcStatements.executeUpdate;
+
 import io.durableagents.conversation.Message;
 import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.projection.internal.ProjectionQueries;
@@ -206,6 +208,33 @@ public final class JdbcAgentStore implements CheckpointStore {
         connection -> {
           SessionRows.lock(connection, sessionId);
           return SessionRemoval.delete(connection, sessionId, keepHistory);
+        });
+  }
+
+  @Override
+  public Optional<StoredSession> adopt(String sessionId, String executionId) {
+    EncodedSave.requireSessionId(sessionId);
+    Objects.requireNonNull(executionId, "executionId");
+    return transactions.inTransaction(
+        "restore session " + sessionId,
+        connection -> {
+          SessionRows.lock(connection, sessionId);
+          Optional<StoredSession> row = queries.session(connection, sessionId);
+          if (row.isPresent()) {
+            executeUpdate(connection, Sql.ADOPT_SESSION, executionId, sessionId);
+          }
+          return row;
+        });
+  }
+
+  @Override
+  public void markClosed(String sessionId, String executionId, long closedAt) {
+    EncodedSave.requireSessionId(sessionId);
+    transactions.inTransaction(
+        "mark session " + sessionId + " closed",
+        connection -> {
+          executeUpdate(connection, Sql.MARK_CLOSED, closedAt, sessionId, executionId);
+          return null;
         });
   }
 

@@ -166,6 +166,17 @@ public final class Sql {
           + " AND NOT EXISTS ("
           + "SELECT 1 FROM agent_checkpoints c WHERE c.session_id = agent_messages.session_id)";
 
+  /**
+   * A new workflow execution takes a closed session over (parameters: execution id, session): its
+   * saves continue the session's rows instead of replacing them, and the session is open again.
+   */
+  public static final String ADOPT_SESSION =
+      "UPDATE agent_sessions SET execution_id = ?, closed_at = NULL WHERE session_id = ?";
+
+  /** Marks a session closed (parameters: closed at, session, execution id). */
+  public static final String MARK_CLOSED =
+      "UPDATE agent_sessions SET closed_at = ? WHERE session_id = ? AND execution_id = ?";
+
   /** The lineage of a forked session, on the row of the fork's own execution only. */
   public static final String SET_LINEAGE =
       "UPDATE agent_sessions SET parent_session_id = ?, parent_step = ?, fork_patch = ?"

@@ -44,7 +44,16 @@ public final class Rows {
         lineageStep,
         hasColumn(row, "fork_patch") ? row.getString("fork_patch") : null,
         hasColumn(row, "run_config") ? jsonColumn(row.getString("run_config")) : null,
-        hasColumn(row, "drift") ? row.getString("drift") : null);
+        hasColumn(row, "drift") ? row.getString("drift") : null,
+        closedAt(row));
+  }
+
+  private static Long closedAt(ResultSet row) throws SQLException {
+    if (!hasColumn(row, "closed_at")) {
+      return null;
+    }
+    long closedAt = row.getLong("closed_at");
+    return row.wasNull() ? null : closedAt;
   }
 
   /**

@@ -22,6 +22,8 @@ import io.durableagents.session.RunStatus;
  * @param runConfig the run configuration of the session's current run, or null when it has none
  * @param drift the drift a worker reported for the current run (see {@link StoredEntry#drift()}),
  *     or null
+ * @param closedAt epoch milliseconds (UTC) when the session's workflow closed; null while it is
+ *     open, and in a projection from before the column
  */
 public record StoredSession(
     String sessionId,
@@ -39,4 +41,5 @@ public record StoredSession(
     Integer parentStep,
     String forkPatch,
     JsonNode runConfig,
-    String drift) {}
+    String drift,
+    Long closedAt) {}

@@ -131,8 +131,38 @@ public final class SessionCalls {
     return SendRequest.ofTrigger(trigger);
   }
 
-  /** Update-with-start of {@code send}, waiting for the run to settle; follows continue-as-new. */
+  /** How often a send refused by a closing session waits for the close and is sent again. */
+  private static final int MAX_CLOSING_RETRIES = 3;
+
+  /**
+   * Update-with-start of {@code send}, waiting for the run to settle; follows continue-as-new. A
+   * send refused because the session is closing waits for its workflow to complete and is sent
+   * again: it starts the session again from its last entry.
+   */
   private RunResult sendWithStart(String sessionId, SendRequest input, SendOptions sendOptions) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return sendWithStartOnce(sessionId, input, sendOptions);
+      } catch (SessionClosingException e) {
+        if (attempt >= MAX_CLOSING_RETRIES) {
+          throw e;
+        }
+        awaitClosed(sessionId);
+      }
+    }
+  }
+
+  /** Waits for the session's workflow to complete after its close. */
+  private void awaitClosed(String sessionId) {
+    try {
+      calls.client().newUntypedWorkflowStub(sessionId).getResult(Void.class);
+    } catch (RuntimeException e) {
+      // Completed in another way, or gone: the next send finds out.
+    }
+  }
+
+  private RunResult sendWithStartOnce(
+      String sessionId, SendRequest input, SendOptions sendOptions) {
     Objects.requireNonNull(sendOptions, "sendOptions");
     SessionStart start = SendChecks.start(sessionId, sendOptions);
     SendRequest request = SendChecks.request(input, sendOptions);

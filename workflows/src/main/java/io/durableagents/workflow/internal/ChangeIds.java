@@ -22,5 +22,12 @@ final class ChangeIds {
    */
   static final String STABLE_IDS = "stable-ids";
 
+  /**
+   * Sessions with an end of life: a new workflow under a known session id first restores the
+   * session from the store (local activity {@code RestoreSession}), and an idle session waits for
+   * its next send under a durable timer of its agent's idle timeout, then closes itself.
+   */
+  static final String SESSION_LIFECYCLE = "session-lifecycle";
+
   private ChangeIds() {}
 }

@@ -22,6 +22,7 @@ final class Session {
   final RunResults results = new RunResults();
   final Checkpoints checkpoints;
   final Handover handover;
+  final Lifecycle lifecycle;
 
   /** Whether ids are kept stable across paths ({@link ChangeIds#STABLE_IDS}). */
   private boolean stableIds;
@@ -45,6 +46,7 @@ final class Session {
     this.checkpoints =
         new Checkpoints(state, stubs, () -> currentRun == null ? null : currentRun.info());
     this.handover = new Handover(start, sessionId);
+    this.lifecycle = new Lifecycle(start.fork() == null && start.continued() == null);
   }
 
   String id() {
@@ -88,7 +90,7 @@ final class Session {
 
   /** Shows where the session is in Temporal's tools. */
   void show() {
-    state.show(approvals.pending());
+    state.show(approvals.pending(), lifecycle.isClosed());
   }
 
   /**
@@ -113,7 +115,8 @@ final class Session {
         inbox.queuedCopy(),
         run,
         state.businessState(),
-        inbox.queuedRunConfig());
+        inbox.queuedRunConfig(),
+        lifecycle.idleTimeoutMs(state.spec()));
   }
 
   /** Takes over the state a previous workflow run of the session handed over. */
@@ -135,6 +138,7 @@ final class Session {
     if (run != null) {
       state.activeRunRestored(run.run());
     }
+    lifecycle.restoreIdleTimeout(snapshot.idleTimeoutMs());
   }
 
   SessionStatus status() {
@@ -150,6 +154,7 @@ final class Session {
         .setApproval(approvals.pending())
         .setBusinessState(state.businessState())
         .setMaxSteps(start.maxSteps())
+        .setLifecycle(lifecycle.state())
         .build();
   }
 }

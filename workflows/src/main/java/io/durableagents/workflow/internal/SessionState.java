@@ -5,6 +5,7 @@ import io.durableagents.conversation.Usage;
 import io.durableagents.session.Approval;
 import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.internal.activity.AgentSpec;
+import io.durableagents.workflow.internal.activity.ForkState;
 import io.durableagents.workflow.internal.wire.MergePatch;
 
 /**
@@ -155,6 +156,20 @@ final class SessionState {
     preparingFork = false;
   }
 
+  /**
+   * The session's newest entry in the store, for a new workflow that goes on from it: the runs
+   * continue its numbering, and it shows as it stood.
+   */
+  void restoredFromStore(ForkState past) {
+    agentName = past.agent();
+    step = past.step();
+    totalUsage = past.usage();
+    businessState = past.businessState();
+    lastRun = past.run();
+    status = RunStatus.settled(past.status()) ? past.status() : RunStatus.FINISHED;
+    visibility.agentKnown(past.agent(), past.searchAttributes());
+  }
+
   /** The state carried over continue-as-new. */
   void restored(
       RunStatus restoredStatus,
@@ -177,8 +192,11 @@ final class SessionState {
    * Shows where the session is in Temporal's tools (see {@link SessionVisibility}). A run carried
    * over continue-as-new while it waits for a decision is still waiting.
    */
-  void show(Approval pendingApproval) {
+  void show(Approval pendingApproval, boolean closed) {
     visibility.show(
-        lastRun, pendingApproval != null ? RunStatus.AWAITING_APPROVAL : status, pendingApproval);
+        lastRun,
+        pendingApproval != null ? RunStatus.AWAITING_APPROVAL : status,
+        pendingApproval,
+        closed);
   }
 }

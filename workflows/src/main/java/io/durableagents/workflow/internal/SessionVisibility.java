@@ -36,16 +36,23 @@ final class SessionVisibility {
     this.upserts = attributesRegistered;
   }
 
-  /** Shows the session in {@code status} (a {@link RunStatus}) at {@code run}. */
-  void show(int run, RunStatus status, Approval pending) {
-    Workflow.setCurrentDetails(details(run, status, pending));
+  /**
+   * Shows the session in {@code status} (a {@link RunStatus}) at {@code run}; a {@code closed}
+   * session as {@link SessionSearchAttributes#CLOSED}.
+   */
+  void show(int run, RunStatus status, Approval pending, boolean closed) {
+    Workflow.setCurrentDetails(
+        closed
+            ? "run " + run + " · " + SessionSearchAttributes.CLOSED
+            : details(run, status, pending));
     if (!upserts) {
       return;
     }
     List<SearchAttributeUpdate<?>> updates = new ArrayList<>();
     changed(updates, SessionSearchAttributes.AGENT_NAME, agent);
     changed(updates, SessionSearchAttributes.PARENT_SESSION, parentSession);
-    String agentStatus = SessionSearchAttributes.agentStatus(status);
+    String agentStatus =
+        closed ? SessionSearchAttributes.CLOSED : SessionSearchAttributes.agentStatus(status);
     if (agentStatus != null) {
       changed(updates, SessionSearchAttributes.AGENT_STATUS, agentStatus);
       changed(updates, SessionSearchAttributes.PENDING_APPROVALS, pending == null ? 0L : 1L);

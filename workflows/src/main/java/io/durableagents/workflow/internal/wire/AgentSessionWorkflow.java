@@ -74,6 +74,20 @@ public interface AgentSessionWorkflow {
   @UpdateMethod(name = "forkPrepared")
   ForkOutcome forkPrepared();
 
+  /**
+   * Closes the session: sends accepted before it still run, later ones are refused ({@code
+   * session_closing}); the run in progress finishes (with {@link CloseRequest#force()}, it is
+   * cancelled); then the worker marks the session closed in the store (or removes its rows, for a
+   * delete) and the workflow completes. Answers the closed session's status. Refused without force
+   * while an approval is pending ({@code close_needs_force}). A later send starts the session
+   * again, under the same id, from its last entry.
+   */
+  @UpdateMethod(name = "close")
+  SessionStatus close(CloseRequest request);
+
+  @UpdateValidatorMethod(updateName = "close")
+  void validateClose(CloseRequest request);
+
   @QueryMethod(name = "status")
   SessionStatus status();
 }

@@ -18,7 +18,8 @@ import java.util.List;
 
 /**
  * Everything a session carries across continue-as-new: nothing is summarised away. The transcript
- * itself stays in the store and travels by reference (its length and hash).
+ * itself stays in the store and travels by reference (its length and hash). {@code idleTimeoutMs}:
+ * the idle timeout of the session's agent, as its last run resolved it (0: not known yet).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -34,7 +35,8 @@ public record SessionSnapshot(
     @JsonProperty("queuedInputs") List<Message> queuedInputs,
     @JsonProperty("run") RunSnapshot run,
     @JsonProperty("businessState") JsonNode businessState,
-    @JsonProperty("queuedRunConfig") JsonNode queuedRunConfig) {
+    @JsonProperty("queuedRunConfig") JsonNode queuedRunConfig,
+    @JsonProperty("idleTimeoutMs") long idleTimeoutMs) {
 
   public SessionSnapshot {
     closedApprovals = closedApprovals == null ? List.of() : List.copyOf(closedApprovals);
