@@ -122,7 +122,9 @@ class SessionLifecycleTest extends SessionKitTest {
     kit = new SessionTestKit(dir, Scripts.of(ANSWERS), 10);
     kit.send("gone-1", "hello");
 
-    kit.session("gone-1").close(CloseRequest.delete(false, false));
+    SessionStatus deleted = kit.session("gone-1").close(CloseRequest.delete(false, false));
+
+    assertThat(deleted.lifecycle()).isEqualTo(SessionLifecycle.DELETED);
 
     assertThat(workflowStatus("gone-1"))
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);

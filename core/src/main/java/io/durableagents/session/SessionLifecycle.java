@@ -16,7 +16,13 @@ public enum SessionLifecycle {
    * Its workflow completed (closed by a client, or idle for the agent's idle timeout); the
    * projection keeps everything, and a send starts it again from its last entry.
    */
-  CLOSED("closed");
+  CLOSED("closed"),
+  /**
+   * Deleted: its projection rows were removed before its workflow completed. Only the status query
+   * of a deleted workflow that Temporal has not dropped yet answers it; clients report no such
+   * session.
+   */
+  DELETED("deleted");
 
   private final String value;
 

@@ -21,9 +21,9 @@ import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowUpdateStage;
-import java.time.Duration;
-import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A session's end of life: close (its workflow completes after its run; a send starts it again) and
@@ -33,9 +33,6 @@ import java.util.Optional;
 public final class LifecycleCalls {
   /** A close answered while the session continued as new is sent to its next run: at most this. */
   private static final int MAX_CLOSE_ATTEMPTS = 5;
-
-  /** How long a delete waits for Temporal to drop the session's executions. */
-  private static final Duration DELETE_WAIT = Duration.ofSeconds(30);
 
   private final ClientCalls calls;
   private final SessionCalls sessions;
@@ -124,7 +121,7 @@ public final class LifecycleCalls {
         notFound = mapped;
         break;
       }
-      if (status.lifecycle() == SessionLifecycle.CLOSED || attempt >= MAX_CLOSE_ATTEMPTS) {
+      if (status.lifecycle() == SessionLifecycle.DELETED || attempt >= MAX_CLOSE_ATTEMPTS) {
         break;
       }
     }
@@ -134,21 +131,30 @@ public final class LifecycleCalls {
     }
   }
 
-  /** Deletes every workflow execution of the session id, newest first, until none is left. */
+  /**
+   * Deletes the workflow executions of the session id: the latest (once it completed) and every
+   * older one Temporal's visibility lists (runs closed before the session was started again).
+   * Temporal removes them in the background; until then the status query of the latest answers
+   * {@code deleted}, which the client reports as no such session.
+   */
   private void deleteExecutions(String sessionId) {
     String namespace = calls.client().getOptions().getNamespace();
-    Instant deadline = Instant.now().plus(DELETE_WAIT);
-    while (true) {
-      Optional<DescribeWorkflowExecutionResponse> latest = describe(namespace, sessionId);
-      if (latest.isEmpty()) {
-        return;
-      }
-      WorkflowExecution execution = latest.get().getWorkflowExecutionInfo().getExecution();
-      if (latest.get().getWorkflowExecutionInfo().getStatus()
-          == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
-        // The workflow completes right after its close answered.
-        calls.client().newUntypedWorkflowStub(sessionId).getResult(Void.class);
-      }
+    Optional<DescribeWorkflowExecutionResponse> latest = describe(namespace, sessionId);
+    if (latest.isEmpty()) {
+      return;
+    }
+    if (latest.get().getWorkflowExecutionInfo().getStatus()
+        == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+      // The workflow completes right after its close answered.
+      calls.client().newUntypedWorkflowStub(sessionId).getResult(Void.class);
+    }
+    Set<String> runIds = new LinkedHashSet<>();
+    runIds.add(latest.get().getWorkflowExecutionInfo().getExecution().getRunId());
+    calls
+        .client()
+        .listExecutions("WorkflowId = '" + sessionId + "'")
+        .forEach(execution -> runIds.add(execution.getExecution().getRunId()));
+    for (String runId : runIds) {
       try {
         calls
             .client()
@@ -157,23 +163,19 @@ public final class LifecycleCalls {
             .deleteWorkflowExecution(
                 DeleteWorkflowExecutionRequest.newBuilder()
                     .setNamespace(namespace)
-                    .setWorkflowExecution(execution)
+                    .setWorkflowExecution(
+                        WorkflowExecution.newBuilder().setWorkflowId(sessionId).setRunId(runId))
                     .build());
       } catch (StatusRuntimeException e) {
         if (e.getStatus().getCode() != Status.Code.NOT_FOUND) {
           throw new AgentClientException(
-              "Cannot delete the workflow of '" + sessionId + "': " + e.getStatus(), e);
+              "The rows of '"
+                  + sessionId
+                  + "' are removed, but Temporal refused to delete its workflow: "
+                  + e.getStatus(),
+              e);
         }
       }
-      if (Instant.now().isAfter(deadline)) {
-        throw new AgentClientException(
-            "Temporal still has a workflow of '"
-                + sessionId
-                + "' after "
-                + DELETE_WAIT.toSeconds()
-                + " s; its rows are removed, delete it again later.");
-      }
-      sleep();
     }
   }
 
@@ -194,15 +196,6 @@ public final class LifecycleCalls {
         return Optional.empty();
       }
       throw new AgentClientException("Cannot describe '" + id + "': " + e.getStatus(), e);
-    }
-  }
-
-  private static void sleep() {
-    try {
-      Thread.sleep(100);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AgentClientException("Interrupted while deleting a session", e);
     }
   }
 }

@@ -7,6 +7,7 @@ import io.durableagents.client.SessionIds;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.client.SessionRecoveringException;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.SessionLifecycle;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.TriggerEnvelope;
@@ -385,7 +386,8 @@ public final class SessionCalls {
     SessionIds.requireValid(sessionId);
     try {
       SessionStatus status = calls.session(sessionId).status();
-      if (status.run() == 0 && RunStatus.IDLE.equals(status.status())) {
+      if ((status.run() == 0 && RunStatus.IDLE.equals(status.status()))
+          || status.lifecycle() == SessionLifecycle.DELETED) {
         return Optional.empty();
       }
       return Optional.of(status);

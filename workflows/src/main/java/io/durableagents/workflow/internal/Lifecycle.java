@@ -69,9 +69,11 @@ final class Lifecycle {
     return closed;
   }
 
+  /** The close cannot be done; a send that came with it still runs. */
   void refuse(String reason) {
     refusal = reason;
     closed = true;
+    close = null;
   }
 
   String refusal() {
@@ -79,7 +81,10 @@ final class Lifecycle {
   }
 
   SessionLifecycle state() {
-    return closed ? SessionLifecycle.CLOSED : close != null ? SessionLifecycle.CLOSING : null;
+    if (closed && refusal == null) {
+      return close.delete() ? SessionLifecycle.DELETED : SessionLifecycle.CLOSED;
+    }
+    return close != null ? SessionLifecycle.CLOSING : null;
   }
 
   /** The idle timeout a previous workflow run of the session handed over (0: none known). */
