@@ -62,6 +62,7 @@ class OpenApiContractTest {
     String decidedApproval = fixture.finished("contract-done");
     String pendingApproval = fixture.awaitingApproval("contract-wait", ConsoleFixture.SUPPORT);
     fixture.awaitingApproval("contract-cancel");
+    fixture.awaitingApproval("contract-close");
 
     // The document the console serves is this resource, and it is an object.
     HttpResponse<String> served = http.get("/api/openapi.json");
@@ -159,6 +160,19 @@ class OpenApiContractTest {
 
     check(
         "POST", "/api/sessions/{id}/cancel", http.post("/api/sessions/contract-cancel/cancel", ""));
+
+    String close = "/api/sessions/{id}/close";
+    check("POST", close, http.post("/api/sessions/contract-close/close", ""), 409);
+    JsonNode closed =
+        check("POST", close, http.post("/api/sessions/contract-close/close?force=true", ""));
+    assertThat(closed.get("lifecycle").textValue()).isEqualTo("closed");
+    check("POST", close, http.post("/api/sessions/contract-close/close?force=maybe", ""), 400);
+    check("POST", close, http.post("/api/sessions/nobody-here/close", ""), 404);
+    check(
+        "POST",
+        "/api/sessions/{id}/delete",
+        http.post("/api/sessions/contract-close/delete?keepHistory=1", ""),
+        400);
 
     SessionRow done = fixture.projection().session("contract-done").orElseThrow();
     String forks = "/api/sessions/{id}/forks";

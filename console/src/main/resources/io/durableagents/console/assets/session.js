@@ -98,6 +98,7 @@ function renderFacts(session, live) {
   const facts = [
     ['Agent', text(session.agent || (live && live.agent))],
     ['Run', text(session.currentRun !== undefined ? session.currentRun : live && live.run)],
+    ['Workflow', text((live && live.lifecycle) || session.lifecycle || 'open')],
     ['Step', text(session.lastStep)],
     ['Messages', number(session.messageCount)],
     ['Tokens', `${number(input)} in / ${number(output)} out`],
@@ -311,6 +312,35 @@ $('cancel').addEventListener('click', async () => {
     button.disabled = false;
   }
 });
+
+// Close and delete: a pending approval is a 409; asked again, they go on with force, which
+// cancels the run and settles the approval as cancelled.
+async function lifecycleAction(path, confirmText, doneText) {
+  const result = $('send-result');
+  clearMessage(result);
+  if (!window.confirm(confirmText)) return;
+  try {
+    try {
+      await api(base + path, { method: 'POST', body: {} });
+    } catch (e) {
+      if (e.status !== 409) throw e;
+      if (!window.confirm(e.message + '\n\nCancel the run and its approval, and go on?')) return;
+      await api(base + path + (path.includes('?') ? '&' : '?') + 'force=true', { method: 'POST', body: {} });
+    }
+    replaceChildren(result, doneText);
+    refreshSoon();
+  } catch (e) {
+    showError(result, e);
+  }
+}
+
+$('close-session').addEventListener('click', () => lifecycleAction('/close',
+  'Close this session? Its run finishes, then its workflow completes; a send starts it again.',
+  'Closed. A message starts the session again from its last entry.'));
+
+$('delete-session').addEventListener('click', () => lifecycleAction('/delete',
+  'Delete this session? Its projection rows and its workflow are removed.',
+  'Deleted.'));
 
 /** The fork request from the form, or an Error naming what is wrong before anything is sent. */
 function forkRequest(form) {
