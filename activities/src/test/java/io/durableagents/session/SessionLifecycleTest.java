@@ -2,6 +2,7 @@ package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.durableagents.conversation.Message;
 import io.durableagents.workflow.FailureTypes;
@@ -16,6 +17,8 @@ import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowUpdateException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -115,6 +118,43 @@ class SessionLifecycleTest extends SessionKitTest {
         .singleElement()
         .satisfies(a -> assertThat(a.status()).isEqualTo(ApprovalStatus.CANCELLED));
     assertThat(kit.effects).isEmpty();
+  }
+
+  @Test
+  void aSendWhileClosing_isRefusedNotDropped_andTakenOnceTheSessionStartsAgain() throws Exception {
+    kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'slow','arguments':{'ms':3000}}]},"
+                    + "{'text':'after'},{'text':'again'}]}"),
+            10);
+    CompletableFuture<RunResult> run =
+        CompletableFuture.supplyAsync(() -> kit.send("closing-1", "go"));
+    await("the slow call started")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> kit.effects.containsKey("call_0_0"));
+    CompletableFuture<SessionStatus> close =
+        CompletableFuture.supplyAsync(
+            () -> kit.session("closing-1").close(CloseRequest.close(false)));
+    await("the close was accepted")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> kit.session("closing-1").status().lifecycle() == SessionLifecycle.CLOSING);
+
+    assertThatThrownBy(() -> kit.send("closing-1", "one more"))
+        .isInstanceOf(WorkflowUpdateException.class)
+        .satisfies(
+            e -> assertThat(Rejection.from(e).type()).isEqualTo(FailureTypes.SESSION_CLOSING));
+
+    // The run in progress finishes, then the session closes.
+    assertThat(run.get(1, TimeUnit.MINUTES).text()).isEqualTo("after");
+    assertThat(close.get(1, TimeUnit.MINUTES).lifecycle()).isEqualTo(SessionLifecycle.CLOSED);
+    RunResult again = kit.send("closing-1", "one more");
+    assertThat(again.run()).isEqualTo(2);
+    assertThat(kit.store.readMessages("closing-1", again.messageCount()))
+        .extracting(Message::text)
+        .containsOnlyOnce("one more");
   }
 
   @Test
