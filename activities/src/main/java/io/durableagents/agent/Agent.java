@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
+import io.durableagents.tools.ToolHook;
 import io.durableagents.tools.internal.SchemaValidator;
 import io.temporal.common.RetryOptions;
 import java.time.Duration;
@@ -50,6 +51,7 @@ public final class Agent {
   private final RetryOptions retryOptions;
   private final DriftPolicy onAgentDrift;
   private final Duration idleTimeout;
+  private final List<ToolHook> toolHooks;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -79,6 +81,14 @@ public final class Agent {
     this.retryOptions = builder.retryOptions;
     this.onAgentDrift = builder.onAgentDrift;
     this.idleTimeout = builder.idleTimeout;
+    this.toolHooks = List.copyOf(builder.toolHooks);
+  }
+
+  /**
+   * The agent's tool hooks, in the order added; they run after the plugin's (see {@link ToolHook}).
+   */
+  public List<ToolHook> toolHooks() {
+    return toolHooks;
   }
 
   /** What a worker does when a run resumes under a changed definition of this agent. */
@@ -251,6 +261,7 @@ public final class Agent {
     private RetryOptions retryOptions;
     private DriftPolicy onAgentDrift = DriftPolicy.WARN;
     private Duration idleTimeout = Duration.ofDays(30);
+    private final List<ToolHook> toolHooks = new ArrayList<>();
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -276,6 +287,7 @@ public final class Agent {
       this.retryOptions = agent.retryOptions;
       this.onAgentDrift = agent.onAgentDrift;
       this.idleTimeout = agent.idleTimeout;
+      this.toolHooks.addAll(agent.toolHooks);
     }
 
     /** The model name passed to the provider (default {@code "default"}). */
@@ -425,6 +437,16 @@ public final class Agent {
      */
     public Builder setOnAgentDrift(DriftPolicy onAgentDrift) {
       this.onAgentDrift = Objects.requireNonNull(onAgentDrift, "onAgentDrift");
+      return this;
+    }
+
+    /**
+     * Adds a hook that sees every call of this agent's tools before and after it runs, after the
+     * plugin's hooks (see {@link ToolHook}). Hooks are code, not part of the agent's recorded
+     * definition: changing them is no drift.
+     */
+    public Builder addToolHook(ToolHook hook) {
+      toolHooks.add(Objects.requireNonNull(hook, "hook"));
       return this;
     }
 

@@ -8,8 +8,10 @@ import io.durableagents.activities.internal.CheckpointActivitiesImpl;
 import io.durableagents.activities.internal.ForkActivitiesImpl;
 import io.durableagents.activities.internal.LifecycleActivitiesImpl;
 import io.durableagents.activities.internal.ModelActivitiesImpl;
+import io.durableagents.activities.internal.RunningTools;
 import io.durableagents.activities.internal.SearchAttributeCheck;
 import io.durableagents.activities.internal.ToolActivitiesImpl;
+import io.durableagents.activities.internal.ToolHooks;
 import io.durableagents.activities.internal.TranscriptCache;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
@@ -45,6 +47,7 @@ public final class AgentsPlugin extends SimplePlugin {
   private final AgentDefinitions definitions;
   private final AgentRegistry registry;
   private final SearchAttributeCheck searchAttributes;
+  private final RunningTools runningTools = new RunningTools();
 
   /** A plugin for the agents, store and model provider of {@code options}. */
   public AgentsPlugin(AgentsPluginOptions options) {
@@ -69,6 +72,17 @@ public final class AgentsPlugin extends SimplePlugin {
   public void startWorkerFactory(WorkerFactory factory, Consumer<WorkerFactory> next) {
     searchAttributes.decide(factory.getWorkflowClient());
     super.startWorkerFactory(factory, next);
+  }
+
+  /**
+   * Cancels the tool calls running on the plugin's workers before they shut down: handlers that
+   * honour their cancellation stop, and their calls run again on another worker, instead of holding
+   * the shutdown up for as long as they run.
+   */
+  @Override
+  public void shutdownWorkerFactory(WorkerFactory factory, Consumer<WorkerFactory> next) {
+    runningTools.cancelAllForShutdown();
+    super.shutdownWorkerFactory(factory, next);
   }
 
   /** The options the plugin was built with. */
@@ -119,7 +133,9 @@ public final class AgentsPlugin extends SimplePlugin {
             .withArtifacts(options.getArtifactStore())
             .withTranscripts(transcripts),
         new ToolActivitiesImpl(definitions, options.getMaxPayloadBytes())
-            .withArtifacts(options.getArtifactStore()),
+            .withArtifacts(options.getArtifactStore())
+            .withRunningTools(runningTools)
+            .withHooks(new ToolHooks(options.getToolHooks(), options.getToolHookTimeout())),
         new CheckpointActivitiesImpl(store),
         new ApprovalActivitiesImpl(registry, store),
         new ForkActivitiesImpl(definitions, store, searchAttributes).withTranscripts(transcripts),

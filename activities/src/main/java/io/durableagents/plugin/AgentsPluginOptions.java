@@ -8,6 +8,7 @@ import io.durableagents.model.ModelProvider;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.streaming.DeltaListener;
+import io.durableagents.tools.ToolHook;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,6 +36,8 @@ public final class AgentsPluginOptions {
   private final Duration deadlockDetectionTimeout;
   private final long transcriptCacheChars;
   private final SearchAttributeUpserts searchAttributeUpserts;
+  private final List<ToolHook> toolHooks;
+  private final Duration toolHookTimeout;
 
   /**
    * Default bound of one tool result or model answer, serialized: well under Temporal's 2 MB
@@ -46,10 +49,13 @@ public final class AgentsPluginOptions {
   public static final long DEFAULT_TRANSCRIPT_CACHE_CHARS = 32L * 1024 * 1024;
 
   /** Default of {@link Builder#setCancelCheckInterval}. */
-  public static final Duration DEFAULT_CANCEL_CHECK_INTERVAL = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_CANCEL_CHECK_INTERVAL = Duration.ofMillis(500);
 
   /** Default of {@link Builder#setDeadlockDetectionTimeout}. */
   public static final Duration DEFAULT_DEADLOCK_DETECTION_TIMEOUT = Duration.ofSeconds(5);
+
+  /** Default of {@link Builder#setToolHookTimeout}. */
+  public static final Duration DEFAULT_TOOL_HOOK_TIMEOUT = Duration.ofSeconds(10);
 
   private AgentsPluginOptions(Builder builder) {
     this.agents = List.copyOf(builder.agents);
@@ -71,6 +77,18 @@ public final class AgentsPluginOptions {
     this.deadlockDetectionTimeout = builder.deadlockDetectionTimeout;
     this.transcriptCacheChars = builder.transcriptCacheChars;
     this.searchAttributeUpserts = builder.searchAttributeUpserts;
+    this.toolHooks = List.copyOf(builder.toolHooks);
+    this.toolHookTimeout = builder.toolHookTimeout;
+  }
+
+  /** The hooks of every agent's tool calls, in the order added (see {@link ToolHook}). */
+  public List<ToolHook> getToolHooks() {
+    return toolHooks;
+  }
+
+  /** How long one tool hook may take on one call. */
+  public Duration getToolHookTimeout() {
+    return toolHookTimeout;
   }
 
   /** Whether sessions upsert their search attributes (see {@link SearchAttributeUpserts}). */
@@ -172,6 +190,30 @@ public final class AgentsPluginOptions {
     private Duration deadlockDetectionTimeout = DEFAULT_DEADLOCK_DETECTION_TIMEOUT;
     private long transcriptCacheChars = DEFAULT_TRANSCRIPT_CACHE_CHARS;
     private SearchAttributeUpserts searchAttributeUpserts = SearchAttributeUpserts.WHEN_REGISTERED;
+    private final List<ToolHook> toolHooks = new ArrayList<>();
+    private Duration toolHookTimeout = DEFAULT_TOOL_HOOK_TIMEOUT;
+
+    /**
+     * Adds a hook that sees every tool call of every agent of this plugin before and after it runs;
+     * the plugin's hooks run before the agent's own, in the order added (see {@link ToolHook}).
+     */
+    public Builder addToolHook(ToolHook hook) {
+      toolHooks.add(Objects.requireNonNull(hook, "hook"));
+      return this;
+    }
+
+    /**
+     * How long one tool hook may take on one call (default {@link #DEFAULT_TOOL_HOOK_TIMEOUT}); a
+     * hook that takes longer gives the call the error result {@code hook_timeout}.
+     */
+    public Builder setToolHookTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("toolHookTimeout must be positive, got " + timeout);
+      }
+      this.toolHookTimeout = timeout;
+      return this;
+    }
 
     /**
      * Whether sessions upsert their search attributes AgentName, AgentStatus, AgentPendingApprovals
@@ -258,6 +300,8 @@ public final class AgentsPluginOptions {
       deadlockDetectionTimeout = options.deadlockDetectionTimeout;
       transcriptCacheChars = options.transcriptCacheChars;
       searchAttributeUpserts = options.searchAttributeUpserts;
+      toolHooks.addAll(options.toolHooks);
+      toolHookTimeout = options.toolHookTimeout;
     }
 
     /**

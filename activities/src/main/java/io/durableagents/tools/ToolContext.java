@@ -18,6 +18,7 @@ public final class ToolContext {
   private final TriggerEnvelope trigger;
   private final BusinessState businessState;
   private final String idempotencyKey;
+  private final ToolCancellation cancellation;
 
   private ToolContext(
       String toolCallId,
@@ -27,7 +28,8 @@ public final class ToolContext {
       int attempt,
       TriggerEnvelope trigger,
       BusinessState businessState,
-      String idempotencyKey) {
+      String idempotencyKey,
+      ToolCancellation cancellation) {
     businessState = businessState == null ? BusinessState.empty() : businessState;
     if (idempotencyKey == null || idempotencyKey.isBlank()) {
       idempotencyKey = IdempotencyKeys.forCall(sessionId, null, run, -1, toolCallId);
@@ -40,6 +42,7 @@ public final class ToolContext {
     this.trigger = trigger;
     this.businessState = businessState;
     this.idempotencyKey = idempotencyKey;
+    this.cancellation = cancellation == null ? new ToolCancellation() : cancellation;
   }
 
   /** A builder of a new {@code ToolContext}. */
@@ -101,6 +104,29 @@ public final class ToolContext {
     return idempotencyKey;
   }
 
+  /**
+   * The call's cancellation: fires when the run is cancelled or times out, when the call's timeout
+   * passes and when the worker shuts down (see {@link ToolCancellation}). A context built without
+   * one is never cancelled.
+   */
+  public ToolCancellation cancellation() {
+    return cancellation;
+  }
+
+  /** Whether the call was cancelled: its result is no longer wanted. */
+  public boolean isCancelled() {
+    return cancellation.isCancelled();
+  }
+
+  /**
+   * Runs {@code callback} when the call is cancelled (at once if it already was); close the
+   * registration once the work it would abort is done.
+   */
+  public ToolCancellation.Registration onCancel(Runnable callback) {
+    return cancellation.onCancel(callback);
+  }
+
+  /** Equal when the call's values are; the cancellation is not compared. */
   @Override
   public boolean equals(Object other) {
     if (this == other) {
@@ -154,6 +180,7 @@ public final class ToolContext {
     private TriggerEnvelope trigger;
     private BusinessState businessState;
     private String idempotencyKey;
+    private ToolCancellation cancellation;
 
     private Builder() {}
 
@@ -166,6 +193,7 @@ public final class ToolContext {
       this.trigger = value.trigger;
       this.businessState = value.businessState;
       this.idempotencyKey = value.idempotencyKey;
+      this.cancellation = value.cancellation;
     }
 
     /** Sets {@link ToolContext#toolCallId()}. */
@@ -216,10 +244,24 @@ public final class ToolContext {
       return this;
     }
 
+    /** Sets {@link ToolContext#cancellation()}; a new, never-cancelled one when unset. */
+    public Builder setCancellation(ToolCancellation cancellation) {
+      this.cancellation = cancellation;
+      return this;
+    }
+
     /** The value. */
     public ToolContext build() {
       return new ToolContext(
-          toolCallId, sessionId, agent, run, attempt, trigger, businessState, idempotencyKey);
+          toolCallId,
+          sessionId,
+          agent,
+          run,
+          attempt,
+          trigger,
+          businessState,
+          idempotencyKey,
+          cancellation);
     }
   }
 }

@@ -73,7 +73,7 @@ class PluginRegistrationTest {
       AgentsPluginOptions.Builder options = minimalOptions(store);
       AgentsPlugin plugin = new AgentsPlugin(options.setTaskQueues("agents").build());
 
-      assertThat(throttleAfter(plugin, "agents", null)).isEqualTo(Duration.ofSeconds(1));
+      assertThat(throttleAfter(plugin, "agents", null)).isEqualTo(Duration.ofMillis(500));
       assertThat(throttleAfter(plugin, "agents", Duration.ofMillis(300)))
           .isEqualTo(Duration.ofMillis(300));
       assertThat(throttleAfter(plugin, "other", Duration.ofSeconds(30)))

@@ -258,6 +258,34 @@ class ReplayFreshHistoryTest {
   }
 
   @Test
+  void aCancelledRunSentTheSameTextAgain_replays() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'slow','arguments':{'ms':3000}}]},{'text':'after'}]}"),
+            10)) {
+      java.util.concurrent.CompletableFuture<RunResult> run =
+          java.util.concurrent.CompletableFuture.supplyAsync(() -> kit.send("golden-resume", "go"));
+      await("the slow call started")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> kit.effects.containsKey("call_0_0"));
+      kit.session("golden-resume").cancel("test");
+      assertThat(run.get(2, java.util.concurrent.TimeUnit.MINUTES).status())
+          .isEqualTo(RunStatus.CANCELLED);
+      RunResult again = kit.send("golden-resume", "go");
+      assertThat(again.status()).isEqualTo(RunStatus.FINISHED);
+      // The cancelled run resumed: no second run, no second message.
+      assertThat(again.run()).isEqualTo(1);
+      assertThat(kit.store.readMessages("golden-resume", again.messageCount()))
+          .filteredOn(m -> m.role() == io.durableagents.conversation.Role.USER)
+          .hasSize(1);
+      replayAndKeep(kit, "golden-resume", "cancel-same-text.json");
+    }
+  }
+
+  @Test
   void aRunEndingInContinueAsNew_replays() throws Exception {
     StringBuilder script = new StringBuilder("{\"turns\":[");
     for (int i = 0; i < 12; i++) {

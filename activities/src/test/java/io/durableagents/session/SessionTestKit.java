@@ -390,6 +390,11 @@ final class SessionTestKit implements AutoCloseable {
         new SessionStart(sessionId, null, maxSteps, null, null, continueAfterEvents));
   }
 
+  /** Sends {@code request} as update-with-start, as AgentClient does. */
+  RunResult send(String sessionId, SendRequest request) {
+    return updateWithStart(request, new SessionStart(sessionId, null, null));
+  }
+
   /** What a trigger source does: update-with-start with the envelope as the input. */
   RunResult sendTrigger(String sessionId, TriggerEnvelope trigger) {
     return updateWithStart(SendRequest.ofTrigger(trigger), new SessionStart(sessionId, null, null));

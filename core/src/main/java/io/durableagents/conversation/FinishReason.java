@@ -32,5 +32,11 @@ public final class FinishReason {
   /** The model call failed. */
   public static final String ERROR = "error";
 
+  /**
+   * The entry where a failed or cancelled run resumed, because a send repeated its input: no step
+   * ended there, the run goes on.
+   */
+  public static final String RESUMED = "resumed";
+
   private FinishReason() {}
 }

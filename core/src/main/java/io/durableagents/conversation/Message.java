@@ -9,8 +9,9 @@ import java.util.List;
 /**
  * One message of a conversation, from one {@link Role}. A {@link Role#TOOL} message holds the
  * result of exactly one call, an error result being {@code {"error": ..., "message"?: ..., "note"?:
- * ...}}. A user message may carry file parts ({@link Attachment}s: artifact references, never
- * bytes).
+ * ...}}; its text, when it has one, says what tool hooks did to the call (one line per hook, e.g.
+ * {@code hook 'Redactor' replaced result}) and is never sent to the model. A user message may carry
+ * file parts ({@link Attachment}s: artifact references, never bytes).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -52,6 +53,14 @@ public record Message(
 
   /** The result of {@code call}, naming the call's id and tool. */
   public static Message toolResult(ToolCall call, JsonNode result) {
-    return new Message(Role.TOOL, null, null, call.id(), call.name(), result);
+    return toolResult(call, result, null);
+  }
+
+  /**
+   * The result of {@code call}, naming the call's id and tool, with {@code hookNote}: what tool
+   * hooks did to the call, or null when they did nothing.
+   */
+  public static Message toolResult(ToolCall call, JsonNode result, String hookNote) {
+    return new Message(Role.TOOL, hookNote, null, call.id(), call.name(), result);
   }
 }

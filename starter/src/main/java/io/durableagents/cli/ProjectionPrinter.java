@@ -70,7 +70,40 @@ public final class ProjectionPrinter {
                 + RunResultPrinter.printable(entry.checkpoint().drift()));
       }
     }
+    printHookNotes(entries, out);
     out.flush();
+  }
+
+  /**
+   * One line per tool hook that changed a call, under the entry that recorded the call (entries are
+   * newest first: an entry's new messages are those past the next one's).
+   */
+  private static void printHookNotes(List<HistoryEntry> entries, PrintWriter out) {
+    for (int i = 0; i < entries.size(); i++) {
+      HistoryEntry entry = entries.get(i);
+      List<Message> messages = entry.checkpoint().messages();
+      int from =
+          i + 1 < entries.size()
+              ? Math.min(messages.size(), entries.get(i + 1).checkpoint().messages().size())
+              : 0;
+      for (Message message : messages.subList(from, messages.size())) {
+        if (message.role() != Role.TOOL || message.text() == null || message.text().isBlank()) {
+          continue;
+        }
+        String prefix =
+            "hooks at step "
+                + entry.step()
+                + ", tool "
+                + RunResultPrinter.printable(message.toolName())
+                + " (call "
+                + RunResultPrinter.printable(message.toolCallId())
+                + "): ";
+        message
+            .text()
+            .lines()
+            .forEach(line -> out.println(prefix + RunResultPrinter.printable(line)));
+      }
+    }
   }
 
   /** The approvals as a table, oldest request first, and how to decide the pending ones. */

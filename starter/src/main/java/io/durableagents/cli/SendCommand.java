@@ -31,14 +31,16 @@ import picocli.CommandLine.Spec;
  * --input-file PATH} or from standard input ({@code -}); it is checked against the session's rules
  * and limits before anything is sent. Exit code 0, 1 for a failed run, 3 when the run waits for an
  * approval, 4 when there is no such session, 2 for an invalid session id or a message the session
- * would refuse. Once the session took the message, a projection that cannot be read is a warning,
- * not a failure.
+ * would refuse. The same message right after a failed or cancelled run (or later, with that run's
+ * {@code --idempotency-key}) resumes that run, and the result printed is the resumed run's. Once
+ * the session took the message, a projection that cannot be read is a warning, not a failure.
  */
 @Command(
     name = "send",
     description = {
       "Send a message to a session and print the result of the run it triggers.",
       "An unknown session is started; a finished one continues the conversation.",
+      "The same message right after a failed or cancelled run resumes that run.",
       "TEXT is sent as given (a leading @ is text); use --input-file PATH or - for stdin."
     },
     footer = {
@@ -98,6 +100,14 @@ public class SendCommand implements Callable<Integer> {
       description = "Run configuration of the run this message starts: a JSON object.")
   String runConfig;
 
+  @Option(
+      names = "--idempotency-key",
+      paramLabel = "KEY",
+      description =
+          "Key of this request: sent again with the same message after a failed or cancelled run"
+              + " that this key started, it resumes that run however long ago it ended.")
+  String idempotencyKey;
+
   @Option(names = "--json", description = "Print the run result as one JSON document.")
   boolean json;
 
@@ -154,6 +164,7 @@ public class SendCommand implements Callable<Integer> {
             .setAgent(agent)
             .setMaxSteps(maxSteps)
             .setRunConfig(runConfigObject())
+            .setIdempotencyKey(idempotencyKey)
             .build();
     // Before connecting: a message the session would refuse is never sent (exit 2).
     AgentClient.requireSendable(session, input, options);

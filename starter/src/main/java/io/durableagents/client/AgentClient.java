@@ -104,8 +104,11 @@ public final class AgentClient implements AutoCloseable {
   /**
    * Sends input to a session and returns the result of the run it belongs to, once that run
    * settles. An unknown session is started (update-with-start); a finished one continues the
-   * conversation with this input as the next user turn. To wait for a run without sending anything,
-   * use {@link #awaitRun}.
+   * conversation with this input as the next user turn. When the last run failed or was cancelled
+   * and this send repeats its input (within {@link SendOptions.Builder#setResumeWindow the resume
+   * window}, or with {@link SendOptions.Builder#setIdempotencyKey its idempotency key}), that run
+   * resumes with the budget it has left instead, and this returns its result. To wait for a run
+   * without sending anything, use {@link #awaitRun}.
    *
    * <p>The input is checked before anything is sent, with the session's own rules and {@link
    * Limits}: a refused first send would still create the workflow. Once the session took the input,

@@ -1,13 +1,15 @@
 package io.durableagents.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
  * Options of {@link AgentClient#send}: which agent a new session runs and a per-run step budget
  * overriding the agent's (both apply only when the send creates the session; sends to a session
- * that exists keep the agent and budget it was started with), and the run configuration of the run
- * the send starts.
+ * that exists keep the agent and budget it was started with), the run configuration of the run the
+ * send starts, and when the send resumes a failed or cancelled run instead (its idempotency key and
+ * resume window).
  *
  * <pre>{@code
  * RunResult result = agents.send("chat-42", "hello",
@@ -20,11 +22,20 @@ public final class SendOptions {
   private final String agent;
   private final Integer maxSteps;
   private final ObjectNode runConfig;
+  private final String idempotencyKey;
+  private final Duration resumeWindow;
 
-  private SendOptions(String agent, Integer maxSteps, ObjectNode runConfig) {
+  private SendOptions(
+      String agent,
+      Integer maxSteps,
+      ObjectNode runConfig,
+      String idempotencyKey,
+      Duration resumeWindow) {
     this.agent = agent;
     this.maxSteps = maxSteps;
     this.runConfig = runConfig;
+    this.idempotencyKey = idempotencyKey;
+    this.resumeWindow = resumeWindow;
   }
 
   /** A builder with every option at its default. */
@@ -62,6 +73,16 @@ public final class SendOptions {
     return runConfig == null ? null : runConfig.deepCopy();
   }
 
+  /** The idempotency key of this send, or null for none. */
+  public String getIdempotencyKey() {
+    return idempotencyKey;
+  }
+
+  /** How long after a failed or cancelled run this send resumes it, or null for the default. */
+  public Duration getResumeWindow() {
+    return resumeWindow;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -72,12 +93,14 @@ public final class SendOptions {
     }
     return Objects.equals(agent, that.agent)
         && Objects.equals(maxSteps, that.maxSteps)
-        && Objects.equals(runConfig, that.runConfig);
+        && Objects.equals(runConfig, that.runConfig)
+        && Objects.equals(idempotencyKey, that.idempotencyKey)
+        && Objects.equals(resumeWindow, that.resumeWindow);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(agent, maxSteps, runConfig);
+    return Objects.hash(agent, maxSteps, runConfig, idempotencyKey, resumeWindow);
   }
 
   @Override
@@ -88,6 +111,10 @@ public final class SendOptions {
         + maxSteps
         + ", runConfig="
         + runConfig
+        + ", idempotencyKey="
+        + (idempotencyKey == null ? null : "'" + idempotencyKey + "'")
+        + ", resumeWindow="
+        + resumeWindow
         + "}";
   }
 
@@ -96,6 +123,8 @@ public final class SendOptions {
     private String agent;
     private Integer maxSteps;
     private ObjectNode runConfig;
+    private String idempotencyKey;
+    private Duration resumeWindow;
 
     private Builder() {}
 
@@ -104,6 +133,8 @@ public final class SendOptions {
       agent = options.agent;
       maxSteps = options.maxSteps;
       runConfig = options.runConfig;
+      idempotencyKey = options.idempotencyKey;
+      resumeWindow = options.resumeWindow;
     }
 
     /**
@@ -140,9 +171,38 @@ public final class SendOptions {
       return this;
     }
 
+    /**
+     * The idempotency key of this send (1 to {@link
+     * io.durableagents.workflow.Limits#IDEMPOTENCY_KEY_CHARS} characters, no control characters;
+     * others are refused before sending). When the session's last run failed or was cancelled and
+     * was started by a send with the same key, a send of the same input resumes that run however
+     * long ago it ended; a different key starts a new run even within the {@linkplain
+     * #setResumeWindow resume window}. Default (null): none, the window decides.
+     */
+    public Builder setIdempotencyKey(String idempotencyKey) {
+      this.idempotencyKey = idempotencyKey;
+      return this;
+    }
+
+    /**
+     * How long after a failed or cancelled run a send of the same input resumes it, with the budget
+     * it has left, instead of adding the input again as a new run. {@link Duration#ZERO}: only a
+     * matching {@linkplain #setIdempotencyKey idempotency key} resumes. Default (null): 10 minutes.
+     *
+     * @throws IllegalArgumentException for a negative window
+     */
+    public Builder setResumeWindow(Duration resumeWindow) {
+      if (resumeWindow != null && resumeWindow.isNegative()) {
+        throw new IllegalArgumentException(
+            "resumeWindow must not be negative, got " + resumeWindow);
+      }
+      this.resumeWindow = resumeWindow;
+      return this;
+    }
+
     /** The options. */
     public SendOptions build() {
-      return new SendOptions(agent, maxSteps, runConfig);
+      return new SendOptions(agent, maxSteps, runConfig, idempotencyKey, resumeWindow);
     }
   }
 }

@@ -115,8 +115,14 @@ class ClientOptionsTest {
     assertThat(options.toBuilder().setMaxSteps(null).build())
         .isEqualTo(SendOptions.newBuilder().setAgent("concierge").build())
         .isNotEqualTo(options);
-    assertThat(options).hasToString("SendOptions{agent='concierge', maxSteps=12, runConfig=null}");
-    assertThat(defaults).hasToString("SendOptions{agent=null, maxSteps=null, runConfig=null}");
+    assertThat(options)
+        .hasToString(
+            "SendOptions{agent='concierge', maxSteps=12, runConfig=null, idempotencyKey=null,"
+                + " resumeWindow=null}");
+    assertThat(defaults)
+        .hasToString(
+            "SendOptions{agent=null, maxSteps=null, runConfig=null, idempotencyKey=null,"
+                + " resumeWindow=null}");
     assertThat(defaults.getRunConfig()).isNull();
 
     com.fasterxml.jackson.databind.node.ObjectNode gold =
@@ -128,7 +134,20 @@ class ClientOptionsTest {
     assertThat(configured.getRunConfig().get("tier").asText()).isEqualTo("gold");
     assertThat(configured.toBuilder().build()).isEqualTo(configured).isNotEqualTo(options);
     assertThat(configured)
-        .hasToString("SendOptions{agent='concierge', maxSteps=12, runConfig={\"tier\":\"gold\"}}");
+        .hasToString(
+            "SendOptions{agent='concierge', maxSteps=12, runConfig={\"tier\":\"gold\"},"
+                + " idempotencyKey=null, resumeWindow=null}");
+    SendOptions resuming =
+        configured.toBuilder()
+            .setIdempotencyKey("order-7")
+            .setResumeWindow(java.time.Duration.ofMinutes(2))
+            .build();
+    assertThat(resuming).isNotEqualTo(configured);
+    assertThat(resuming.toBuilder().build()).isEqualTo(resuming);
+    assertThat(resuming)
+        .hasToString(
+            "SendOptions{agent='concierge', maxSteps=12, runConfig={\"tier\":\"gold\"},"
+                + " idempotencyKey='order-7', resumeWindow=PT2M}");
   }
 
   @Test

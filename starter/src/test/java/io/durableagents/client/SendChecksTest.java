@@ -256,4 +256,29 @@ class SendChecksTest {
                 AgentClient.requireSendable("edge-3", "a".repeat(Limits.INPUT_CHARS + 1), defaults))
         .isInstanceOf(InvalidInputException.class);
   }
+
+  @Test
+  void anIdempotencyKeyTheSessionWouldRefuse_isRefusedBeforeSending() {
+    for (String key : List.of("", "a".repeat(Limits.IDEMPOTENCY_KEY_CHARS + 1), "line\nbreak")) {
+      SendOptions options = SendOptions.newBuilder().setIdempotencyKey(key).build();
+      assertThatThrownBy(() -> agents.send("key-1", "hi", options))
+          .as("key %s", key.length() > 20 ? key.length() + " characters" : key)
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith("Invalid idempotency key: use 1-200 characters");
+    }
+  }
+
+  @Test
+  void aNegativeResumeWindow_isRefusedByTheBuilder() {
+    assertThatThrownBy(() -> SendOptions.newBuilder().setResumeWindow(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("resumeWindow must not be negative");
+    SendOptions options =
+        SendOptions.newBuilder()
+            .setIdempotencyKey("order-7")
+            .setResumeWindow(Duration.ZERO)
+            .build();
+    assertThat(options.toBuilder().build()).isEqualTo(options);
+    assertThat(options.getResumeWindow()).isEqualTo(Duration.ZERO);
+  }
 }

@@ -37,6 +37,12 @@ public final class Limits {
    */
   public static final int TRIGGER_BYTES = 256 * 1024;
 
+  /**
+   * Characters of a send's idempotency key: a send that repeats the key of a failed or cancelled
+   * run's send resumes that run.
+   */
+  public static final int IDEMPOTENCY_KEY_CHARS = 200;
+
   /** The largest per-run model-turn budget a client may ask for ({@code maxSteps} of a send). */
   public static final int MAX_STEPS = 10_000;
 

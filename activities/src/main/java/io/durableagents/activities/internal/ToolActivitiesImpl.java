@@ -10,6 +10,7 @@ import io.durableagents.store.StoreException;
 import io.durableagents.tools.BusinessState;
 import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
+import io.durableagents.tools.ToolCancellation;
 import io.durableagents.tools.ToolContext;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.IdempotencyKeys;
@@ -21,18 +22,13 @@ import io.durableagents.workflow.internal.wire.StoredResults;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.activity.ActivityInfo;
-import io.temporal.client.ActivityCompletionException;
+import io.temporal.client.ActivityCanceledException;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,47 +40,49 @@ import org.slf4j.LoggerFactory;
  * changed agent), which it reads once per worker; when the store is down then, the call fails with
  * {@code store_unavailable}, not retried, and the workflow calls again once it is back.
  *
- * <p>While a handler runs as a regular activity, the worker heartbeats for it every {@link
- * #HEARTBEAT_INTERVAL}, from a daemon thread: the handler needs no code for it, and the server
- * learns within the tool's heartbeat timeout that a worker died, instead of after the tool's whole
- * timeout. A handler quicker than the interval sends no heartbeat.
+ * <p>While the handler runs, {@link CallCancellation} watches for what ends the call: a cancel of
+ * the run, the call's timeout, the worker's shutdown. It heartbeats a regular activity every {@link
+ * #HEARTBEAT_INTERVAL} (the handler needs no code for it, and the server learns within the tool's
+ * heartbeat timeout that a worker died). A cancellation interrupts the handler; one that stops gets
+ * {@code cancelled}, one that finishes anyway has its real result recorded.
  */
 public final class ToolActivitiesImpl implements ToolActivities {
   private static final Logger log = LoggerFactory.getLogger(ToolActivitiesImpl.class);
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   /**
-   * How often a running tool heartbeats: a third of the tool heartbeat timeout the workflow sets
-   * (10 s), so one late tick (a GC pause, a slow heartbeat round trip) is not taken for a dead
-   * worker. The SDK sends at most one heartbeat per throttle interval.
+   * How often a running tool heartbeats, and so how soon it learns of a cancel: the plugin's
+   * default cancel check interval, to which it lowers the worker's heartbeat throttling (a worker
+   * with a higher throttle sends fewer). A handler quicker than the interval sends no heartbeat.
    */
-  public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(3);
-
-  /**
-   * One shared ticker: a tick only hands a heartbeat to the SDK (the first of a period is a round
-   * trip).
-   */
-  private static final ScheduledExecutorService HEARTBEATS =
-      Executors.newScheduledThreadPool(
-          2,
-          task -> {
-            Thread thread = new Thread(task, "tool-heartbeats");
-            thread.setDaemon(true);
-            return thread;
-          });
+  public static final Duration HEARTBEAT_INTERVAL = Duration.ofMillis(500);
 
   private final AgentDefinitions definitions;
   private final int maxPayloadBytes;
   private ArtifactStore artifacts = FileArtifactStore.defaultStore();
+  private RunningTools running = new RunningTools();
+  private ToolHooks hooks = ToolHooks.NONE;
 
   public ToolActivitiesImpl(AgentDefinitions definitions, int maxPayloadBytes) {
     this.definitions = definitions;
     this.maxPayloadBytes = maxPayloadBytes;
   }
 
+  /** Registers the running calls with {@code running}, which a worker shutdown cancels. */
+  public ToolActivitiesImpl withRunningTools(RunningTools running) {
+    this.running = running;
+    return this;
+  }
+
   /** Uses {@code store} for results too large for a payload (the plugin's artifact store). */
   public ToolActivitiesImpl withArtifacts(ArtifactStore store) {
     this.artifacts = store;
+    return this;
+  }
+
+  /** Runs every call through {@code hooks} (the plugin's, then the agent's). */
+  public ToolActivitiesImpl withHooks(ToolHooks hooks) {
+    this.hooks = hooks;
     return this;
   }
 
@@ -125,72 +123,139 @@ public final class ToolActivitiesImpl implements ToolActivities {
       return error(
           ErrorResults.INVALID_ARGUMENTS, CallChecks.invalidMessage(tool.name(), problems));
     }
-    ActivityInfo info = Activity.getExecutionContext().getInfo();
-    ToolContext context =
-        ToolContext.newBuilder()
-            .setToolCallId(request.toolCallId())
-            .setSessionId(request.sessionId())
-            .setAgent(agent.name())
-            .setRun(request.run())
-            .setAttempt(info.getAttempt())
-            .setTrigger(request.trigger())
-            .setBusinessState(new BusinessState(request.businessState()))
-            .setIdempotencyKey(idempotencyKey(request, info))
-            .build();
-    Object value;
-    ScheduledFuture<?> heartbeats =
-        info.isLocal() ? null : heartbeatWhileRunning(Activity.getExecutionContext());
-    try {
-      value = tool.handler().execute(arguments, context);
-    } catch (RetryableToolException | IOException | UncheckedIOException | TimeoutException e) {
+    ActivityExecutionContext activity = Activity.getExecutionContext();
+    ActivityInfo info = activity.getInfo();
+    BusinessState state = new BusinessState(request.businessState());
+    ToolHooks.HookedCall hooked;
+    JsonNode result;
+    // The call's heartbeats, and so its cancellation, cover its hooks as well as its handler.
+    try (CallCancellation call = CallCancellation.start(activity, running, HEARTBEAT_INTERVAL)) {
+      ToolContext context =
+          ToolContext.newBuilder()
+              .setToolCallId(request.toolCallId())
+              .setSessionId(request.sessionId())
+              .setAgent(agent.name())
+              .setRun(request.run())
+              .setAttempt(info.getAttempt())
+              .setTrigger(request.trigger())
+              .setBusinessState(state)
+              .setIdempotencyKey(idempotencyKey(request, info))
+              .setCancellation(call.cancellation())
+              .build();
+      hooked = hooks.call(agent, tool, context);
+      ToolOutcome denied = hooked.before(arguments);
+      if (denied != null) {
+        return denied;
+      }
+      Object value;
+      try {
+        value = tool.handler().execute(hooked.arguments(), context);
+      } catch (Exception e) {
+        if (call.cancellation().isCancelled()) {
+          return stopped(tool, request, info, call.cancellation().reason(), e);
+        }
+        return hooked.recorded(failed(tool, request, info, e));
+      }
+      try {
+        result = value instanceof JsonNode node ? node : MAPPER.valueToTree(value);
+      } catch (IllegalArgumentException e) {
+        return hooked.recorded(
+            error(
+                ErrorResults.TOOL_ERROR,
+                "Result of '" + tool.name() + "' is not JSON: " + e.getMessage()));
+      }
+      ToolOutcome withheld = hooked.after(result);
+      if (withheld != null) {
+        return withheld;
+      }
+      result = hooked.result();
+    }
+    List<JsonNode> stateUpdates = state.updates();
+    if (!stateUpdates.isEmpty()) {
+      int stateBytes = PayloadSizes.jsonBytes(state.get());
+      if (stateBytes > BusinessState.MAX_BYTES) {
+        return hooked.recorded(
+            error(
+                ErrorResults.STATE_TOO_LARGE,
+                "Tool '"
+                    + tool.name()
+                    + "' made the business state "
+                    + stateBytes
+                    + " bytes, over the limit of "
+                    + BusinessState.MAX_BYTES
+                    + "; its updates were dropped. Keep bulk data in artifacts."));
+      }
+    }
+    int size = PayloadSizes.jsonBytes(result);
+    if (size > maxPayloadBytes) {
+      return hooked.recorded(stored(tool, request, result, size, stateUpdates));
+    }
+    return hooked.recorded(
+        new ToolOutcome(
+            result == null ? JsonNodeFactory.instance.nullNode() : result, false, stateUpdates));
+  }
+
+  /**
+   * A handler that threw without being cancelled: a transient failure fails the attempt, so the
+   * tool's retry policy applies; any other becomes the call's error result.
+   */
+  private static ToolOutcome failed(
+      Tool tool, ToolRequest request, ActivityInfo info, Exception failure) {
+    if (failure instanceof RetryableToolException
+        || failure instanceof IOException
+        || failure instanceof UncheckedIOException
+        || failure instanceof TimeoutException
+        || failure instanceof InterruptedException) {
       log.warn(
           "tool {} call {} attempt {} failed transiently: {}",
           tool.name(),
           request.toolCallId(),
           info.getAttempt(),
-          e.toString());
+          failure.toString());
       throw ApplicationFailure.newFailureWithCause(
-          "Tool '" + tool.name() + "' failed: " + e.getMessage(), FailureTypes.TOOL_TRANSIENT, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw ApplicationFailure.newFailure(
-          "Tool '" + tool.name() + "' was interrupted", FailureTypes.TOOL_TRANSIENT);
-    } catch (Exception e) {
-      return error(ErrorResults.TOOL_ERROR, e.getMessage() == null ? e.toString() : e.getMessage());
-    } finally {
-      if (heartbeats != null) {
-        heartbeats.cancel(false);
+          "Tool '" + tool.name() + "' failed: " + failure.getMessage(),
+          FailureTypes.TOOL_TRANSIENT,
+          failure);
+    }
+    return error(
+        ErrorResults.TOOL_ERROR,
+        failure.getMessage() == null ? failure.toString() : failure.getMessage());
+  }
+
+  /**
+   * A handler that stopped after its call was cancelled. For a cancelled run the call's result is
+   * {@code cancelled}: a regular activity reports itself cancelled, which the workflow waits for; a
+   * local one, which the SDK cannot cancel, returns it. After a timeout or at a worker shutdown the
+   * attempt fails, so the call runs again where the tool's retry policy allows.
+   */
+  private static ToolOutcome stopped(
+      Tool tool,
+      ToolRequest request,
+      ActivityInfo info,
+      ToolCancellation.Reason reason,
+      Exception failure) {
+    log.info(
+        "tool {} call {} attempt {} stopped after its cancellation ({}): {}",
+        tool.name(),
+        request.toolCallId(),
+        info.getAttempt(),
+        reason,
+        failure.toString());
+    if (reason == ToolCancellation.Reason.RUN_CANCELLED) {
+      if (info.isLocal()) {
+        return error(ErrorResults.CANCELLED, null);
       }
+      throw new ActivityCanceledException(info);
     }
-    JsonNode result;
-    try {
-      result = value instanceof JsonNode node ? node : MAPPER.valueToTree(value);
-    } catch (IllegalArgumentException e) {
-      return error(
-          ErrorResults.TOOL_ERROR,
-          "Result of '" + tool.name() + "' is not JSON: " + e.getMessage());
-    }
-    List<JsonNode> stateUpdates = context.businessState().updates();
-    if (!stateUpdates.isEmpty()) {
-      int stateBytes = PayloadSizes.jsonBytes(context.businessState().get());
-      if (stateBytes > BusinessState.MAX_BYTES) {
-        return error(
-            ErrorResults.STATE_TOO_LARGE,
-            "Tool '"
-                + tool.name()
-                + "' made the business state "
-                + stateBytes
-                + " bytes, over the limit of "
-                + BusinessState.MAX_BYTES
-                + "; its updates were dropped. Keep bulk data in artifacts.");
-      }
-    }
-    int size = PayloadSizes.jsonBytes(result);
-    if (size > maxPayloadBytes) {
-      return stored(tool, request, result, size, stateUpdates);
-    }
-    return new ToolOutcome(
-        result == null ? JsonNodeFactory.instance.nullNode() : result, false, stateUpdates);
+    throw ApplicationFailure.newFailureWithCause(
+        "Tool '"
+            + tool.name()
+            + "' stopped: "
+            + (reason == ToolCancellation.Reason.TIMED_OUT
+                ? "its attempt timed out"
+                : "the worker is shutting down"),
+        FailureTypes.TOOL_TRANSIENT,
+        failure);
   }
 
   /**
@@ -240,38 +305,6 @@ public final class ToolActivitiesImpl implements ToolActivities {
               + e.getMessage()
               + ". Return less, or a reference to where the data is.");
     }
-  }
-
-  /**
-   * Heartbeats for the running handler until the returned future is cancelled. Once a heartbeat
-   * reports that the attempt is over (cancelled, timed out, the worker shutting down) it stops; any
-   * other failure is logged and the next tick tries again.
-   */
-  private static ScheduledFuture<?> heartbeatWhileRunning(ActivityExecutionContext context) {
-    long interval = HEARTBEAT_INTERVAL.toMillis();
-    AtomicReference<ScheduledFuture<?>> self = new AtomicReference<>();
-    ScheduledFuture<?> ticks =
-        HEARTBEATS.scheduleWithFixedDelay(
-            () -> {
-              try {
-                context.heartbeat(null);
-              } catch (ActivityCompletionException e) {
-                ScheduledFuture<?> future = self.get();
-                if (future != null) {
-                  future.cancel(false);
-                }
-              } catch (RuntimeException e) {
-                log.warn(
-                    "heartbeat of tool activity {} failed: {}",
-                    context.getInfo().getActivityId(),
-                    e.toString());
-              }
-            },
-            interval,
-            interval,
-            TimeUnit.MILLISECONDS);
-    self.set(ticks);
-    return ticks;
   }
 
   private static ToolOutcome error(String code, String message) {

@@ -39,11 +39,30 @@ public final class SendChecks {
     }
   }
 
-  /** The request of a send: {@code request} with the options' run configuration. */
+  /**
+   * The request of a send: {@code request} with the options' run configuration, idempotency key and
+   * resume window.
+   */
   static SendRequest request(SendRequest request, SendOptions sendOptions) {
-    return sendOptions.getRunConfig() == null
-        ? request
-        : request.withRunConfig(sendOptions.getRunConfig());
+    SendRequest configured =
+        sendOptions.getRunConfig() == null
+            ? request
+            : request.withRunConfig(sendOptions.getRunConfig());
+    if (sendOptions.getIdempotencyKey() == null && sendOptions.getResumeWindow() == null) {
+      return configured;
+    }
+    return configured.withResume(
+        sendOptions.getIdempotencyKey(),
+        sendOptions.getResumeWindow() == null ? null : windowMillis(sendOptions.getResumeWindow()));
+  }
+
+  /** A window in milliseconds; one too long to count in them is as good as forever. */
+  private static long windowMillis(java.time.Duration window) {
+    try {
+      return window.toMillis();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
   }
 
   /** The start input of a session that a send with {@code sendOptions} creates. */

@@ -12,6 +12,7 @@ import io.durableagents.workflow.internal.activity.LifecycleActivities;
 import io.durableagents.workflow.internal.activity.ModelActivities;
 import io.durableagents.workflow.internal.activity.ToolActivities;
 import io.durableagents.workflow.internal.activity.ToolSpec;
+import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
@@ -40,7 +41,7 @@ final class ActivityStubs {
   static final Duration MODEL_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
 
   /**
-   * A tool activity's worker heartbeats for it every 3 s; same bound as {@link
+   * A tool activity's worker heartbeats for it every second; same bound as {@link
    * #MODEL_HEARTBEAT_TIMEOUT}.
    */
   static final Duration TOOL_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
@@ -224,12 +225,24 @@ final class ActivityStubs {
     return "model turn " + turn;
   }
 
+  private static ActivityCancellationType toolCancellation() {
+    return Workflow.getVersion(ChangeIds.TOOL_CANCEL_WAIT, Workflow.DEFAULT_VERSION, 1)
+            == Workflow.DEFAULT_VERSION
+        ? ActivityCancellationType.TRY_CANCEL
+        : ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
+  }
+
   /** What Temporal's UI shows of a tool call; never its arguments. */
   static String toolSummary(String toolName) {
     return "tool " + toolName;
   }
 
-  /** The stub of {@code tool}'s calls: its queue, timeout and retry options. */
+  /**
+   * The stub of {@code tool}'s calls: its queue, timeout and retry options. A cancel of a regular
+   * call waits for the activity to report how it ended (its handler learns of the cancel from the
+   * heartbeat's answer); before {@link ChangeIds#TOOL_CANCEL_WAIT} it was abandoned at once. A
+   * local call cannot be cancelled by the SDK at all: its worker watches for the cancel itself.
+   */
   ToolActivities tool(ToolSpec tool) {
     return toolStubs.computeIfAbsent(
         tool,
@@ -259,6 +272,7 @@ final class ActivityStubs {
                   .setStartToCloseTimeout(Duration.ofMillis(tool.startToCloseTimeoutMs()))
                   .setHeartbeatTimeout(TOOL_HEARTBEAT_TIMEOUT)
                   .setRetryOptions(retry)
+                  .setCancellationType(toolCancellation())
                   .build());
         });
   }

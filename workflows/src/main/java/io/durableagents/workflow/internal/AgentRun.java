@@ -18,6 +18,7 @@ import io.durableagents.workflow.internal.activity.ModelTurnResult;
 import io.durableagents.workflow.internal.activity.RunResolution;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
 import io.durableagents.workflow.internal.wire.SessionSnapshot;
+import io.durableagents.workflow.internal.wire.UnfinishedRun;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.CancellationScope;
@@ -58,6 +59,9 @@ final class AgentRun {
 
   private final long timeSpentMs;
 
+  /** A failed or cancelled run that a send resumed: its first entry says so. */
+  private final boolean resumed;
+
   /** A wait point carried over continue-as-new: its call is the first of {@code resumeCalls}. */
   private Approval resumedApproval;
 
@@ -84,6 +88,7 @@ final class AgentRun {
     this.recordedFingerprint = null;
     this.carriedSpec = null;
     this.timeSpentMs = 0;
+    this.resumed = false;
     this.turns = new ModelTurns(session, progress, null);
     this.settlement = new RunSettlement(session, progress);
   }
@@ -105,6 +110,7 @@ final class AgentRun {
     this.recordedFingerprint = fork.fingerprint();
     this.carriedSpec = null;
     this.timeSpentMs = 0;
+    this.resumed = false;
     this.turns = new ModelTurns(session, progress, null);
     this.settlement = new RunSettlement(session, progress);
   }
@@ -133,6 +139,33 @@ final class AgentRun {
     this.turns = new ModelTurns(session, progress, snapshot.drift());
     this.settlement = new RunSettlement(session, progress);
     this.timeSpentMs = snapshot.timeSpentMs();
+    this.resumed = false;
+  }
+
+  /**
+   * A run that failed or was cancelled, resumed by a send that repeated its input ({@link
+   * RunResumes}): it keeps its number, definition, configuration and trigger, and goes on from the
+   * transcript as it stands with the steps, tokens and time it had left ({@code ended}: the result
+   * it ended with). Its input is not added again.
+   */
+  AgentRun(Session session, UnfinishedRun unfinished, RunResult ended) {
+    this.session = session;
+    this.state = session.state;
+    this.progress =
+        new RunProgress(
+            unfinished.run(), ended.steps(), ended.usage(), ended.toolCalls(), ended.text());
+    this.inputs = List.of();
+    this.startInput = unfinished.inputs().isEmpty() ? null : unfinished.inputs().get(0);
+    this.resumeCalls = List.of();
+    this.resumeChecks = List.of();
+    this.trigger = unfinished.trigger();
+    this.runConfig = unfinished.runConfig();
+    this.recordedFingerprint = null;
+    this.carriedSpec = unfinished.spec();
+    this.turns = new ModelTurns(session, progress, unfinished.drift());
+    this.settlement = new RunSettlement(session, progress);
+    this.timeSpentMs = unfinished.timeSpentMs();
+    this.resumed = true;
   }
 
   int number() {
@@ -229,6 +262,33 @@ final class AgentRun {
         state.spec(),
         runConfig,
         turns.drift(),
+        timer == null ? timeSpentMs : timer.spentMs(),
+        inputsBeyondStart(session.resumes.runInputs()),
+        session.resumes.runKey());
+  }
+
+  /**
+   * The run's inputs for its snapshot: none when they are its start input alone, carried anyway.
+   */
+  private List<Message> inputsBeyondStart(List<Message> runInputs) {
+    return runInputs.size() == 1 && runInputs.get(0).equals(startInput) ? List.of() : runInputs;
+  }
+
+  /**
+   * The run as a send may resume it, once it failed or was cancelled at workflow time {@code
+   * settledAt}: it started from {@code runInputs}, sent with {@code key}.
+   */
+  UnfinishedRun unfinished(List<Message> runInputs, String key, long settledAt) {
+    return new UnfinishedRun(
+        number(),
+        runInputs,
+        key,
+        settledAt,
+        // No timer yet: the run failed before it resolved its definition.
+        timer == null ? null : state.spec(),
+        runConfig,
+        trigger,
+        turns.drift(),
         timer == null ? timeSpentMs : timer.spentMs());
   }
 
@@ -278,6 +338,11 @@ final class AgentRun {
             timeSpentMs,
             () -> cancel("run timeout of " + spec.runTimeoutMs() + " ms"));
     timer.arm();
+    if (resumed) {
+      // Nothing reads it before the next model turn, which carries it.
+      session.checkpoints.saveWithNextTurn(
+          state.step() + 1, RunStatus.IN_PROGRESS, FinishReason.RESUMED);
+    }
     if (!resumeCalls.isEmpty()) {
       runBatch(spec, resumeCalls, resumeChecks);
       inputs.forEach(state.transcript()::add);

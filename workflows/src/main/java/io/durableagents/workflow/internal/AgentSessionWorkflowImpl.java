@@ -90,11 +90,11 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     }
     while (true) {
       awaitWork(lifecycle);
-      if (session.lifecycle.closing() && !session.inbox.hasQueued()) {
+      if (session.lifecycle.closing() && !hasWork()) {
         // Sends accepted before the close, whose handlers have not queued their input yet, run
         // first.
         letOtherHandlersRun();
-        if (!session.inbox.hasQueued()) {
+        if (!hasWork()) {
           new SessionClosing(session).close();
           return;
         }
@@ -103,14 +103,27 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         // Idle, pinned to an older version: the queued input goes over to the new version's run.
         session.continueAsNew(() -> null);
       }
-      if (!session.inbox.hasQueued()) {
+      if (!session.inbox.hasQueued() && !session.resumes.requested()) {
         session.continueAsNew(() -> null);
       }
-      JsonNode runConfig = session.inbox.takeRunConfig();
-      AgentRun run = new AgentRun(session, session.inbox.takeQueued(), runConfig);
+      AgentRun run;
+      if (session.resumes.requested()) {
+        run = new AgentRun(session, session.resumes.take(), session.results.last());
+      } else {
+        JsonNode runConfig = session.inbox.takeRunConfig();
+        String idempotencyKey = session.inbox.takeIdempotencyKey();
+        List<Message> inputs = session.inbox.takeQueued();
+        session.resumes.runStarted(inputs, idempotencyKey);
+        run = new AgentRun(session, inputs, runConfig);
+      }
       run.adoptTrigger(session.inbox.takeTrigger());
       session.execute(run);
     }
+  }
+
+  /** Input queued by a send, or a failed or cancelled run a send asked to resume. */
+  private boolean hasWork() {
+    return session.inbox.hasQueued() || session.resumes.requested();
   }
 
   /**
@@ -121,7 +134,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private void awaitWork(boolean lifecycle) {
     Supplier<Boolean> work =
         () ->
-            session.inbox.hasQueued()
+            hasWork()
                 || session.handover.due()
                 || session.handover.newVersionAvailable()
                 || session.lifecycle.closing();
@@ -298,19 +311,48 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       if (activeRun != 0) {
         return activeRun;
       }
+      if (session.resumes.requested()) {
+        return session.resumes.requestedRun();
+      }
       return session.inbox.hasQueued() ? session.state.lastRun() + 1 : 0;
     }
-    if (activeRun != 0) {
-      Message startInput = current == null ? null : current.startInput();
+    if (activeRun != 0 || session.resumes.requested()) {
+      // A run in progress, or about to resume: the input joins it.
+      Message startInput =
+          activeRun != 0
+              ? (current == null ? null : current.startInput())
+              : session.resumes.requestedStartInput();
       for (Message input : inputs) {
         if (!session.inbox.interject(input, startInput)) {
           log.info("send on {}: input repeats the run's input; treated as a retry", session.id());
         }
       }
-      return activeRun;
+      return activeRun != 0 ? activeRun : session.resumes.requestedRun();
     }
-    session.inbox.queue(inputs, request.runConfig());
+    if (resumes(request, inputs)) {
+      int run = session.resumes.request();
+      session.results.resumed(run);
+      log.info("send on {}: input repeats that of failed run {}; it resumes", session.id(), run);
+      return run;
+    }
+    session.inbox.queue(inputs, request.runConfig(), request.idempotencyKey());
     return session.state.lastRun() + 1;
+  }
+
+  /**
+   * Whether the input of {@code request} ({@code inputs}, on an idle session) resumes the last run:
+   * see {@link RunResumes}. Histories from before that change queued it as a new run.
+   */
+  private boolean resumes(SendRequest request, List<Message> inputs) {
+    return !session.inbox.hasQueued()
+        && session.resumes.resumedBy(
+            inputs,
+            request.runConfig(),
+            request.idempotencyKey(),
+            request.resumeWindowMs(),
+            Workflow.currentTimeMillis())
+        && Workflow.getVersion(ChangeIds.RESUME_RUN, Workflow.DEFAULT_VERSION, 1)
+            != Workflow.DEFAULT_VERSION;
   }
 
   /** A sender of run {@code target} can be answered: settled, paused, or handing over. */

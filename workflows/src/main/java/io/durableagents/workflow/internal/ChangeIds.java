@@ -29,5 +29,19 @@ final class ChangeIds {
    */
   static final String SESSION_LIFECYCLE = "session-lifecycle";
 
+  /**
+   * A cancelled run waits for its tool activities to report how they ended (stopped: {@code
+   * cancelled}; finished anyway: their real result) instead of giving them {@code cancelled} at
+   * once.
+   */
+  static final String TOOL_CANCEL_WAIT = "tool-cancel-wait";
+
+  /**
+   * A send that repeats the input of a failed or cancelled run resumes that run (no message is
+   * appended; an entry marks where it resumed) instead of starting a new one ({@link RunResumes}).
+   * Recorded only when a send would resume a run, so histories without one replay without it.
+   */
+  static final String RESUME_RUN = "resume-run";
+
   private ChangeIds() {}
 }

@@ -86,6 +86,7 @@ final class ForkStart {
       state.forkReady();
       return true;
     }
+    session.resumes.runStarted(inputs, null);
     session.execute(new AgentRun(session, inputs, fork));
     return true;
   }

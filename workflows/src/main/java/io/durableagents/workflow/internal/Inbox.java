@@ -23,6 +23,9 @@ final class Inbox {
   /** The run configuration the queued inputs were sent with (the first send's that had one). */
   private JsonNode queuedRunConfig;
 
+  /** The idempotency key the queued inputs were sent with (the first send's that had one). */
+  private String queuedIdempotencyKey;
+
   private final List<Message> interjections = new ArrayList<>();
 
   /** The new messages of a request: a re-sent stored conversation is recognised and dropped. */
@@ -40,12 +43,15 @@ final class Inbox {
   }
 
   /**
-   * Queues inputs for the next run, with the run configuration they were sent with (null: none);
-   * one already queued is a retry and kept once.
+   * Queues inputs for the next run, with the run configuration and idempotency key they were sent
+   * with (null: none); one already queued is a retry and kept once.
    */
-  void queue(List<Message> inputs, JsonNode runConfig) {
+  void queue(List<Message> inputs, JsonNode runConfig, String idempotencyKey) {
     if (queuedRunConfig == null && runConfig != null && runConfig.isObject()) {
       queuedRunConfig = runConfig;
+    }
+    if (queuedIdempotencyKey == null) {
+      queuedIdempotencyKey = idempotencyKey;
     }
     for (Message input : inputs) {
       if (!queued.contains(input)) {
@@ -74,6 +80,17 @@ final class Inbox {
 
   JsonNode queuedRunConfig() {
     return queuedRunConfig;
+  }
+
+  /** The idempotency key of the inputs about to be taken (null: none); cleared. */
+  String takeIdempotencyKey() {
+    String key = queuedIdempotencyKey;
+    queuedIdempotencyKey = null;
+    return key;
+  }
+
+  String queuedIdempotencyKey() {
+    return queuedIdempotencyKey;
   }
 
   /** The trigger envelope of the inputs just taken, if a trigger sent them. */
@@ -114,9 +131,14 @@ final class Inbox {
   }
 
   /** What continue-as-new carried over. */
-  void restore(List<Message> queuedInputs, JsonNode runConfig, List<Message> runInterjections) {
+  void restore(
+      List<Message> queuedInputs,
+      JsonNode runConfig,
+      String idempotencyKey,
+      List<Message> runInterjections) {
     queued.addAll(queuedInputs);
     queuedRunConfig = runConfig;
+    queuedIdempotencyKey = idempotencyKey;
     interjections.addAll(runInterjections);
   }
 }

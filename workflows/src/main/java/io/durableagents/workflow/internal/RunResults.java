@@ -26,6 +26,15 @@ final class RunResults {
     settledRun = result.run();
   }
 
+  /**
+   * Run {@code run}, the last one, resumes: it has not settled any more, and its waiting senders
+   * wait for its new end. The result it ended with stays the last one until then.
+   */
+  void resumed(int run) {
+    results.remove(run);
+    settledRun = Math.min(settledRun, run - 1);
+  }
+
   /** The result carried over continue-as-new, if any. */
   void restore(RunResult lastResult) {
     if (lastResult != null) {

@@ -1,5 +1,6 @@
 package io.durableagents.workflow.internal;
 
+import io.durableagents.conversation.Message;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.internal.wire.SessionSnapshot;
@@ -20,6 +21,7 @@ final class Session {
   final Inbox inbox = new Inbox();
   final ApprovalGate approvals;
   final RunResults results = new RunResults();
+  final RunResumes resumes = new RunResumes();
   final Checkpoints checkpoints;
   final Handover handover;
   final Lifecycle lifecycle;
@@ -78,6 +80,7 @@ final class Session {
     currentRun = run;
     RunResult result = run.execute();
     currentRun = null;
+    resumes.runEnded(run, result, Workflow.currentTimeMillis());
     settle(result);
   }
 
@@ -116,6 +119,9 @@ final class Session {
         run,
         state.businessState(),
         inbox.queuedRunConfig(),
+        resumes.unfinished(),
+        resumes.requested(),
+        inbox.queuedIdempotencyKey(),
         lifecycle.idleTimeoutMs(state.spec()));
   }
 
@@ -134,11 +140,28 @@ final class Session {
     inbox.restore(
         snapshot.queuedInputs(),
         snapshot.queuedRunConfig(),
+        snapshot.queuedIdempotencyKey(),
         run == null ? List.of() : run.interjections());
+    resumes.restore(
+        snapshot.unfinishedRun(),
+        snapshot.resumeRequested(),
+        run == null ? List.of() : runInputs(run),
+        run == null ? null : run.idempotencyKey());
+    if (resumes.requested()) {
+      results.resumed(resumes.requestedRun());
+    }
     if (run != null) {
       state.activeRunRestored(run.run());
     }
     lifecycle.restoreIdleTimeout(snapshot.idleTimeoutMs());
+  }
+
+  /** The inputs a carried-over run started from; older snapshots name only the first. */
+  private static List<Message> runInputs(SessionSnapshot.RunSnapshot run) {
+    if (!run.inputs().isEmpty() || run.startInput() == null) {
+      return run.inputs();
+    }
+    return List.of(run.startInput());
   }
 
   SessionStatus status() {

@@ -35,6 +35,9 @@ final class ToolBatch {
   private final ToolRunner runner;
   private final JsonNode[] outcomes;
 
+  /** What tool hooks did to each call (null: nothing), shown on its tool message. */
+  private final String[] hookNotes;
+
   /**
    * Each call's business-state updates, applied in call order once the calls before have results.
    */
@@ -62,6 +65,7 @@ final class ToolBatch {
             run.trigger(),
             run.progress().recordedCalls());
     this.outcomes = new JsonNode[calls.size()];
+    this.hookNotes = new String[calls.size()];
     this.stateUpdates = new ArrayList<>();
     for (int i = 0; i < calls.size(); i++) {
       stateUpdates.add(List.of());
@@ -124,6 +128,7 @@ final class ToolBatch {
 
   private JsonNode settleCall(int index, ToolOutcome outcome) {
     outcomes[index] = outcome.result();
+    hookNotes[index] = outcome.hookNote();
     stateUpdates.set(index, outcome.stateUpdates());
     applyStateUpdates();
     return outcome.result();
@@ -144,7 +149,7 @@ final class ToolBatch {
     applyStateUpdates();
     for (; recorded < upTo; recorded++) {
       ToolCall call = calls.get(recorded);
-      state.transcript().add(Message.toolResult(call, outcomes[recorded]));
+      state.transcript().add(Message.toolResult(call, outcomes[recorded], hookNotes[recorded]));
       run.progress().callRecorded(call, outcomes[recorded]);
     }
   }
@@ -219,6 +224,7 @@ final class ToolBatch {
     applyStateUpdates();
     ToolOutcome outcome = runner.run(call, index, state.businessState()).get();
     stateUpdates.set(index, outcome.stateUpdates());
+    hookNotes[index] = outcome.hookNote();
     return outcome.result();
   }
 

@@ -114,7 +114,9 @@ final class ToolRunner {
               if (failure == null) {
                 return Workflow.newPromise(outcome);
               }
-              if (isCancellation(failure)) {
+              if (isCancellation(failure) || runScope.isCancelRequested()) {
+                // A cancelled call that could not report how it ended (its worker died, so its
+                // heartbeat timed out) did not finish either.
                 return Workflow.newPromise(cancelled());
               }
               if (StoreWaits.isStoreUnavailable(failure)) {

@@ -19,6 +19,15 @@ public final class ErrorResults {
   public static final String APPROVAL_EXPIRED = "approval_expired";
   public static final String CANCELLED = "cancelled";
 
+  /** A tool hook refused the call; the result's {@code message} is its reason. */
+  public static final String TOOL_DENIED = "tool_denied";
+
+  /** A tool hook threw; the call's result, if the handler ran, is withheld. */
+  public static final String HOOK_FAILED = "hook_failed";
+
+  /** A tool hook took longer than the plugin's tool hook timeout. */
+  public static final String HOOK_TIMEOUT = "hook_timeout";
+
   private ErrorResults() {}
 
   /** {@code {"error": "rejected", "note": ...}}: what a rejected call's result is. */
@@ -27,6 +36,17 @@ public final class ErrorResults {
     node.put("error", REJECTED);
     if (note != null) {
       node.put("note", note);
+    }
+    return node;
+  }
+
+  /** {@code {"error": ..., "hook": ..., "message": ...}}: an error result a tool hook caused. */
+  public static ObjectNode byHook(String error, String hook, String message) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("error", error);
+    node.put("hook", hook);
+    if (message != null) {
+      node.put("message", message);
     }
     return node;
   }

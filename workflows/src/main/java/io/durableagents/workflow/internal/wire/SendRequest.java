@@ -17,6 +17,11 @@ import java.util.List;
  * <p>{@code runConfig}: the run configuration of the run this send starts (a JSON object, e.g. a
  * customer tier), saved with the run and handed to a dynamic agent's factory. A send that reaches a
  * run in progress does not change that run's configuration.
+ *
+ * <p>{@code idempotencyKey} and {@code resumeWindowMs}: when the last run failed or was cancelled
+ * and this send repeats its input, the run resumes instead of a new one starting, if the send
+ * repeats the key of the send that started the run, or arrives within {@code resumeWindowMs} of the
+ * run's end (null: the session's default; 0: only by key). Both absent in sends of older clients.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -24,10 +29,17 @@ public record SendRequest(
     @JsonProperty("input") String input,
     @JsonProperty("messages") List<Message> messages,
     @JsonProperty("trigger") TriggerEnvelope trigger,
-    @JsonProperty("runConfig") JsonNode runConfig) {
+    @JsonProperty("runConfig") JsonNode runConfig,
+    @JsonProperty("idempotencyKey") String idempotencyKey,
+    @JsonProperty("resumeWindowMs") Long resumeWindowMs) {
 
   public SendRequest {
     messages = messages == null ? List.of() : List.copyOf(messages);
+  }
+
+  public SendRequest(
+      String input, List<Message> messages, TriggerEnvelope trigger, JsonNode runConfig) {
+    this(input, messages, trigger, runConfig, null, null);
   }
 
   public SendRequest(String input, List<Message> messages, TriggerEnvelope trigger) {
@@ -53,7 +65,15 @@ public record SendRequest(
 
   /** This send with {@code config} as the run configuration of the run it starts. */
   public SendRequest withRunConfig(JsonNode config) {
-    return new SendRequest(input, messages, trigger, config);
+    return new SendRequest(input, messages, trigger, config, idempotencyKey, resumeWindowMs);
+  }
+
+  /**
+   * This send with {@code key} as its idempotency key and {@code windowMs} as its resume window
+   * (null: the session's default).
+   */
+  public SendRequest withResume(String key, Long windowMs) {
+    return new SendRequest(input, messages, trigger, runConfig, key, windowMs);
   }
 
   public boolean isEmpty() {

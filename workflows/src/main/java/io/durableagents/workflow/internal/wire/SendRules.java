@@ -103,7 +103,8 @@ public final class SendRules {
   /**
    * Why the session's send validator refuses {@code request} adding {@code newInputs} (its {@link
    * #inputsOf inputs} past the stored conversation), or null: a trigger envelope over its limit, a
-   * run configuration it refuses, or inputs it refuses. The validator and the client both ask this.
+   * run configuration it refuses, an idempotency key or resume window it refuses, or inputs it
+   * refuses. The validator and the client both ask this.
    */
   public static String requestProblem(SendRequest request, List<Message> newInputs) {
     String problem =
@@ -111,7 +112,37 @@ public final class SendRules {
     if (problem == null) {
       problem = runConfigProblem(request.runConfig());
     }
+    if (problem == null) {
+      problem = resumeProblem(request.idempotencyKey(), request.resumeWindowMs());
+    }
     return problem != null ? problem : problem(newInputs);
+  }
+
+  /**
+   * Why a session refuses a send's idempotency key or resume window ({@link
+   * FailureTypes#INVALID_INPUT}), or null: a key that is empty, over {@link
+   * Limits#IDEMPOTENCY_KEY_CHARS} characters or holds control characters, or a negative window.
+   */
+  public static String resumeProblem(String idempotencyKey, Long resumeWindowMs) {
+    if (idempotencyKey != null
+        && (idempotencyKey.isEmpty()
+            || idempotencyKey.length() > Limits.IDEMPOTENCY_KEY_CHARS
+            || idempotencyKey
+                .codePoints()
+                .anyMatch(
+                    cp ->
+                        Character.isISOControl(cp)
+                            || Character.getType(cp) == Character.SURROGATE))) {
+      return "Invalid idempotency key: use 1-"
+          + Limits.IDEMPOTENCY_KEY_CHARS
+          + " characters, no control characters (got "
+          + idempotencyKey.length()
+          + " characters).";
+    }
+    if (resumeWindowMs != null && resumeWindowMs < 0) {
+      return "The resume window must be 0 or more milliseconds, got " + resumeWindowMs + ".";
+    }
+    return null;
   }
 
   /**

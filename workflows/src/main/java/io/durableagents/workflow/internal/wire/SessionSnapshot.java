@@ -18,7 +18,9 @@ import java.util.List;
 
 /**
  * Everything a session carries across continue-as-new: nothing is summarised away. The transcript
- * itself stays in the store and travels by reference (its length and hash). {@code idleTimeoutMs}:
+ * itself stays in the store and travels by reference (its length and hash). {@code unfinishedRun}:
+ * the last run, while a send may resume it; {@code resumeRequested}: a send asked for that and the
+ * run has not started yet; {@code queuedIdempotencyKey}: the idempotency key of the queued inputs. {@code idleTimeoutMs}:
  * the idle timeout of the session's agent, as its last run resolved it (0: not known yet).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -36,6 +38,9 @@ public record SessionSnapshot(
     @JsonProperty("run") RunSnapshot run,
     @JsonProperty("businessState") JsonNode businessState,
     @JsonProperty("queuedRunConfig") JsonNode queuedRunConfig,
+    @JsonProperty("unfinishedRun") UnfinishedRun unfinishedRun,
+    @JsonProperty("resumeRequested") boolean resumeRequested,
+    @JsonProperty("queuedIdempotencyKey") String queuedIdempotencyKey,
     @JsonProperty("idleTimeoutMs") long idleTimeoutMs) {
 
   public SessionSnapshot {
@@ -48,7 +53,9 @@ public record SessionSnapshot(
    * result yet (the first may be waiting on {@code approval}, saved at {@code pausedAt}). The run
    * keeps its recorded definition ({@code spec}, absent in snapshots of older versions, which
    * resolve the agent again), its {@code runConfig}, the {@code drift} a turn reported and the
-   * {@code timeSpentMs} of its wall-clock budget.
+   * {@code timeSpentMs} of its wall-clock budget; the {@code inputs} it started from and the {@code
+   * idempotencyKey} of their send (both absent in snapshots of older versions), which a send that
+   * resumes it after a failure repeats.
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -68,9 +75,12 @@ public record SessionSnapshot(
       @JsonProperty("spec") AgentSpec spec,
       @JsonProperty("runConfig") JsonNode runConfig,
       @JsonProperty("drift") String drift,
-      @JsonProperty("timeSpentMs") long timeSpentMs) {
+      @JsonProperty("timeSpentMs") long timeSpentMs,
+      @JsonProperty("inputs") List<Message> inputs,
+      @JsonProperty("idempotencyKey") String idempotencyKey) {
 
     public RunSnapshot {
+      inputs = inputs == null ? List.of() : List.copyOf(inputs);
       toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
       interjections = interjections == null ? List.of() : List.copyOf(interjections);
       resumeCalls = resumeCalls == null ? List.of() : List.copyOf(resumeCalls);
