@@ -228,6 +228,42 @@ public final class JdbcAgentStore implements CheckpointStore {
   }
 
   @Override
+  public Optional<ResetPoint> reset(
+      String sessionId, String executionId, int step, String resetId) {
+    EncodedSave.requireSessionId(sessionId);
+    Objects.requireNonNull(executionId, "executionId");
+    Objects.requireNonNull(resetId, "resetId");
+    return transactions.inTransaction(
+        "reset session " + sessionId + " to step " + step,
+        connection -> {
+          SessionRows.lock(connection, sessionId);
+          Optional<StoredSession> row = queries.session(connection, sessionId);
+          Optional<StoredEntry> entry = queries.entry(connection, sessionId, step);
+          if (row.isEmpty()
+              || entry.isEmpty()
+              || (entry.get().supersededBy() != null
+                  && !entry.get().supersededBy().equals(resetId))) {
+            return Optional.empty();
+          }
+          executeUpdate(
+              connection, Sql.COPY_SUPERSEDED_MESSAGES, resetId, sessionId, sessionId, step);
+          executeUpdate(connection, Sql.SUPERSEDE_ENTRIES, resetId, sessionId, step);
+          StoredEntry at = entry.get();
+          executeUpdate(
+              connection,
+              Sql.RESET_SESSION,
+              executionId,
+              at.status().value(),
+              at.messageCount(),
+              at.transcriptHash(),
+              step,
+              sessionId);
+          executeUpdate(connection, Sql.DELETE_MESSAGES_FROM, sessionId, at.messageCount());
+          return Optional.of(new ResetPoint(at, row.get()));
+        });
+  }
+
+  @Override
   public void markClosed(String sessionId, String executionId, long closedAt) {
     EncodedSave.requireSessionId(sessionId);
     transactions.inTransaction(
