@@ -378,6 +378,23 @@ class ReplayFreshHistoryTest {
   }
 
   @Test
+  void aSessionResetToAnEarlierEntry_andSentTo_replays() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir, Scripts.of("{'turns':[{'text':'one'},{'text':'two'},{'text':'three'}]}"), 10)) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
+      kit.send("golden-reset", "hello");
+      int step = kit.store.session("golden-reset").orElseThrow().lastStep();
+      kit.send("golden-reset", "more");
+      kit.session("golden-reset")
+          .close(io.durableagents.workflow.internal.wire.CloseRequest.close(false));
+      assertThat(kit.resetPrepared("golden-reset", step).status().resetTo()).isEqualTo(step);
+      assertThat(kit.send("golden-reset", "again").text()).isEqualTo("two");
+      replayAndKeep(kit, "golden-reset", "reset.json");
+    }
+  }
+
+  @Test
   void anIdleSessionThatClosesItself_replays() throws Exception {
     try (SessionTestKit kit =
         new SessionTestKit(

@@ -30,6 +30,7 @@ public final class SessionStatus {
   private final JsonNode businessState;
   private final Integer maxSteps;
   private final SessionLifecycle lifecycle;
+  private final Integer resetTo;
 
   @JsonCreator
   private SessionStatus(
@@ -44,7 +45,8 @@ public final class SessionStatus {
       @JsonProperty("approval") Approval approval,
       @JsonProperty("businessState") JsonNode businessState,
       @JsonProperty("maxSteps") Integer maxSteps,
-      @JsonProperty("lifecycle") SessionLifecycle lifecycle) {
+      @JsonProperty("lifecycle") SessionLifecycle lifecycle,
+      @JsonProperty("resetTo") Integer resetTo) {
     this.sessionId = sessionId;
     this.agent = agent;
     this.status = status;
@@ -57,6 +59,7 @@ public final class SessionStatus {
     this.businessState = businessState;
     this.maxSteps = maxSteps;
     this.lifecycle = lifecycle == null ? SessionLifecycle.OPEN : lifecycle;
+    this.resetTo = resetTo;
   }
 
   /** A builder of a new {@code SessionStatus}. */
@@ -139,6 +142,15 @@ public final class SessionStatus {
   }
 
   /**
+   * The history entry (its step) the session was last reset to, or null when it never was: its
+   * entries after that one are kept, marked superseded by the reset.
+   */
+  @JsonProperty("resetTo")
+  public Integer resetTo() {
+    return resetTo;
+  }
+
+  /**
    * The model-turn budget the session's start set for every run (a send's {@code maxSteps}), or
    * null when its runs take the agent's.
    */
@@ -166,7 +178,8 @@ public final class SessionStatus {
         && Objects.equals(approval, that.approval)
         && Objects.equals(businessState, that.businessState)
         && Objects.equals(maxSteps, that.maxSteps)
-        && lifecycle == that.lifecycle;
+        && lifecycle == that.lifecycle
+        && Objects.equals(resetTo, that.resetTo);
   }
 
   @Override
@@ -183,7 +196,8 @@ public final class SessionStatus {
         approval,
         businessState,
         maxSteps,
-        lifecycle);
+        lifecycle,
+        resetTo);
   }
 
   @Override
@@ -212,6 +226,8 @@ public final class SessionStatus {
         + maxSteps
         + ", lifecycle="
         + lifecycle
+        + ", resetTo="
+        + resetTo
         + "]";
   }
 
@@ -229,6 +245,7 @@ public final class SessionStatus {
     private JsonNode businessState;
     private Integer maxSteps;
     private SessionLifecycle lifecycle;
+    private Integer resetTo;
 
     private Builder() {}
 
@@ -245,6 +262,7 @@ public final class SessionStatus {
       this.businessState = value.businessState;
       this.maxSteps = value.maxSteps;
       this.lifecycle = value.lifecycle;
+      this.resetTo = value.resetTo;
     }
 
     /** Sets {@link SessionStatus#sessionId()}. */
@@ -313,6 +331,12 @@ public final class SessionStatus {
       return this;
     }
 
+    /** Sets {@link SessionStatus#resetTo()} (null: never reset). */
+    public Builder setResetTo(Integer resetTo) {
+      this.resetTo = resetTo;
+      return this;
+    }
+
     /** Sets {@link SessionStatus#maxSteps()}. */
     public Builder setMaxSteps(Integer maxSteps) {
       this.maxSteps = maxSteps;
@@ -333,7 +357,8 @@ public final class SessionStatus {
           approval,
           businessState,
           maxSteps,
-          lifecycle);
+          lifecycle,
+          resetTo);
     }
   }
 }

@@ -10,11 +10,12 @@ import io.durableagents.workflow.internal.activity.ForkState;
 import io.durableagents.workflow.internal.activity.LifecycleActivities;
 import io.durableagents.workflow.internal.activity.SessionClose;
 import io.durableagents.workflow.internal.activity.SessionRef;
+import io.durableagents.workflow.internal.activity.SessionReset;
 import java.util.List;
 
 /**
- * A session's restore from the store when a new workflow starts under its id, and its close or
- * removal when its workflow completes.
+ * A session's restore from the store when a new workflow starts under its id (from its newest
+ * entry, or from the entry a reset names), and its close or removal when its workflow completes.
  */
 public final class LifecycleActivitiesImpl implements LifecycleActivities {
   private final CheckpointStore store;
@@ -37,6 +38,46 @@ public final class LifecycleActivitiesImpl implements LifecycleActivities {
     } catch (StoreException e) {
       throw StoreFailures.retried(e, request.sessionId());
     }
+  }
+
+  @Override
+  public ForkState resetSession(SessionReset request) {
+    try {
+      return store
+          .reset(request.sessionId(), request.executionId(), request.step(), request.supersededBy())
+          .map(point -> fromReset(point.session(), point.entry()))
+          .orElse(null);
+    } catch (StoreException e) {
+      throw StoreFailures.retried(e, request.sessionId());
+    }
+  }
+
+  /**
+   * The reset entry as the session's new line starts from it: its transcript, status and totals,
+   * with the run and step numbering of the session's newest entry, so that the new line's runs and
+   * entries follow the superseded ones.
+   */
+  private ForkState fromReset(StoredSession session, StoredEntry entry) {
+    ForkState at = fromEntry(session, entry);
+    return new ForkState(
+        at.agent(),
+        Math.max(session.currentRun(), entry.run()),
+        at.stepsUsedInRun(),
+        Math.max(session.lastStep(), entry.step()),
+        at.messageCount(),
+        at.usage(),
+        at.status(),
+        at.finishReason(),
+        at.lastText(),
+        at.pendingCalls(),
+        at.checks(),
+        at.transcriptHash(),
+        at.businessState(),
+        at.searchAttributes(),
+        at.awaitsModel(),
+        at.runUsage(),
+        at.fingerprint(),
+        at.runConfig());
   }
 
   @Override

@@ -66,7 +66,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         Workflow.getVersion(ChangeIds.STABLE_IDS, Workflow.DEFAULT_VERSION, 1)
             != Workflow.DEFAULT_VERSION);
     boolean fresh = start.fork() == null && start.continued() == null;
-    if (fresh && !awaitFirstSend()) {
+    // A reset's workflow comes with no send: its creator waits on update forkPrepared.
+    if (fresh && start.resetTo() == null && !awaitFirstSend()) {
       log.info(
           "{} completes without a session: no send reached it within {}",
           session.id(),
@@ -139,7 +140,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
                 || session.handover.newVersionAvailable()
                 || session.lifecycle.closing();
     if (!lifecycle) {
-      Workflow.await(work::get);
+      Workflow.await(work);
       return;
     }
     // A send whose handler has not queued its input yet starts no timer.
@@ -214,7 +215,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public ForkOutcome forkPrepared() {
-    Workflow.await(() -> !session.state.preparingFork() || session.forkRefusal() != null);
+    Workflow.await(
+        () ->
+            (!session.state.preparingFork() && !session.lifecycle.restoring())
+                || session.forkRefusal() != null);
     return session.forkRefusal() != null
         ? new ForkOutcome(session.forkRefusal(), null)
         : new ForkOutcome(null, status());

@@ -122,7 +122,8 @@ final class Session {
         resumes.unfinished(),
         resumes.requested(),
         inbox.queuedIdempotencyKey(),
-        lifecycle.idleTimeoutMs(state.spec()));
+        lifecycle.idleTimeoutMs(state.spec()),
+        state.resetTo());
   }
 
   /** Takes over the state a previous workflow run of the session handed over. */
@@ -154,6 +155,7 @@ final class Session {
       state.activeRunRestored(run.run());
     }
     lifecycle.restoreIdleTimeout(snapshot.idleTimeoutMs());
+    state.resetTo(snapshot.resetTo());
   }
 
   /** The inputs a carried-over run started from; older snapshots name only the first. */
@@ -178,6 +180,7 @@ final class Session {
         .setBusinessState(state.businessState())
         .setMaxSteps(start.maxSteps())
         .setLifecycle(lifecycle.state())
+        .setResetTo(state.resetTo())
         .build();
   }
 }

@@ -36,6 +36,9 @@ final class SessionState {
    */
   private JsonNode businessState;
 
+  /** The history entry the session was last reset to, or null when it never was. */
+  private Integer resetTo;
+
   /** True until a forked session's transcript is prepared: senders wait for it. */
   private boolean preparingFork;
 
@@ -168,6 +171,15 @@ final class SessionState {
     lastRun = past.run();
     status = RunStatus.settled(past.status()) ? past.status() : RunStatus.FINISHED;
     visibility.agentKnown(past.agent(), past.searchAttributes());
+  }
+
+  /** The session was moved back to its history entry {@code entryStep}. */
+  void resetTo(Integer entryStep) {
+    resetTo = entryStep;
+  }
+
+  Integer resetTo() {
+    return resetTo;
   }
 
   /** The state carried over continue-as-new. */

@@ -17,6 +17,17 @@ public interface LifecycleActivities {
   ForkState restoreSession(SessionRef request);
 
   /**
+   * Moves a session back to its history entry {@code request.step()}: the entries after it are
+   * marked superseded by {@code request.supersededBy()} (their transcripts kept with them), the
+   * session row is taken over by {@code request.executionId()} and stands at the entry again.
+   * Answers the entry described as a fork of it would be, except that {@code run} and {@code step}
+   * are the session's newest (the numbering goes on past the superseded entries); null when the
+   * store does not keep that entry (nothing is changed). Idempotent.
+   */
+  @ActivityMethod
+  ForkState resetSession(SessionReset request);
+
+  /**
    * Marks the session closed in the store at {@code closedAt}; when {@code delete}, removes its
    * rows instead (its checkpoint history and the transcript it refers to kept when {@code
    * keepHistory}). Idempotent.
