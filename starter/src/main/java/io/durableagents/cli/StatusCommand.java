@@ -91,6 +91,10 @@ public class StatusCommand implements Callable<Integer> {
       // closing: the run in progress finishes first; closed: a send starts it again.
       head.append(" · ").append(status.lifecycle());
     }
+    if (status.resetTo() != null) {
+      // Its entries after that step are kept in the history, marked superseded.
+      head.append(" · reset to step ").append(status.resetTo());
+    }
     out.println(head);
     out.println(
         "  "

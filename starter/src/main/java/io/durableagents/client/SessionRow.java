@@ -21,6 +21,7 @@ public final class SessionRow {
   private final Integer parentStep;
   private final String forkPatch;
   private final SessionLifecycle lifecycle;
+  private final Integer resetTo;
 
   @JsonCreator
   private SessionRow(
@@ -36,7 +37,8 @@ public final class SessionRow {
       @JsonProperty("parentSessionId") String parentSessionId,
       @JsonProperty("parentStep") Integer parentStep,
       @JsonProperty("forkPatch") String forkPatch,
-      @JsonProperty("lifecycle") SessionLifecycle lifecycle) {
+      @JsonProperty("lifecycle") SessionLifecycle lifecycle,
+      @JsonProperty("resetTo") Integer resetTo) {
     this.sessionId = sessionId;
     this.agent = agent;
     this.status = status;
@@ -50,6 +52,7 @@ public final class SessionRow {
     this.parentStep = parentStep;
     this.forkPatch = forkPatch;
     this.lifecycle = lifecycle == null ? SessionLifecycle.OPEN : lifecycle;
+    this.resetTo = resetTo;
   }
 
   /** A builder of a new {@code SessionRow}. */
@@ -146,6 +149,15 @@ public final class SessionRow {
     return lifecycle;
   }
 
+  /**
+   * The history step the session was last reset to, or null when it never was: its entries after
+   * that one are kept, marked superseded.
+   */
+  @JsonProperty("resetTo")
+  public Integer resetTo() {
+    return resetTo;
+  }
+
   @Override
   public boolean equals(Object other) {
     if (this == other) {
@@ -166,7 +178,8 @@ public final class SessionRow {
         && Objects.equals(parentSessionId, that.parentSessionId)
         && Objects.equals(parentStep, that.parentStep)
         && Objects.equals(forkPatch, that.forkPatch)
-        && lifecycle == that.lifecycle;
+        && lifecycle == that.lifecycle
+        && Objects.equals(resetTo, that.resetTo);
   }
 
   @Override
@@ -184,7 +197,8 @@ public final class SessionRow {
         parentSessionId,
         parentStep,
         forkPatch,
-        lifecycle);
+        lifecycle,
+        resetTo);
   }
 
   @Override
@@ -215,6 +229,8 @@ public final class SessionRow {
         + forkPatch
         + ", lifecycle="
         + lifecycle
+        + ", resetTo="
+        + resetTo
         + "]";
   }
 
@@ -233,6 +249,7 @@ public final class SessionRow {
     private Integer parentStep;
     private String forkPatch;
     private SessionLifecycle lifecycle;
+    private Integer resetTo;
 
     private Builder() {}
 
@@ -250,6 +267,7 @@ public final class SessionRow {
       this.parentStep = value.parentStep;
       this.forkPatch = value.forkPatch;
       this.lifecycle = value.lifecycle;
+      this.resetTo = value.resetTo;
     }
 
     /** Sets {@link SessionRow#sessionId()}. */
@@ -318,6 +336,12 @@ public final class SessionRow {
       return this;
     }
 
+    /** Sets {@link SessionRow#resetTo()} (null: never reset). */
+    public Builder setResetTo(Integer resetTo) {
+      this.resetTo = resetTo;
+      return this;
+    }
+
     /** Sets {@link SessionRow#lifecycle()} (null: open). */
     public Builder setLifecycle(SessionLifecycle lifecycle) {
       this.lifecycle = lifecycle;
@@ -345,7 +369,8 @@ public final class SessionRow {
           parentSessionId,
           parentStep,
           forkPatch,
-          lifecycle);
+          lifecycle,
+          resetTo);
     }
   }
 }

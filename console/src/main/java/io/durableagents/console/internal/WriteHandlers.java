@@ -160,6 +160,23 @@ public final class WriteHandlers {
   }
 
   /**
+   * {@code POST /api/sessions/{id}/reset?force=} with {@code {"step": N}}: moves the session back
+   * to its history entry N (its later entries kept, marked superseded) and answers its status. An
+   * entry the session does not have is a 404 and changes nothing; a pending approval without {@code
+   * force} is a 409 naming it.
+   */
+  public void reset(Context ctx) {
+    String sessionId = ReadHandlers.sessionId(ctx);
+    int step = Bodies.requireInt(bodies.object(ctx), "step");
+    boolean force = Bodies.booleanParam(ctx, "force");
+    try {
+      ctx.json(agents.reset(sessionId, step, force));
+    } catch (SessionAwaitingApprovalException e) {
+      throw sendRefusal(sessionId, e);
+    }
+  }
+
+  /**
    * {@code POST /api/sessions/{id}/delete?keepHistory=&force=}: closes the session, removes its
    * projection rows (its history kept with {@code keepHistory}) and its workflow executions. A
    * pending approval without {@code force} is a 409 naming it.
