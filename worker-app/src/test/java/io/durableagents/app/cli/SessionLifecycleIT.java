@@ -27,7 +27,10 @@ import picocli.CommandLine;
  * worker} process: {@code close} completes the workflow and a later {@code send} starts it again
  * with its transcript under the same id; {@code delete} leaves no session (status exit 4) and no
  * projection rows, or only the history with {@code --keep-history}; a pending approval needs {@code
- * --force}, which settles it as cancelled; unknown sessions are not-found (exit 4).
+ * --force}, which settles it as cancelled; unknown sessions are not-found (exit 4); {@code reset}
+ * moves a session back to one of its entries, keeps the later ones marked superseded, and a send
+ * goes on from the entry's transcript; a reset to a step the session does not have is exit 4 and
+ * changes nothing.
  */
 class SessionLifecycleIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -180,6 +183,98 @@ class SessionLifecycleIT {
     }
     ok("delete", "gated-1");
     assertNotFound("status", "gated-1");
+  }
+
+  @Test
+  void reset_movesTheSessionBackToAnEntry_keepsTheLaterOnesMarked_andASendGoesOnFromIt()
+      throws Exception {
+    ok("send", "reset-1", "hello", "--projection", projection);
+    ok("send", "reset-1", "more", "--projection", projection);
+    JsonNode before = ok("history", "reset-1", "--json", "--projection", projection).json();
+    // The newest entry of run 1: its transcript is "hello", "One.".
+    int step = newestStepWithMessages(before, 2);
+    List<Integer> later = stepsAfter(before, step);
+    assertThat(later).isNotEmpty();
+
+    Outcome reset = ok("reset", "reset-1", String.valueOf(step), "--projection", projection);
+
+    assertThat(reset.out()).startsWith("reset-1 reset to step " + step + " (finished, 2 messages)");
+    JsonNode status = ok("status", "reset-1", "--json", "--projection", projection).json();
+    assertThat(status.path("resetTo").asInt()).isEqualTo(step);
+    assertThat(status.path("lifecycle").asText()).isEqualTo("open");
+    assertThat(status.path("messageCount").asInt()).isEqualTo(2);
+    assertThat(ok("status", "reset-1").out()).contains("· reset to step " + step);
+    try (ProjectionReader reader = ProjectionReader.open(projection)) {
+      assertThat(reader.session("reset-1").orElseThrow().resetTo()).isEqualTo(step);
+    }
+
+    // The scripted model plays the turn named by the assistant messages so far: after the reset
+    // the transcript has one, so the next send is answered "Two." again, after "One.".
+    Outcome next = ok("send", "reset-1", "again", "--json", "--projection", projection);
+    assertThat(next.json().path("text").asText()).isEqualTo("Two.");
+    assertThat(next.json().path("messages").findValuesAsText("text"))
+        .containsExactly("hello", "One.", "again", "Two.");
+
+    JsonNode after = ok("history", "reset-1", "--json", "--projection", projection).json();
+    for (JsonNode entry : after) {
+      int entryStep = entry.path("step").asInt();
+      List<String> texts = entry.path("checkpoint").path("messages").findValuesAsText("text");
+      if (later.contains(entryStep)) {
+        // Superseded, with the transcript it had.
+        assertThat(entry.path("supersededBy").asText())
+            .startsWith("reset to step " + step + " at ");
+        assertThat(texts).contains("more").doesNotContain("again");
+      } else {
+        assertThat(
+                entry.path("supersededBy").isMissingNode() || entry.path("supersededBy").isNull())
+            .as(entry.toString())
+            .isTrue();
+        assertThat(texts).doesNotContain("more");
+      }
+    }
+    assertThat(stepsAfter(after, later.get(later.size() - 1))).isNotEmpty();
+    assertThat(ok("history", "reset-1", "--projection", projection).out())
+        .contains("superseded by the reset to step " + step + " at ");
+  }
+
+  @Test
+  void resetToAStepTheSessionDoesNotHave_isNotFound_andChangesNothing() throws Exception {
+    ok("send", "reset-2", "hello", "--projection", projection);
+    JsonNode status = ok("status", "reset-2", "--json", "--projection", projection).json();
+    String history = ok("history", "reset-2", "--json", "--projection", projection).out();
+
+    Outcome missing = agents("reset", "reset-2", "999", "--projection", projection);
+
+    assertThat(missing.exitCode()).as(missing.out() + missing.err()).isEqualTo(4);
+    assertThat(missing.err()).contains("no kept history entry at step 999");
+    assertThat(ok("status", "reset-2", "--json", "--projection", projection).json())
+        .isEqualTo(status);
+    assertThat(ok("history", "reset-2", "--json", "--projection", projection).out())
+        .isEqualTo(history);
+    Outcome unknown = agents("reset", "no-such-session", "1", "--projection", projection);
+    assertThat(unknown.exitCode()).as(unknown.out() + unknown.err()).isEqualTo(4);
+  }
+
+  private static int newestStepWithMessages(JsonNode history, int messages) {
+    int step = -1;
+    for (JsonNode entry : history) {
+      if (entry.path("checkpoint").path("messages").size() == messages) {
+        step = Math.max(step, entry.path("step").asInt());
+      }
+    }
+    assertThat(step).as(history.toString()).isNotNegative();
+    return step;
+  }
+
+  private static List<Integer> stepsAfter(JsonNode history, int step) {
+    List<Integer> steps = new java.util.ArrayList<>();
+    for (JsonNode entry : history) {
+      if (entry.path("step").asInt() > step) {
+        steps.add(entry.path("step").asInt());
+      }
+    }
+    java.util.Collections.sort(steps);
+    return steps;
   }
 
   @Test
