@@ -6,6 +6,7 @@ import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolHook;
 import io.durableagents.tools.internal.SchemaValidator;
+import io.durableagents.workflow.TriggerEnvelope;
 import io.temporal.common.RetryOptions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * An agent, defined on the worker side and registered with the plugin: a name, a model,
@@ -51,6 +53,7 @@ public final class Agent {
   private final RetryOptions retryOptions;
   private final DriftPolicy onAgentDrift;
   private final Duration idleTimeout;
+  private final Function<TriggerEnvelope, String> concurrencyKey;
   private final List<ToolHook> toolHooks;
 
   private Agent(Builder builder) {
@@ -81,7 +84,16 @@ public final class Agent {
     this.retryOptions = builder.retryOptions;
     this.onAgentDrift = builder.onAgentDrift;
     this.idleTimeout = builder.idleTimeout;
+    this.concurrencyKey = builder.concurrencyKey;
     this.toolHooks = List.copyOf(builder.toolHooks);
+  }
+
+  /**
+   * The concurrency key of a run {@code trigger} starts, by the agent's default ({@link
+   * Builder#setConcurrencyKey}); null without a default, a trigger or a key.
+   */
+  public String concurrencyKeyOf(TriggerEnvelope trigger) {
+    return concurrencyKey == null || trigger == null ? null : concurrencyKey.apply(trigger);
   }
 
   /**
@@ -261,6 +273,7 @@ public final class Agent {
     private RetryOptions retryOptions;
     private DriftPolicy onAgentDrift = DriftPolicy.WARN;
     private Duration idleTimeout = Duration.ofDays(30);
+    private Function<TriggerEnvelope, String> concurrencyKey;
     private final List<ToolHook> toolHooks = new ArrayList<>();
 
     private Builder(String name) {
@@ -287,6 +300,7 @@ public final class Agent {
       this.retryOptions = agent.retryOptions;
       this.onAgentDrift = agent.onAgentDrift;
       this.idleTimeout = agent.idleTimeout;
+      this.concurrencyKey = agent.concurrencyKey;
       this.toolHooks.addAll(agent.toolHooks);
     }
 
@@ -437,6 +451,25 @@ public final class Agent {
      */
     public Builder setOnAgentDrift(DriftPolicy onAgentDrift) {
       this.onAgentDrift = Objects.requireNonNull(onAgentDrift, "onAgentDrift");
+      return this;
+    }
+
+    /**
+     * The concurrency key of the runs a trigger starts, computed from the trigger's envelope (e.g.
+     * the customer or repository it names; null: no key). Runs that share a key run one at a time,
+     * first come first served, across all sessions and workers; a key sent with the run ({@code
+     * SendOptions.setConcurrencyKey}) wins. Called on the worker when a run starts, never in
+     * workflow code; a key over 200 characters or with control characters fails the run with {@code
+     * invalid_input}. Default: none.
+     *
+     * <pre>{@code
+     * Agent.newBuilder("triage")
+     *     .setConcurrencyKey(trigger -> "repo:" + trigger.payload().path("repository").asText())
+     *     .build();
+     * }</pre>
+     */
+    public Builder setConcurrencyKey(Function<TriggerEnvelope, String> concurrencyKey) {
+      this.concurrencyKey = Objects.requireNonNull(concurrencyKey, "concurrencyKey");
       return this;
     }
 

@@ -6,6 +6,7 @@ import io.durableagents.activities.internal.AgentRegistry;
 import io.durableagents.activities.internal.ApprovalActivitiesImpl;
 import io.durableagents.activities.internal.CheckpointActivitiesImpl;
 import io.durableagents.activities.internal.ForkActivitiesImpl;
+import io.durableagents.activities.internal.LeaseActivitiesImpl;
 import io.durableagents.activities.internal.LifecycleActivitiesImpl;
 import io.durableagents.activities.internal.ModelActivitiesImpl;
 import io.durableagents.activities.internal.RunningTools;
@@ -15,6 +16,7 @@ import io.durableagents.activities.internal.ToolHooks;
 import io.durableagents.activities.internal.TranscriptCache;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
+import io.durableagents.workflow.internal.ConcurrencyKeyWorkflowImpl;
 import io.temporal.common.SimplePlugin;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
@@ -124,7 +126,8 @@ public final class AgentsPlugin extends SimplePlugin {
     if (!appliesTo(taskQueue)) {
       return;
     }
-    worker.registerWorkflowImplementationTypes(AgentSessionWorkflowImpl.class);
+    worker.registerWorkflowImplementationTypes(
+        AgentSessionWorkflowImpl.class, ConcurrencyKeyWorkflowImpl.class);
     TranscriptCache transcripts = new TranscriptCache(options.getTranscriptCacheChars());
     worker.registerActivitiesImplementations(
         new AgentActivitiesImpl(definitions, searchAttributes),
@@ -138,6 +141,7 @@ public final class AgentsPlugin extends SimplePlugin {
             .withHooks(new ToolHooks(options.getToolHooks(), options.getToolHookTimeout())),
         new CheckpointActivitiesImpl(store),
         new ApprovalActivitiesImpl(registry, store),
+        new LeaseActivitiesImpl(),
         new ForkActivitiesImpl(definitions, store, searchAttributes).withTranscripts(transcripts),
         new LifecycleActivitiesImpl(store, searchAttributes));
   }

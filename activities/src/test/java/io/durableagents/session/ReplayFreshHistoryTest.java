@@ -10,9 +10,13 @@ import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
+import io.durableagents.workflow.internal.ConcurrencyKeyWorkflowImpl;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.TurnSaves;
+import io.durableagents.workflow.internal.wire.ConcurrencyKeyWorkflow;
 import io.durableagents.workflow.internal.wire.Decision;
+import io.durableagents.workflow.internal.wire.SendRequest;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.common.converter.DefaultDataConverter;
@@ -255,6 +259,65 @@ class ReplayFreshHistoryTest {
       assertThat(kit.send("golden-cancel", "again").status()).isEqualTo(RunStatus.FINISHED);
       replayAndKeep(kit, "golden-cancel", "cancel.json");
     }
+  }
+
+  @Test
+  void aRunQueuedForItsConcurrencyKey_andTheKeysLease_replay() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'slow','arguments':{'ms':3000}}]},{'text':'done'}]}"),
+            10)) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
+      ConcurrencyKeyWorkflow lease =
+          kit.client.newWorkflowStub(
+              ConcurrencyKeyWorkflow.class, ConcurrencyKeyWorkflow.workflowId("customer:42"));
+      java.util.concurrent.CompletableFuture<RunResult> holder =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> sendKeyed(kit, "golden-key-holder", "customer:42"));
+      await("the first run holds the lease")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(20))
+          .ignoreExceptions()
+          .until(() -> lease.leases().placeOf("golden-key-holder", 1) == 0);
+      java.util.concurrent.CompletableFuture<RunResult> queued =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> sendKeyed(kit, "golden-key-queued", "customer:42"));
+      await("the second run waits for it")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> kit.session("golden-key-queued").status().status() == RunStatus.QUEUED);
+      assertThat(holder.get(1, java.util.concurrent.TimeUnit.MINUTES).status())
+          .isEqualTo(RunStatus.FINISHED);
+      assertThat(queued.get(1, java.util.concurrent.TimeUnit.MINUTES).status())
+          .isEqualTo(RunStatus.FINISHED);
+      replayAndKeep(kit, "golden-key-queued", "concurrency-key.json");
+      await("the lease completes once idle")
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  kit.client
+                          .newUntypedWorkflowStub(ConcurrencyKeyWorkflow.workflowId("customer:42"))
+                          .describe()
+                          .getStatus()
+                      == io.temporal.api.enums.v1.WorkflowExecutionStatus
+                          .WORKFLOW_EXECUTION_STATUS_COMPLETED);
+      WorkflowExecutionHistory leaseHistory =
+          kit.client.fetchHistory(ConcurrencyKeyWorkflow.workflowId("customer:42"));
+      WorkflowReplayer.replayWorkflowExecution(leaseHistory, ConcurrencyKeyWorkflowImpl.class);
+      Path out = Path.of("target", "histories", "concurrency-key-lease.json");
+      Files.createDirectories(out.getParent());
+      Files.writeString(out, leaseHistory.toJson(true));
+    }
+  }
+
+  private static RunResult sendKeyed(SessionTestKit kit, String sessionId, String key) {
+    return io.durableagents.testing.SessionUpdates.sendWithStart(
+        kit.client,
+        SessionTestKit.TASK_QUEUE,
+        new SendRequest("go").withConcurrencyKey(key),
+        new SessionStart(sessionId, null, null));
   }
 
   @Test

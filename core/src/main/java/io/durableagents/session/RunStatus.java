@@ -19,7 +19,12 @@ public enum RunStatus {
   /** The run failed. */
   FAILED("failed"),
   /** The run was cancelled. */
-  CANCELLED("cancelled");
+  CANCELLED("cancelled"),
+  /**
+   * The run waits for the lease of its concurrency key: a run of another session with the same key
+   * is in progress.
+   */
+  QUEUED("queued");
 
   private final String value;
 

@@ -101,6 +101,16 @@ public class SendCommand implements Callable<Integer> {
   String runConfig;
 
   @Option(
+      names = "--concurrency-key",
+      paramLabel = "KEY",
+      description =
+          "Concurrency key of the run this message starts: runs that share one run one at a time"
+              + " (at most "
+              + Limits.CONCURRENCY_KEY_CHARS
+              + " characters, no control characters).")
+  String concurrencyKey;
+
+  @Option(
       names = "--idempotency-key",
       paramLabel = "KEY",
       description =
@@ -164,6 +174,7 @@ public class SendCommand implements Callable<Integer> {
             .setAgent(agent)
             .setMaxSteps(maxSteps)
             .setRunConfig(runConfigObject())
+            .setConcurrencyKey(concurrencyKey)
             .setIdempotencyKey(idempotencyKey)
             .build();
     // Before connecting: a message the session would refuse is never sent (exit 2).

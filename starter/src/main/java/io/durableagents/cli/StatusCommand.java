@@ -105,6 +105,16 @@ public class StatusCommand implements Callable<Integer> {
             + status.checkpointStep()
             + " · "
             + RunResultPrinter.usage(status.usage()));
+    if (RunStatus.QUEUED.equals(status.status()) && status.concurrencyKey() != null) {
+      out.println(
+          "  waiting for concurrency key '"
+              + RunResultPrinter.printable(status.concurrencyKey())
+              + "'"
+              + (status.queuePlace() == null ? "" : " at place " + status.queuePlace())
+              + " (1: next to run)");
+    } else if (status.concurrencyKey() != null) {
+      out.println("  concurrency key: " + RunResultPrinter.printable(status.concurrencyKey()));
+    }
     if (status.businessState() != null) {
       out.println(
           "  business state: "

@@ -7,9 +7,9 @@ import java.util.Objects;
 /**
  * Options of {@link AgentClient#send}: which agent a new session runs and a per-run step budget
  * overriding the agent's (both apply only when the send creates the session; sends to a session
- * that exists keep the agent and budget it was started with), the run configuration of the run the
- * send starts, and when the send resumes a failed or cancelled run instead (its idempotency key and
- * resume window).
+ * that exists keep the agent and budget it was started with), the run configuration and concurrency
+ * key of the run the send starts, and when the send resumes a failed or cancelled run instead (its
+ * idempotency key and resume window).
  *
  * <pre>{@code
  * RunResult result = agents.send("chat-42", "hello",
@@ -24,18 +24,21 @@ public final class SendOptions {
   private final ObjectNode runConfig;
   private final String idempotencyKey;
   private final Duration resumeWindow;
+  private final String concurrencyKey;
 
   private SendOptions(
       String agent,
       Integer maxSteps,
       ObjectNode runConfig,
       String idempotencyKey,
-      Duration resumeWindow) {
+      Duration resumeWindow,
+      String concurrencyKey) {
     this.agent = agent;
     this.maxSteps = maxSteps;
     this.runConfig = runConfig;
     this.idempotencyKey = idempotencyKey;
     this.resumeWindow = resumeWindow;
+    this.concurrencyKey = concurrencyKey;
   }
 
   /** A builder with every option at its default. */
@@ -83,6 +86,11 @@ public final class SendOptions {
     return resumeWindow;
   }
 
+  /** The concurrency key of the run this send starts, or null for the agent's default. */
+  public String getConcurrencyKey() {
+    return concurrencyKey;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -95,12 +103,13 @@ public final class SendOptions {
         && Objects.equals(maxSteps, that.maxSteps)
         && Objects.equals(runConfig, that.runConfig)
         && Objects.equals(idempotencyKey, that.idempotencyKey)
-        && Objects.equals(resumeWindow, that.resumeWindow);
+        && Objects.equals(resumeWindow, that.resumeWindow)
+        && Objects.equals(concurrencyKey, that.concurrencyKey);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(agent, maxSteps, runConfig, idempotencyKey, resumeWindow);
+    return Objects.hash(agent, maxSteps, runConfig, idempotencyKey, resumeWindow, concurrencyKey);
   }
 
   @Override
@@ -115,6 +124,8 @@ public final class SendOptions {
         + (idempotencyKey == null ? null : "'" + idempotencyKey + "'")
         + ", resumeWindow="
         + resumeWindow
+        + ", concurrencyKey="
+        + (concurrencyKey == null ? null : "'" + concurrencyKey + "'")
         + "}";
   }
 
@@ -125,6 +136,7 @@ public final class SendOptions {
     private ObjectNode runConfig;
     private String idempotencyKey;
     private Duration resumeWindow;
+    private String concurrencyKey;
 
     private Builder() {}
 
@@ -135,6 +147,7 @@ public final class SendOptions {
       runConfig = options.runConfig;
       idempotencyKey = options.idempotencyKey;
       resumeWindow = options.resumeWindow;
+      concurrencyKey = options.concurrencyKey;
     }
 
     /**
@@ -200,9 +213,24 @@ public final class SendOptions {
       return this;
     }
 
+    /**
+     * The concurrency key of the run this send starts (e.g. {@code customer:42}): runs that share a
+     * key run one at a time, first come first served, across all sessions and workers; a run whose
+     * key is held waits with status {@code queued}. Wins over the agent's default key. At most
+     * {@value io.durableagents.workflow.Limits#CONCURRENCY_KEY_CHARS} characters, no control
+     * characters: others are refused with {@link InvalidInputException} before anything is sent. A
+     * send that reaches a run in progress leaves that run's key as it is. Default (null): the
+     * agent's default, if it has one.
+     */
+    public Builder setConcurrencyKey(String concurrencyKey) {
+      this.concurrencyKey = concurrencyKey;
+      return this;
+    }
+
     /** The options. */
     public SendOptions build() {
-      return new SendOptions(agent, maxSteps, runConfig, idempotencyKey, resumeWindow);
+      return new SendOptions(
+          agent, maxSteps, runConfig, idempotencyKey, resumeWindow, concurrencyKey);
     }
   }
 }

@@ -181,6 +181,19 @@ class SendCommandInputTest {
     assertThat(trailing.err()).startsWith("--run-config ").doesNotContain("Cannot reach");
   }
 
+  @Test
+  void aConcurrencyKeyOverTheLimit_isRefusedBeforeConnecting_withExit2() {
+    CliHarness.Outcome tooLong = send("s1", "hi", "--concurrency-key", "k".repeat(201));
+    CliHarness.Outcome fine = send("s1", "hi", "--concurrency-key", "customer:42");
+
+    assertUsage(
+        tooLong,
+        "Invalid concurrency key: use 1-200 characters, no control characters (got 201"
+            + " characters).");
+    assertThat(fine.exitCode()).as(fine.err()).isEqualTo(ExitCodes.ERROR);
+    assertThat(fine.err()).startsWith("Cannot reach Temporal at " + nowhere); // passed every check
+  }
+
   private static void assertUsage(CliHarness.Outcome outcome, String message) {
     assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(ExitCodes.USAGE);
     assertThat(outcome.err().strip()).isEqualTo(message);

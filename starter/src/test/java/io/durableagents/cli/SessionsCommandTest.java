@@ -18,7 +18,7 @@ class SessionsCommandTest {
     assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(outcome.err())
         .contains("Unknown status 'paused'")
-        .contains("running, awaiting-approval, finished, failed, cancelled");
+        .contains("running, queued, awaiting-approval, finished, failed, cancelled");
     assertThat(outcome.out()).isEmpty();
   }
 

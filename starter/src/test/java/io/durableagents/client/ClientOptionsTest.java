@@ -118,11 +118,15 @@ class ClientOptionsTest {
     assertThat(options)
         .hasToString(
             "SendOptions{agent='concierge', maxSteps=12, runConfig=null, idempotencyKey=null,"
-                + " resumeWindow=null}");
+                + " resumeWindow=null, concurrencyKey=null}");
     assertThat(defaults)
         .hasToString(
             "SendOptions{agent=null, maxSteps=null, runConfig=null, idempotencyKey=null,"
-                + " resumeWindow=null}");
+                + " resumeWindow=null, concurrencyKey=null}");
+    SendOptions keyed = options.toBuilder().setConcurrencyKey("customer:42").build();
+    assertThat(keyed.getConcurrencyKey()).isEqualTo("customer:42");
+    assertThat(keyed.toBuilder().build()).isEqualTo(keyed).hasSameHashCodeAs(keyed);
+    assertThat(keyed).isNotEqualTo(options);
     assertThat(defaults.getRunConfig()).isNull();
 
     com.fasterxml.jackson.databind.node.ObjectNode gold =
@@ -136,7 +140,7 @@ class ClientOptionsTest {
     assertThat(configured)
         .hasToString(
             "SendOptions{agent='concierge', maxSteps=12, runConfig={\"tier\":\"gold\"},"
-                + " idempotencyKey=null, resumeWindow=null}");
+                + " idempotencyKey=null, resumeWindow=null, concurrencyKey=null}");
     SendOptions resuming =
         configured.toBuilder()
             .setIdempotencyKey("order-7")
@@ -147,7 +151,7 @@ class ClientOptionsTest {
     assertThat(resuming)
         .hasToString(
             "SendOptions{agent='concierge', maxSteps=12, runConfig={\"tier\":\"gold\"},"
-                + " idempotencyKey='order-7', resumeWindow=PT2M}");
+                + " idempotencyKey='order-7', resumeWindow=PT2M, concurrencyKey=null}");
   }
 
   @Test

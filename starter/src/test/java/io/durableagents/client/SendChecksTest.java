@@ -181,6 +181,31 @@ class SendChecksTest {
   }
 
   @Test
+  void concurrencyKeys_overTheLimit_blank_orWithControlCharacters_areRefusedBeforeSending() {
+    for (String key :
+        new String[] {
+          "k".repeat(Limits.CONCURRENCY_KEY_CHARS + 1), " ", "customer\n42", "a\u0000b"
+        }) {
+      SendOptions options = SendOptions.newBuilder().setConcurrencyKey(key).build();
+      assertThatThrownBy(() -> agents.send("key-1", "hello", options))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith(
+              "Invalid concurrency key: use 1-" + Limits.CONCURRENCY_KEY_CHARS + " characters");
+      assertThatThrownBy(() -> agents.sendAsync("key-1", "hello", options))
+          .isInstanceOf(InvalidInputException.class);
+    }
+    assertThatCode(
+            () ->
+                AgentClient.requireSendable(
+                    "key-2",
+                    "hi",
+                    SendOptions.newBuilder()
+                        .setConcurrencyKey("k".repeat(Limits.CONCURRENCY_KEY_CHARS))
+                        .build()))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
   void emptyInput_isNoSend_awaitRunSaysWaitByName() {
     assertThatThrownBy(() -> agents.send("empty-1", ""))
         .isInstanceOf(IllegalArgumentException.class)

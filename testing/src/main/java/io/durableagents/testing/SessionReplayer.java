@@ -4,6 +4,7 @@ import io.durableagents.testing.internal.HistoryFileText;
 import io.durableagents.testing.internal.RecordedRun;
 import io.durableagents.testing.internal.ReplayFailures;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
+import io.durableagents.workflow.internal.ConcurrencyKeyWorkflowImpl;
 import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.client.WorkflowClient;
@@ -63,9 +64,13 @@ public final class SessionReplayer {
     this.workflowImplementations = List.copyOf(workflowImplementations);
   }
 
-  /** Replays against the library's session workflow, as the {@code AgentsPlugin} registers it. */
+  /**
+   * Replays against the library's workflows as the {@code AgentsPlugin} registers them: the session
+   * workflow, and the lease workflow of a concurrency key.
+   */
   public static SessionReplayer newInstance() {
-    return new SessionReplayer(List.of(AgentSessionWorkflowImpl.class));
+    return new SessionReplayer(
+        List.of(AgentSessionWorkflowImpl.class, ConcurrencyKeyWorkflowImpl.class));
   }
 
   /**

@@ -19,6 +19,9 @@ public final class Limits {
   /** Characters of an agent name as a client names it (a new session's agent). */
   public static final int AGENT_NAME_CHARS = 200;
 
+  /** Characters of a run's concurrency key (also part of a workflow id). */
+  public static final int CONCURRENCY_KEY_CHARS = 200;
+
   /** Characters of an approval decision's note. */
   public static final int NOTE_CHARS = 4 * 1024;
 

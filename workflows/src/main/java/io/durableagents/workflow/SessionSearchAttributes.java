@@ -16,6 +16,7 @@ import java.util.Map;
  * temporal operator search-attribute create --name AgentStatus --type Keyword
  * temporal operator search-attribute create --name AgentPendingApprovals --type Int
  * temporal operator search-attribute create --name AgentParentSession --type Keyword
+ * temporal operator search-attribute create --name AgentConcurrencyKey --type Keyword
  * }</pre>
  */
 public final class SessionSearchAttributes {
@@ -24,8 +25,8 @@ public final class SessionSearchAttributes {
       SearchAttributeKey.forKeyword("AgentName");
 
   /**
-   * {@code running}, {@code awaiting-approval}, {@code finished}, {@code failed}, {@code cancelled}
-   * or {@code closed}.
+   * {@code running}, {@code queued}, {@code awaiting-approval}, {@code finished}, {@code failed},
+   * {@code cancelled} or {@code closed}.
    */
   public static final SearchAttributeKey<String> AGENT_STATUS =
       SearchAttributeKey.forKeyword("AgentStatus");
@@ -37,6 +38,13 @@ public final class SessionSearchAttributes {
   /** The session a fork was taken from; absent on sessions that are not forks. */
   public static final SearchAttributeKey<String> PARENT_SESSION =
       SearchAttributeKey.forKeyword("AgentParentSession");
+
+  /**
+   * The concurrency key of the session's current or last run; absent on sessions whose runs have
+   * none.
+   */
+  public static final SearchAttributeKey<String> CONCURRENCY_KEY =
+      SearchAttributeKey.forKeyword("AgentConcurrencyKey");
 
   /** {@link #AGENT_STATUS} of a session whose run is in progress. */
   public static final String RUNNING = "running";
@@ -51,6 +59,7 @@ public final class SessionSearchAttributes {
   public static final List<String> STATUSES =
       List.of(
           RUNNING,
+          RunStatus.QUEUED.value(),
           RunStatus.AWAITING_APPROVAL.value(),
           RunStatus.FINISHED.value(),
           RunStatus.FAILED.value(),
@@ -59,7 +68,7 @@ public final class SessionSearchAttributes {
 
   /** Every key, in the order above. */
   public static final List<SearchAttributeKey<?>> ALL =
-      List.of(AGENT_NAME, AGENT_STATUS, PENDING_APPROVALS, PARENT_SESSION);
+      List.of(AGENT_NAME, AGENT_STATUS, PENDING_APPROVALS, PARENT_SESSION, CONCURRENCY_KEY);
 
   private SessionSearchAttributes() {}
 

@@ -31,6 +31,8 @@ public final class SessionStatus {
   private final Integer maxSteps;
   private final SessionLifecycle lifecycle;
   private final Integer resetTo;
+  private final String concurrencyKey;
+  private final Integer queuePlace;
 
   @JsonCreator
   private SessionStatus(
@@ -46,7 +48,9 @@ public final class SessionStatus {
       @JsonProperty("businessState") JsonNode businessState,
       @JsonProperty("maxSteps") Integer maxSteps,
       @JsonProperty("lifecycle") SessionLifecycle lifecycle,
-      @JsonProperty("resetTo") Integer resetTo) {
+      @JsonProperty("resetTo") Integer resetTo,
+      @JsonProperty("concurrencyKey") String concurrencyKey,
+      @JsonProperty("queuePlace") Integer queuePlace) {
     this.sessionId = sessionId;
     this.agent = agent;
     this.status = status;
@@ -60,6 +64,8 @@ public final class SessionStatus {
     this.maxSteps = maxSteps;
     this.lifecycle = lifecycle == null ? SessionLifecycle.OPEN : lifecycle;
     this.resetTo = resetTo;
+    this.concurrencyKey = concurrencyKey;
+    this.queuePlace = queuePlace;
   }
 
   /** A builder of a new {@code SessionStatus}. */
@@ -159,6 +165,21 @@ public final class SessionStatus {
     return maxSteps;
   }
 
+  /** The concurrency key of the run in progress (or of the last run), or null when it has none. */
+  @JsonProperty("concurrencyKey")
+  public String concurrencyKey() {
+    return concurrencyKey;
+  }
+
+  /**
+   * While the run is {@link RunStatus#QUEUED queued}: its place in the queue of its concurrency key
+   * (1: next to run); null otherwise.
+   */
+  @JsonProperty("queuePlace")
+  public Integer queuePlace() {
+    return queuePlace;
+  }
+
   @Override
   public boolean equals(Object other) {
     if (this == other) {
@@ -179,7 +200,9 @@ public final class SessionStatus {
         && Objects.equals(businessState, that.businessState)
         && Objects.equals(maxSteps, that.maxSteps)
         && lifecycle == that.lifecycle
-        && Objects.equals(resetTo, that.resetTo);
+        && Objects.equals(resetTo, that.resetTo)
+        && Objects.equals(concurrencyKey, that.concurrencyKey)
+        && Objects.equals(queuePlace, that.queuePlace);
   }
 
   @Override
@@ -197,7 +220,9 @@ public final class SessionStatus {
         businessState,
         maxSteps,
         lifecycle,
-        resetTo);
+        resetTo,
+        concurrencyKey,
+        queuePlace);
   }
 
   @Override
@@ -228,6 +253,10 @@ public final class SessionStatus {
         + lifecycle
         + ", resetTo="
         + resetTo
+        + ", concurrencyKey="
+        + concurrencyKey
+        + ", queuePlace="
+        + queuePlace
         + "]";
   }
 
@@ -246,6 +275,8 @@ public final class SessionStatus {
     private Integer maxSteps;
     private SessionLifecycle lifecycle;
     private Integer resetTo;
+    private String concurrencyKey;
+    private Integer queuePlace;
 
     private Builder() {}
 
@@ -263,6 +294,8 @@ public final class SessionStatus {
       this.maxSteps = value.maxSteps;
       this.lifecycle = value.lifecycle;
       this.resetTo = value.resetTo;
+      this.concurrencyKey = value.concurrencyKey;
+      this.queuePlace = value.queuePlace;
     }
 
     /** Sets {@link SessionStatus#sessionId()}. */
@@ -343,6 +376,18 @@ public final class SessionStatus {
       return this;
     }
 
+    /** Sets {@link SessionStatus#concurrencyKey()}. */
+    public Builder setConcurrencyKey(String concurrencyKey) {
+      this.concurrencyKey = concurrencyKey;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#queuePlace()}. */
+    public Builder setQueuePlace(Integer queuePlace) {
+      this.queuePlace = queuePlace;
+      return this;
+    }
+
     /** The value. */
     public SessionStatus build() {
       return new SessionStatus(
@@ -358,7 +403,9 @@ public final class SessionStatus {
           businessState,
           maxSteps,
           lifecycle,
-          resetTo);
+          resetTo,
+          concurrencyKey,
+          queuePlace);
     }
   }
 }

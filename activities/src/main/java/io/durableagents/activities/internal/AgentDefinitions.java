@@ -8,6 +8,7 @@ import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.RunResolution;
+import io.durableagents.workflow.internal.wire.SendRules;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -64,7 +65,7 @@ public final class AgentDefinitions {
               .orElse(null);
       if (kept != null) {
         Agent agent = registry.agent(kept.agent(), kept.runConfig());
-        return AgentRegistry.spec(agent, kept, resolution.fingerprint());
+        return keyed(AgentRegistry.spec(agent, kept, resolution.fingerprint()), agent, resolution);
       }
     }
     Agent agent = registry.agent(resolution.agent(), resolution.runConfig());
@@ -81,7 +82,25 @@ public final class AgentDefinitions {
         recorded.put(fingerprint, definition);
       }
     }
-    return AgentRegistry.spec(agent, definition, fingerprint);
+    return keyed(AgentRegistry.spec(agent, definition, fingerprint), agent, resolution);
+  }
+
+  /**
+   * {@code spec} with the concurrency key the agent's default gives the run's trigger, if any.
+   * Fails with {@code invalid_input} on a key the session would refuse from a client.
+   */
+  private static AgentSpec keyed(AgentSpec spec, Agent agent, RunResolution resolution) {
+    String key = agent.concurrencyKeyOf(resolution.trigger());
+    if (key == null) {
+      return spec;
+    }
+    String problem = SendRules.concurrencyKeyProblem(key);
+    if (problem != null) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "Agent '" + agent.name() + "' computed a concurrency key it cannot use. " + problem,
+          FailureTypes.INVALID_INPUT);
+    }
+    return spec.withConcurrencyKey(key);
   }
 
   /**

@@ -179,7 +179,8 @@ public final class AgentRegistry {
         false,
         agent.taskQueue(),
         RetrySpec.of(agent.retryOptions()),
-        agent.idleTimeout().toMillis());
+        agent.idleTimeout().toMillis(),
+        null);
   }
 
   /**

@@ -23,6 +23,8 @@ class SearchAttributeCheckTest {
                     INT,
                     "AgentParentSession",
                     KEYWORD,
+                    "AgentConcurrencyKey",
+                    KEYWORD,
                     "CustomerId",
                     KEYWORD)))
         .isEmpty();
@@ -39,6 +41,6 @@ class SearchAttributeCheckTest {
                     IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
                     "AgentPendingApprovals",
                     INT)))
-        .containsExactly("AgentStatus", "AgentParentSession");
+        .containsExactly("AgentStatus", "AgentParentSession", "AgentConcurrencyKey");
   }
 }

@@ -105,6 +105,12 @@ function renderFacts(session, live) {
     ['Tokens', `${number(input)} in / ${number(output)} out`],
     ['Updated', timeEl(session.updatedAt)],
   ];
+  if (live && live.concurrencyKey) {
+    // A queued run waits for the key's lease: its place is 1 when it runs next.
+    const place = live.status === 'queued' && typeof live.queuePlace === 'number'
+      ? ` · queued at place ${live.queuePlace}` : '';
+    facts.push(['Concurrency key', text(live.concurrencyKey + place)]);
+  }
   replaceChildren($('session-facts'), facts.map(([name, value]) =>
     el('div', { class: 'fact' }, el('dt', {}, name), el('dd', {}, value))));
 }

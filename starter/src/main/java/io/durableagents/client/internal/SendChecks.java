@@ -40,14 +40,17 @@ public final class SendChecks {
   }
 
   /**
-   * The request of a send: {@code request} with the options' run configuration, idempotency key and
-   * resume window.
+   * The request of a send: {@code request} with the options' run configuration, idempotency key,
+   * resume window and concurrency key.
    */
   static SendRequest request(SendRequest request, SendOptions sendOptions) {
     SendRequest configured =
         sendOptions.getRunConfig() == null
             ? request
             : request.withRunConfig(sendOptions.getRunConfig());
+    if (sendOptions.getConcurrencyKey() != null) {
+      configured = configured.withConcurrencyKey(sendOptions.getConcurrencyKey());
+    }
     if (sendOptions.getIdempotencyKey() == null && sendOptions.getResumeWindow() == null) {
       return configured;
     }

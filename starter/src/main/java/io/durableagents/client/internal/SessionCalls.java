@@ -12,6 +12,8 @@ import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.ConcurrencyKeyWorkflow;
+import io.durableagents.workflow.internal.wire.KeyLeases;
 import io.durableagents.workflow.internal.wire.SendRequest;
 import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
@@ -390,7 +392,7 @@ public final class SessionCalls {
           || status.lifecycle() == SessionLifecycle.DELETED) {
         return Optional.empty();
       }
-      return Optional.of(status);
+      return Optional.of(withCurrentPlace(status));
     } catch (WorkflowNotFoundException e) {
       return Optional.empty();
     } catch (WorkflowQueryException | WorkflowServiceException e) {
@@ -402,6 +404,29 @@ public final class SessionCalls {
       }
       throw new AgentClientException(
           "Cannot read status of '" + sessionId + "': " + ClientFailures.rootMessage(e), e);
+    }
+  }
+
+  /**
+   * A queued run's place as the lease of its key tells it now (the session knows the place it was
+   * given when it queued); as it is when the lease cannot be read.
+   */
+  private SessionStatus withCurrentPlace(SessionStatus status) {
+    if (status.status() != RunStatus.QUEUED || status.concurrencyKey() == null) {
+      return status;
+    }
+    try {
+      KeyLeases leases =
+          calls
+              .client()
+              .newWorkflowStub(
+                  ConcurrencyKeyWorkflow.class,
+                  ConcurrencyKeyWorkflow.workflowId(status.concurrencyKey()))
+              .leases();
+      int place = leases.placeOf(status.sessionId(), status.run());
+      return place > 0 ? status.toBuilder().setQueuePlace(place).build() : status;
+    } catch (RuntimeException e) {
+      return status;
     }
   }
 

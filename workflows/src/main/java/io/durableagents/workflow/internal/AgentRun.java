@@ -70,6 +70,12 @@ final class AgentRun {
   /** The envelope that started this run, if a trigger did: handed to its tools. */
   private TriggerEnvelope trigger;
 
+  /** The concurrency key the run was sent with (null: the agent's default, if any). */
+  private String requestedKey;
+
+  /** The lease of the run's concurrency key (null: the run has none). */
+  private RunLease lease;
+
   private boolean cancelRequested;
   private CancellationScope scope;
   private RunTimer timer;
@@ -139,6 +145,10 @@ final class AgentRun {
     this.turns = new ModelTurns(session, progress, snapshot.drift());
     this.settlement = new RunSettlement(session, progress);
     this.timeSpentMs = snapshot.timeSpentMs();
+    if (snapshot.concurrencyKey() != null) {
+      this.lease = RunLease.held(session, snapshot.concurrencyKey(), snapshot.run());
+      state.concurrencyKeyKnown(snapshot.concurrencyKey());
+    }
     this.resumed = false;
   }
 
@@ -165,6 +175,7 @@ final class AgentRun {
     this.turns = new ModelTurns(session, progress, unfinished.drift());
     this.settlement = new RunSettlement(session, progress);
     this.timeSpentMs = unfinished.timeSpentMs();
+    this.requestedKey = unfinished.concurrencyKey();
     this.resumed = true;
   }
 
@@ -202,6 +213,15 @@ final class AgentRun {
     if (trigger == null) {
       trigger = envelope;
     }
+  }
+
+  /** The run goes with {@code key} as its concurrency key (null: the agent's default, if any). */
+  void requestConcurrencyKey(String key) {
+    requestedKey = key;
+  }
+
+  RunLease lease() {
+    return lease;
   }
 
   /**
@@ -264,7 +284,8 @@ final class AgentRun {
         turns.drift(),
         timer == null ? timeSpentMs : timer.spentMs(),
         inputsBeyondStart(session.resumes.runInputs()),
-        session.resumes.runKey());
+        session.resumes.runKey(),
+        lease == null ? null : lease.key());
   }
 
   /**
@@ -289,7 +310,13 @@ final class AgentRun {
         runConfig,
         trigger,
         turns.drift(),
-        timer == null ? timeSpentMs : timer.spentMs());
+        timer == null ? timeSpentMs : timer.spentMs(),
+        concurrencyKey());
+  }
+
+  /** The run's concurrency key (null: none, or not known before its definition resolved). */
+  private String concurrencyKey() {
+    return lease != null ? lease.key() : requestedKey;
   }
 
   RunResult execute() {
@@ -310,12 +337,18 @@ final class AgentRun {
       }
     }
     scope = null;
+    RunResult result;
     if (outcome[0] != null) {
-      return outcome[0];
+      result = outcome[0];
+    } else {
+      ToolBatch unfinished = batch;
+      batch = null;
+      result = settlement.cancelled(timer, unfinished);
     }
-    ToolBatch unfinished = batch;
-    batch = null;
-    return settlement.cancelled(timer, unfinished);
+    if (lease != null) {
+      lease.release();
+    }
+    return result;
   }
 
   private RunResult loop() {
@@ -328,6 +361,10 @@ final class AgentRun {
     }
     state.agentResolved(spec);
     session.show();
+    if (carriedSpec == null || resumed) {
+      // A run carried over continue-as-new holds its lease already; a resumed run queues again.
+      awaitLease(spec);
+    }
     int maxSteps =
         session.start.maxSteps() != null && session.start.maxSteps() > 0
             ? Math.min(session.start.maxSteps(), Limits.MAX_STEPS)
@@ -403,7 +440,21 @@ final class AgentRun {
     return session
         .stubs
         .localAgents()
-        .resolveRun(new RunResolution(state.agentName(), runConfig, recordedFingerprint));
+        .resolveRun(new RunResolution(state.agentName(), runConfig, recordedFingerprint, trigger));
+  }
+
+  /**
+   * With a concurrency key (the one sent, else the agent's for this run), waits for the key's lease
+   * before the run's first model turn; the wait does not count against the run's timeout.
+   */
+  private void awaitLease(AgentSpec spec) {
+    String key = requestedKey != null ? requestedKey : spec.concurrencyKey();
+    if (key == null) {
+      return;
+    }
+    state.concurrencyKeyKnown(key);
+    lease = RunLease.of(session, key, number());
+    lease.acquire();
   }
 
   private void runBatch(AgentSpec spec, List<ToolCall> calls, List<CallCheck> checks) {

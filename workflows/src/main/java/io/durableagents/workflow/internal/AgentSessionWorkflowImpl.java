@@ -12,6 +12,7 @@ import io.durableagents.workflow.internal.wire.CloseRequest;
 import io.durableagents.workflow.internal.wire.Decision;
 import io.durableagents.workflow.internal.wire.ForkOutcome;
 import io.durableagents.workflow.internal.wire.InputChecks;
+import io.durableagents.workflow.internal.wire.LeaseRequest;
 import io.durableagents.workflow.internal.wire.Rejection;
 import io.durableagents.workflow.internal.wire.SendRequest;
 import io.durableagents.workflow.internal.wire.SendRules;
@@ -116,6 +117,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         List<Message> inputs = session.inbox.takeQueued();
         session.resumes.runStarted(inputs, idempotencyKey);
         run = new AgentRun(session, inputs, runConfig);
+        run.requestConcurrencyKey(session.inbox.takeConcurrencyKey());
       }
       run.adoptTrigger(session.inbox.takeTrigger());
       session.execute(run);
@@ -340,6 +342,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       return run;
     }
     session.inbox.queue(inputs, request.runConfig(), request.idempotencyKey());
+    session.inbox.queueConcurrencyKey(request.concurrencyKey());
     return session.state.lastRun() + 1;
   }
 
@@ -460,6 +463,21 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           FailureTypes.SESSION_NOT_FOUND, session.lifecycle.refusal(), session.id());
     }
     return status();
+  }
+
+  @Override
+  public void leaseGranted(LeaseRequest grant) {
+    AgentRun current = session.currentRun();
+    RunLease lease = current == null ? null : current.lease();
+    if (grant == null || (lease != null && lease.granted(grant))) {
+      return;
+    }
+    log.info(
+        "{}: lease of '{}' granted to {}, which does not wait for it; given back",
+        session.id(),
+        grant.key(),
+        grant);
+    RunLease.giveBack(grant);
   }
 
   @Override

@@ -30,6 +30,12 @@ final class ChangeIds {
   static final String SESSION_LIFECYCLE = "session-lifecycle";
 
   /**
+   * A run with a concurrency key queues for the key's lease before its first model turn and gives
+   * it back when it settles. Only recorded by runs that have a key, which no history before it has.
+   */
+  static final String CONCURRENCY_KEYS = "concurrency-keys";
+
+  /**
    * A cancelled run waits for its tool activities to report how they ended (stopped: {@code
    * cancelled}; finished anyway: their real result) instead of giving them {@code cancelled} at
    * once.

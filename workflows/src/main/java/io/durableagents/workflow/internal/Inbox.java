@@ -23,6 +23,8 @@ final class Inbox {
   /** The run configuration the queued inputs were sent with (the first send's that had one). */
   private JsonNode queuedRunConfig;
 
+  private String queuedConcurrencyKey;
+
   /** The idempotency key the queued inputs were sent with (the first send's that had one). */
   private String queuedIdempotencyKey;
 
@@ -58,6 +60,24 @@ final class Inbox {
         queued.add(input);
       }
     }
+  }
+
+  /** The concurrency key of the queued inputs' run (null: none); the first one sent is kept. */
+  void queueConcurrencyKey(String key) {
+    if (queuedConcurrencyKey == null) {
+      queuedConcurrencyKey = key;
+    }
+  }
+
+  /** The concurrency key of the inputs about to be taken (null: none); cleared. */
+  String takeConcurrencyKey() {
+    String key = queuedConcurrencyKey;
+    queuedConcurrencyKey = null;
+    return key;
+  }
+
+  String queuedConcurrencyKey() {
+    return queuedConcurrencyKey;
   }
 
   void queueTrigger(TriggerEnvelope trigger) {

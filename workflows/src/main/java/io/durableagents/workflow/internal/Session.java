@@ -122,6 +122,7 @@ final class Session {
         resumes.unfinished(),
         resumes.requested(),
         inbox.queuedIdempotencyKey(),
+        inbox.queuedConcurrencyKey(),
         lifecycle.idleTimeoutMs(state.spec()),
         state.resetTo());
   }
@@ -151,6 +152,7 @@ final class Session {
     if (resumes.requested()) {
       results.resumed(resumes.requestedRun());
     }
+    inbox.queueConcurrencyKey(snapshot.queuedConcurrencyKey());
     if (run != null) {
       state.activeRunRestored(run.run());
     }
@@ -167,6 +169,7 @@ final class Session {
   }
 
   SessionStatus status() {
+    RunLease lease = currentRun == null ? null : currentRun.lease();
     return SessionStatus.newBuilder()
         .setSessionId(id())
         .setAgent(state.shownAgent())
@@ -181,6 +184,8 @@ final class Session {
         .setMaxSteps(start.maxSteps())
         .setLifecycle(lifecycle.state())
         .setResetTo(state.resetTo())
+        .setConcurrencyKey(state.concurrencyKey())
+        .setQueuePlace(lease == null ? null : lease.waitingPlace())
         .build();
   }
 }

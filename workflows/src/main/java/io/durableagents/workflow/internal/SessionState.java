@@ -39,6 +39,9 @@ final class SessionState {
   /** The history entry the session was last reset to, or null when it never was. */
   private Integer resetTo;
 
+  /** The concurrency key of the current or last run (null: none). */
+  private String concurrencyKey;
+
   /** True until a forked session's transcript is prepared: senders wait for it. */
   private boolean preparingFork;
 
@@ -114,6 +117,15 @@ final class SessionState {
   void agentResolved(AgentSpec resolved) {
     spec = resolved;
     visibility.agentKnown(resolved.name(), resolved.searchAttributes());
+  }
+
+  String concurrencyKey() {
+    return concurrencyKey;
+  }
+
+  /** The run's concurrency key is known: shown from now on. */
+  void concurrencyKeyKnown(String key) {
+    concurrencyKey = key;
   }
 
   void statusChanged(RunStatus newStatus) {
@@ -209,6 +221,7 @@ final class SessionState {
         lastRun,
         pendingApproval != null ? RunStatus.AWAITING_APPROVAL : status,
         pendingApproval,
+        concurrencyKey,
         closed);
   }
 }

@@ -37,10 +37,11 @@ final class SessionVisibility {
   }
 
   /**
-   * Shows the session in {@code status} (a {@link RunStatus}) at {@code run}; a {@code closed}
-   * session as {@link SessionSearchAttributes#CLOSED}.
+   * Shows the session in {@code status} (a {@link RunStatus}) at {@code run}, whose concurrency key
+   * is {@code concurrencyKey} (null: none); a {@code closed} session as {@link
+   * SessionSearchAttributes#CLOSED}.
    */
-  void show(int run, RunStatus status, Approval pending, boolean closed) {
+  void show(int run, RunStatus status, Approval pending, String concurrencyKey, boolean closed) {
     Workflow.setCurrentDetails(
         closed
             ? "run " + run + " · " + SessionSearchAttributes.CLOSED
@@ -51,6 +52,7 @@ final class SessionVisibility {
     List<SearchAttributeUpdate<?>> updates = new ArrayList<>();
     changed(updates, SessionSearchAttributes.AGENT_NAME, agent);
     changed(updates, SessionSearchAttributes.PARENT_SESSION, parentSession);
+    changed(updates, SessionSearchAttributes.CONCURRENCY_KEY, concurrencyKey);
     String agentStatus =
         closed ? SessionSearchAttributes.CLOSED : SessionSearchAttributes.agentStatus(status);
     if (agentStatus != null) {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
+import io.durableagents.workflow.internal.ConcurrencyKeyWorkflowImpl;
 import io.durableagents.workflow.internal.activity.CheckpointActivities;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
+import io.durableagents.workflow.internal.wire.ConcurrencyKeyWorkflow;
 import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.WorkflowExecutionHistory;
@@ -79,9 +81,24 @@ class GoldenHistoryReplayTest {
   @ParameterizedTest
   @MethodSource("goldenHistories")
   void goldenHistory_replaysWithTheCurrentWorkflow(Path history) throws Exception {
+    WorkflowExecutionHistory recorded =
+        WorkflowExecutionHistory.fromJson(Files.readString(history));
     WorkflowReplayer.replayWorkflowExecution(
-        WorkflowExecutionHistory.fromJson(Files.readString(history)),
-        replayer("replay-" + history.getFileName(), AgentSessionWorkflowImpl.class));
+        recorded, replayer("replay-" + history.getFileName(), implementationOf(recorded)));
+  }
+
+  /** The session workflow, or the lease of a concurrency key for a history of that type. */
+  private static Class<?> implementationOf(WorkflowExecutionHistory history) {
+    String type =
+        history
+            .getEvents()
+            .get(0)
+            .getWorkflowExecutionStartedEventAttributes()
+            .getWorkflowType()
+            .getName();
+    return ConcurrencyKeyWorkflow.WORKFLOW_TYPE.equals(type)
+        ? ConcurrencyKeyWorkflowImpl.class
+        : AgentSessionWorkflowImpl.class;
   }
 
   @Test

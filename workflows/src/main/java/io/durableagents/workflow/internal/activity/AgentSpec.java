@@ -14,7 +14,8 @@ import java.util.List;
  * where model turns run and how they are retried, when the agent sets them (null: the workflow's
  * queue and the default policy of {@code modelMaxAttempts}). {@code idleTimeoutMs}: how long the
  * session waits for its next send before it closes itself (0, as in results recorded before it
- * existed: {@link #DEFAULT_IDLE_TIMEOUT_MS}).
+ * existed: {@link #DEFAULT_IDLE_TIMEOUT_MS}). {@code concurrencyKey}: the key the agent's default
+ * gave the run from its trigger (null: none).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -35,7 +36,8 @@ public record AgentSpec(
     @JsonProperty("searchAttributes") boolean searchAttributes,
     @JsonProperty("modelTaskQueue") String modelTaskQueue,
     @JsonProperty("modelRetry") RetrySpec modelRetry,
-    @JsonProperty("idleTimeoutMs") long idleTimeoutMs) {
+    @JsonProperty("idleTimeoutMs") long idleTimeoutMs,
+    @JsonProperty("concurrencyKey") String concurrencyKey) {
 
   /** Default wait for a decision before a gated call gets {@code approval_expired}. */
   public static final long DEFAULT_APPROVAL_TIMEOUT_MS = 7L * 24 * 3600 * 1000;
@@ -68,7 +70,31 @@ public record AgentSpec(
         registered,
         modelTaskQueue,
         modelRetry,
-        idleTimeoutMs);
+        idleTimeoutMs,
+        concurrencyKey);
+  }
+
+  /** This spec with {@code key} as the run's concurrency key. */
+  public AgentSpec withConcurrencyKey(String key) {
+    return new AgentSpec(
+        name,
+        model,
+        fingerprint,
+        maxSteps,
+        toolConcurrency,
+        modelTimeoutMs,
+        modelMaxAttempts,
+        tools,
+        approvalTimeoutMs,
+        notifier,
+        maxTokens,
+        runTimeoutMs,
+        localModel,
+        searchAttributes,
+        modelTaskQueue,
+        modelRetry,
+        idleTimeoutMs,
+        key);
   }
 
   /** The tool of that name, or null when the agent has none. */

@@ -92,4 +92,12 @@ public interface AgentSessionWorkflow {
 
   @QueryMethod(name = "status")
   SessionStatus status();
+
+  /**
+   * From the lease of a concurrency key ({@link ConcurrencyKeyWorkflow}): the run {@code grant}
+   * names holds the key's lease and may go on. A grant for a run that does not wait for it (it
+   * settled, or was cancelled while queued) is given back at once.
+   */
+  @SignalMethod(name = "leaseGranted")
+  void leaseGranted(LeaseRequest grant);
 }

@@ -22,6 +22,10 @@ import java.util.List;
  * and this send repeats its input, the run resumes instead of a new one starting, if the send
  * repeats the key of the send that started the run, or arrives within {@code resumeWindowMs} of the
  * run's end (null: the session's default; 0: only by key). Both absent in sends of older clients.
+ *
+ * <p>{@code concurrencyKey}: the concurrency key of the run this send starts (null: the agent's
+ * default, if it has one): runs that share a key run one at a time, across sessions. Like the run
+ * configuration, it does not change a run in progress.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -31,7 +35,8 @@ public record SendRequest(
     @JsonProperty("trigger") TriggerEnvelope trigger,
     @JsonProperty("runConfig") JsonNode runConfig,
     @JsonProperty("idempotencyKey") String idempotencyKey,
-    @JsonProperty("resumeWindowMs") Long resumeWindowMs) {
+    @JsonProperty("resumeWindowMs") Long resumeWindowMs,
+    @JsonProperty("concurrencyKey") String concurrencyKey) {
 
   public SendRequest {
     messages = messages == null ? List.of() : List.copyOf(messages);
@@ -39,7 +44,7 @@ public record SendRequest(
 
   public SendRequest(
       String input, List<Message> messages, TriggerEnvelope trigger, JsonNode runConfig) {
-    this(input, messages, trigger, runConfig, null, null);
+    this(input, messages, trigger, runConfig, null, null, null);
   }
 
   public SendRequest(String input, List<Message> messages, TriggerEnvelope trigger) {
@@ -65,7 +70,14 @@ public record SendRequest(
 
   /** This send with {@code config} as the run configuration of the run it starts. */
   public SendRequest withRunConfig(JsonNode config) {
-    return new SendRequest(input, messages, trigger, config, idempotencyKey, resumeWindowMs);
+    return new SendRequest(
+        input, messages, trigger, config, idempotencyKey, resumeWindowMs, concurrencyKey);
+  }
+
+  /** This send with {@code key} as the concurrency key of the run it starts. */
+  public SendRequest withConcurrencyKey(String key) {
+    return new SendRequest(
+        input, messages, trigger, runConfig, idempotencyKey, resumeWindowMs, key);
   }
 
   /**
@@ -73,7 +85,7 @@ public record SendRequest(
    * (null: the session's default).
    */
   public SendRequest withResume(String key, Long windowMs) {
-    return new SendRequest(input, messages, trigger, runConfig, key, windowMs);
+    return new SendRequest(input, messages, trigger, runConfig, key, windowMs, concurrencyKey);
   }
 
   public boolean isEmpty() {

@@ -103,8 +103,8 @@ public final class SendRules {
   /**
    * Why the session's send validator refuses {@code request} adding {@code newInputs} (its {@link
    * #inputsOf inputs} past the stored conversation), or null: a trigger envelope over its limit, a
-   * run configuration it refuses, an idempotency key or resume window it refuses, or inputs it
-   * refuses. The validator and the client both ask this.
+   * run configuration it refuses, an idempotency key or resume window it refuses, a concurrency key
+   * it refuses, or inputs it refuses. The validator and the client both ask this.
    */
   public static String requestProblem(SendRequest request, List<Message> newInputs) {
     String problem =
@@ -114,6 +114,9 @@ public final class SendRules {
     }
     if (problem == null) {
       problem = resumeProblem(request.idempotencyKey(), request.resumeWindowMs());
+    }
+    if (problem == null) {
+      problem = concurrencyKeyProblem(request.concurrencyKey());
     }
     return problem != null ? problem : problem(newInputs);
   }
@@ -141,6 +144,29 @@ public final class SendRules {
     }
     if (resumeWindowMs != null && resumeWindowMs < 0) {
       return "The resume window must be 0 or more milliseconds, got " + resumeWindowMs + ".";
+    }
+    return null;
+  }
+
+  /**
+   * Why a session refuses {@code key} as a run's concurrency key ({@link
+   * FailureTypes#INVALID_INPUT}), or null when it takes it (null: no key): a blank key, one over
+   * {@link Limits#CONCURRENCY_KEY_CHARS} characters, or one with control characters or unpaired
+   * surrogates (the key is part of a workflow id).
+   */
+  public static String concurrencyKeyProblem(String key) {
+    if (key == null) {
+      return null;
+    }
+    if (key.length() > Limits.CONCURRENCY_KEY_CHARS
+        || key.isBlank()
+        || unpairedSurrogate(key) >= 0
+        || key.codePoints().anyMatch(Character::isISOControl)) {
+      return "Invalid concurrency key: use 1-"
+          + Limits.CONCURRENCY_KEY_CHARS
+          + " characters, no control characters (got "
+          + key.length()
+          + " characters).";
     }
     return null;
   }

@@ -42,6 +42,7 @@ public record SessionSnapshot(
     @JsonProperty("unfinishedRun") UnfinishedRun unfinishedRun,
     @JsonProperty("resumeRequested") boolean resumeRequested,
     @JsonProperty("queuedIdempotencyKey") String queuedIdempotencyKey,
+    @JsonProperty("queuedConcurrencyKey") String queuedConcurrencyKey,
     @JsonProperty("idleTimeoutMs") long idleTimeoutMs,
     @JsonProperty("resetTo") Integer resetTo) {
 
@@ -57,7 +58,8 @@ public record SessionSnapshot(
    * resolve the agent again), its {@code runConfig}, the {@code drift} a turn reported and the
    * {@code timeSpentMs} of its wall-clock budget; the {@code inputs} it started from and the {@code
    * idempotencyKey} of their send (both absent in snapshots of older versions), which a send that
-   * resumes it after a failure repeats.
+   * resumes it after a failure repeats. A run that holds the lease of a concurrency key keeps it:
+   * {@code concurrencyKey}.
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -79,7 +81,8 @@ public record SessionSnapshot(
       @JsonProperty("drift") String drift,
       @JsonProperty("timeSpentMs") long timeSpentMs,
       @JsonProperty("inputs") List<Message> inputs,
-      @JsonProperty("idempotencyKey") String idempotencyKey) {
+      @JsonProperty("idempotencyKey") String idempotencyKey,
+      @JsonProperty("concurrencyKey") String concurrencyKey) {
 
     public RunSnapshot {
       inputs = inputs == null ? List.of() : List.copyOf(inputs);

@@ -23,6 +23,7 @@ import java.util.List;
  * @param trigger the envelope that started the run, if a trigger did
  * @param drift what changed in the agent's definition since the run recorded it (null: none)
  * @param timeSpentMs wall-clock time the run spent of its {@code runTimeout}
+ * @param concurrencyKey the run's concurrency key (null: none), whose lease it queues for again
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -35,7 +36,8 @@ public record UnfinishedRun(
     @JsonProperty("runConfig") JsonNode runConfig,
     @JsonProperty("trigger") TriggerEnvelope trigger,
     @JsonProperty("drift") String drift,
-    @JsonProperty("timeSpentMs") long timeSpentMs) {
+    @JsonProperty("timeSpentMs") long timeSpentMs,
+    @JsonProperty("concurrencyKey") String concurrencyKey) {
 
   public UnfinishedRun {
     inputs = inputs == null ? List.of() : List.copyOf(inputs);
