@@ -74,7 +74,8 @@ class PostgresAgentStoreTest extends AgentStoreContract {
               "agent_definitions",
               "agent_messages",
               "agent_sessions",
-              "agent_store_schema_history");
+              "agent_store_schema_history",
+              "agent_superseded_messages");
     }
   }
 

@@ -16,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +63,8 @@ class OpenApiContractTest {
     String decidedApproval = fixture.finished("contract-done");
     String pendingApproval = fixture.awaitingApproval("contract-wait", ConsoleFixture.SUPPORT);
     fixture.awaitingApproval("contract-cancel");
+    fixture.awaitingApproval("contract-close");
+    fixture.finished("contract-reset");
 
     // The document the console serves is this resource, and it is an object.
     HttpResponse<String> served = http.get("/api/openapi.json");
@@ -159,6 +162,42 @@ class OpenApiContractTest {
 
     check(
         "POST", "/api/sessions/{id}/cancel", http.post("/api/sessions/contract-cancel/cancel", ""));
+
+    String close = "/api/sessions/{id}/close";
+    check("POST", close, http.post("/api/sessions/contract-close/close", ""), 409);
+    JsonNode closed =
+        check("POST", close, http.post("/api/sessions/contract-close/close?force=true", ""));
+    assertThat(closed.get("lifecycle").textValue()).isEqualTo("closed");
+    check("POST", close, http.post("/api/sessions/contract-close/close?force=maybe", ""), 400);
+    check("POST", close, http.post("/api/sessions/nobody-here/close", ""), 404);
+    check(
+        "POST",
+        "/api/sessions/{id}/delete",
+        http.post("/api/sessions/contract-close/delete?keepHistory=1", ""),
+        400);
+
+    String reset = "/api/sessions/{id}/reset";
+    List<Integer> steps =
+        fixture.projection().history("contract-reset", 0).stream()
+            .map(io.durableagents.client.HistoryEntry::step)
+            .sorted()
+            .toList();
+    check("POST", reset, http.post("/api/sessions/contract-reset/reset", "{\"step\":999}"), 404);
+    check("POST", reset, http.post("/api/sessions/contract-reset/reset", "{}"), 400);
+    JsonNode moved =
+        check(
+            "POST",
+            reset,
+            http.post("/api/sessions/contract-reset/reset", "{\"step\":" + steps.get(0) + "}"));
+    assertThat(moved.get("resetTo").intValue()).isEqualTo(steps.get(0));
+    // The newest entry before the reset is superseded now: it is no reset target any more.
+    check(
+        "POST",
+        reset,
+        http.post(
+            "/api/sessions/contract-reset/reset", "{\"step\":" + steps.get(steps.size() - 1) + "}"),
+        400);
+    check("POST", reset, http.post("/api/sessions/nobody-here/reset", "{\"step\":1}"), 404);
 
     SessionRow done = fixture.projection().session("contract-done").orElseThrow();
     String forks = "/api/sessions/{id}/forks";

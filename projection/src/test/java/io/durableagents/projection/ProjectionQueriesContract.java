@@ -136,6 +136,7 @@ abstract class ProjectionQueriesContract {
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -166,6 +167,7 @@ abstract class ProjectionQueriesContract {
                   "chat-1",
                   3,
                   "businessState appendInput",
+                  null,
                   null,
                   null));
       assertThat(read.session(connection, "nobody")).isEmpty();

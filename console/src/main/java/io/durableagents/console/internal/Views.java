@@ -29,6 +29,7 @@ final class Views {
     view.put("runConfig", checkpoint.runConfig());
     view.put("drift", checkpoint.drift());
     view.put("savedAt", entry.savedAt());
+    view.put("supersededBy", entry.supersededBy());
     return view;
   }
 
