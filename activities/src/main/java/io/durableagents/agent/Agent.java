@@ -52,6 +52,7 @@ public final class Agent {
   private final String taskQueue;
   private final RetryOptions retryOptions;
   private final DriftPolicy onAgentDrift;
+  private final Duration idleTimeout;
   private final Function<TriggerEnvelope, String> concurrencyKey;
   private final List<ToolHook> toolHooks;
 
@@ -82,6 +83,7 @@ public final class Agent {
     this.taskQueue = builder.taskQueue;
     this.retryOptions = builder.retryOptions;
     this.onAgentDrift = builder.onAgentDrift;
+    this.idleTimeout = builder.idleTimeout;
     this.concurrencyKey = builder.concurrencyKey;
     this.toolHooks = List.copyOf(builder.toolHooks);
   }
@@ -167,6 +169,15 @@ public final class Agent {
    */
   public Duration runTimeout() {
     return runTimeout;
+  }
+
+  /**
+   * How long a session of this agent waits for its next send before it closes itself (default 30
+   * days): its workflow completes, which lets the worker deployment version it was pinned to drain;
+   * the projection keeps everything, and a later send starts it again from its last entry.
+   */
+  public Duration idleTimeout() {
+    return idleTimeout;
   }
 
   /** A builder for an agent of that name. */
@@ -261,6 +272,7 @@ public final class Agent {
     private String taskQueue;
     private RetryOptions retryOptions;
     private DriftPolicy onAgentDrift = DriftPolicy.WARN;
+    private Duration idleTimeout = Duration.ofDays(30);
     private Function<TriggerEnvelope, String> concurrencyKey;
     private final List<ToolHook> toolHooks = new ArrayList<>();
 
@@ -287,6 +299,7 @@ public final class Agent {
       this.taskQueue = agent.taskQueue;
       this.retryOptions = agent.retryOptions;
       this.onAgentDrift = agent.onAgentDrift;
+      this.idleTimeout = agent.idleTimeout;
       this.concurrencyKey = agent.concurrencyKey;
       this.toolHooks.addAll(agent.toolHooks);
     }
@@ -407,6 +420,19 @@ public final class Agent {
         throw new IllegalArgumentException("runTimeout must be positive");
       }
       this.runTimeout = runTimeout;
+      return this;
+    }
+
+    /**
+     * How long an idle session waits for its next send before it closes itself (default 30 days;
+     * see {@link Agent#idleTimeout()}). The wait is one durable timer per idle period.
+     */
+    public Builder setIdleTimeout(Duration idleTimeout) {
+      Objects.requireNonNull(idleTimeout, "idleTimeout");
+      if (idleTimeout.isZero() || idleTimeout.isNegative()) {
+        throw new IllegalArgumentException("idleTimeout must be positive");
+      }
+      this.idleTimeout = idleTimeout;
       return this;
     }
 

@@ -7,6 +7,7 @@ import io.durableagents.activities.internal.ApprovalActivitiesImpl;
 import io.durableagents.activities.internal.CheckpointActivitiesImpl;
 import io.durableagents.activities.internal.ForkActivitiesImpl;
 import io.durableagents.activities.internal.LeaseActivitiesImpl;
+import io.durableagents.activities.internal.LifecycleActivitiesImpl;
 import io.durableagents.activities.internal.ModelActivitiesImpl;
 import io.durableagents.activities.internal.RunningTools;
 import io.durableagents.activities.internal.SearchAttributeCheck;
@@ -141,6 +142,7 @@ public final class AgentsPlugin extends SimplePlugin {
         new CheckpointActivitiesImpl(store),
         new ApprovalActivitiesImpl(registry, store),
         new LeaseActivitiesImpl(),
-        new ForkActivitiesImpl(definitions, store, searchAttributes).withTranscripts(transcripts));
+        new ForkActivitiesImpl(definitions, store, searchAttributes).withTranscripts(transcripts),
+        new LifecycleActivitiesImpl(store, searchAttributes));
   }
 }

@@ -426,6 +426,56 @@ class ReplayFreshHistoryTest {
     }
   }
 
+  @Test
+  void aClosedSession_andItsStartAgain_replay() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(dir, Scripts.of("{'turns':[{'text':'one'},{'text':'two'}]}"), 10)) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
+      kit.send("golden-close", "hello");
+      kit.session("golden-close")
+          .close(io.durableagents.workflow.internal.wire.CloseRequest.close(false));
+      replayAndKeep(kit, "golden-close", "close.json");
+      assertThat(kit.send("golden-close", "again").run()).isEqualTo(2);
+      replayAndKeep(kit, "golden-close", "close-restart.json");
+    }
+  }
+
+  @Test
+  void aSessionResetToAnEarlierEntry_andSentTo_replays() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir, Scripts.of("{'turns':[{'text':'one'},{'text':'two'},{'text':'three'}]}"), 10)) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
+      kit.send("golden-reset", "hello");
+      int step = kit.store.session("golden-reset").orElseThrow().lastStep();
+      kit.send("golden-reset", "more");
+      kit.session("golden-reset")
+          .close(io.durableagents.workflow.internal.wire.CloseRequest.close(false));
+      assertThat(kit.resetPrepared("golden-reset", step).status().resetTo()).isEqualTo(step);
+      assertThat(kit.send("golden-reset", "again").text()).isEqualTo("two");
+      replayAndKeep(kit, "golden-reset", "reset.json");
+    }
+  }
+
+  @Test
+  void anIdleSessionThatClosesItself_replays() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of("{'turns':[{'text':'one'},{'text':'two'}]}"),
+            agent -> agent.setMaxSteps(10).setIdleTimeout(Duration.ofHours(1)),
+            io.temporal.worker.WorkerFactoryOptions.newBuilder())) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
+      kit.send("golden-idle", "hello");
+      kit.send("golden-idle", "still there?");
+      kit.env.sleep(Duration.ofMinutes(61));
+      assertThat(kit.client.newUntypedWorkflowStub("golden-idle").describe().getStatus())
+          .isEqualTo(
+              io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+      replayAndKeep(kit, "golden-idle", "idle-close.json");
+    }
+  }
+
   private static void replayAndKeep(SessionTestKit kit, String sessionId, String file)
       throws Exception {
     WorkflowExecutionHistory history = kit.client.fetchHistory(sessionId);

@@ -437,6 +437,33 @@ final class SessionTestKit implements AutoCloseable {
             stub::run, new SessionStart(forkId, null, null, new ForkSource(source, step, patch))));
   }
 
+  /**
+   * What AgentClient.reset does once the session is closed: starts the session's new workflow that
+   * moves it back to its entry {@code step}, with its {@code forkPrepared} update, and returns the
+   * answer.
+   */
+  io.durableagents.workflow.internal.wire.ForkOutcome resetPrepared(String sessionId, int step) {
+    AgentSessionWorkflow stub =
+        client.newWorkflowStub(
+            AgentSessionWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(sessionId)
+                .setTaskQueue(TASK_QUEUE)
+                .setWorkflowIdConflictPolicy(
+                    io.temporal.api.enums.v1.WorkflowIdConflictPolicy
+                        .WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+                .build());
+    return WorkflowClient.executeUpdateWithStart(
+        stub::forkPrepared,
+        io.temporal.client.UpdateOptions.newBuilder(
+                io.durableagents.workflow.internal.wire.ForkOutcome.class)
+            .setUpdateName("forkPrepared")
+            .setWaitForStage(io.temporal.client.WorkflowUpdateStage.COMPLETED)
+            .build(),
+        new io.temporal.client.WithStartWorkflowOperation<>(
+            stub::run, SessionStart.reset(sessionId, step)));
+  }
+
   /** {@link #startFork}, then waits for the fork to settle or pause. */
   RunResult fork(String source, int step, ForkPatch patch, String forkId) {
     startFork(source, step, patch, forkId);

@@ -53,10 +53,11 @@ class SideEffectTest {
               Map.of(
                   "agents.ModelTurn", 3, // three model turns
                   "agents.ExecuteTool", 3)); // three tool calls
-      // Two local activities: the agent's resolution at the start of the run, and one save, after
-      // the final answer (the entries after the two tool-calling turns and their batches ride
-      // with the next model turn). A replay that re-ran either would record another marker.
-      assertThat(localActivities).isEqualTo(2);
+      // Three local activities: the session's look-up in the store (a new session: nothing to
+      // restore), the agent's resolution at the start of the run, and one save, after the final
+      // answer (the entries after the two tool-calling turns and their batches ride with the next
+      // model turn). A replay that re-ran any would record another marker.
+      assertThat(localActivities).isEqualTo(3);
       assertThat(kit.effects).hasSize(3);
       kit.effects.values().forEach(count -> assertThat(count.get()).isEqualTo(1));
     }

@@ -90,12 +90,12 @@ class StoreOutageTest {
     assertThat(result.toolCallId()).isEqualTo("call_0_0");
     assertThat(result.result()).hasToString("{\"paid\":500}");
     // The approval's timeout (an hour), then each wait is a durable timer, and each call again a
-    // new activity.
+    // new activity; after the run, the session's idle timer (the default 30 days).
     List<HistoryEvent> events = kit.client.fetchHistory("tool-1").getEvents();
     assertThat(events)
         .filteredOn(e -> e.getEventType() == EventType.EVENT_TYPE_TIMER_STARTED)
         .extracting(e -> e.getTimerStartedEventAttributes().getStartToFireTimeout().getSeconds())
-        .containsExactly(3600L, 1L, 2L, 4L, 8L);
+        .containsExactly(3600L, 1L, 2L, 4L, 8L, 30L * 24 * 3600);
     assertThat(events)
         .filteredOn(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
         .filteredOn(

@@ -1215,6 +1215,67 @@ abstract class AgentStoreContract {
   // ---------------------------------------------------------------------------
 
   @Test
+  void resetMarksTheLaterEntriesSuperseded_andTheSessionGoesOnFromTheEntry() {
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    store.saveCheckpoint(
+        save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 2)));
+    store.saveCheckpoint(
+        save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS, null, 2, transcript.subList(2, 3)));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            2,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            3,
+            transcript.subList(3, 4)));
+    String reset = "reset to step 0 at 2026-12-04T01:30:00Z";
+
+    CheckpointStore.ResetPoint point = store.reset(session, "exec-2", 0, reset).orElseThrow();
+
+    assertThat(point.entry().step()).isZero();
+    assertThat(point.session().lastStep()).isEqualTo(2);
+    assertThat(supersededSteps(session)).containsExactly(2, 1);
+    StoredSession row = store.session(session).orElseThrow();
+    assertThat(row.executionId()).isEqualTo("exec-2");
+    assertThat(row.messageCount()).isEqualTo(2);
+    assertThat(row.lastStep()).isEqualTo(2);
+    assertThat(row.resetTo()).isZero();
+    assertThat(row.status()).isEqualTo(RunStatus.IN_PROGRESS);
+    assertThat(store.readMessages(session, 2)).containsExactlyElementsOf(transcript.subList(0, 2));
+    assertThatThrownBy(() -> store.readMessages(session, 3)).isInstanceOf(StoreException.class);
+    // A retried reset changes nothing more.
+    assertThat(store.reset(session, "exec-2", 0, reset)).isPresent();
+    assertThat(supersededSteps(session)).containsExactly(2, 1);
+
+    // The new line's saves go on after the superseded entries.
+    Message other = Message.assistant("Another answer.", null);
+    store.saveCheckpoint(
+        save(session, "exec-2", 2, 3, RunStatus.FINISHED, FinishReason.STOP, 2, List.of(other)));
+    assertThat(store.readMessages(session, 3))
+        .containsExactly(transcript.get(0), transcript.get(1), other);
+    assertThat(store.history(session, 0)).extracting(StoredEntry::step).containsExactly(3, 2, 1, 0);
+    assertThat(supersededSteps(session)).containsExactly(2, 1);
+    assertThat(store.session(session).orElseThrow().lastStep()).isEqualTo(3);
+
+    // Neither a step the store does not keep, nor a superseded one, is reset to.
+    assertThat(store.reset(session, "exec-3", 9, "reset to step 9")).isEmpty();
+    assertThat(store.reset(session, "exec-3", 1, "reset to step 1")).isEmpty();
+    assertThat(store.reset(newSessionId(), "exec-3", 0, "reset to step 0")).isEmpty();
+    assertThat(store.session(session).orElseThrow().executionId()).isEqualTo("exec-2");
+  }
+
+  private List<Integer> supersededSteps(String session) {
+    return store.history(session, 0).stream()
+        .filter(entry -> entry.supersededBy() != null)
+        .map(StoredEntry::step)
+        .toList();
+  }
+
+  @Test
   void deleteRemovesEveryRowOfTheSession_andNothingElse() {
     String session = newSessionId();
     String other = newSessionId();

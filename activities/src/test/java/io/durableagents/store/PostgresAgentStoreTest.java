@@ -76,7 +76,8 @@ class PostgresAgentStoreTest extends AgentStoreContract {
               "agent_runs",
               "agent_sessions",
               "agent_steps",
-              "agent_store_schema_history");
+              "agent_store_schema_history",
+              "agent_superseded_messages");
     }
   }
 

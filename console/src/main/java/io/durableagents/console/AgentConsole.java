@@ -199,6 +199,9 @@ public final class AgentConsole implements AutoCloseable {
     routes.post("/api/sessions/{id}/approvals/{approvalId}", writes::decide);
     routes.post("/api/sessions/{id}/messages", writes::send);
     routes.post("/api/sessions/{id}/cancel", writes::cancel);
+    routes.post("/api/sessions/{id}/close", writes::close);
+    routes.post("/api/sessions/{id}/delete", writes::delete);
+    routes.post("/api/sessions/{id}/reset", writes::reset);
     routes.post("/api/sessions/{id}/forks", writes::fork);
     SseHandler stream =
         new SseHandler(

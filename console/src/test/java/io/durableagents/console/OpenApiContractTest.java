@@ -64,6 +64,8 @@ class OpenApiContractTest {
     String decidedApproval = fixture.finished("contract-done");
     String pendingApproval = fixture.awaitingApproval("contract-wait", ConsoleFixture.SUPPORT);
     fixture.awaitingApproval("contract-cancel");
+    fixture.awaitingApproval("contract-close");
+    fixture.finished("contract-reset");
 
     // The document the console serves is this resource, and it is an object.
     HttpResponse<String> served = http.get("/api/openapi.json");
@@ -86,10 +88,12 @@ class OpenApiContractTest {
         check("GET", "/api/sessions/{id}/history", http.get("/api/sessions/contract-done/history"));
     assertThat(history.get("entries")).isNotEmpty();
     // The timeline's steps: timed model turns (and the tool call the approval let run).
-    List<JsonNode> steps = new ArrayList<>();
-    history.get("entries").forEach(entry -> entry.get("steps").forEach(steps::add));
-    assertThat(steps).extracting(step -> step.get("kind").textValue()).contains("model", "tool");
-    assertThat(steps)
+    List<JsonNode> timedSteps = new ArrayList<>();
+    history.get("entries").forEach(entry -> entry.get("steps").forEach(timedSteps::add));
+    assertThat(timedSteps)
+        .extracting(step -> step.get("kind").textValue())
+        .contains("model", "tool");
+    assertThat(timedSteps)
         .filteredOn(step -> step.get("kind").textValue().equals("model"))
         .allSatisfy(step -> assertThat(step.get("durationMs").isIntegralNumber()).isTrue());
     check("GET", "/api/sessions/{id}/history", http.get("/api/sessions/nobody-here/history"), 404);
@@ -168,6 +172,42 @@ class OpenApiContractTest {
 
     check(
         "POST", "/api/sessions/{id}/cancel", http.post("/api/sessions/contract-cancel/cancel", ""));
+
+    String close = "/api/sessions/{id}/close";
+    check("POST", close, http.post("/api/sessions/contract-close/close", ""), 409);
+    JsonNode closed =
+        check("POST", close, http.post("/api/sessions/contract-close/close?force=true", ""));
+    assertThat(closed.get("lifecycle").textValue()).isEqualTo("closed");
+    check("POST", close, http.post("/api/sessions/contract-close/close?force=maybe", ""), 400);
+    check("POST", close, http.post("/api/sessions/nobody-here/close", ""), 404);
+    check(
+        "POST",
+        "/api/sessions/{id}/delete",
+        http.post("/api/sessions/contract-close/delete?keepHistory=1", ""),
+        400);
+
+    String reset = "/api/sessions/{id}/reset";
+    List<Integer> steps =
+        fixture.projection().history("contract-reset", 0).stream()
+            .map(io.durableagents.client.HistoryEntry::step)
+            .sorted()
+            .toList();
+    check("POST", reset, http.post("/api/sessions/contract-reset/reset", "{\"step\":999}"), 404);
+    check("POST", reset, http.post("/api/sessions/contract-reset/reset", "{}"), 400);
+    JsonNode moved =
+        check(
+            "POST",
+            reset,
+            http.post("/api/sessions/contract-reset/reset", "{\"step\":" + steps.get(0) + "}"));
+    assertThat(moved.get("resetTo").intValue()).isEqualTo(steps.get(0));
+    // The newest entry before the reset is superseded now: it is no reset target any more.
+    check(
+        "POST",
+        reset,
+        http.post(
+            "/api/sessions/contract-reset/reset", "{\"step\":" + steps.get(steps.size() - 1) + "}"),
+        400);
+    check("POST", reset, http.post("/api/sessions/nobody-here/reset", "{\"step\":1}"), 404);
 
     SessionRow done = fixture.projection().session("contract-done").orElseThrow();
     String forks = "/api/sessions/{id}/forks";

@@ -139,6 +139,7 @@ abstract class ProjectionQueriesContract {
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -169,6 +170,7 @@ abstract class ProjectionQueriesContract {
                   "chat-1",
                   3,
                   "businessState appendInput",
+                  null,
                   null,
                   null));
       assertThat(read.session(connection, "nobody")).isEmpty();

@@ -72,6 +72,9 @@ public final class AgentsCli {
     commandLine.addSubcommand(new ApproveCommand());
     commandLine.addSubcommand(new RejectCommand());
     commandLine.addSubcommand(new CancelCommand());
+    commandLine.addSubcommand(new CloseCommand());
+    commandLine.addSubcommand(new DeleteCommand());
+    commandLine.addSubcommand(new ResetCommand());
     commandLine.addSubcommand(new ForkCommand());
     commandLine.addSubcommand(new DiffCommand());
     commandLine.addSubcommand(new HistoryCommand());

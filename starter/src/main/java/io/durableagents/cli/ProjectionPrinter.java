@@ -10,7 +10,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -70,8 +73,29 @@ public final class ProjectionPrinter {
                 + RunResultPrinter.printable(entry.checkpoint().drift()));
       }
     }
+    printSuperseded(entries, out);
     printHookNotes(entries, out);
     out.flush();
+  }
+
+  /** One line per reset that superseded entries, naming their steps (oldest first). */
+  private static void printSuperseded(List<HistoryEntry> entries, PrintWriter out) {
+    Map<String, List<Integer>> byReset = new TreeMap<>();
+    for (HistoryEntry entry : entries) {
+      if (entry.superseded()) {
+        byReset.computeIfAbsent(entry.supersededBy(), reset -> new ArrayList<>()).add(entry.step());
+      }
+    }
+    for (Map.Entry<String, List<Integer>> reset : byReset.entrySet()) {
+      List<Integer> steps = new ArrayList<>(reset.getValue());
+      Collections.sort(steps);
+      out.println(
+          "superseded by the "
+              + RunResultPrinter.printable(reset.getKey())
+              + ": "
+              + (steps.size() == 1 ? "step " : "steps ")
+              + steps.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import io.durableagents.client.AgentClientException;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.SessionLifecycle;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
 import java.io.PrintWriter;
@@ -86,6 +87,14 @@ public class StatusCommand implements Callable<Integer> {
       head.append(" (agent ").append(RunResultPrinter.printable(status.agent())).append(')');
     }
     head.append(": ").append(RunResultPrinter.printable(String.valueOf(status.status())));
+    if (status.lifecycle() != SessionLifecycle.OPEN) {
+      // closing: the run in progress finishes first; closed: a send starts it again.
+      head.append(" · ").append(status.lifecycle());
+    }
+    if (status.resetTo() != null) {
+      // Its entries after that step are kept in the history, marked superseded.
+      head.append(" · reset to step ").append(status.resetTo());
+    }
     out.println(head);
     out.println(
         "  "

@@ -3,6 +3,8 @@ package io.durableagents.client;
 import io.durableagents.client.internal.ClientCalls;
 import io.durableagents.client.internal.DecisionCalls;
 import io.durableagents.client.internal.ForkCalls;
+import io.durableagents.client.internal.LifecycleCalls;
+import io.durableagents.client.internal.ResetCalls;
 import io.durableagents.client.internal.SendChecks;
 import io.durableagents.client.internal.SessionCalls;
 import io.durableagents.workflow.DecisionOutcome;
@@ -60,6 +62,8 @@ public final class AgentClient implements AutoCloseable {
   private final SessionCalls sessions;
   private final DecisionCalls decisions;
   private final ForkCalls forks;
+  private final LifecycleCalls lifecycle;
+  private final ResetCalls resets;
 
   private AgentClient(WorkflowClient client, AgentClientOptions options) {
     this.calls =
@@ -68,6 +72,8 @@ public final class AgentClient implements AutoCloseable {
     this.sessions = new SessionCalls(calls);
     this.decisions = new DecisionCalls(calls);
     this.forks = new ForkCalls(calls);
+    this.lifecycle = new LifecycleCalls(calls, sessions);
+    this.resets = new ResetCalls(calls, lifecycle);
   }
 
   /**
@@ -291,6 +297,84 @@ public final class AgentClient implements AutoCloseable {
    */
   public void cancel(String sessionId) {
     sessions.cancel(sessionId);
+  }
+
+  /**
+   * Closes the session: sends accepted before the close still run, the run in progress finishes,
+   * then the worker marks the session closed in the projection and its workflow completes (which
+   * lets the worker deployment version it was pinned to drain). The projection keeps everything; a
+   * later {@link #send} starts the session again under the same id from its last entry, with its
+   * transcript and business state. A session already closed answers its status.
+   *
+   * @return the session's status, {@link io.durableagents.session.SessionLifecycle#CLOSED}
+   * @throws SessionAwaitingApprovalException while an approval is pending: decide it, or {@link
+   *     #close(String, boolean) close with force}
+   * @throws SessionNotFoundException when there is no such session
+   */
+  public SessionStatus close(String sessionId) {
+    return lifecycle.close(sessionId, false);
+  }
+
+  /**
+   * {@link #close(String)}; with {@code force}, a run in progress (one paused on an approval
+   * included) is cancelled first and its approval settled as cancelled.
+   */
+  public SessionStatus close(String sessionId, boolean force) {
+    return lifecycle.close(sessionId, force);
+  }
+
+  /**
+   * Moves the session back to its own history entry {@code step}, under the same id: its workflow
+   * is closed (as by {@link #close(String)}: a run in progress finishes first), then a new workflow
+   * goes on from the entry's transcript, business state and token totals. The later entries stay in
+   * the history, each marked with the reset that superseded it ({@link
+   * HistoryEntry#supersededBy()}), and their transcripts with them; new runs and entries are
+   * numbered after them. The entry is checked before anything changes. Needs the projection.
+   *
+   * <pre>{@code
+   * agents.reset("chat-42", 2);                       // back to the entry of step 2
+   * RunResult next = agents.send("chat-42", "Try again, shorter.");
+   * }</pre>
+   *
+   * @return the session's status, {@link SessionStatus#resetTo()} {@code step}
+   * @throws CheckpointNotFoundException when the session has no kept entry at {@code step} (the
+   *     message lists those it has); nothing is changed
+   * @throws InvalidInputException when the entry was itself superseded by an earlier reset
+   * @throws SessionAwaitingApprovalException while an approval is pending: decide it, or {@link
+   *     #reset(String, int, boolean) reset with force}
+   * @throws SessionNotFoundException when the projection has no such session
+   */
+  public SessionStatus reset(String sessionId, int step) {
+    return resets.reset(sessionId, step, false);
+  }
+
+  /**
+   * {@link #reset(String, int)}; with {@code force}, a run in progress (one paused on an approval
+   * included) is cancelled first and its approval settled as cancelled, instead of finishing.
+   */
+  public SessionStatus reset(String sessionId, int step, boolean force) {
+    return resets.reset(sessionId, step, force);
+  }
+
+  /**
+   * Deletes the session: closes it, has the worker remove its projection rows (its checkpoint
+   * history, and the transcript it refers to, kept when {@code keepHistory}), then deletes its
+   * workflow executions from Temporal, so that {@link #status} answers empty. Refused while an
+   * approval is pending; see {@link #delete(String, boolean, boolean)}.
+   *
+   * @throws SessionAwaitingApprovalException while an approval is pending
+   * @throws SessionNotFoundException when neither Temporal nor the projection knows the session
+   */
+  public void delete(String sessionId, boolean keepHistory) {
+    lifecycle.delete(sessionId, keepHistory, false);
+  }
+
+  /**
+   * {@link #delete(String, boolean)}; with {@code force}, a run in progress (one paused on an
+   * approval included) is cancelled first and its approval settled as cancelled.
+   */
+  public void delete(String sessionId, boolean keepHistory, boolean force) {
+    lifecycle.delete(sessionId, keepHistory, force);
   }
 
   /**

@@ -12,10 +12,25 @@ import io.durableagents.session.RunStatus;
  * @param savedAt epoch milliseconds (UTC)
  * @param status the checkpoint's status
  * @param checkpoint the full checkpoint, transcript included
+ * @param supersededBy the reset that moved the session back before this entry (e.g. {@code reset to
+ *     step 2 at 2026-12-04T01:30:00Z}), or null while the entry is on the session's current line; a
+ *     superseded entry keeps its transcript, but can be neither forked nor reset to
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record HistoryEntry(
     @JsonProperty("step") int step,
     @JsonProperty("savedAt") long savedAt,
     @JsonProperty("status") RunStatus status,
-    @JsonProperty("checkpoint") Checkpoint checkpoint) {}
+    @JsonProperty("checkpoint") Checkpoint checkpoint,
+    @JsonProperty("supersededBy") String supersededBy) {
+
+  /** An entry on the session's current line. */
+  public HistoryEntry(int step, long savedAt, RunStatus status, Checkpoint checkpoint) {
+    this(step, savedAt, status, checkpoint, null);
+  }
+
+  /** Whether a reset superseded this entry. */
+  public boolean superseded() {
+    return supersededBy != null;
+  }
+}

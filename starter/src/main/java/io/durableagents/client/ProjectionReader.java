@@ -8,12 +8,14 @@ import io.durableagents.projection.internal.StoredApproval;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
 import io.durableagents.session.RunRecord;
+import io.durableagents.session.SessionLifecycle;
 import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -180,8 +182,19 @@ public final class ProjectionReader implements AutoCloseable {
         true,
         connection -> {
           List<StoredEntry> rows = queries.history(connection, sessionId, limit);
-          int needed = rows.stream().mapToInt(StoredEntry::messageCount).max().orElse(0);
-          List<Message> transcript = contiguousMessages(connection, sessionId, needed);
+          // One transcript per line: the current one, and one per reset that superseded entries.
+          Map<String, Integer> needed = new HashMap<>();
+          for (StoredEntry row : rows) {
+            needed.merge(line(row), row.messageCount(), Math::max);
+          }
+          Map<String, List<Message>> transcripts = new HashMap<>();
+          for (Map.Entry<String, Integer> line : needed.entrySet()) {
+            transcripts.put(
+                line.getKey(),
+                line.getKey().isEmpty()
+                    ? contiguousMessages(connection, sessionId, line.getValue())
+                    : supersededMessages(connection, sessionId, line.getKey(), line.getValue()));
+          }
           Map<Integer, List<StepRecord>> steps =
               rows.isEmpty()
                   ? Map.of()
@@ -189,14 +202,77 @@ public final class ProjectionReader implements AutoCloseable {
                       connection, sessionId, rows.get(rows.size() - 1).step(), rows.get(0).step());
           List<HistoryEntry> entries = new ArrayList<>(rows.size());
           for (StoredEntry row : rows) {
-            Checkpoint checkpoint =
-                checkpoint(sessionId, row, transcript).toBuilder()
-                    .setSteps(steps.getOrDefault(row.step(), List.of()))
-                    .build();
-            entries.add(new HistoryEntry(row.step(), row.savedAt(), row.status(), checkpoint));
+            entries.add(
+                historyEntry(
+                    sessionId, row, transcripts, steps.getOrDefault(row.step(), List.of())));
           }
           return List.copyOf(entries);
         });
+  }
+
+  /**
+   * The kept history entry of a session at {@code step}, if the history has it: its checkpoint and
+   * whether a reset superseded it.
+   *
+   * @throws AgentClientException if the projection cannot be read, or lacks messages the entry
+   *     refers to
+   */
+  public Optional<HistoryEntry> historyEntry(String sessionId, int step) {
+    requireSessionId(sessionId);
+    return read(
+        "history entry " + step + " of session " + sessionId,
+        true,
+        connection -> {
+          Optional<StoredEntry> entry = queries.entry(connection, sessionId, step);
+          if (entry.isEmpty()) {
+            return Optional.empty();
+          }
+          StoredEntry row = entry.get();
+          List<Message> transcript =
+              row.supersededBy() == null
+                  ? contiguousMessages(connection, sessionId, row.messageCount())
+                  : supersededMessages(
+                      connection, sessionId, row.supersededBy(), row.messageCount());
+          List<StepRecord> steps =
+              queries.steps(connection, sessionId, step, step).getOrDefault(step, List.of());
+          return Optional.of(historyEntry(sessionId, row, Map.of(line(row), transcript), steps));
+        });
+  }
+
+  /** An entry with its checkpoint, whose transcript is that of the entry's line. */
+  private HistoryEntry historyEntry(
+      String sessionId,
+      StoredEntry row,
+      Map<String, List<Message>> transcripts,
+      List<StepRecord> steps) {
+    List<Message> transcript = transcripts.get(line(row));
+    Checkpoint checkpoint =
+        checkpoint(sessionId, row, transcript).toBuilder().setSteps(steps).build();
+    return new HistoryEntry(
+        row.step(), row.savedAt(), row.status(), checkpoint, row.supersededBy());
+  }
+
+  /** The line of an entry: empty for the session's current one, else the reset's name. */
+  private static String line(StoredEntry row) {
+    return row.supersededBy() == null ? "" : row.supersededBy();
+  }
+
+  private List<Message> supersededMessages(
+      Connection connection, String sessionId, String resetId, int count) throws SQLException {
+    List<Message> result = queries.supersededMessages(connection, sessionId, resetId, count);
+    if (result.size() < count) {
+      throw new AgentClientException(
+          "the projection lacks messages of session "
+              + sessionId
+              + " that its entries superseded by the "
+              + resetId
+              + " refer to: they need the first "
+              + count
+              + " but only "
+              + result.size()
+              + " are there without a gap");
+    }
+    return result;
   }
 
   /**
@@ -216,7 +292,10 @@ public final class ProjectionReader implements AutoCloseable {
             return Optional.empty();
           }
           int needed = entry.get().messageCount();
-          List<Message> transcript = contiguousMessages(connection, sessionId, needed);
+          List<Message> transcript =
+              entry.get().supersededBy() == null
+                  ? contiguousMessages(connection, sessionId, needed)
+                  : supersededMessages(connection, sessionId, entry.get().supersededBy(), needed);
           List<StepRecord> steps =
               queries.steps(connection, sessionId, step, step).getOrDefault(step, List.of());
           return Optional.of(
@@ -344,6 +423,8 @@ public final class ProjectionReader implements AutoCloseable {
         .setParentSessionId(row.parentSessionId())
         .setParentStep(row.parentStep())
         .setForkPatch(row.forkPatch())
+        .setLifecycle(row.closedAt() == null ? SessionLifecycle.OPEN : SessionLifecycle.CLOSED)
+        .setResetTo(row.resetTo())
         .build();
   }
 

@@ -3,6 +3,7 @@ package io.durableagents.client;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.SessionLifecycle;
 import java.util.Objects;
 
 /** A session as the projection last saw it: the newest checkpoint the worker stored. */
@@ -19,6 +20,8 @@ public final class SessionRow {
   private final String parentSessionId;
   private final Integer parentStep;
   private final String forkPatch;
+  private final SessionLifecycle lifecycle;
+  private final Integer resetTo;
 
   @JsonCreator
   private SessionRow(
@@ -33,7 +36,9 @@ public final class SessionRow {
       @JsonProperty("updatedAt") long updatedAt,
       @JsonProperty("parentSessionId") String parentSessionId,
       @JsonProperty("parentStep") Integer parentStep,
-      @JsonProperty("forkPatch") String forkPatch) {
+      @JsonProperty("forkPatch") String forkPatch,
+      @JsonProperty("lifecycle") SessionLifecycle lifecycle,
+      @JsonProperty("resetTo") Integer resetTo) {
     this.sessionId = sessionId;
     this.agent = agent;
     this.status = status;
@@ -46,6 +51,8 @@ public final class SessionRow {
     this.parentSessionId = parentSessionId;
     this.parentStep = parentStep;
     this.forkPatch = forkPatch;
+    this.lifecycle = lifecycle == null ? SessionLifecycle.OPEN : lifecycle;
+    this.resetTo = resetTo;
   }
 
   /** A builder of a new {@code SessionRow}. */
@@ -133,6 +140,24 @@ public final class SessionRow {
     return forkPatch;
   }
 
+  /**
+   * {@code closed} once the session's workflow completed (closed by a client or by its idle
+   * timeout; a send starts it again), else {@code open}.
+   */
+  @JsonProperty("lifecycle")
+  public SessionLifecycle lifecycle() {
+    return lifecycle;
+  }
+
+  /**
+   * The history step the session was last reset to, or null when it never was: its entries after
+   * that one are kept, marked superseded.
+   */
+  @JsonProperty("resetTo")
+  public Integer resetTo() {
+    return resetTo;
+  }
+
   @Override
   public boolean equals(Object other) {
     if (this == other) {
@@ -152,7 +177,9 @@ public final class SessionRow {
         && updatedAt == that.updatedAt
         && Objects.equals(parentSessionId, that.parentSessionId)
         && Objects.equals(parentStep, that.parentStep)
-        && Objects.equals(forkPatch, that.forkPatch);
+        && Objects.equals(forkPatch, that.forkPatch)
+        && lifecycle == that.lifecycle
+        && Objects.equals(resetTo, that.resetTo);
   }
 
   @Override
@@ -169,7 +196,9 @@ public final class SessionRow {
         updatedAt,
         parentSessionId,
         parentStep,
-        forkPatch);
+        forkPatch,
+        lifecycle,
+        resetTo);
   }
 
   @Override
@@ -198,6 +227,10 @@ public final class SessionRow {
         + parentStep
         + ", forkPatch="
         + forkPatch
+        + ", lifecycle="
+        + lifecycle
+        + ", resetTo="
+        + resetTo
         + "]";
   }
 
@@ -215,6 +248,8 @@ public final class SessionRow {
     private String parentSessionId;
     private Integer parentStep;
     private String forkPatch;
+    private SessionLifecycle lifecycle;
+    private Integer resetTo;
 
     private Builder() {}
 
@@ -231,6 +266,8 @@ public final class SessionRow {
       this.parentSessionId = value.parentSessionId;
       this.parentStep = value.parentStep;
       this.forkPatch = value.forkPatch;
+      this.lifecycle = value.lifecycle;
+      this.resetTo = value.resetTo;
     }
 
     /** Sets {@link SessionRow#sessionId()}. */
@@ -299,6 +336,18 @@ public final class SessionRow {
       return this;
     }
 
+    /** Sets {@link SessionRow#resetTo()} (null: never reset). */
+    public Builder setResetTo(Integer resetTo) {
+      this.resetTo = resetTo;
+      return this;
+    }
+
+    /** Sets {@link SessionRow#lifecycle()} (null: open). */
+    public Builder setLifecycle(SessionLifecycle lifecycle) {
+      this.lifecycle = lifecycle;
+      return this;
+    }
+
     /** Sets {@link SessionRow#forkPatch()}. */
     public Builder setForkPatch(String forkPatch) {
       this.forkPatch = forkPatch;
@@ -319,7 +368,9 @@ public final class SessionRow {
           updatedAt,
           parentSessionId,
           parentStep,
-          forkPatch);
+          forkPatch,
+          lifecycle,
+          resetTo);
     }
   }
 }

@@ -35,6 +35,21 @@ public final class FailureTypes {
   /** An empty {@code send} on a session that has had no run. */
   public static final String NO_RUN = "no_run";
 
+  /**
+   * A {@code send} that reached a session whose close was accepted: it completes without running
+   * it. A client sends it again once the workflow completed, which starts the session again.
+   */
+  public static final String SESSION_CLOSING = "session_closing";
+
+  /**
+   * A {@code close} of a session with a pending approval, without {@code force}. Details:
+   * sessionId, approvalId.
+   */
+  public static final String CLOSE_NEEDS_FORCE = "close_needs_force";
+
+  /** A {@code close} that started a workflow for a session id the store does not know. */
+  public static final String SESSION_NOT_FOUND = "session_not_found";
+
   // ---- a failed run, and the activities behind it ---------------------------------------------
 
   /** The session names an agent the worker does not have; not retried. */

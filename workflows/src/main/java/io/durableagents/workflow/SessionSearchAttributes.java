@@ -25,8 +25,8 @@ public final class SessionSearchAttributes {
       SearchAttributeKey.forKeyword("AgentName");
 
   /**
-   * {@code running}, {@code queued}, {@code awaiting-approval}, {@code finished}, {@code failed} or
-   * {@code cancelled}.
+   * {@code running}, {@code queued}, {@code awaiting-approval}, {@code finished}, {@code failed},
+   * {@code cancelled} or {@code closed}.
    */
   public static final SearchAttributeKey<String> AGENT_STATUS =
       SearchAttributeKey.forKeyword("AgentStatus");
@@ -49,6 +49,12 @@ public final class SessionSearchAttributes {
   /** {@link #AGENT_STATUS} of a session whose run is in progress. */
   public static final String RUNNING = "running";
 
+  /**
+   * {@link #AGENT_STATUS} of a session whose workflow completed (closed by a client or by its idle
+   * timeout); a send starts it again.
+   */
+  public static final String CLOSED = "closed";
+
   /** Every value {@link #AGENT_STATUS} takes. */
   public static final List<String> STATUSES =
       List.of(
@@ -57,7 +63,8 @@ public final class SessionSearchAttributes {
           RunStatus.AWAITING_APPROVAL.value(),
           RunStatus.FINISHED.value(),
           RunStatus.FAILED.value(),
-          RunStatus.CANCELLED.value());
+          RunStatus.CANCELLED.value(),
+          CLOSED);
 
   /** Every key, in the order above. */
   public static final List<SearchAttributeKey<?>> ALL =

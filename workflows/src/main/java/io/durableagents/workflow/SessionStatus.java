@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.conversation.Usage;
 import io.durableagents.session.Approval;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.SessionLifecycle;
 import java.util.Objects;
 
 /**
@@ -28,6 +29,8 @@ public final class SessionStatus {
   private final Approval approval;
   private final JsonNode businessState;
   private final Integer maxSteps;
+  private final SessionLifecycle lifecycle;
+  private final Integer resetTo;
   private final String concurrencyKey;
   private final Integer queuePlace;
 
@@ -44,6 +47,8 @@ public final class SessionStatus {
       @JsonProperty("approval") Approval approval,
       @JsonProperty("businessState") JsonNode businessState,
       @JsonProperty("maxSteps") Integer maxSteps,
+      @JsonProperty("lifecycle") SessionLifecycle lifecycle,
+      @JsonProperty("resetTo") Integer resetTo,
       @JsonProperty("concurrencyKey") String concurrencyKey,
       @JsonProperty("queuePlace") Integer queuePlace) {
     this.sessionId = sessionId;
@@ -57,6 +62,8 @@ public final class SessionStatus {
     this.approval = approval;
     this.businessState = businessState;
     this.maxSteps = maxSteps;
+    this.lifecycle = lifecycle == null ? SessionLifecycle.OPEN : lifecycle;
+    this.resetTo = resetTo;
     this.concurrencyKey = concurrencyKey;
     this.queuePlace = queuePlace;
   }
@@ -132,6 +139,24 @@ public final class SessionStatus {
   }
 
   /**
+   * Whether the session's workflow is open, closing (a close was accepted, the run in progress
+   * finishes first) or closed (a send starts it again from its last entry).
+   */
+  @JsonProperty("lifecycle")
+  public SessionLifecycle lifecycle() {
+    return lifecycle;
+  }
+
+  /**
+   * The history entry (its step) the session was last reset to, or null when it never was: its
+   * entries after that one are kept, marked superseded by the reset.
+   */
+  @JsonProperty("resetTo")
+  public Integer resetTo() {
+    return resetTo;
+  }
+
+  /**
    * The model-turn budget the session's start set for every run (a send's {@code maxSteps}), or
    * null when its runs take the agent's.
    */
@@ -174,6 +199,8 @@ public final class SessionStatus {
         && Objects.equals(approval, that.approval)
         && Objects.equals(businessState, that.businessState)
         && Objects.equals(maxSteps, that.maxSteps)
+        && lifecycle == that.lifecycle
+        && Objects.equals(resetTo, that.resetTo)
         && Objects.equals(concurrencyKey, that.concurrencyKey)
         && Objects.equals(queuePlace, that.queuePlace);
   }
@@ -192,6 +219,8 @@ public final class SessionStatus {
         approval,
         businessState,
         maxSteps,
+        lifecycle,
+        resetTo,
         concurrencyKey,
         queuePlace);
   }
@@ -220,6 +249,10 @@ public final class SessionStatus {
         + businessState
         + ", maxSteps="
         + maxSteps
+        + ", lifecycle="
+        + lifecycle
+        + ", resetTo="
+        + resetTo
         + ", concurrencyKey="
         + concurrencyKey
         + ", queuePlace="
@@ -240,6 +273,8 @@ public final class SessionStatus {
     private Approval approval;
     private JsonNode businessState;
     private Integer maxSteps;
+    private SessionLifecycle lifecycle;
+    private Integer resetTo;
     private String concurrencyKey;
     private Integer queuePlace;
 
@@ -257,6 +292,8 @@ public final class SessionStatus {
       this.approval = value.approval;
       this.businessState = value.businessState;
       this.maxSteps = value.maxSteps;
+      this.lifecycle = value.lifecycle;
+      this.resetTo = value.resetTo;
       this.concurrencyKey = value.concurrencyKey;
       this.queuePlace = value.queuePlace;
     }
@@ -321,6 +358,18 @@ public final class SessionStatus {
       return this;
     }
 
+    /** Sets {@link SessionStatus#lifecycle()} (null: open). */
+    public Builder setLifecycle(SessionLifecycle lifecycle) {
+      this.lifecycle = lifecycle;
+      return this;
+    }
+
+    /** Sets {@link SessionStatus#resetTo()} (null: never reset). */
+    public Builder setResetTo(Integer resetTo) {
+      this.resetTo = resetTo;
+      return this;
+    }
+
     /** Sets {@link SessionStatus#maxSteps()}. */
     public Builder setMaxSteps(Integer maxSteps) {
       this.maxSteps = maxSteps;
@@ -353,6 +402,8 @@ public final class SessionStatus {
           approval,
           businessState,
           maxSteps,
+          lifecycle,
+          resetTo,
           concurrencyKey,
           queuePlace);
     }

@@ -36,8 +36,9 @@ class SessionStartReaderTest {
             null,
             500);
     SessionStart plain = new SessionStart("chat-2", null, null);
+    SessionStart reset = SessionStart.reset("chat-3", 4);
 
-    for (SessionStart start : List.of(fork, plain)) {
+    for (SessionStart start : List.of(fork, plain, reset)) {
       Payload payload = CONVERTER.toPayload(start).orElseThrow();
       assertThat(CONVERTER.fromPayload(payload, SessionStart.class, SessionStart.class))
           .isEqualTo(start);

@@ -179,6 +179,7 @@ public final class AgentRegistry {
         false,
         agent.taskQueue(),
         RetrySpec.of(agent.retryOptions()),
+        agent.idleTimeout().toMillis(),
         null);
   }
 

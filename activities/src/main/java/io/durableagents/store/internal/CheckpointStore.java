@@ -102,6 +102,33 @@ public interface CheckpointStore extends AgentStore {
       String patchSummary);
 
   /**
+   * Hands the stored session {@code sessionId} over to the workflow execution {@code executionId}
+   * (a new workflow under the id of a closed session), marking it open again: that execution's
+   * saves continue the session's rows rather than replacing them. Answers the row as it was; empty
+   * (and nothing written) when the store has no such session.
+   */
+  Optional<StoredSession> adopt(String sessionId, String executionId);
+
+  /**
+   * Moves the stored session {@code sessionId} back to its history entry {@code step} for the
+   * workflow execution {@code executionId}: the entries after it are marked superseded by {@code
+   * resetId}, with a copy of the messages their transcripts need; the messages after the entry's
+   * transcript are removed; the session row is taken over, open again, standing at the entry (its
+   * newest step kept). Answers the entry and the session row as it was before; empty (and nothing
+   * written) when the store keeps no such entry on the session's current line. Idempotent.
+   */
+  Optional<ResetPoint> reset(String sessionId, String executionId, int step, String resetId);
+
+  /** The entry a session was reset to, and its session row as it was before the reset. */
+  record ResetPoint(StoredEntry entry, StoredSession session) {}
+
+  /**
+   * Marks the session closed at {@code closedAt} (epoch milliseconds), if its row belongs to the
+   * execution {@code executionId}. Idempotent.
+   */
+  void markClosed(String sessionId, String executionId, long closedAt);
+
+  /**
    * The checkpoint history of a session, newest step first.
    *
    * @param limit at most this many entries; zero or less means all of them

@@ -1,5 +1,7 @@
 package io.durableagents.store.internal;
 
+import static io.durableagents.store.internal.JdbcStatements.executeUpdate;
+
 import io.durableagents.conversation.Message;
 import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.projection.internal.ProjectionQueries;
@@ -209,6 +211,69 @@ public final class JdbcAgentStore implements CheckpointStore {
         connection -> {
           SessionRows.lock(connection, sessionId);
           return SessionRemoval.delete(connection, sessionId, keepHistory);
+        });
+  }
+
+  @Override
+  public Optional<StoredSession> adopt(String sessionId, String executionId) {
+    EncodedSave.requireSessionId(sessionId);
+    Objects.requireNonNull(executionId, "executionId");
+    return transactions.inTransaction(
+        "restore session " + sessionId,
+        connection -> {
+          SessionRows.lock(connection, sessionId);
+          Optional<StoredSession> row = queries.session(connection, sessionId);
+          if (row.isPresent()) {
+            executeUpdate(connection, Sql.ADOPT_SESSION, executionId, sessionId);
+          }
+          return row;
+        });
+  }
+
+  @Override
+  public Optional<ResetPoint> reset(
+      String sessionId, String executionId, int step, String resetId) {
+    EncodedSave.requireSessionId(sessionId);
+    Objects.requireNonNull(executionId, "executionId");
+    Objects.requireNonNull(resetId, "resetId");
+    return transactions.inTransaction(
+        "reset session " + sessionId + " to step " + step,
+        connection -> {
+          SessionRows.lock(connection, sessionId);
+          Optional<StoredSession> row = queries.session(connection, sessionId);
+          Optional<StoredEntry> entry = queries.entry(connection, sessionId, step);
+          if (row.isEmpty()
+              || entry.isEmpty()
+              || (entry.get().supersededBy() != null
+                  && !entry.get().supersededBy().equals(resetId))) {
+            return Optional.empty();
+          }
+          executeUpdate(
+              connection, Sql.COPY_SUPERSEDED_MESSAGES, resetId, sessionId, sessionId, step);
+          executeUpdate(connection, Sql.SUPERSEDE_ENTRIES, resetId, sessionId, step);
+          StoredEntry at = entry.get();
+          executeUpdate(
+              connection,
+              Sql.RESET_SESSION,
+              executionId,
+              at.status().value(),
+              at.messageCount(),
+              at.transcriptHash(),
+              step,
+              sessionId);
+          executeUpdate(connection, Sql.DELETE_MESSAGES_FROM, sessionId, at.messageCount());
+          return Optional.of(new ResetPoint(at, row.get()));
+        });
+  }
+
+  @Override
+  public void markClosed(String sessionId, String executionId, long closedAt) {
+    EncodedSave.requireSessionId(sessionId);
+    transactions.inTransaction(
+        "mark session " + sessionId + " closed",
+        connection -> {
+          executeUpdate(connection, Sql.MARK_CLOSED, closedAt, sessionId, executionId);
+          return null;
         });
   }
 

@@ -41,7 +41,10 @@ final class JdbcStatements {
   private static void bind(PreparedStatement statement, Object... parameters) throws SQLException {
     for (int i = 0; i < parameters.length; i++) {
       Object parameter = parameters[i];
-      if (parameter instanceof String text) {
+      if (parameter == null) {
+        // Only text columns take a null parameter here.
+        statement.setNull(i + 1, java.sql.Types.VARCHAR);
+      } else if (parameter instanceof String text) {
         statement.setString(i + 1, text);
       } else if (parameter instanceof Integer number) {
         statement.setInt(i + 1, number);

@@ -26,6 +26,7 @@ final class SessionRemoval {
       removed += executeUpdate(connection, Sql.DELETE_MESSAGES_PAST_HISTORY, sessionId, sessionId);
     } else {
       removed += executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
+      removed += executeUpdate(connection, Sql.DELETE_SUPERSEDED_MESSAGES, sessionId);
       removed += executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
       executeUpdate(connection, Sql.DELETE_STEPS, sessionId);
       executeUpdate(connection, Sql.DELETE_RUNS, sessionId);
@@ -38,6 +39,7 @@ final class SessionRemoval {
   /** Deletes every row of a session whose id a new workflow reuses. */
   static void deleteForReuse(Connection connection, String sessionId) throws SQLException {
     executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
+    executeUpdate(connection, Sql.DELETE_SUPERSEDED_MESSAGES, sessionId);
     executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
     executeUpdate(connection, Sql.DELETE_STEPS, sessionId);
     executeUpdate(connection, Sql.DELETE_RUNS, sessionId);

@@ -24,7 +24,7 @@ public final class Sql {
   /** The hash chain kept with an entry whose transcript has the given length. */
   public static final String SELECT_CHAIN_AT =
       "SELECT transcript_hash FROM agent_checkpoints WHERE session_id = ? AND message_count = ?"
-          + " AND transcript_hash IS NOT NULL ORDER BY step DESC LIMIT 1";
+          + " AND transcript_hash IS NOT NULL AND superseded_by IS NULL ORDER BY step DESC LIMIT 1";
 
   public static final String DELETE_MESSAGES = "DELETE FROM agent_messages WHERE session_id = ?";
 
@@ -215,6 +215,47 @@ public final class Sql {
           + "SELECT 1 FROM agent_sessions s WHERE s.session_id = agent_messages.session_id)"
           + " AND NOT EXISTS ("
           + "SELECT 1 FROM agent_checkpoints c WHERE c.session_id = agent_messages.session_id)";
+
+  /**
+   * A new workflow execution takes a closed session over (parameters: execution id, session): its
+   * saves continue the session's rows instead of replacing them, and the session is open again.
+   */
+  public static final String ADOPT_SESSION =
+      "UPDATE agent_sessions SET execution_id = ?, closed_at = NULL WHERE session_id = ?";
+
+  /**
+   * A reset's copy of the messages the entries it supersedes need (parameters: reset, session,
+   * session, reset step): the session's first messages up to the longest transcript among its
+   * entries after the reset step that no earlier reset superseded.
+   */
+  public static final String COPY_SUPERSEDED_MESSAGES =
+      "INSERT INTO agent_superseded_messages (session_id, superseded_by, seq, run, step, role, body)"
+          + " SELECT session_id, CAST(? AS VARCHAR(255)), seq, run, step, role, body"
+          + " FROM agent_messages WHERE session_id = ? AND seq < COALESCE("
+          + "(SELECT MAX(message_count) FROM agent_checkpoints WHERE session_id = ? AND step > ?"
+          + " AND superseded_by IS NULL), 0)"
+          + " ON CONFLICT (session_id, superseded_by, seq) DO NOTHING";
+
+  /** Marks the entries after a reset step superseded (parameters: reset, session, step). */
+  public static final String SUPERSEDE_ENTRIES =
+      "UPDATE agent_checkpoints SET superseded_by = ?"
+          + " WHERE session_id = ? AND step > ? AND superseded_by IS NULL";
+
+  /**
+   * A reset's workflow execution takes the session over, standing at the reset entry again
+   * (parameters: execution id, status, message count, transcript hash, reset step, session). The
+   * row keeps its newest step, so the new line's entries are numbered after the superseded ones.
+   */
+  public static final String RESET_SESSION =
+      "UPDATE agent_sessions SET execution_id = ?, closed_at = NULL, status = ?,"
+          + " message_count = ?, transcript_hash = ?, reset_to = ? WHERE session_id = ?";
+
+  public static final String DELETE_SUPERSEDED_MESSAGES =
+      "DELETE FROM agent_superseded_messages WHERE session_id = ?";
+
+  /** Marks a session closed (parameters: closed at, session, execution id). */
+  public static final String MARK_CLOSED =
+      "UPDATE agent_sessions SET closed_at = ? WHERE session_id = ? AND execution_id = ?";
 
   /** The lineage of a forked session, on the row of the fork's own execution only. */
   public static final String SET_LINEAGE =

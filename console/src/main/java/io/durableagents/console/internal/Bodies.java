@@ -97,6 +97,18 @@ public final class Bodies {
     return (ObjectNode) value;
   }
 
+  /** A query parameter {@code true} or {@code false}; false when absent. */
+  public static boolean booleanParam(Context ctx, String name) {
+    String value = ctx.queryParam(name);
+    if (value == null || value.isEmpty() || value.equals("false")) {
+      return false;
+    }
+    if (value.equals("true")) {
+      return true;
+    }
+    throw ApiException.badRequest(name, "'" + name + "' must be true or false");
+  }
+
   /** A query parameter as an integer in [min, max], or {@code fallback} when absent. */
   public static int intParam(Context ctx, String name, int fallback, int min, int max) {
     String value = ctx.queryParam(name);

@@ -30,6 +30,7 @@ final class Views {
     view.put("runConfig", checkpoint.runConfig());
     view.put("drift", checkpoint.drift());
     view.put("savedAt", entry.savedAt());
+    view.put("supersededBy", entry.supersededBy());
     view.put("steps", checkpoint.steps().stream().map(Views::step).toList());
     return view;
   }

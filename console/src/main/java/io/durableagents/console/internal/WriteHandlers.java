@@ -144,6 +144,55 @@ public final class WriteHandlers {
     ctx.json(Map.of("sessionId", sessionId, "cancelled", true));
   }
 
+  /**
+   * {@code POST /api/sessions/{id}/close?force=}: closes the session (its workflow completes after
+   * its run; a send starts it again) and answers its status. A pending approval without {@code
+   * force} is a 409 naming it.
+   */
+  public void close(Context ctx) {
+    String sessionId = ReadHandlers.sessionId(ctx);
+    boolean force = Bodies.booleanParam(ctx, "force");
+    try {
+      ctx.json(agents.close(sessionId, force));
+    } catch (SessionAwaitingApprovalException e) {
+      throw sendRefusal(sessionId, e);
+    }
+  }
+
+  /**
+   * {@code POST /api/sessions/{id}/reset?force=} with {@code {"step": N}}: moves the session back
+   * to its history entry N (its later entries kept, marked superseded) and answers its status. An
+   * entry the session does not have is a 404 and changes nothing; a pending approval without {@code
+   * force} is a 409 naming it.
+   */
+  public void reset(Context ctx) {
+    String sessionId = ReadHandlers.sessionId(ctx);
+    int step = Bodies.requireInt(bodies.object(ctx), "step");
+    boolean force = Bodies.booleanParam(ctx, "force");
+    try {
+      ctx.json(agents.reset(sessionId, step, force));
+    } catch (SessionAwaitingApprovalException e) {
+      throw sendRefusal(sessionId, e);
+    }
+  }
+
+  /**
+   * {@code POST /api/sessions/{id}/delete?keepHistory=&force=}: closes the session, removes its
+   * projection rows (its history kept with {@code keepHistory}) and its workflow executions. A
+   * pending approval without {@code force} is a 409 naming it.
+   */
+  public void delete(Context ctx) {
+    String sessionId = ReadHandlers.sessionId(ctx);
+    boolean keepHistory = Bodies.booleanParam(ctx, "keepHistory");
+    boolean force = Bodies.booleanParam(ctx, "force");
+    try {
+      agents.delete(sessionId, keepHistory, force);
+    } catch (SessionAwaitingApprovalException e) {
+      throw sendRefusal(sessionId, e);
+    }
+    ctx.json(Map.of("sessionId", sessionId, "deleted", true, "keepHistory", keepHistory));
+  }
+
   /** {@code POST /api/sessions/{id}/forks}. */
   public void fork(Context ctx) {
     String sessionId = ReadHandlers.sessionId(ctx);

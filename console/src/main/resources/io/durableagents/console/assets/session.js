@@ -98,6 +98,8 @@ function renderFacts(session, live) {
   const facts = [
     ['Agent', text(session.agent || (live && live.agent))],
     ['Run', text(session.currentRun !== undefined ? session.currentRun : live && live.run)],
+    ['Workflow', text((live && live.lifecycle) || session.lifecycle || 'open')],
+    ['Reset to', text((live && live.resetTo) || session.resetTo || '-')],
     ['Step', text(session.lastStep)],
     ['Messages', number(session.messageCount)],
     ['Tokens', `${number(input)} in / ${number(output)} out`],
@@ -175,16 +177,27 @@ function renderTimeline(entries) {
 }
 
 function timelineItem(entry) {
-  const button = el('button', { type: 'button', class: 'fork-here small', 'aria-label': `Fork from step ${entry.step}` }, 'Fork here');
-  button.addEventListener('click', () => {
-    const field = $('fork-form').elements.fromStep;
-    field.value = String(entry.step);
-    field.focus();
-    field.scrollIntoView({ block: 'center' });
-  });
+  // A superseded entry keeps its transcript, but only entries of the current line are forked or
+  // reset to.
+  const superseded = Boolean(entry.supersededBy);
+  let button = null;
+  let reset = null;
+  if (!superseded) {
+    button = el('button', { type: 'button', class: 'fork-here small', 'aria-label': `Fork from step ${entry.step}` }, 'Fork here');
+    button.addEventListener('click', () => {
+      const field = $('fork-form').elements.fromStep;
+      field.value = String(entry.step);
+      field.focus();
+      field.scrollIntoView({ block: 'center' });
+    });
+    reset = el('button', { type: 'button', class: 'reset-here small', 'aria-label': `Reset to step ${entry.step}` }, 'Reset here');
+    reset.addEventListener('click', () => lifecycleAction('/reset', { step: entry.step },
+      `Reset this session to step ${entry.step}? Its workflow closes (the run in progress finishes), then it goes on from this entry; the later entries are kept, marked superseded.`,
+      `Reset to step ${entry.step}. The next message continues from there.`));
+  }
   return el(
     'li',
-    { 'data-step': entry.step },
+    { 'data-step': entry.step, class: superseded ? 'superseded' : '' },
     el(
       'div',
       { class: 'entry-head' },
@@ -199,8 +212,10 @@ function timelineItem(entry) {
       ` · ${number(entry.messageCount)} messages · `,
       timeEl(entry.savedAt),
     ),
+    superseded ? el('div', { class: 'entry-superseded muted' }, `superseded by the ${entry.supersededBy}`) : null,
     stepList(entry.steps || []),
     button,
+    reset,
   );
 }
 
@@ -339,6 +354,35 @@ $('cancel').addEventListener('click', async () => {
     button.disabled = false;
   }
 });
+
+// Close, delete and reset: a pending approval is a 409; asked again, they go on with force, which
+// cancels the run and settles the approval as cancelled.
+async function lifecycleAction(path, body, confirmText, doneText) {
+  const result = $('send-result');
+  clearMessage(result);
+  if (!window.confirm(confirmText)) return;
+  try {
+    try {
+      await api(base + path, { method: 'POST', body });
+    } catch (e) {
+      if (e.status !== 409) throw e;
+      if (!window.confirm(e.message + '\n\nCancel the run and its approval, and go on?')) return;
+      await api(base + path + (path.includes('?') ? '&' : '?') + 'force=true', { method: 'POST', body });
+    }
+    replaceChildren(result, doneText);
+    refreshSoon();
+  } catch (e) {
+    showError(result, e);
+  }
+}
+
+$('close-session').addEventListener('click', () => lifecycleAction('/close', {},
+  'Close this session? Its run finishes, then its workflow completes; a send starts it again.',
+  'Closed. A message starts the session again from its last entry.'));
+
+$('delete-session').addEventListener('click', () => lifecycleAction('/delete', {},
+  'Delete this session? Its projection rows and its workflow are removed.',
+  'Deleted.'));
 
 /** The fork request from the form, or an Error naming what is wrong before anything is sent. */
 function forkRequest(form) {

@@ -63,6 +63,33 @@ public final class ProjectionQueries {
     return messages(connection, sessionId, from, to, true);
   }
 
+  /**
+   * The first {@code count} messages of the transcript that the entries superseded by {@code
+   * resetId} refer to, as the reset copied them, up to the first gap.
+   */
+  public List<Message> supersededMessages(
+      Connection connection, String sessionId, String resetId, int count) throws SQLException {
+    List<Message> result = new ArrayList<>(Math.min(Math.max(0, count), 1024));
+    try (PreparedStatement select = connection.prepareStatement(ReadSql.SUPERSEDED_MESSAGES)) {
+      select.setString(1, sessionId);
+      select.setString(2, resetId);
+      select.setInt(3, count);
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          int seq = rows.getInt(1);
+          if (seq != result.size()) {
+            break;
+          }
+          result.add(
+              bodiesAsBytes
+                  ? Rows.message(sessionId, seq, rows.getBytes(2))
+                  : Rows.message(sessionId, seq, rows.getString(2)));
+        }
+      }
+    }
+    return List.copyOf(result);
+  }
+
   private List<Message> messages(
       Connection connection, String sessionId, int from, int to, boolean contiguous)
       throws SQLException {

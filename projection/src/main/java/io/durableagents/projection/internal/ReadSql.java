@@ -16,6 +16,11 @@ public final class ReadSql {
       "SELECT seq, body FROM agent_messages WHERE session_id = ? AND seq >= ? AND seq < ?"
           + " ORDER BY seq";
 
+  /** Parameters: session, reset, last seq (exclusive). */
+  public static final String SUPERSEDED_MESSAGES =
+      "SELECT seq, body FROM agent_superseded_messages WHERE session_id = ? AND superseded_by = ?"
+          + " AND seq < ? ORDER BY seq";
+
   public static final String SESSION = "SELECT * FROM agent_sessions WHERE session_id = ?";
 
   /** Forks taken from a session (parameter: the parent), oldest first. */

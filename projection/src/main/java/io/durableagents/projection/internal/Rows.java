@@ -72,7 +72,26 @@ public final class Rows {
         lineageStep,
         hasColumn(row, "fork_patch") ? row.getString("fork_patch") : null,
         hasColumn(row, "run_config") ? jsonColumn(row.getString("run_config")) : null,
-        hasColumn(row, "drift") ? row.getString("drift") : null);
+        hasColumn(row, "drift") ? row.getString("drift") : null,
+        closedAt(row),
+        nullableInt(row, "reset_to"));
+  }
+
+  /** An integer column that may be NULL, or absent from a projection older than it. */
+  private static Integer nullableInt(ResultSet row, String column) throws SQLException {
+    if (!hasColumn(row, column)) {
+      return null;
+    }
+    int value = row.getInt(column);
+    return row.wasNull() ? null : value;
+  }
+
+  private static Long closedAt(ResultSet row) throws SQLException {
+    if (!hasColumn(row, "closed_at")) {
+      return null;
+    }
+    long closedAt = row.getLong("closed_at");
+    return row.wasNull() ? null : closedAt;
   }
 
   /**
@@ -107,7 +126,8 @@ public final class Rows {
         runSteps,
         runUsage,
         withRun ? jsonColumn(row.getString("run_config")) : null,
-        withRun ? row.getString("drift") : null);
+        withRun ? row.getString("drift") : null,
+        hasColumn(row, "superseded_by") ? row.getString("superseded_by") : null);
   }
 
   /** A row of {@code agent_approvals}. */

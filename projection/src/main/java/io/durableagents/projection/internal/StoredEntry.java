@@ -22,6 +22,8 @@ import io.durableagents.session.RunStatus;
  * @param runConfig the run configuration of the entry's run, or null when it had none
  * @param drift what changed in the agent's definition since the run recorded it, when a worker
  *     under another definition ran it (see {@code onAgentDrift}); null: none seen
+ * @param supersededBy the reset that moved the session back before this entry (e.g. {@code reset to
+ *     step 2 at 2026-12-04T01:30:00Z}); null while the entry is on the session's current line
  */
 public record StoredEntry(
     int step,
@@ -37,4 +39,40 @@ public record StoredEntry(
     Integer runSteps,
     Usage runUsage,
     JsonNode runConfig,
-    String drift) {}
+    String drift,
+    String supersededBy) {
+
+  /** An entry on the session's current line. */
+  public StoredEntry(
+      int step,
+      int run,
+      long savedAt,
+      RunStatus status,
+      String finishReason,
+      int messageCount,
+      Usage usage,
+      String fingerprint,
+      JsonNode businessState,
+      String transcriptHash,
+      Integer runSteps,
+      Usage runUsage,
+      JsonNode runConfig,
+      String drift) {
+    this(
+        step,
+        run,
+        savedAt,
+        status,
+        finishReason,
+        messageCount,
+        usage,
+        fingerprint,
+        businessState,
+        transcriptHash,
+        runSteps,
+        runUsage,
+        runConfig,
+        drift,
+        null);
+  }
+}

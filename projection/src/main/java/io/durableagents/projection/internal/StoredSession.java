@@ -22,6 +22,10 @@ import io.durableagents.session.RunStatus;
  * @param runConfig the run configuration of the session's current run, or null when it has none
  * @param drift the drift a worker reported for the current run (see {@link StoredEntry#drift()}),
  *     or null
+ * @param closedAt epoch milliseconds (UTC) when the session's workflow closed; null while it is
+ *     open, and in a projection from before the column
+ * @param resetTo the history step the session was last reset to; null when it never was, and in a
+ *     projection from before the column
  */
 public record StoredSession(
     String sessionId,
@@ -39,4 +43,47 @@ public record StoredSession(
     Integer parentStep,
     String forkPatch,
     JsonNode runConfig,
-    String drift) {}
+    String drift,
+    Long closedAt,
+    Integer resetTo) {
+
+  /** A session row that names no reset. */
+  public StoredSession(
+      String sessionId,
+      String executionId,
+      String agent,
+      RunStatus status,
+      int currentRun,
+      int lastStep,
+      int messageCount,
+      Usage usage,
+      String fingerprint,
+      long createdAt,
+      long updatedAt,
+      String parentSessionId,
+      Integer parentStep,
+      String forkPatch,
+      JsonNode runConfig,
+      String drift,
+      Long closedAt) {
+    this(
+        sessionId,
+        executionId,
+        agent,
+        status,
+        currentRun,
+        lastStep,
+        messageCount,
+        usage,
+        fingerprint,
+        createdAt,
+        updatedAt,
+        parentSessionId,
+        parentStep,
+        forkPatch,
+        runConfig,
+        drift,
+        closedAt,
+        null);
+  }
+}

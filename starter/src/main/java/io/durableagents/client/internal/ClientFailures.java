@@ -62,7 +62,14 @@ public final class ClientFailures {
           new ApprovalNotFoundException(rejection.message(), false);
       case FailureTypes.APPROVAL_ALREADY_DECIDED ->
           new ApprovalNotFoundException(rejection.message(), true);
-      case FailureTypes.NO_RUN -> new SessionNotFoundException(sessionId);
+      case FailureTypes.SESSION_CLOSING -> new SessionClosingException(rejection.message(), e);
+      case FailureTypes.NO_RUN, FailureTypes.SESSION_NOT_FOUND ->
+          new SessionNotFoundException(sessionId);
+      case FailureTypes.CLOSE_NEEDS_FORCE ->
+          new SessionAwaitingApprovalException(
+              sessionId,
+              rejection.details().size() > 1 ? rejection.details().get(1) : null,
+              rejection.message());
       case FailureTypes.INVALID_INPUT, FailureTypes.INVALID_DECISION ->
           new InvalidInputException(rejection.message(), e);
       default -> new AgentClientException(rejection.message(), e);

@@ -91,10 +91,22 @@ public final class ForkCalls {
     if (problem != null) {
       throw new InvalidInputException(problem);
     }
-    Checkpoint entry =
+    HistoryEntry kept =
         projection
-            .checkpoint(sessionId, fromStep)
+            .historyEntry(sessionId, fromStep)
             .orElseThrow(() -> notKept(projection, sessionId, fromStep));
+    if (kept.superseded()) {
+      // Its transcript is kept aside, but a fork copies the session's current one.
+      throw new InvalidInputException(
+          "Entry "
+              + fromStep
+              + " of session '"
+              + sessionId
+              + "' was superseded by the "
+              + kept.supersededBy()
+              + "; only entries of the session's current line can be forked.");
+    }
+    Checkpoint entry = kept.checkpoint();
     String patchProblem = applied.problemWith(entry.messages());
     if (patchProblem != null) {
       throw new InvalidInputException(patchProblem);

@@ -7,6 +7,7 @@ import io.durableagents.client.SessionIds;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.client.SessionRecoveringException;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.SessionLifecycle;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.TriggerEnvelope;
@@ -133,8 +134,38 @@ public final class SessionCalls {
     return SendRequest.ofTrigger(trigger);
   }
 
-  /** Update-with-start of {@code send}, waiting for the run to settle; follows continue-as-new. */
+  /** How often a send refused by a closing session waits for the close and is sent again. */
+  private static final int MAX_CLOSING_RETRIES = 3;
+
+  /**
+   * Update-with-start of {@code send}, waiting for the run to settle; follows continue-as-new. A
+   * send refused because the session is closing waits for its workflow to complete and is sent
+   * again: it starts the session again from its last entry.
+   */
   private RunResult sendWithStart(String sessionId, SendRequest input, SendOptions sendOptions) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return sendWithStartOnce(sessionId, input, sendOptions);
+      } catch (SessionClosingException e) {
+        if (attempt >= MAX_CLOSING_RETRIES) {
+          throw e;
+        }
+        awaitClosed(sessionId);
+      }
+    }
+  }
+
+  /** Waits for the session's workflow to complete after its close. */
+  private void awaitClosed(String sessionId) {
+    try {
+      calls.client().newUntypedWorkflowStub(sessionId).getResult(Void.class);
+    } catch (RuntimeException e) {
+      // Completed in another way, or gone: the next send finds out.
+    }
+  }
+
+  private RunResult sendWithStartOnce(
+      String sessionId, SendRequest input, SendOptions sendOptions) {
     Objects.requireNonNull(sendOptions, "sendOptions");
     SessionStart start = SendChecks.start(sessionId, sendOptions);
     SendRequest request = SendChecks.request(input, sendOptions);
@@ -357,7 +388,8 @@ public final class SessionCalls {
     SessionIds.requireValid(sessionId);
     try {
       SessionStatus status = calls.session(sessionId).status();
-      if (status.run() == 0 && RunStatus.IDLE.equals(status.status())) {
+      if ((status.run() == 0 && RunStatus.IDLE.equals(status.status()))
+          || status.lifecycle() == SessionLifecycle.DELETED) {
         return Optional.empty();
       }
       return Optional.of(withCurrentPlace(status));

@@ -39,6 +39,7 @@ final class AgentsFileReader {
           "modelMaxAttempts",
           "runTimeout",
           "approvalTimeout",
+          "idleTimeout",
           "onAgentDrift",
           "outputSchema");
 
@@ -142,6 +143,7 @@ final class AgentsFileReader {
     set(duration(node, path, "modelTimeout"), agent::setModelTimeout);
     set(duration(node, path, "runTimeout"), agent::setRunTimeout);
     set(duration(node, path, "approvalTimeout"), agent::setApprovalTimeout);
+    set(duration(node, path, "idleTimeout"), agent::setIdleTimeout);
     set(driftPolicy(node, path), agent::setOnAgentDrift);
     set(outputSchema(node, path), agent::setOutputSchema);
     if (problems.size() > before) {

@@ -68,6 +68,7 @@ class AgentsFileTest {
                 modelMaxAttempts: 2
                 runTimeout: PT10M
                 approvalTimeout: 2d
+                idleTimeout: 14d
                 onAgentDrift: error
                 outputSchema: {type: object, required: [answer]}
               - name: weather
@@ -95,6 +96,7 @@ class AgentsFileTest {
     assertThat(concierge.modelMaxAttempts()).isEqualTo(2);
     assertThat(concierge.runTimeout()).isEqualTo(Duration.ofMinutes(10));
     assertThat(concierge.approvalTimeout()).isEqualTo(Duration.ofDays(2));
+    assertThat(concierge.idleTimeout()).isEqualTo(Duration.ofDays(14));
     assertThat(concierge.onAgentDrift()).isEqualTo(DriftPolicy.ERROR);
     assertThat(concierge.outputSchema().path("required").get(0).asText()).isEqualTo("answer");
   }
@@ -233,7 +235,7 @@ class AgentsFileTest {
             "agents.yaml:4: agents[0].maxStep: unknown field; did you mean 'maxSteps'?",
             "agents.yaml:5: agents[0].color: unknown field; known fields: name, model,"
                 + " instructions, tools, maxSteps, maxTokens, toolConcurrency, modelTimeout,"
-                + " modelMaxAttempts, runTimeout, approvalTimeout, onAgentDrift, outputSchema",
+                + " modelMaxAttempts, runTimeout, approvalTimeout, idleTimeout, onAgentDrift, outputSchema",
             "agents.yaml:8: agents[0].tools[0].aproval: unknown field; did you mean 'approval'?");
   }
 

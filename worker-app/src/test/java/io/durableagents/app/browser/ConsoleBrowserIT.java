@@ -317,6 +317,74 @@ class ConsoleBrowserIT {
   }
 
   @Test
+  void theSessionPageResetsClosesAndDeletesTheSession() throws Exception {
+    Path script =
+        Files.writeString(
+            dir.resolve("answers.json"),
+            "{\"turns\": [{\"text\": \"One.\"}, {\"text\": \"Two.\"}, {\"text\": \"Three.\"}]}");
+    stack = Stack.start(dir, "scripted:" + script, UnaryOperator.identity());
+    String session = "page-lifecycle";
+    stack.agents.send(session, "hello");
+    stack.agents.send(session, "more");
+    // The newest entry of run 1, whose transcript is "hello", "One.".
+    int step =
+        stack.projection.history(session, 0).stream()
+            .filter(entry -> entry.checkpoint().messages().size() == 2)
+            .mapToInt(HistoryEntry::step)
+            .max()
+            .orElseThrow();
+    int newest = stack.projection.history(session, 1).get(0).step();
+
+    browser.open(sessionPage(session));
+    browser.waitFor("#timeline li[data-step='" + step + "'] button.reset-here", PAGE).click();
+    acceptConfirm();
+
+    awaitResult("Reset to step " + step);
+    assertThat(stack.agents.status(session).orElseThrow().resetTo()).isEqualTo(step);
+    browser.waitUntil(
+        PAGE,
+        "the timeline to mark step " + newest + " superseded",
+        driver ->
+            texts("#timeline li.superseded[data-step='" + newest + "'] .entry-superseded").stream()
+                .anyMatch(line -> line.startsWith("superseded by the reset to step " + step)));
+    // A superseded entry offers neither a fork nor a reset.
+    assertThat(browser.findAll("#timeline li[data-step='" + newest + "'] button")).isEmpty();
+    assertThat(stack.agents.send(session, "again").text()).isEqualTo("Two.");
+
+    browser.driver().findElement(By.id("close-session")).click();
+    acceptConfirm();
+    awaitResult("Closed.");
+    assertThat(stack.agents.status(session).orElseThrow().lifecycle())
+        .isEqualTo(io.durableagents.session.SessionLifecycle.CLOSED);
+
+    browser.driver().findElement(By.id("delete-session")).click();
+    acceptConfirm();
+    awaitResult("Deleted.");
+    assertThat(stack.agents.status(session)).isEmpty();
+    assertThat(stack.projection.session(session)).isEmpty();
+  }
+
+  /** Accepts the confirmation the page asks for, once it shows. */
+  private void acceptConfirm() {
+    browser.waitUntil(
+        PAGE,
+        "a confirmation dialog",
+        driver -> {
+          try {
+            driver.switchTo().alert().accept();
+            return true;
+          } catch (NoAlertPresentException e) {
+            return false;
+          }
+        });
+  }
+
+  private void awaitResult(String text) {
+    browser.waitUntil(
+        RUN, "#send-result to read " + text, driver -> textOf("#send-result").contains(text));
+  }
+
+  @Test
   void aScriptTagInTheTranscriptRunsNoScript() throws Exception {
     // No double quotes: the pages show arguments as JSON, which would escape them.
     String scriptTag = "<script>alert(window.__xss = 1)</script>";

@@ -8,6 +8,7 @@ import io.durableagents.workflow.internal.activity.ApprovalActivities;
 import io.durableagents.workflow.internal.activity.ApprovalNotice;
 import io.durableagents.workflow.internal.activity.CheckpointActivities;
 import io.durableagents.workflow.internal.activity.ForkActivities;
+import io.durableagents.workflow.internal.activity.LifecycleActivities;
 import io.durableagents.workflow.internal.activity.ModelActivities;
 import io.durableagents.workflow.internal.activity.ToolActivities;
 import io.durableagents.workflow.internal.activity.ToolSpec;
@@ -108,6 +109,10 @@ final class ActivityStubs {
   private final CheckpointActivities checkpoints =
       Workflow.newActivityStub(CheckpointActivities.class, CHECKPOINT_OPTIONS);
 
+  /** A session's restore and close read and write the store: retried like a local save. */
+  private final LifecycleActivities lifecycle =
+      Workflow.newLocalActivityStub(LifecycleActivities.class, LOCAL_CHECKPOINT_OPTIONS);
+
   /** The notifier is retried until it accepts: a decision must not wait on a flaky inbox. */
   private static final ActivityOptions NOTIFY_OPTIONS =
       ActivityOptions.newBuilder()
@@ -149,6 +154,10 @@ final class ActivityStubs {
 
   ForkActivities forks() {
     return forks;
+  }
+
+  LifecycleActivities lifecycle() {
+    return lifecycle;
   }
 
   CheckpointActivities checkpoints() {

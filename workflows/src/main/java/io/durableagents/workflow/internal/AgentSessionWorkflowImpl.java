@@ -8,6 +8,7 @@ import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.CloseRequest;
 import io.durableagents.workflow.internal.wire.Decision;
 import io.durableagents.workflow.internal.wire.ForkOutcome;
 import io.durableagents.workflow.internal.wire.InputChecks;
@@ -16,10 +17,13 @@ import io.durableagents.workflow.internal.wire.Rejection;
 import io.durableagents.workflow.internal.wire.SendRequest;
 import io.durableagents.workflow.internal.wire.SendRules;
 import io.durableagents.workflow.internal.wire.SessionStart;
+import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 /**
@@ -62,13 +66,22 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     session.useStableIds(
         Workflow.getVersion(ChangeIds.STABLE_IDS, Workflow.DEFAULT_VERSION, 1)
             != Workflow.DEFAULT_VERSION);
-    if (start.fork() == null && start.continued() == null && !awaitFirstSend()) {
+    boolean fresh = start.fork() == null && start.continued() == null;
+    // A reset's workflow comes with no send: its creator waits on update forkPrepared.
+    if (fresh && start.resetTo() == null && !awaitFirstSend()) {
       log.info(
           "{} completes without a session: no send reached it within {}",
           session.id(),
           FIRST_SEND_GRACE);
       return;
     }
+    boolean lifecycle =
+        Workflow.getVersion(ChangeIds.SESSION_LIFECYCLE, Workflow.DEFAULT_VERSION, 1)
+            != Workflow.DEFAULT_VERSION;
+    if (fresh && lifecycle && !new SessionRestore(session).restore()) {
+      return;
+    }
+    session.lifecycle.restored();
     session.show();
     if (start.fork() != null) {
       if (!new ForkStart(session).prepareAndRun()) {
@@ -78,12 +91,16 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       session.execute(new AgentRun(session, start.continued().run()));
     }
     while (true) {
-      Workflow.await(
-          () ->
-              session.inbox.hasQueued()
-                  || session.resumes.requested()
-                  || session.handover.due()
-                  || session.handover.newVersionAvailable());
+      awaitWork(lifecycle);
+      if (session.lifecycle.closing() && !hasWork()) {
+        // Sends accepted before the close, whose handlers have not queued their input yet, run
+        // first.
+        letOtherHandlersRun();
+        if (!hasWork()) {
+          new SessionClosing(session).close();
+          return;
+        }
+      }
       if (session.handover.newVersionAvailable() && session.handover.upgradeOnContinueAsNew()) {
         // Idle, pinned to an older version: the queued input goes over to the new version's run.
         session.continueAsNew(() -> null);
@@ -104,6 +121,55 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
       }
       run.adoptTrigger(session.inbox.takeTrigger());
       session.execute(run);
+    }
+  }
+
+  /** Input queued by a send, or a failed or cancelled run a send asked to resume. */
+  private boolean hasWork() {
+    return session.inbox.hasQueued() || session.resumes.requested();
+  }
+
+  /**
+   * Waits for input, a hand-over or a close. From {@link ChangeIds#SESSION_LIFECYCLE} on, for at
+   * most the agent's idle timeout (one durable timer per idle period): when it fires with nothing
+   * to do, the session closes itself.
+   */
+  private void awaitWork(boolean lifecycle) {
+    Supplier<Boolean> work =
+        () ->
+            hasWork()
+                || session.handover.due()
+                || session.handover.newVersionAvailable()
+                || session.lifecycle.closing();
+    if (!lifecycle) {
+      Workflow.await(work);
+      return;
+    }
+    // A send whose handler has not queued its input yet starts no timer.
+    letOtherHandlersRun();
+    if (work.get()) {
+      return;
+    }
+    // Cancelled when work comes first, so that no timer of a past idle period is left to fire.
+    Promise<?>[] timer = new Promise<?>[1];
+    CancellationScope idle =
+        Workflow.newCancellationScope(
+            () ->
+                timer[0] = Workflow.newTimer(session.lifecycle.idleTimeout(session.state.spec())));
+    idle.run();
+    Workflow.await(() -> timer[0].isCompleted() || work.get());
+    if (!timer[0].isCompleted()) {
+      idle.cancel();
+      return;
+    }
+    // A send that arrives in the task in which the timer fires is taken, not refused by a close.
+    letOtherHandlersRun();
+    if (!work.get()) {
+      log.info(
+          "{} closes itself: idle for {}",
+          session.id(),
+          session.lifecycle.idleTimeout(session.state.spec()));
+      session.lifecycle.idleTimedOut();
     }
   }
 
@@ -151,7 +217,10 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public ForkOutcome forkPrepared() {
-    Workflow.await(() -> !session.state.preparingFork() || session.forkRefusal() != null);
+    Workflow.await(
+        () ->
+            (!session.state.preparingFork() && !session.lifecycle.restoring())
+                || session.forkRefusal() != null);
     return session.forkRefusal() != null
         ? new ForkOutcome(session.forkRefusal(), null)
         : new ForkOutcome(null, status());
@@ -168,6 +237,15 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     String problem = SendRules.requestProblem(request, inputs);
     if (problem != null) {
       throw Rejection.failure(FailureTypes.INVALID_INPUT, problem);
+    }
+    if (!inputs.isEmpty() && session.lifecycle.closing()) {
+      throw Rejection.failure(
+          FailureTypes.SESSION_CLOSING,
+          "Session '"
+              + session.id()
+              + "' is closing: it takes no more input. Send again once it is closed, which starts"
+              + " it again from its last entry.",
+          session.id());
     }
     Approval pending = session.approvals.pending();
     if (!inputs.isEmpty() && pending != null) {
@@ -197,7 +275,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   @Override
   public RunResult send(SendRequest request) {
     session.handover.updateReceived();
-    Workflow.await(() -> !session.state.preparingFork());
+    Workflow.await(() -> !session.state.preparingFork() && !session.lifecycle.restoring());
     int target = accept(request);
     if (target == 0) {
       return session.results.last();
@@ -340,6 +418,51 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     }
     // The reason only reaches logs and the run's cancellation scope: shown, never kept whole.
     current.cancel(InputChecks.shown(reason));
+  }
+
+  // ---- close -----------------------------------------------------------------------------
+
+  @Override
+  public void validateClose(CloseRequest request) {
+    if (request == null) {
+      throw new IllegalArgumentException("close needs a request");
+    }
+    Approval pending = session.approvals.pending();
+    if (pending != null && !request.force()) {
+      throw Rejection.failure(
+          FailureTypes.CLOSE_NEEDS_FORCE,
+          "Session '"
+              + session.id()
+              + "' is awaiting approval "
+              + pending.approvalId()
+              + " for tool '"
+              + pending.toolName()
+              + "'; decide it first, or close with force, which cancels the run and settles the"
+              + " approval as cancelled.",
+          session.id(),
+          pending.approvalId());
+    }
+  }
+
+  /**
+   * Accepts a close and answers once the workflow is about to complete (or, when the session
+   * continues as new meanwhile, with the status of a session still closing: the client closes its
+   * next workflow run).
+   */
+  @Override
+  public SessionStatus close(CloseRequest request) {
+    session.handover.updateReceived();
+    session.lifecycle.closeRequested(request);
+    AgentRun current = session.currentRun();
+    if (request.force() && current != null) {
+      current.cancel(InputChecks.shown(request.reason()));
+    }
+    Workflow.await(() -> session.lifecycle.isClosed() || session.handover.continuing());
+    if (session.lifecycle.refusal() != null) {
+      throw Rejection.handlerFailure(
+          FailureTypes.SESSION_NOT_FOUND, session.lifecycle.refusal(), session.id());
+    }
+    return status();
   }
 
   @Override

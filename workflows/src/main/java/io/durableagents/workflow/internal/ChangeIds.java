@@ -23,6 +23,13 @@ final class ChangeIds {
   static final String STABLE_IDS = "stable-ids";
 
   /**
+   * Sessions with an end of life: a new workflow under a known session id first restores the
+   * session from the store (local activity {@code RestoreSession}), and an idle session waits for
+   * its next send under a durable timer of its agent's idle timeout, then closes itself.
+   */
+  static final String SESSION_LIFECYCLE = "session-lifecycle";
+
+  /**
    * A run with a concurrency key queues for the key's lease before its first model turn and gives
    * it back when it settles. Only recorded by runs that have a key, which no history before it has.
    */

@@ -24,6 +24,7 @@ final class Session {
   final RunResumes resumes = new RunResumes();
   final Checkpoints checkpoints;
   final Handover handover;
+  final Lifecycle lifecycle;
 
   /** Whether ids are kept stable across paths ({@link ChangeIds#STABLE_IDS}). */
   private boolean stableIds;
@@ -47,6 +48,7 @@ final class Session {
     this.checkpoints =
         new Checkpoints(state, stubs, () -> currentRun == null ? null : currentRun.info());
     this.handover = new Handover(start, sessionId);
+    this.lifecycle = new Lifecycle(start.fork() == null && start.continued() == null);
   }
 
   String id() {
@@ -91,7 +93,7 @@ final class Session {
 
   /** Shows where the session is in Temporal's tools. */
   void show() {
-    state.show(approvals.pending());
+    state.show(approvals.pending(), lifecycle.isClosed());
   }
 
   /**
@@ -120,7 +122,9 @@ final class Session {
         resumes.unfinished(),
         resumes.requested(),
         inbox.queuedIdempotencyKey(),
-        inbox.queuedConcurrencyKey());
+        inbox.queuedConcurrencyKey(),
+        lifecycle.idleTimeoutMs(state.spec()),
+        state.resetTo());
   }
 
   /** Takes over the state a previous workflow run of the session handed over. */
@@ -152,6 +156,8 @@ final class Session {
     if (run != null) {
       state.activeRunRestored(run.run());
     }
+    lifecycle.restoreIdleTimeout(snapshot.idleTimeoutMs());
+    state.resetTo(snapshot.resetTo());
   }
 
   /** The inputs a carried-over run started from; older snapshots name only the first. */
@@ -176,6 +182,8 @@ final class Session {
         .setApproval(approvals.pending())
         .setBusinessState(state.businessState())
         .setMaxSteps(start.maxSteps())
+        .setLifecycle(lifecycle.state())
+        .setResetTo(state.resetTo())
         .setConcurrencyKey(state.concurrencyKey())
         .setQueuePlace(lease == null ? null : lease.waitingPlace())
         .build();

@@ -5,6 +5,7 @@ import io.durableagents.conversation.Usage;
 import io.durableagents.session.Approval;
 import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.internal.activity.AgentSpec;
+import io.durableagents.workflow.internal.activity.ForkState;
 import io.durableagents.workflow.internal.wire.MergePatch;
 
 /**
@@ -34,6 +35,9 @@ final class SessionState {
    * results are applied in call order as the results are recorded.
    */
   private JsonNode businessState;
+
+  /** The history entry the session was last reset to, or null when it never was. */
+  private Integer resetTo;
 
   /** The concurrency key of the current or last run (null: none). */
   private String concurrencyKey;
@@ -167,6 +171,29 @@ final class SessionState {
     preparingFork = false;
   }
 
+  /**
+   * The session's newest entry in the store, for a new workflow that goes on from it: the runs
+   * continue its numbering, and it shows as it stood.
+   */
+  void restoredFromStore(ForkState past) {
+    agentName = past.agent();
+    step = past.step();
+    totalUsage = past.usage();
+    businessState = past.businessState();
+    lastRun = past.run();
+    status = RunStatus.settled(past.status()) ? past.status() : RunStatus.FINISHED;
+    visibility.agentKnown(past.agent(), past.searchAttributes());
+  }
+
+  /** The session was moved back to its history entry {@code entryStep}. */
+  void resetTo(Integer entryStep) {
+    resetTo = entryStep;
+  }
+
+  Integer resetTo() {
+    return resetTo;
+  }
+
   /** The state carried over continue-as-new. */
   void restored(
       RunStatus restoredStatus,
@@ -189,11 +216,12 @@ final class SessionState {
    * Shows where the session is in Temporal's tools (see {@link SessionVisibility}). A run carried
    * over continue-as-new while it waits for a decision is still waiting.
    */
-  void show(Approval pendingApproval) {
+  void show(Approval pendingApproval, boolean closed) {
     visibility.show(
         lastRun,
         pendingApproval != null ? RunStatus.AWAITING_APPROVAL : status,
         pendingApproval,
-        concurrencyKey);
+        concurrencyKey,
+        closed);
   }
 }

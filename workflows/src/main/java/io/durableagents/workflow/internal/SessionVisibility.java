@@ -38,10 +38,14 @@ final class SessionVisibility {
 
   /**
    * Shows the session in {@code status} (a {@link RunStatus}) at {@code run}, whose concurrency key
-   * is {@code concurrencyKey} (null: none).
+   * is {@code concurrencyKey} (null: none); a {@code closed} session as {@link
+   * SessionSearchAttributes#CLOSED}.
    */
-  void show(int run, RunStatus status, Approval pending, String concurrencyKey) {
-    Workflow.setCurrentDetails(details(run, status, pending));
+  void show(int run, RunStatus status, Approval pending, String concurrencyKey, boolean closed) {
+    Workflow.setCurrentDetails(
+        closed
+            ? "run " + run + " · " + SessionSearchAttributes.CLOSED
+            : details(run, status, pending));
     if (!upserts) {
       return;
     }
@@ -49,7 +53,8 @@ final class SessionVisibility {
     changed(updates, SessionSearchAttributes.AGENT_NAME, agent);
     changed(updates, SessionSearchAttributes.PARENT_SESSION, parentSession);
     changed(updates, SessionSearchAttributes.CONCURRENCY_KEY, concurrencyKey);
-    String agentStatus = SessionSearchAttributes.agentStatus(status);
+    String agentStatus =
+        closed ? SessionSearchAttributes.CLOSED : SessionSearchAttributes.agentStatus(status);
     if (agentStatus != null) {
       changed(updates, SessionSearchAttributes.AGENT_STATUS, agentStatus);
       changed(updates, SessionSearchAttributes.PENDING_APPROVALS, pending == null ? 0L : 1L);

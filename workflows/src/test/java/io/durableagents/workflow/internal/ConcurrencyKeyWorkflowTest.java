@@ -7,6 +7,7 @@ import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.internal.activity.LeaseActivities;
 import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.CloseRequest;
 import io.durableagents.workflow.internal.wire.ConcurrencyKeyWorkflow;
 import io.durableagents.workflow.internal.wire.Decision;
 import io.durableagents.workflow.internal.wire.ForkOutcome;
@@ -108,6 +109,14 @@ class ConcurrencyKeyWorkflowTest {
     public ForkOutcome forkPrepared() {
       return null;
     }
+
+    @Override
+    public SessionStatus close(CloseRequest request) {
+      return null;
+    }
+
+    @Override
+    public void validateClose(CloseRequest request) {}
   }
 
   /** Every session is open. */

@@ -12,8 +12,10 @@ import java.util.List;
  * io.durableagents.workflow.SessionSearchAttributes}); results recorded before it existed read
  * false, so their sessions replay without upserts. {@code modelTaskQueue} and {@code modelRetry}:
  * where model turns run and how they are retried, when the agent sets them (null: the workflow's
- * queue and the default policy of {@code modelMaxAttempts}). {@code concurrencyKey}: the key the
- * agent's default gave the run from its trigger (null: none).
+ * queue and the default policy of {@code modelMaxAttempts}). {@code idleTimeoutMs}: how long the
+ * session waits for its next send before it closes itself (0, as in results recorded before it
+ * existed: {@link #DEFAULT_IDLE_TIMEOUT_MS}). {@code concurrencyKey}: the key the agent's default
+ * gave the run from its trigger (null: none).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -34,14 +36,19 @@ public record AgentSpec(
     @JsonProperty("searchAttributes") boolean searchAttributes,
     @JsonProperty("modelTaskQueue") String modelTaskQueue,
     @JsonProperty("modelRetry") RetrySpec modelRetry,
+    @JsonProperty("idleTimeoutMs") long idleTimeoutMs,
     @JsonProperty("concurrencyKey") String concurrencyKey) {
 
   /** Default wait for a decision before a gated call gets {@code approval_expired}. */
   public static final long DEFAULT_APPROVAL_TIMEOUT_MS = 7L * 24 * 3600 * 1000;
 
+  /** Default wait of an idle session for its next send before it closes itself: 30 days. */
+  public static final long DEFAULT_IDLE_TIMEOUT_MS = 30L * 24 * 3600 * 1000;
+
   public AgentSpec {
     tools = tools == null ? List.of() : List.copyOf(tools);
     approvalTimeoutMs = approvalTimeoutMs <= 0 ? DEFAULT_APPROVAL_TIMEOUT_MS : approvalTimeoutMs;
+    idleTimeoutMs = idleTimeoutMs <= 0 ? DEFAULT_IDLE_TIMEOUT_MS : idleTimeoutMs;
   }
 
   /** This spec, saying whether the session may upsert its search attributes. */
@@ -63,6 +70,7 @@ public record AgentSpec(
         registered,
         modelTaskQueue,
         modelRetry,
+        idleTimeoutMs,
         concurrencyKey);
   }
 
@@ -85,6 +93,7 @@ public record AgentSpec(
         searchAttributes,
         modelTaskQueue,
         modelRetry,
+        idleTimeoutMs,
         key);
   }
 

@@ -18,7 +18,8 @@ import io.temporal.workflow.WorkflowMethod;
  * SessionStart}, send with update {@code send} ({@link SendRequest} in, {@link RunResult} out),
  * decide approvals with signal {@code decide} or update {@code approve} ({@link Decision}), cancel
  * the run in progress with signal {@code cancel}, read it with query {@code status}. A fork is
- * started with update {@code forkPrepared}, which tells its creator whether it could be made.
+ * started with update {@code forkPrepared}, which tells its creator whether it could be made; so is
+ * the workflow of a reset ({@link SessionStart#reset}).
  */
 @WorkflowInterface
 public interface AgentSessionWorkflow {
@@ -68,11 +69,26 @@ public interface AgentSessionWorkflow {
    * For the client that creates a fork, sent with its start (update-with-start): answers once the
    * fork's transcript is prepared, with the fork's status, or with the reason it could not be made
    * (a patch that does not apply to the entry, a limit, an entry no longer kept); a refused fork's
-   * workflow then completes and leaves no session. On a session that is not a fork it answers its
-   * status at once.
+   * workflow then completes and leaves no session. On a reset's workflow it answers once the
+   * session is moved back, or with the reason it was not (the session then goes on from its newest
+   * entry). On any other session it answers its status once it is restored from the store.
    */
   @UpdateMethod(name = "forkPrepared")
   ForkOutcome forkPrepared();
+
+  /**
+   * Closes the session: sends accepted before it still run, later ones are refused ({@code
+   * session_closing}); the run in progress finishes (with {@link CloseRequest#force()}, it is
+   * cancelled); then the worker marks the session closed in the store (or removes its rows, for a
+   * delete) and the workflow completes. Answers the closed session's status. Refused without force
+   * while an approval is pending ({@code close_needs_force}). A later send starts the session
+   * again, under the same id, from its last entry.
+   */
+  @UpdateMethod(name = "close")
+  SessionStatus close(CloseRequest request);
+
+  @UpdateValidatorMethod(updateName = "close")
+  void validateClose(CloseRequest request);
 
   @QueryMethod(name = "status")
   SessionStatus status();

@@ -32,7 +32,10 @@ public record Rejection(String type, String message, List<String> details) {
           FailureTypes.APPROVAL_ALREADY_DECIDED,
           FailureTypes.INVALID_DECISION,
           FailureTypes.INVALID_INPUT,
-          FailureTypes.NO_RUN);
+          FailureTypes.NO_RUN,
+          FailureTypes.SESSION_CLOSING,
+          FailureTypes.CLOSE_NEEDS_FORCE,
+          FailureTypes.SESSION_NOT_FOUND);
 
   private static final Logger LOG = Workflow.getLogger(Rejection.class);
   private static final int LOGGED_CHARS = 300;
@@ -57,6 +60,16 @@ public record Rejection(String type, String message, List<String> details) {
         Workflow.getCurrentUpdateInfo().map(UpdateInfo::getUpdateName).orElse("a request"),
         shortened(refused.getMessage()));
     return refused;
+  }
+
+  /**
+   * The failure an update handler (past its validator) answers with: an {@code ApplicationFailure},
+   * since any other exception from a handler fails the workflow task instead of the update. Same
+   * message format, read by {@link #from(Throwable)}.
+   */
+  public static ApplicationFailure handlerFailure(String type, String message, String... details) {
+    return ApplicationFailure.newNonRetryableFailure(
+        failure(type, message, details).getMessage(), type);
   }
 
   /** What a session's validator throws for a refused update: no stack trace, nothing failed. */

@@ -21,6 +21,8 @@ import java.util.List;
  * itself stays in the store and travels by reference (its length and hash). {@code unfinishedRun}:
  * the last run, while a send may resume it; {@code resumeRequested}: a send asked for that and the
  * run has not started yet; {@code queuedIdempotencyKey}: the idempotency key of the queued inputs.
+ * {@code idleTimeoutMs}: the idle timeout of the session's agent, as its last run resolved it (0:
+ * not known yet).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -40,7 +42,9 @@ public record SessionSnapshot(
     @JsonProperty("unfinishedRun") UnfinishedRun unfinishedRun,
     @JsonProperty("resumeRequested") boolean resumeRequested,
     @JsonProperty("queuedIdempotencyKey") String queuedIdempotencyKey,
-    @JsonProperty("queuedConcurrencyKey") String queuedConcurrencyKey) {
+    @JsonProperty("queuedConcurrencyKey") String queuedConcurrencyKey,
+    @JsonProperty("idleTimeoutMs") long idleTimeoutMs,
+    @JsonProperty("resetTo") Integer resetTo) {
 
   public SessionSnapshot {
     closedApprovals = closedApprovals == null ? List.of() : List.copyOf(closedApprovals);

@@ -16,7 +16,8 @@ import java.io.IOException;
  * Input of the session workflow. {@code agent} may be null for the worker's default agent. {@code
  * maxSteps} overrides the agent's per-run budget when positive. {@code fork} is set for a session
  * forked from another session's history entry. {@code continued} is set by the session itself when
- * it continues as new. {@code continueAfterEvents} bounds the history of one workflow run (default
+ * it continues as new. {@code resetTo} is set for a session moved back to one of its own history
+ * entries by a reset. {@code continueAfterEvents} bounds the history of one workflow run (default
  * {@value #DEFAULT_CONTINUE_AFTER_EVENTS} events, well under a real server's 51,200); the session
  * also continues as new when Temporal suggests it.
  *
@@ -33,21 +34,41 @@ public record SessionStart(
     @JsonProperty("maxSteps") Integer maxSteps,
     @JsonProperty("fork") ForkSource fork,
     @JsonProperty("continued") SessionSnapshot continued,
-    @JsonProperty("continueAfterEvents") Integer continueAfterEvents) {
+    @JsonProperty("continueAfterEvents") Integer continueAfterEvents,
+    @JsonProperty("resetTo") Integer resetTo) {
 
   public static final int DEFAULT_CONTINUE_AFTER_EVENTS = 10_000;
 
   public SessionStart(String sessionId, String agent, Integer maxSteps) {
-    this(sessionId, agent, maxSteps, null, null, null);
+    this(sessionId, agent, maxSteps, null, null, null, null);
   }
 
   public SessionStart(String sessionId, String agent, Integer maxSteps, ForkSource fork) {
-    this(sessionId, agent, maxSteps, fork, null, null);
+    this(sessionId, agent, maxSteps, fork, null, null, null);
+  }
+
+  public SessionStart(
+      String sessionId,
+      String agent,
+      Integer maxSteps,
+      ForkSource fork,
+      SessionSnapshot continued,
+      Integer continueAfterEvents) {
+    this(sessionId, agent, maxSteps, fork, continued, continueAfterEvents, null);
+  }
+
+  /**
+   * The start of a session's new workflow that moves it back to its history entry {@code step} (a
+   * reset): the entries after it are kept, marked superseded.
+   */
+  public static SessionStart reset(String sessionId, int step) {
+    return new SessionStart(sessionId, null, null, null, null, null, step);
   }
 
   /** The input of the next run of this session after continue-as-new. */
   public SessionStart continuedWith(SessionSnapshot snapshot, String sessionAgent) {
-    return new SessionStart(sessionId, sessionAgent, maxSteps, null, snapshot, continueAfterEvents);
+    return new SessionStart(
+        sessionId, sessionAgent, maxSteps, null, snapshot, continueAfterEvents, null);
   }
 
   /**
@@ -76,7 +97,8 @@ public record SessionStart(
                 fields.maxSteps(),
                 fields.fork(),
                 fields.continued(),
-                fields.continueAfterEvents());
+                fields.continueAfterEvents(),
+                fields.resetTo());
       } catch (DatabindException e) {
         if (node.isObject() && node.hasNonNull("continued")) {
           throw e;
@@ -94,7 +116,8 @@ public record SessionStart(
       @JsonProperty("maxSteps") Integer maxSteps,
       @JsonProperty("fork") ForkSource fork,
       @JsonProperty("continued") SessionSnapshot continued,
-      @JsonProperty("continueAfterEvents") Integer continueAfterEvents) {}
+      @JsonProperty("continueAfterEvents") Integer continueAfterEvents,
+      @JsonProperty("resetTo") Integer resetTo) {}
 
   /** The event bound of one workflow run. */
   public int eventLimit() {

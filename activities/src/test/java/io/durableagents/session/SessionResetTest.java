@@ -1,0 +1,120 @@
+package io.durableagents.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.durableagents.conversation.Message;
+import io.durableagents.projection.internal.StoredEntry;
+import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.internal.wire.CloseRequest;
+import io.durableagents.workflow.internal.wire.ForkOutcome;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A reset: a closed session's new workflow under the same id goes on from one of its history
+ * entries, the later entries kept in the store and marked superseded by the reset, with the
+ * messages their transcripts need; a reset to an entry the store does not keep is refused and the
+ * session goes on from its newest entry.
+ */
+class SessionResetTest extends SessionKitTest {
+  private static final String ANSWERS =
+      "{'turns':[{'text':'one'},{'text':'two'},{'text':'three'}]}";
+
+  @Test
+  void aReset_goesOnFromTheEntry_andMarksTheLaterEntriesSuperseded() throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(ANSWERS), 10);
+    kit.send("reset-1", "hello");
+    RunResult second = kit.send("reset-1", "more");
+    int step = newestStepWithMessages("reset-1", 2);
+    List<Integer> later = stepsAfter(kit.store.history("reset-1", 0), step);
+    assertThat(later).isNotEmpty();
+    kit.session("reset-1").close(CloseRequest.close(false));
+
+    ForkOutcome outcome = kit.resetPrepared("reset-1", step);
+
+    assertThat(outcome.isRefused()).as(outcome.refusal()).isFalse();
+    assertThat(outcome.status().resetTo()).isEqualTo(step);
+    assertThat(outcome.status().messageCount()).isEqualTo(2);
+    assertThat(outcome.status().lifecycle()).isEqualTo(SessionLifecycle.OPEN);
+    assertThat(kit.store.session("reset-1").orElseThrow().resetTo()).isEqualTo(step);
+    assertSupersededExactly("reset-1", later);
+    String resetId = kit.store.history("reset-1", 1).get(0).supersededBy();
+    assertThat(resetId).startsWith("reset to step " + step + " at ");
+    // The superseded line's transcript is kept aside: "hello", "one", "more", "two".
+    assertThat(supersededTexts("reset-1", resetId)).containsExactly("hello", "one", "more", "two");
+
+    // The model is asked with the entry's transcript: its second answer comes again.
+    RunResult next = kit.send("reset-1", "again");
+
+    assertThat(next.text()).isEqualTo("two");
+    assertThat(next.run()).isEqualTo(second.run() + 1);
+    assertThat(next.checkpointStep()).isGreaterThan(later.get(later.size() - 1));
+    assertThat(kit.store.readMessages("reset-1", 4))
+        .extracting(Message::text)
+        .containsExactly("hello", "one", "again", "two");
+    assertSupersededExactly("reset-1", later);
+    assertThat(kit.session("reset-1").status().resetTo()).isEqualTo(step);
+  }
+
+  @Test
+  void aResetToAnEntryTheStoreDoesNotKeep_isRefused_andTheSessionGoesOnFromItsNewest() {
+    kit = new SessionTestKit(dir, Scripts.of(ANSWERS), 10);
+    kit.send("reset-2", "hello");
+    int newest = kit.store.session("reset-2").orElseThrow().lastStep();
+    kit.session("reset-2").close(CloseRequest.close(false));
+
+    ForkOutcome outcome = kit.resetPrepared("reset-2", 99);
+
+    assertThat(outcome.refusal()).isEqualTo("Session 'reset-2' has no history entry at step 99.");
+    assertThat(kit.store.history("reset-2", 0)).allMatch(entry -> entry.supersededBy() == null);
+    assertThat(kit.store.session("reset-2").orElseThrow().lastStep()).isEqualTo(newest);
+    RunResult next = kit.send("reset-2", "again");
+    assertThat(next.text()).isEqualTo("two");
+    assertThat(kit.session("reset-2").status().resetTo()).isNull();
+  }
+
+  private void assertSupersededExactly(String sessionId, List<Integer> steps) {
+    for (StoredEntry entry : kit.store.history(sessionId, 0)) {
+      assertThat(entry.supersededBy() != null)
+          .as("entry %s superseded", entry.step())
+          .isEqualTo(steps.contains(entry.step()));
+    }
+  }
+
+  private int newestStepWithMessages(String sessionId, int messages) {
+    return kit.store.history(sessionId, 0).stream()
+        .filter(entry -> entry.messageCount() == messages)
+        .mapToInt(StoredEntry::step)
+        .max()
+        .orElseThrow();
+  }
+
+  private static List<Integer> stepsAfter(List<StoredEntry> history, int step) {
+    return history.stream().map(StoredEntry::step).filter(s -> s > step).sorted().toList();
+  }
+
+  private List<String> supersededTexts(String sessionId, String resetId) throws Exception {
+    List<String> texts = new java.util.ArrayList<>();
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("projection.db"));
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT body FROM agent_superseded_messages WHERE session_id = ?"
+                    + " AND superseded_by = ? ORDER BY seq")) {
+      select.setString(1, sessionId);
+      select.setString(2, resetId);
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          texts.add(
+              io.durableagents.projection.internal.Rows.message(sessionId, 0, rows.getString(1))
+                  .text());
+        }
+      }
+    }
+    return texts;
+  }
+}

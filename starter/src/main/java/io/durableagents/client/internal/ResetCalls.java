@@ -1,0 +1,154 @@
+package io.durableagents.client.internal;
+
+import io.durableagents.client.AgentClientException;
+import io.durableagents.client.CheckpointNotFoundException;
+import io.durableagents.client.HistoryEntry;
+import io.durableagents.client.InvalidInputException;
+import io.durableagents.client.ProjectionReader;
+import io.durableagents.client.SessionIds;
+import io.durableagents.client.SessionNotFoundException;
+import io.durableagents.client.SessionRow;
+import io.durableagents.workflow.SessionStatus;
+import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.ForkOutcome;
+import io.durableagents.workflow.internal.wire.SessionStart;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowUpdateStage;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A reset: the session's workflow is closed, then a new workflow under the same id moves the
+ * session back to one of its history entries (the worker marks the later entries superseded and
+ * restores the entry's transcript, business state and totals). The entry is checked before anything
+ * is changed.
+ */
+public final class ResetCalls {
+  /** A send that starts the session again between the close and the reset's start: at most this. */
+  private static final int MAX_RESET_ATTEMPTS = 5;
+
+  private final ClientCalls calls;
+  private final LifecycleCalls lifecycle;
+
+  /** Resets through {@code calls}; {@code lifecycle} closes the session first. */
+  public ResetCalls(ClientCalls calls, LifecycleCalls lifecycle) {
+    this.calls = calls;
+    this.lifecycle = lifecycle;
+  }
+
+  /** Moves {@code sessionId} back to its history entry {@code step}; answers its status. */
+  public SessionStatus reset(String sessionId, int step, boolean force) {
+    SessionIds.requireValid(sessionId);
+    ProjectionReader projection = calls.options().getProjection();
+    if (projection == null) {
+      throw new IllegalStateException(
+          "reset reads the projection: build the client with"
+              + " AgentClientOptions.newBuilder().setProjection(ProjectionReader.open(jdbcUrl))");
+    }
+    SessionRow row =
+        projection.session(sessionId).orElseThrow(() -> new SessionNotFoundException(sessionId));
+    HistoryEntry entry =
+        projection
+            .historyEntry(sessionId, step)
+            .orElseThrow(() -> notKept(projection, sessionId, step));
+    if (entry.superseded()) {
+      throw new InvalidInputException(
+          "Entry "
+              + step
+              + " of session '"
+              + sessionId
+              + "' was superseded by the "
+              + entry.supersededBy()
+              + "; reset to an entry of its current line: "
+              + currentSteps(projection, sessionId)
+              + ".");
+    }
+    for (int attempt = 1; attempt <= MAX_RESET_ATTEMPTS; attempt++) {
+      try {
+        lifecycle.close(sessionId, force);
+      } catch (SessionNotFoundException e) {
+        // Temporal dropped the closed workflow (retention): the projection has the session.
+      }
+      ForkOutcome outcome = startReset(sessionId, row.agent(), step);
+      if (outcome == null) {
+        // A send started the session again after its close: close that workflow too.
+        continue;
+      }
+      if (outcome.isRefused()) {
+        throw new AgentClientException(
+            "Session '"
+                + sessionId
+                + "' was not reset to step "
+                + step
+                + ": "
+                + outcome.refusal()
+                + " It goes on from its newest entry.");
+      }
+      return outcome.status();
+    }
+    throw new AgentClientException(
+        "Session '"
+            + sessionId
+            + "' kept being started again by sends; its reset to step "
+            + step
+            + " did not happen.");
+  }
+
+  /**
+   * Starts the reset's workflow and waits until the session is moved back, in one call
+   * (update-with-start). Null when a workflow under the id runs already.
+   */
+  private ForkOutcome startReset(String sessionId, String agent, int step) {
+    WorkflowOptions options =
+        WorkflowOptions.newBuilder()
+            .setWorkflowId(sessionId)
+            .setTaskQueue(calls.options().getTaskQueue())
+            .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+            .setStaticSummary(SessionCalls.staticSummary(agent) + " · reset to step " + step)
+            .build();
+    AgentSessionWorkflow stub = calls.client().newWorkflowStub(AgentSessionWorkflow.class, options);
+    UpdateOptions<ForkOutcome> prepared =
+        ClientCalls.update(ForkOutcome.class, "forkPrepared", WorkflowUpdateStage.COMPLETED);
+    WithStartWorkflowOperation<Void> start =
+        new WithStartWorkflowOperation<>(stub::run, SessionStart.reset(sessionId, step));
+    AtomicBoolean started = new AtomicBoolean();
+    try {
+      return calls.call(
+          sessionId,
+          () ->
+              started.getAndSet(true)
+                  // Refused once the reset's workflow ran: ask it again rather than start another.
+                  ? WorkflowClient.startUpdate(calls.session(sessionId)::forkPrepared, prepared)
+                      .getResult()
+                  : WorkflowClient.executeUpdateWithStart(stub::forkPrepared, prepared, start));
+    } catch (RuntimeException e) {
+      if (ClientFailures.isAlreadyRunning(e)) {
+        return null;
+      }
+      throw ClientFailures.failure(sessionId, e, "Cannot reset '" + sessionId + "'", true);
+    }
+  }
+
+  private static CheckpointNotFoundException notKept(
+      ProjectionReader projection, String sessionId, int step) {
+    return new CheckpointNotFoundException(sessionId, step, currentSteps(projection, sessionId));
+  }
+
+  /** The steps of the session's kept entries that no reset superseded, oldest first. */
+  private static List<Integer> currentSteps(ProjectionReader projection, String sessionId) {
+    List<Integer> steps = new ArrayList<>();
+    for (HistoryEntry entry : projection.history(sessionId, 0)) {
+      if (!entry.superseded()) {
+        steps.add(entry.step());
+      }
+    }
+    Collections.sort(steps);
+    return steps;
+  }
+}

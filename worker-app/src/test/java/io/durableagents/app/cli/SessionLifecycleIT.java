@@ -1,0 +1,292 @@
+package io.durableagents.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.app.TemporalDevServer;
+import io.durableagents.app.testing.AgentsProcesses;
+import io.durableagents.app.testing.RealTemporal;
+import io.durableagents.client.ApprovalRow;
+import io.durableagents.client.ProjectionReader;
+import io.durableagents.session.ApprovalStatus;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Sessions with an end of life, end to end on the real Temporal dev server with an {@code agents
+ * worker} process: {@code close} completes the workflow and a later {@code send} starts it again
+ * with its transcript under the same id; {@code delete} leaves no session (status exit 4) and no
+ * projection rows, or only the history with {@code --keep-history}; a pending approval needs {@code
+ * --force}, which settles it as cancelled; unknown sessions are not-found (exit 4); {@code reset}
+ * moves a session back to one of its entries, keeps the later ones marked superseded, and a send
+ * goes on from the entry's transcript; a reset to a step the session does not have is exit 4 and
+ * changes nothing.
+ */
+class SessionLifecycleIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir static Path dir;
+  private static TemporalDevServer server;
+  private static AgentsProcesses agents;
+  private static String projection;
+  private static Path noProfiles;
+
+  record Outcome(int exitCode, String out, String err) {
+    JsonNode json() throws java.io.IOException {
+      return JSON.readTree(out);
+    }
+  }
+
+  @BeforeAll
+  static void startServerAndWorker() throws Exception {
+    server = RealTemporal.start(Files.createDirectories(dir.resolve("server")));
+    projection = "jdbc:sqlite:" + dir.resolve("projection.db");
+    noProfiles = Files.writeString(dir.resolve("no-profiles.toml"), "");
+    // The turn played is the number of assistant messages so far: a session's third send asks
+    // for the gated book_table.
+    Path script =
+        Files.writeString(
+            dir.resolve("script.json"),
+            "{\"turns\": [{\"text\": \"One.\"}, {\"text\": \"Two.\"}, {\"toolCalls\": [{\"name\":"
+                + " \"book_table\", \"arguments\": {\"restaurant\": \"Chez Marcel\", \"people\": 2,"
+                + " \"time\": \"20:00\"}}]}, {\"text\": \"Booked.\"}]}");
+    agents = new AgentsProcesses(dir, Map.of("TEMPORAL_ADDRESS", server.address()));
+    agents.startAndAwait(
+        "worker polling task queue 'agents' on " + server.address(),
+        "worker",
+        "--model",
+        "scripted:" + script,
+        "--projection",
+        projection);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (agents != null) {
+      agents.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static Outcome agents(String... args) {
+    CommandLine commandLine =
+        AgentsMain.commandLine(
+            Map.of(
+                "TEMPORAL_ADDRESS",
+                server.address(),
+                "TEMPORAL_CONFIG_FILE",
+                noProfiles.toString()));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+    return new Outcome(commandLine.execute(args), out.toString(), err.toString());
+  }
+
+  private static Outcome ok(String... args) {
+    Outcome outcome = agents(args);
+    assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
+    return outcome;
+  }
+
+  @Test
+  void close_thenSend_startsTheSessionAgainUnderItsId_withItsTranscript() throws Exception {
+    ok("send", "life-1", "hello", "--projection", projection);
+
+    Outcome closed = ok("close", "life-1");
+    assertThat(closed.out()).startsWith("life-1 closed after 1 run (finished)");
+
+    Outcome status = ok("status", "life-1", "--json", "--projection", projection);
+    assertThat(status.json().path("lifecycle").asText()).isEqualTo("closed");
+    assertThat(ok("status", "life-1").out())
+        .startsWith("life-1 (agent concierge): finished · closed");
+    try (ProjectionReader reader = ProjectionReader.open(projection)) {
+      assertThat(reader.session("life-1").orElseThrow().lifecycle().value()).isEqualTo("closed");
+    }
+    // Closing a closed session answers as it is.
+    assertThat(ok("close", "life-1").out()).startsWith("life-1 closed");
+
+    Outcome again = ok("send", "life-1", "and again", "--json", "--projection", projection);
+
+    assertThat(again.json().path("run").asInt()).isEqualTo(2);
+    assertThat(again.json().path("text").asText()).isEqualTo("Two.");
+    List<String> texts = again.json().path("messages").findValuesAsText("text");
+    assertThat(texts).containsExactly("hello", "One.", "and again", "Two.");
+    Outcome open = ok("status", "life-1", "--json", "--projection", projection);
+    assertThat(open.json().path("lifecycle").asText()).isEqualTo("open");
+    assertThat(open.json().path("run").asInt()).isEqualTo(2);
+    try (ProjectionReader reader = ProjectionReader.open(projection)) {
+      assertThat(reader.session("life-1").orElseThrow().lifecycle().value()).isEqualTo("open");
+    }
+  }
+
+  @Test
+  void delete_leavesNoSession_andKeepHistoryKeepsOnlyTheHistory() throws Exception {
+    ok("send", "del-1", "hello", "--projection", projection);
+    ok("send", "del-2", "hello", "--projection", projection);
+
+    Outcome deleted = ok("delete", "del-1");
+    assertThat(deleted.out().strip()).isEqualTo("del-1 deleted");
+    ok("delete", "del-2", "--keep-history");
+
+    assertNotFound("status", "del-1");
+    assertNotFound("status", "del-2");
+    try (ProjectionReader reader = ProjectionReader.open(projection)) {
+      assertThat(reader.session("del-1")).isEmpty();
+      assertThat(reader.history("del-1", 0)).isEmpty();
+      assertThat(reader.session("del-2")).isEmpty();
+      assertThat(reader.history("del-2", 0)).isNotEmpty();
+    }
+    assertThat(ok("history", "del-2", "--json", "--projection", projection).json().size())
+        .isPositive();
+    // Deleting it again: there is nothing left to delete.
+    assertNotFound("delete", "del-1");
+  }
+
+  @Test
+  void aPendingApproval_needsForce_andForceSettlesItAsCancelled() throws Exception {
+    ok("send", "gated-1", "one", "--projection", projection);
+    ok("send", "gated-1", "two", "--projection", projection);
+    Outcome paused = agents("send", "gated-1", "book it", "--json", "--projection", projection);
+    assertThat(paused.exitCode()).as(paused.err()).isEqualTo(3);
+
+    Outcome refusedClose = agents("close", "gated-1");
+    Outcome refusedDelete = agents("delete", "gated-1");
+
+    assertThat(refusedClose.exitCode()).as(refusedClose.err()).isEqualTo(3);
+    assertThat(refusedClose.err()).contains("is awaiting approval").contains("force");
+    assertThat(refusedDelete.exitCode()).as(refusedDelete.err()).isEqualTo(3);
+    Outcome stillOpen = agents("status", "gated-1", "--json");
+    assertThat(stillOpen.exitCode()).isEqualTo(3);
+    assertThat(stillOpen.json().path("status").asText()).isEqualTo("awaiting-approval");
+
+    ok("close", "gated-1", "--force");
+
+    try (ProjectionReader reader = ProjectionReader.open(projection)) {
+      List<ApprovalRow> approvals =
+          reader.approvals(false).stream().filter(a -> a.sessionId().equals("gated-1")).toList();
+      assertThat(approvals)
+          .singleElement()
+          .satisfies(a -> assertThat(a.status()).isEqualTo(ApprovalStatus.CANCELLED));
+    }
+    ok("delete", "gated-1");
+    assertNotFound("status", "gated-1");
+  }
+
+  @Test
+  void reset_movesTheSessionBackToAnEntry_keepsTheLaterOnesMarked_andASendGoesOnFromIt()
+      throws Exception {
+    ok("send", "reset-1", "hello", "--projection", projection);
+    ok("send", "reset-1", "more", "--projection", projection);
+    JsonNode before = ok("history", "reset-1", "--json", "--projection", projection).json();
+    // The newest entry of run 1: its transcript is "hello", "One.".
+    int step = newestStepWithMessages(before, 2);
+    List<Integer> later = stepsAfter(before, step);
+    assertThat(later).isNotEmpty();
+
+    Outcome reset = ok("reset", "reset-1", String.valueOf(step), "--projection", projection);
+
+    assertThat(reset.out()).startsWith("reset-1 reset to step " + step + " (finished, 2 messages)");
+    JsonNode status = ok("status", "reset-1", "--json", "--projection", projection).json();
+    assertThat(status.path("resetTo").asInt()).isEqualTo(step);
+    assertThat(status.path("lifecycle").asText()).isEqualTo("open");
+    assertThat(status.path("messageCount").asInt()).isEqualTo(2);
+    assertThat(ok("status", "reset-1").out()).contains("· reset to step " + step);
+    try (ProjectionReader reader = ProjectionReader.open(projection)) {
+      assertThat(reader.session("reset-1").orElseThrow().resetTo()).isEqualTo(step);
+    }
+
+    // The scripted model plays the turn named by the assistant messages so far: after the reset
+    // the transcript has one, so the next send is answered "Two." again, after "One.".
+    Outcome next = ok("send", "reset-1", "again", "--json", "--projection", projection);
+    assertThat(next.json().path("text").asText()).isEqualTo("Two.");
+    assertThat(next.json().path("messages").findValuesAsText("text"))
+        .containsExactly("hello", "One.", "again", "Two.");
+
+    JsonNode after = ok("history", "reset-1", "--json", "--projection", projection).json();
+    for (JsonNode entry : after) {
+      int entryStep = entry.path("step").asInt();
+      List<String> texts = entry.path("checkpoint").path("messages").findValuesAsText("text");
+      if (later.contains(entryStep)) {
+        // Superseded, with the transcript it had.
+        assertThat(entry.path("supersededBy").asText())
+            .startsWith("reset to step " + step + " at ");
+        assertThat(texts).contains("more").doesNotContain("again");
+      } else {
+        assertThat(
+                entry.path("supersededBy").isMissingNode() || entry.path("supersededBy").isNull())
+            .as(entry.toString())
+            .isTrue();
+        assertThat(texts).doesNotContain("more");
+      }
+    }
+    assertThat(stepsAfter(after, later.get(later.size() - 1))).isNotEmpty();
+    assertThat(ok("history", "reset-1", "--projection", projection).out())
+        .contains("superseded by the reset to step " + step + " at ");
+  }
+
+  @Test
+  void resetToAStepTheSessionDoesNotHave_isNotFound_andChangesNothing() throws Exception {
+    ok("send", "reset-2", "hello", "--projection", projection);
+    JsonNode status = ok("status", "reset-2", "--json", "--projection", projection).json();
+    String history = ok("history", "reset-2", "--json", "--projection", projection).out();
+
+    Outcome missing = agents("reset", "reset-2", "999", "--projection", projection);
+
+    assertThat(missing.exitCode()).as(missing.out() + missing.err()).isEqualTo(4);
+    assertThat(missing.err()).contains("no kept history entry at step 999");
+    assertThat(ok("status", "reset-2", "--json", "--projection", projection).json())
+        .isEqualTo(status);
+    assertThat(ok("history", "reset-2", "--json", "--projection", projection).out())
+        .isEqualTo(history);
+    Outcome unknown = agents("reset", "no-such-session", "1", "--projection", projection);
+    assertThat(unknown.exitCode()).as(unknown.out() + unknown.err()).isEqualTo(4);
+  }
+
+  private static int newestStepWithMessages(JsonNode history, int messages) {
+    int step = -1;
+    for (JsonNode entry : history) {
+      if (entry.path("checkpoint").path("messages").size() == messages) {
+        step = Math.max(step, entry.path("step").asInt());
+      }
+    }
+    assertThat(step).as(history.toString()).isNotNegative();
+    return step;
+  }
+
+  private static List<Integer> stepsAfter(JsonNode history, int step) {
+    List<Integer> steps = new java.util.ArrayList<>();
+    for (JsonNode entry : history) {
+      if (entry.path("step").asInt() > step) {
+        steps.add(entry.path("step").asInt());
+      }
+    }
+    java.util.Collections.sort(steps);
+    return steps;
+  }
+
+  @Test
+  void closeAndDeleteOfAnUnknownSession_areNotFound() {
+    assertNotFound("close", "no-such-session");
+    assertNotFound("delete", "no-such-session");
+    assertNotFound("status", "no-such-session");
+  }
+
+  private static void assertNotFound(String... args) {
+    Outcome outcome = agents(args);
+    assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isEqualTo(4);
+    assertThat(outcome.err()).contains(args[1]);
+  }
+}
