@@ -1,10 +1,12 @@
 package io.durableagents.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
 import io.durableagents.conversation.Role;
+import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
@@ -14,6 +16,7 @@ import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.ToolCallRecord;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -191,6 +194,77 @@ class AgentSessionWorkflowTest {
     assertThat(kit.store.readMessages("fail-1", result.messageCount()))
         .containsExactly(Message.user("hi"));
     assertThat(kit.store.history("fail-1", 1).get(0).status()).isEqualTo(RunStatus.FAILED);
+  }
+
+  @Test
+  void everyModelTurnAndToolResultIsAStepRecord_timedWhereAWorkerRanIt() {
+    kit(
+        Scripts.of(
+            "{'turns':["
+                + "{'toolCalls':[{'name':'nope','arguments':{}},"
+                + "{'name':'add','arguments':{'a':'one','b':2}},"
+                + "{'name':'boom','arguments':{}}]},"
+                + "{'text':'recovered'}]}"),
+        10);
+    long before = System.currentTimeMillis();
+
+    RunResult result = kit.send("steps-1", "go");
+
+    long after = System.currentTimeMillis();
+    assertThat(result.status()).isEqualTo(RunStatus.FINISHED);
+    Map<Integer, List<StepRecord>> steps = kit.store.steps("steps-1", 0, 100);
+    // The turn's entry, the batch's, the answer's: each with the steps it recorded.
+    assertThat(steps.keySet()).containsExactly(1, 2, 3);
+    assertThat(steps.get(2))
+        .extracting(StepRecord::kind, StepRecord::name, StepRecord::error)
+        .containsExactly(
+            tuple("tool", "nope", "unknown_tool"),
+            tuple("tool", "add", "invalid_arguments"),
+            tuple("tool", "boom", "tool_error"));
+    // Calls that never ran have no times; the one a worker ran has its times.
+    assertThat(steps.get(2).subList(0, 2)).extracting(StepRecord::startedAt).containsOnlyNulls();
+    StepRecord ran = steps.get(2).get(2);
+    assertThat(ran.startedAt()).isBetween(before, after);
+    assertThat(ran.finishedAt()).isBetween(ran.startedAt(), after);
+    for (int entry : List.of(1, 3)) {
+      StepRecord turn = steps.get(entry).get(0);
+      assertThat(turn.kind()).isEqualTo("model");
+      assertThat(turn.name()).isEqualTo("scripted");
+      assertThat(turn.error()).isNull();
+      assertThat(turn.startedAt()).isBetween(before, after);
+      assertThat(turn.finishedAt()).isBetween(turn.startedAt(), after);
+    }
+    assertThat(kit.store.runs("steps-1"))
+        .singleElement()
+        .satisfies(
+            run -> {
+              assertThat(run.status()).isEqualTo(RunStatus.FINISHED);
+              assertThat(run.finishedAt()).isGreaterThanOrEqualTo(run.startedAt());
+            });
+  }
+
+  @Test
+  void aModelTurnThatFailsAfterStreamingText_keepsThatTextOnItsFailedStep() {
+    kit(
+        (request, stream) -> {
+          stream.text("Half an ");
+          throw ModelException.permanent("model_response_invalid", "bad chunk")
+              .withPartialText("Half an ");
+        },
+        10);
+
+    RunResult result = kit.send("partial-1", "hi");
+
+    assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+    StepRecord failed = kit.store.steps("partial-1", 0, 100).get(1).get(0);
+    assertThat(failed.kind()).isEqualTo("model");
+    assertThat(failed.error()).isEqualTo("model_response_invalid: bad chunk");
+    assertThat(failed.text()).isEqualTo("Half an ");
+    assertThat(failed.finishedAt()).isGreaterThanOrEqualTo(failed.startedAt());
+    // The transcript never has it.
+    assertThat(kit.store.readMessages("partial-1", result.messageCount()))
+        .containsExactly(Message.user("hi"));
+    assertThat(kit.store.runs("partial-1").get(0).status()).isEqualTo(RunStatus.FAILED);
   }
 
   /** Counts provider calls: the number of model turns actually generated. */

@@ -15,7 +15,9 @@ import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
 import io.durableagents.session.Approval;
 import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.RunRecord;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
@@ -1017,6 +1019,196 @@ abstract class AgentStoreContract {
     assertThat(store.readMessages(session, 1)).containsExactly(fresh);
     assertThatThrownBy(() -> store.readMessages(session, 2)).isInstanceOf(StoreException.class);
     assertThat(store.history(session, 0)).extracting(StoredEntry::step).containsExactly(0);
+  }
+
+  // ---- step records and run times
+  // ---------------------------------------------------------------------------
+
+  @Test
+  void stepRecordsAndRunTimes_areWrittenWithTheirEntries_andARetryWritesNothingTwice() {
+    String session = newSessionId();
+    List<Message> transcript = conversation();
+    StepRecord turn =
+        new StepRecord(StepRecord.MODEL, "gpt-test", 1_000L, 1_400L, new Usage(10, 5), null, null);
+    StepRecord weather =
+        new StepRecord(StepRecord.TOOL, "get_weather", 1_500L, 1_750L, null, null, null);
+    StepRecord unknown =
+        new StepRecord(StepRecord.TOOL, "nope", null, null, null, "unknown_tool", null);
+    StepRecord refused =
+        new StepRecord(StepRecord.TOOL, "charge", null, null, null, "rejected", null);
+    StepRecord failed =
+        new StepRecord(
+            StepRecord.MODEL,
+            "gpt-test",
+            2_100L,
+            2_900L,
+            null,
+            "model_unavailable: cut",
+            "Half an");
+    CheckpointSave first =
+        withSteps(
+            save(
+                session,
+                "exec-1",
+                1,
+                1,
+                RunStatus.IN_PROGRESS,
+                FinishReason.TOOL_CALLS,
+                0,
+                transcript.subList(0, 2),
+                new Usage(10, 5),
+                1_450L),
+            900L,
+            List.of(new CheckpointSave.Step(0, turn)));
+    CheckpointSave batch =
+        withSteps(
+            save(
+                session,
+                "exec-1",
+                1,
+                2,
+                RunStatus.IN_PROGRESS,
+                FinishReason.TOOL_CALLS,
+                2,
+                transcript.subList(2, 3),
+                new Usage(10, 5),
+                1_800L),
+            900L,
+            List.of(new CheckpointSave.Step(0, weather), new CheckpointSave.Step(1, unknown)));
+    // The same entry saved again (an approval's decision) adds the rows of its later calls.
+    CheckpointSave decided =
+        withSteps(
+            save(
+                session,
+                "exec-1",
+                1,
+                2,
+                RunStatus.IN_PROGRESS,
+                FinishReason.TOOL_CALLS,
+                3,
+                List.of(),
+                new Usage(10, 5),
+                1_900L),
+            900L,
+            List.of(new CheckpointSave.Step(2, refused)));
+    CheckpointSave failedTurn =
+        withSteps(
+            save(
+                session,
+                "exec-1",
+                1,
+                3,
+                RunStatus.FAILED,
+                FinishReason.ERROR,
+                3,
+                List.of(),
+                new Usage(10, 5),
+                3_000L),
+            // A run picked up after continue-as-new reports a later start: the first one stays.
+            2_000L,
+            List.of(new CheckpointSave.Step(0, failed)));
+
+    store.saveCheckpoint(first);
+    store.saveCheckpoint(batch);
+    store.saveCheckpoint(batch);
+    store.saveCheckpoint(decided);
+    store.saveCheckpoint(failedTurn);
+    store.saveCheckpoint(first); // a late retry of an older save
+
+    assertThat(store.steps(session, 0, 10))
+        .containsExactly(
+            java.util.Map.entry(1, List.of(turn)),
+            java.util.Map.entry(2, List.of(weather, unknown, refused)),
+            java.util.Map.entry(3, List.of(failed)));
+    assertThat(store.steps(session, 2, 2)).containsOnlyKeys(2);
+    assertThat(store.steps(session, 0, 10).get(1).get(0).durationMs()).isEqualTo(400L);
+    assertThat(store.runs(session))
+        .containsExactly(new RunRecord(1, RunStatus.FAILED, 900L, 3_000L));
+    assertThat(store.runs(session).get(0).durationMs()).isEqualTo(2_100L);
+
+    // A resumed run is unfinished again, then finishes at its new settling entry.
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            4,
+            RunStatus.IN_PROGRESS,
+            FinishReason.RESUMED,
+            3,
+            List.of(),
+            new Usage(10, 5),
+            4_000L));
+    assertThat(store.runs(session))
+        .containsExactly(new RunRecord(1, RunStatus.IN_PROGRESS, 900L, null));
+    store.saveCheckpoint(
+        save(
+            session,
+            "exec-1",
+            1,
+            5,
+            RunStatus.FINISHED,
+            FinishReason.STOP,
+            3,
+            transcript.subList(3, 4),
+            new Usage(10, 5),
+            5_000L));
+    assertThat(store.runs(session))
+        .containsExactly(new RunRecord(1, RunStatus.FINISHED, 900L, 5_000L));
+
+    assertThat(store.delete(session, false)).isTrue();
+    assertThat(store.steps(session, 0, 10)).isEmpty();
+    assertThat(store.runs(session)).isEmpty();
+  }
+
+  @Test
+  void aHistoryLimitDropsTheStepRecordsOfTheEntriesItTrims() throws Exception {
+    CheckpointStore limited = storeWithHistoryLimit(2);
+    String session = newSessionId();
+    for (int step = 0; step < 4; step++) {
+      StepRecord turn =
+          new StepRecord(StepRecord.MODEL, "m", 10L * step, 10L * step + 5, null, null, null);
+      limited.saveCheckpoint(
+          withSteps(
+              save(
+                  session,
+                  "exec-1",
+                  1,
+                  step,
+                  RunStatus.IN_PROGRESS,
+                  null,
+                  step,
+                  List.of(numbered(session, step)),
+                  Usage.ZERO,
+                  1_000L + step),
+              1_000L,
+              List.of(new CheckpointSave.Step(0, turn))));
+    }
+
+    assertThat(limited.history(session, 0)).extracting(StoredEntry::step).containsExactly(3, 2);
+    assertThat(limited.steps(session, 0, 10)).containsOnlyKeys(2, 3);
+  }
+
+  private static CheckpointSave withSteps(
+      CheckpointSave save, long runStartedAt, List<CheckpointSave.Step> steps) {
+    return new CheckpointSave(
+        save.sessionId(),
+        save.executionId(),
+        save.agent(),
+        save.run(),
+        save.step(),
+        save.status(),
+        save.finishReason(),
+        save.firstSeq(),
+        save.newMessages(),
+        save.usage(),
+        save.fingerprint(),
+        save.savedAt(),
+        save.approvals(),
+        save.businessState(),
+        save.transcriptHash(),
+        new CheckpointSave.RunInfo(1, save.usage(), null, null, runStartedAt),
+        steps);
   }
 
   // ---- delete and prune

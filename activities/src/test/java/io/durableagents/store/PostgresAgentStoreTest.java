@@ -73,7 +73,9 @@ class PostgresAgentStoreTest extends AgentStoreContract {
               "agent_checkpoints",
               "agent_definitions",
               "agent_messages",
+              "agent_runs",
               "agent_sessions",
+              "agent_steps",
               "agent_store_schema_history",
               "agent_superseded_messages");
     }

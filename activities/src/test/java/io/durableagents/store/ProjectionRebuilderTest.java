@@ -170,6 +170,9 @@ class ProjectionRebuilderTest {
         .singleElement()
         .satisfies(row -> assertThat(row.get(6)).isEqualTo(ApprovalStatus.APPROVED.value()));
     assertThat(expected.approvals().get(0).get(12)).isNotEqualTo(0L); // notified_at
+    // The step records and the run's times come back from the history as they were written.
+    assertThat(expected.steps()).extracting(row -> row.get(1)).contains("model", "tool");
+    assertThat(expected.runs()).isNotEmpty();
     assertThat(result.saves()).isEqualTo(saves.size());
     assertThat(result.messages()).isEqualTo(expected.messages().size());
     assertThat(result.historyEntries()).isEqualTo(expected.checkpoints().size());

@@ -16,7 +16,9 @@ public record ProjectionTables(
     List<List<Object>> sessions,
     List<List<Object>> messages,
     List<List<Object>> checkpoints,
-    List<List<Object>> approvals) {
+    List<List<Object>> approvals,
+    List<List<Object>> steps,
+    List<List<Object>> runs) {
 
   public static ProjectionTables read(String jdbcUrl, String sessionId) {
     try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
@@ -44,6 +46,17 @@ public record ProjectionTables(
               "SELECT approval_id, run, step, tool_call_id, tool_name, input, status,"
                   + " requested_at, expires_at, decided_at, decided_by, note, notified_at"
                   + " FROM agent_approvals WHERE session_id = ? ORDER BY approval_id",
+              sessionId),
+          rows(
+              connection,
+              "SELECT step, kind, ordinal, run, name, started_at, finished_at, input_tokens,"
+                  + " output_tokens, error, partial_text FROM agent_steps WHERE session_id = ?"
+                  + " ORDER BY step, kind, ordinal",
+              sessionId),
+          rows(
+              connection,
+              "SELECT run, status, started_at, finished_at, last_step FROM agent_runs"
+                  + " WHERE session_id = ? ORDER BY run",
               sessionId));
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read the projection of " + sessionId, e);

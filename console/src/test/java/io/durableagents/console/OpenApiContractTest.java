@@ -15,6 +15,7 @@ import java.lang.reflect.Field;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +87,15 @@ class OpenApiContractTest {
     JsonNode history =
         check("GET", "/api/sessions/{id}/history", http.get("/api/sessions/contract-done/history"));
     assertThat(history.get("entries")).isNotEmpty();
+    // The timeline's steps: timed model turns (and the tool call the approval let run).
+    List<JsonNode> timedSteps = new ArrayList<>();
+    history.get("entries").forEach(entry -> entry.get("steps").forEach(timedSteps::add));
+    assertThat(timedSteps)
+        .extracting(step -> step.get("kind").textValue())
+        .contains("model", "tool");
+    assertThat(timedSteps)
+        .filteredOn(step -> step.get("kind").textValue().equals("model"))
+        .allSatisfy(step -> assertThat(step.get("durationMs").isIntegralNumber()).isTrue());
     check("GET", "/api/sessions/{id}/history", http.get("/api/sessions/nobody-here/history"), 404);
 
     JsonNode pending = check("GET", "/api/approvals", http.get("/api/approvals"));

@@ -17,7 +17,9 @@ import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
 import io.durableagents.session.Approval;
 import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.RunRecord;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import java.io.IOException;
 import java.sql.Connection;
@@ -25,6 +27,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -242,6 +245,56 @@ abstract class ProjectionQueriesContract {
       assertThat(read.entry(connection, "chat-2", 3)).contains(newest);
       assertThat(read.entry(connection, "chat-2", 4)).isEmpty();
       assertThat(read.history(connection, "nobody", 0)).isEmpty();
+    }
+  }
+
+  @Test
+  void stepRecordsAreReadByEntryInTheOrderTaken_andRunsFirstRunFirst() throws Exception {
+    String insertStep =
+        "INSERT INTO agent_steps (session_id, step, kind, ordinal, run, name, started_at,"
+            + " finished_at, input_tokens, output_tokens, error, partial_text)"
+            + " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)";
+    execute(insertStep, "steps-1", 2, "tool", 1, "nope", null, null, 0L, 0L, "unknown_tool", null);
+    execute(insertStep, "steps-1", 2, "tool", 0, "get_weather", 1_500L, 1_750L, 0L, 0L, null, null);
+    execute(insertStep, "steps-1", 1, "model", 0, "gpt", 1_000L, 1_400L, 10L, 5L, null, null);
+    execute(
+        insertStep,
+        "steps-1",
+        3,
+        "model",
+        0,
+        "gpt",
+        2_000L,
+        2_500L,
+        0L,
+        0L,
+        "model_unavailable: cut",
+        "Half an");
+    execute(insertStep, "other", 2, "model", 0, "gpt", 1L, 2L, 0L, 0L, null, null);
+    String insertRun =
+        "INSERT INTO agent_runs (session_id, run, status, started_at, finished_at, last_step)"
+            + " VALUES (?, ?, ?, ?, ?, ?)";
+    execute(insertRun, "steps-1", 2, "in-progress", 4_000L, null, 4);
+    execute(insertRun, "steps-1", 1, "failed", 900L, 3_000L, 3);
+
+    StepRecord turn = new StepRecord("model", "gpt", 1_000L, 1_400L, new Usage(10, 5), null, null);
+    StepRecord weather = new StepRecord("tool", "get_weather", 1_500L, 1_750L, null, null, null);
+    StepRecord unknown = new StepRecord("tool", "nope", null, null, null, "unknown_tool", null);
+    StepRecord failed =
+        new StepRecord("model", "gpt", 2_000L, 2_500L, null, "model_unavailable: cut", "Half an");
+    try (Connection connection = reading()) {
+      assertThat(read.steps(connection, "steps-1", 0, 10))
+          .containsExactly(
+              Map.entry(1, List.of(turn)),
+              Map.entry(2, List.of(weather, unknown)),
+              Map.entry(3, List.of(failed)));
+      assertThat(read.steps(connection, "steps-1", 2, 3)).containsOnlyKeys(2, 3);
+      assertThat(read.steps(connection, "nobody", 0, 10)).isEmpty();
+      assertThat(read.runs(connection, "steps-1"))
+          .containsExactly(
+              new RunRecord(1, RunStatus.FAILED, 900L, 3_000L),
+              new RunRecord(2, RunStatus.IN_PROGRESS, 4_000L, null));
+      assertThat(read.runs(connection, "nobody")).isEmpty();
     }
   }
 

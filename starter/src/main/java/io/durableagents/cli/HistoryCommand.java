@@ -2,6 +2,7 @@ package io.durableagents.cli;
 
 import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.ProjectionReader;
+import io.durableagents.session.RunRecord;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -21,7 +22,9 @@ import picocli.CommandLine.Spec;
     name = "history",
     description = {
       "Show a session's checkpoint history from the projection, newest step first:",
-      "one entry per model turn and tool batch, each a full checkpoint (--json)."
+      "one entry per model turn and tool batch, each a full checkpoint (--json);",
+      "then the model turns and tool calls of the entries with their durations,",
+      "and the session's runs with when they started and settled."
     },
     footer = {"", "Exit codes: 0 ok, 1 error, 2 usage, 4 no such session in the projection."})
 public class HistoryCommand implements Callable<Integer> {
@@ -54,16 +57,21 @@ public class HistoryCommand implements Callable<Integer> {
           "--limit must be at least 1, got " + limit + " (leave it out for every kept entry).");
     }
     List<HistoryEntry> entries;
+    List<RunRecord> runs;
     boolean known;
     try (ProjectionReader reader = ProjectionReader.open(connection.projection())) {
       entries = reader.history(session, limit == null ? 0 : limit);
       known = !entries.isEmpty() || reader.session(session).isPresent();
+      runs = json || !known ? List.of() : reader.runs(session);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       RunResultPrinter.printJson(entries, out);
     } else if (known) {
       ProjectionPrinter.printHistory(session, entries, out);
+      StepPrinter.printSteps(entries, out);
+      StepPrinter.printRuns(runs, out);
+      out.flush();
     }
     if (!known) {
       PrintWriter err = spec.commandLine().getErr();

@@ -211,7 +211,7 @@ public final class ProjectionPrinter {
     return epochMillis <= 0 ? "-" : TIME.format(Instant.ofEpochMilli(epochMillis));
   }
 
-  private static String cut(String text, int width) {
+  static String cut(String text, int width) {
     return text.length() <= width ? text : text.substring(0, width - 1) + "…";
   }
 

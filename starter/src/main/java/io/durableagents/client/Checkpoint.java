@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.conversation.Message;
 import io.durableagents.conversation.Usage;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.StepRecord;
 import java.util.List;
 import java.util.Objects;
 
@@ -27,6 +28,7 @@ public final class Checkpoint {
   private final long savedAt;
   private final JsonNode runConfig;
   private final String drift;
+  private final List<StepRecord> steps;
 
   @JsonCreator
   private Checkpoint(
@@ -41,8 +43,10 @@ public final class Checkpoint {
       @JsonProperty("fingerprint") String fingerprint,
       @JsonProperty("savedAt") long savedAt,
       @JsonProperty("runConfig") JsonNode runConfig,
-      @JsonProperty("drift") String drift) {
+      @JsonProperty("drift") String drift,
+      @JsonProperty("steps") List<StepRecord> steps) {
     messages = messages == null ? List.of() : List.copyOf(messages);
+    steps = steps == null ? List.of() : List.copyOf(steps);
     usage = usage == null ? Usage.ZERO : usage;
     this.sessionId = sessionId;
     this.stepIndex = stepIndex;
@@ -56,6 +60,7 @@ public final class Checkpoint {
     this.savedAt = savedAt;
     this.runConfig = runConfig;
     this.drift = drift;
+    this.steps = steps;
   }
 
   /** A builder of a new {@code Checkpoint}. */
@@ -146,6 +151,15 @@ public final class Checkpoint {
     return drift;
   }
 
+  /**
+   * The model turns and tool calls this entry recorded, in order, with their times, errors and
+   * usage (empty in entries written by versions before step records)
+   */
+  @JsonProperty("steps")
+  public List<StepRecord> steps() {
+    return steps;
+  }
+
   @Override
   public boolean equals(Object other) {
     if (this == other) {
@@ -165,7 +179,8 @@ public final class Checkpoint {
         && Objects.equals(fingerprint, that.fingerprint)
         && savedAt == that.savedAt
         && Objects.equals(runConfig, that.runConfig)
-        && Objects.equals(drift, that.drift);
+        && Objects.equals(drift, that.drift)
+        && Objects.equals(steps, that.steps);
   }
 
   @Override
@@ -182,7 +197,8 @@ public final class Checkpoint {
         fingerprint,
         savedAt,
         runConfig,
-        drift);
+        drift,
+        steps);
   }
 
   @Override
@@ -211,6 +227,8 @@ public final class Checkpoint {
         + runConfig
         + ", drift="
         + drift
+        + ", steps="
+        + steps
         + "]";
   }
 
@@ -228,6 +246,7 @@ public final class Checkpoint {
     private long savedAt;
     private JsonNode runConfig;
     private String drift;
+    private List<StepRecord> steps;
 
     private Builder() {}
 
@@ -244,6 +263,7 @@ public final class Checkpoint {
       this.savedAt = value.savedAt;
       this.runConfig = value.runConfig;
       this.drift = value.drift;
+      this.steps = value.steps;
     }
 
     /** Sets {@link Checkpoint#sessionId()}. */
@@ -318,6 +338,12 @@ public final class Checkpoint {
       return this;
     }
 
+    /** Sets {@link Checkpoint#steps()}. */
+    public Builder setSteps(List<StepRecord> steps) {
+      this.steps = steps;
+      return this;
+    }
+
     /** The value. */
     public Checkpoint build() {
       return new Checkpoint(
@@ -332,7 +358,8 @@ public final class Checkpoint {
           fingerprint,
           savedAt,
           runConfig,
-          drift);
+          drift,
+          steps);
     }
   }
 }

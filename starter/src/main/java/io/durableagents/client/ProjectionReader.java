@@ -7,7 +7,9 @@ import io.durableagents.projection.internal.ProjectionQueries;
 import io.durableagents.projection.internal.StoredApproval;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
+import io.durableagents.session.RunRecord;
 import io.durableagents.session.SessionLifecycle;
+import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -193,9 +195,16 @@ public final class ProjectionReader implements AutoCloseable {
                     ? contiguousMessages(connection, sessionId, line.getValue())
                     : supersededMessages(connection, sessionId, line.getKey(), line.getValue()));
           }
+          Map<Integer, List<StepRecord>> steps =
+              rows.isEmpty()
+                  ? Map.of()
+                  : queries.steps(
+                      connection, sessionId, rows.get(rows.size() - 1).step(), rows.get(0).step());
           List<HistoryEntry> entries = new ArrayList<>(rows.size());
           for (StoredEntry row : rows) {
-            entries.add(historyEntry(sessionId, row, transcripts));
+            entries.add(
+                historyEntry(
+                    sessionId, row, transcripts, steps.getOrDefault(row.step(), List.of())));
           }
           return List.copyOf(entries);
         });
@@ -224,15 +233,21 @@ public final class ProjectionReader implements AutoCloseable {
                   ? contiguousMessages(connection, sessionId, row.messageCount())
                   : supersededMessages(
                       connection, sessionId, row.supersededBy(), row.messageCount());
-          return Optional.of(historyEntry(sessionId, row, Map.of(line(row), transcript)));
+          List<StepRecord> steps =
+              queries.steps(connection, sessionId, step, step).getOrDefault(step, List.of());
+          return Optional.of(historyEntry(sessionId, row, Map.of(line(row), transcript), steps));
         });
   }
 
   /** An entry with its checkpoint, whose transcript is that of the entry's line. */
   private HistoryEntry historyEntry(
-      String sessionId, StoredEntry row, Map<String, List<Message>> transcripts) {
+      String sessionId,
+      StoredEntry row,
+      Map<String, List<Message>> transcripts,
+      List<StepRecord> steps) {
     List<Message> transcript = transcripts.get(line(row));
-    Checkpoint checkpoint = checkpoint(sessionId, row, transcript);
+    Checkpoint checkpoint =
+        checkpoint(sessionId, row, transcript).toBuilder().setSteps(steps).build();
     return new HistoryEntry(
         row.step(), row.savedAt(), row.status(), checkpoint, row.supersededBy());
   }
@@ -281,8 +296,25 @@ public final class ProjectionReader implements AutoCloseable {
               entry.get().supersededBy() == null
                   ? contiguousMessages(connection, sessionId, needed)
                   : supersededMessages(connection, sessionId, entry.get().supersededBy(), needed);
-          return Optional.of(checkpoint(sessionId, entry.get(), transcript));
+          List<StepRecord> steps =
+              queries.steps(connection, sessionId, step, step).getOrDefault(step, List.of());
+          return Optional.of(
+              checkpoint(sessionId, entry.get(), transcript).toBuilder().setSteps(steps).build());
         });
+  }
+
+  /**
+   * The runs of a session, first run first, with when each started and settled; an unknown session
+   * gives an empty list.
+   *
+   * @throws AgentClientException if the projection cannot be read
+   */
+  public List<RunRecord> runs(String sessionId) {
+    requireSessionId(sessionId);
+    return read(
+        "the runs of session " + sessionId,
+        true,
+        connection -> queries.runs(connection, sessionId));
   }
 
   /** {@link #approvals(String, boolean)} of every session. */

@@ -21,6 +21,7 @@ import io.durableagents.streaming.DeltaListener;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.ModelActivities;
+import io.durableagents.workflow.internal.activity.ModelFailureDetails;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.ModelTurnResult;
 import io.durableagents.workflow.internal.activity.TurnSaves;
@@ -100,6 +101,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
             .setAttachments(attachments(messages))
             .build();
     ActivityExecutionContext context = Activity.getExecutionContext();
+    long startedAt = System.currentTimeMillis();
     try {
       ModelResponse response =
           ModelAnswers.checked(
@@ -113,11 +115,12 @@ public final class ModelActivitiesImpl implements ModelActivities {
               request.step());
       ModelTurnResult result =
           new ModelTurnResult(
-              response.text(),
-              response.toolCalls(),
-              response.finishReason(),
-              response.usage(),
-              CallChecks.check(run, response.toolCalls()));
+                  response.text(),
+                  response.toolCalls(),
+                  response.finishReason(),
+                  response.usage(),
+                  CallChecks.check(run, response.toolCalls()))
+              .withTimes(startedAt, System.currentTimeMillis());
       if (run.drift() != null) {
         result = result.withDrift(run.drift());
       }
@@ -144,7 +147,10 @@ public final class ModelActivitiesImpl implements ModelActivities {
           ApplicationFailure.newBuilder()
               .setType(e.code())
               .setMessage(e.getMessage())
-              .setNonRetryable(!e.retryable());
+              .setNonRetryable(!e.retryable())
+              // The failed step keeps what the model streamed, and when the call ran.
+              .setDetails(
+                  new ModelFailureDetails(e.partialText(), startedAt, System.currentTimeMillis()));
       if (e.retryAfter() != null) {
         failure.setNextRetryDelay(e.retryAfter());
       }

@@ -86,8 +86,15 @@ public final class ToolActivitiesImpl implements ToolActivities {
     return this;
   }
 
+  /** Runs the call; its outcome carries the wall-clock times around it, for its step record. */
   @Override
   public ToolOutcome executeTool(ToolRequest request) {
+    long startedAt = System.currentTimeMillis();
+    ToolOutcome outcome = execute(request);
+    return outcome.withTimes(startedAt, System.currentTimeMillis());
+  }
+
+  private ToolOutcome execute(ToolRequest request) {
     Agent agent;
     try {
       agent =

@@ -3,11 +3,14 @@ package io.durableagents.store.internal;
 import io.durableagents.conversation.Message;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
+import io.durableagents.session.RunRecord;
+import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.StoreException;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -131,6 +134,12 @@ public interface CheckpointStore extends AgentStore {
    * @param limit at most this many entries; zero or less means all of them
    */
   List<StoredEntry> history(String sessionId, int limit);
+
+  /** The step records of a session's entries {@code from .. to} (inclusive), by entry step. */
+  Map<Integer, List<StepRecord>> steps(String sessionId, int from, int to);
+
+  /** The runs of a session, first run first. */
+  List<RunRecord> runs(String sessionId);
 
   /**
    * Records the agent definition a run started under, named by its {@code fingerprint} (content

@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * Applies checkpoint saves inside a transaction the caller holds, with the session's lock taken:
- * each save writes {@code agent_approvals}, {@code agent_messages}, {@code agent_checkpoints} and
- * {@code agent_sessions} through their classes, in that order, and trims the history to the limit.
+ * each save writes {@code agent_approvals}, {@code agent_messages}, {@code agent_checkpoints}, its
+ * step records ({@code agent_steps}, {@code agent_runs}) and {@code agent_sessions} through their
+ * classes, in that order, and trims the history (and its step records) to the limit.
  */
 final class CheckpointWriter {
   private final int historyLimit;
@@ -73,6 +74,7 @@ final class CheckpointWriter {
     }
     TranscriptMessages.upsert(connection, encoded);
     HistoryEntries.upsert(connection, encoded, chain);
+    StepRows.upsert(connection, encoded);
   }
 
   /**
@@ -89,5 +91,6 @@ final class CheckpointWriter {
       return;
     }
     HistoryEntries.trim(connection, save.sessionId(), historyLimit);
+    JdbcStatements.executeUpdate(connection, Sql.DELETE_STEPS_PAST_HISTORY, save.sessionId());
   }
 }

@@ -8,6 +8,8 @@ import io.durableagents.projection.internal.ProjectionQueries;
 import io.durableagents.projection.internal.StoredApproval;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
+import io.durableagents.session.RunRecord;
+import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.AgentStores;
@@ -19,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -346,6 +349,21 @@ public final class JdbcAgentStore implements CheckpointStore {
     return transactions.onConnection(
         "read the checkpoint history of session " + sessionId,
         connection -> queries.history(connection, sessionId, limit));
+  }
+
+  @Override
+  public Map<Integer, List<StepRecord>> steps(String sessionId, int from, int to) {
+    EncodedSave.requireSessionId(sessionId);
+    return transactions.onConnection(
+        "read the step records of session " + sessionId,
+        connection -> queries.steps(connection, sessionId, from, to));
+  }
+
+  @Override
+  public List<RunRecord> runs(String sessionId) {
+    EncodedSave.requireSessionId(sessionId);
+    return transactions.onConnection(
+        "read the runs of session " + sessionId, connection -> queries.runs(connection, sessionId));
   }
 
   @Override

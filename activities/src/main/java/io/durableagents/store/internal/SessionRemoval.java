@@ -10,9 +10,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * The deletes across {@code agent_messages}, {@code agent_checkpoints}, {@code agent_approvals} and
- * {@code agent_sessions}: deleting a session, pruning old ones, clearing one for a rebuild or for a
- * new workflow that reuses its id. The caller holds the transaction (and the session's lock).
+ * The deletes across {@code agent_messages}, {@code agent_checkpoints}, {@code agent_steps}, {@code
+ * agent_runs}, {@code agent_approvals} and {@code agent_sessions}: deleting a session, pruning old
+ * ones, clearing one for a rebuild or for a new workflow that reuses its id. The caller holds the
+ * transaction (and the session's lock).
  */
 final class SessionRemoval {
   private SessionRemoval() {}
@@ -27,6 +28,8 @@ final class SessionRemoval {
       removed += executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
       removed += executeUpdate(connection, Sql.DELETE_SUPERSEDED_MESSAGES, sessionId);
       removed += executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
+      executeUpdate(connection, Sql.DELETE_STEPS, sessionId);
+      executeUpdate(connection, Sql.DELETE_RUNS, sessionId);
     }
     removed += executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
     removed += executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
@@ -38,6 +41,8 @@ final class SessionRemoval {
     executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
     executeUpdate(connection, Sql.DELETE_SUPERSEDED_MESSAGES, sessionId);
     executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
+    executeUpdate(connection, Sql.DELETE_STEPS, sessionId);
+    executeUpdate(connection, Sql.DELETE_RUNS, sessionId);
     executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
     executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
   }
@@ -47,8 +52,10 @@ final class SessionRemoval {
     int messages = executeUpdate(connection, Sql.PRUNE_SESSION_MESSAGES, before);
     int entries = executeUpdate(connection, Sql.PRUNE_SESSION_CHECKPOINTS, before);
     int approvals = executeUpdate(connection, Sql.PRUNE_SESSION_APPROVALS, before);
+    executeUpdate(connection, Sql.PRUNE_SESSION_RUNS, before);
     int sessions = executeUpdate(connection, Sql.PRUNE_SESSIONS, before);
     entries += executeUpdate(connection, Sql.PRUNE_CHECKPOINTS, before);
+    executeUpdate(connection, Sql.PRUNE_ORPHAN_STEPS);
     messages += executeUpdate(connection, Sql.PRUNE_ORPHAN_MESSAGES);
     return new PruneResult(sessions, entries, messages, approvals);
   }
@@ -61,9 +68,11 @@ final class SessionRemoval {
    */
   static void clearForRebuild(Connection connection, String sessionId, CheckpointSave first)
       throws SQLException {
+    executeUpdate(connection, Sql.DELETE_RUNS, sessionId);
     if (first == null || first.firstSeq() == 0) {
       executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
       executeUpdate(connection, Sql.DELETE_CHECKPOINTS, sessionId);
+      executeUpdate(connection, Sql.DELETE_STEPS, sessionId);
       executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
     } else {
       // A forked session: the fork copied its first messages (and the entry it forked from)
@@ -81,6 +90,7 @@ final class SessionRemoval {
       }
       executeUpdate(connection, Sql.DELETE_MESSAGES_FROM, sessionId, first.firstSeq());
       executeUpdate(connection, Sql.DELETE_CHECKPOINTS_FROM, sessionId, first.step());
+      executeUpdate(connection, Sql.DELETE_STEPS_FROM, sessionId, first.step());
     }
     executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
   }

@@ -90,6 +90,48 @@ public final class Sql {
           // A late retry of an earlier save of this step never undoes a newer one.
           + " WHERE agent_checkpoints.saved_at <= excluded.saved_at";
 
+  /** A step record: the same on every save of its entry, so a retry rewrites it unchanged. */
+  public static final String UPSERT_STEP =
+      "INSERT INTO agent_steps (session_id, step, kind, ordinal, run, name, started_at,"
+          + " finished_at, input_tokens, output_tokens, error, partial_text)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT (session_id, step, kind, ordinal) DO UPDATE SET"
+          + " run = excluded.run, name = excluded.name, started_at = excluded.started_at,"
+          + " finished_at = excluded.finished_at, input_tokens = excluded.input_tokens,"
+          + " output_tokens = excluded.output_tokens, error = excluded.error,"
+          + " partial_text = excluded.partial_text";
+
+  /**
+   * A run's row: the earliest start any of its saves reported (a run picked up after
+   * continue-as-new reports a later one); status and finish time of its newest entry, so a late
+   * retry of an older save never moves the run back, and a resumed run is unfinished again.
+   */
+  public static final String UPSERT_RUN =
+      "INSERT INTO agent_runs (session_id, run, status, started_at, finished_at, last_step)"
+          + " VALUES (?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT (session_id, run) DO UPDATE SET"
+          + " started_at = CASE WHEN excluded.started_at < agent_runs.started_at"
+          + " THEN excluded.started_at ELSE agent_runs.started_at END,"
+          + " status = CASE WHEN excluded.last_step >= agent_runs.last_step"
+          + " THEN excluded.status ELSE agent_runs.status END,"
+          + " finished_at = CASE WHEN excluded.last_step >= agent_runs.last_step"
+          + " THEN excluded.finished_at ELSE agent_runs.finished_at END,"
+          + " last_step = CASE WHEN excluded.last_step >= agent_runs.last_step"
+          + " THEN excluded.last_step ELSE agent_runs.last_step END";
+
+  public static final String DELETE_STEPS = "DELETE FROM agent_steps WHERE session_id = ?";
+
+  public static final String DELETE_STEPS_FROM =
+      "DELETE FROM agent_steps WHERE session_id = ? AND step >= ?";
+
+  public static final String DELETE_RUNS = "DELETE FROM agent_runs WHERE session_id = ?";
+
+  /** The step records of a session's entries that the history no longer holds (param: session). */
+  public static final String DELETE_STEPS_PAST_HISTORY =
+      "DELETE FROM agent_steps WHERE session_id = ? AND NOT EXISTS (SELECT 1 FROM"
+          + " agent_checkpoints c WHERE c.session_id = agent_steps.session_id"
+          + " AND c.step = agent_steps.step)";
+
   /** A definition is written once: its fingerprint names its content. */
   public static final String INSERT_DEFINITION =
       "INSERT INTO agent_definitions (fingerprint, agent, definition, created_at)"
@@ -153,11 +195,19 @@ public final class Sql {
   public static final String PRUNE_SESSION_APPROVALS =
       "DELETE FROM agent_approvals WHERE session_id IN (" + PRUNABLE_SESSIONS + ")";
 
+  public static final String PRUNE_SESSION_RUNS =
+      "DELETE FROM agent_runs WHERE session_id IN (" + PRUNABLE_SESSIONS + ")";
+
   public static final String PRUNE_SESSIONS =
       "DELETE FROM agent_sessions WHERE updated_at < ?"
           + " AND status NOT IN ('in-progress', 'awaiting-approval')";
 
   public static final String PRUNE_CHECKPOINTS = "DELETE FROM agent_checkpoints WHERE saved_at < ?";
+
+  /** Step records whose history entry is gone (pruned or trimmed). */
+  public static final String PRUNE_ORPHAN_STEPS =
+      "DELETE FROM agent_steps WHERE NOT EXISTS (SELECT 1 FROM agent_checkpoints c"
+          + " WHERE c.session_id = agent_steps.session_id AND c.step = agent_steps.step)";
 
   /** Messages that neither a session row nor a history entry refers to. */
   public static final String PRUNE_ORPHAN_MESSAGES =

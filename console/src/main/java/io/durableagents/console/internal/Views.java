@@ -4,6 +4,7 @@ import io.durableagents.client.ApprovalRow;
 import io.durableagents.client.Checkpoint;
 import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.SessionRow;
+import io.durableagents.session.StepRecord;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -30,6 +31,21 @@ final class Views {
     view.put("drift", checkpoint.drift());
     view.put("savedAt", entry.savedAt());
     view.put("supersededBy", entry.supersededBy());
+    view.put("steps", checkpoint.steps().stream().map(Views::step).toList());
+    return view;
+  }
+
+  /** A step record with its duration (null when a time is unknown). */
+  private static Map<String, Object> step(StepRecord step) {
+    Map<String, Object> view = new LinkedHashMap<>();
+    view.put("kind", step.kind());
+    view.put("name", step.name());
+    view.put("startedAt", step.startedAt());
+    view.put("finishedAt", step.finishedAt());
+    view.put("durationMs", step.durationMs());
+    view.put("usage", step.usage());
+    view.put("error", step.error());
+    view.put("text", step.text());
     return view;
   }
 

@@ -213,9 +213,31 @@ function timelineItem(entry) {
       timeEl(entry.savedAt),
     ),
     superseded ? el('div', { class: 'entry-superseded muted' }, `superseded by the ${entry.supersededBy}`) : null,
+    stepList(entry.steps || []),
     button,
     reset,
   );
+}
+
+/** The model turns and tool calls of a checkpoint, each with its duration. */
+function stepList(steps) {
+  if (!steps.length) return '';
+  return el('ul', { class: 'steps muted' }, steps.map((step) => el(
+    'li',
+    { 'data-kind': step.kind },
+    `${step.kind} ${text(step.name)} · ${duration(step.durationMs)}`,
+    step.kind === 'model' && step.usage
+      ? ` · ${number(step.usage.inputTokens)} / ${number(step.usage.outputTokens)} tokens` : '',
+    step.error ? el('span', { class: 'step-error' }, ` · ${step.error}`) : '',
+    step.text ? el('details', {}, el('summary', {}, 'Streamed before the failure'), el('pre', {}, step.text)) : '',
+  )));
+}
+
+function duration(ms) {
+  if (ms === null || ms === undefined) return 'duration unknown';
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60000) return `${(ms / 1000).toFixed(2)} s`;
+  return `${Math.floor(ms / 60000)} min ${Math.floor((ms % 60000) / 1000)} s`;
 }
 
 function renderLineage(lineage, session) {

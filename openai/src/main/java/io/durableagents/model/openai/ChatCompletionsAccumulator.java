@@ -36,6 +36,11 @@ final class ChatCompletionsAccumulator {
     this.mapper = mapper;
   }
 
+  /** The text streamed so far. */
+  String text() {
+    return text.toString();
+  }
+
   /** Whether {@code data: [DONE]} arrived. */
   boolean done() {
     return done;

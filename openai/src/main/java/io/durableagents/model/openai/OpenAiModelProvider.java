@@ -38,7 +38,8 @@ import java.util.Objects;
  * ModelException#transientFailure}, after the server's {@code Retry-After} when it sent one); any
  * other refusal is {@code model_request_invalid} with the server's error message; a stream that
  * ends without a finish reason is {@code incomplete_response}, and none of its text or tool calls
- * is used.
+ * is used. A failure after text was streamed carries that text ({@link
+ * ModelException#partialText()}), which the run's failed step keeps.
  *
  * <p>It uses the JDK's {@link HttpClient} and Jackson only, so adding it pulls no SDK into a team's
  * worker. Thread-safe: one instance serves every turn of a worker.
@@ -160,18 +161,23 @@ public final class OpenAiModelProvider implements ModelProvider {
       }
       ChatCompletionsAccumulator answer = new ChatCompletionsAccumulator(mapper);
       SseDecoder events = new SseDecoder(data -> answer.data(data, stream, false));
-      while (!answer.done()) {
-        String line = exchange.line(stream);
-        if (line == null) {
-          String last = events.drain();
-          if (last != null) {
-            answer.data(last, stream, true);
+      try {
+        while (!answer.done()) {
+          String line = exchange.line(stream);
+          if (line == null) {
+            String last = events.drain();
+            if (last != null) {
+              answer.data(last, stream, true);
+            }
+            break;
           }
-          break;
+          events.line(line);
         }
-        events.line(line);
+        return answer.finish();
+      } catch (ModelException e) {
+        // The run's history keeps what was streamed on the failed step.
+        throw e.withPartialText(answer.text());
       }
-      return answer.finish();
     }
   }
 

@@ -471,6 +471,38 @@ class OpenAiModelProviderTest {
   }
 
   @Test
+  void aFailureAfterStreamedText_carriesThatText_forTheFailedStep() {
+    server.reply(
+        FakeChatCompletionsServer.stream(
+            Wire.chunk("{\"role\":\"assistant\",\"content\":\"Half \"}", null)
+                + Wire.chunk("{\"content\":\"an ans\"}", null)
+                + "data: {\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}\n\n"));
+
+    ModelException midStream = modelFailure(() -> provider().generate(hello(), new Recording()));
+
+    assertThat(midStream.retryable()).isTrue();
+    assertThat(midStream.partialText()).isEqualTo("Half an ans");
+
+    server.reply(
+        FakeChatCompletionsServer.stream(
+            Wire.chunk("{\"role\":\"assistant\",\"content\":\"Cut off he\"}", null)));
+
+    ModelException cut = modelFailure(() -> provider().generate(hello(), new Recording()));
+
+    assertThat(cut.code()).isEqualTo("incomplete_response");
+    assertThat(cut.partialText()).isEqualTo("Cut off he");
+  }
+
+  @Test
+  void aFailureBeforeAnyText_carriesNoPartialText() {
+    server.reply(FakeChatCompletionsServer.status(500, java.util.Map.of(), "{}"));
+
+    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+
+    assertThat(failure.partialText()).isNull();
+  }
+
+  @Test
   void connectionRefused_isTransient() throws IOException {
     int port;
     try (ServerSocket socket =

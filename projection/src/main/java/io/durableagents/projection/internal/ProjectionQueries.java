@@ -3,13 +3,17 @@ package io.durableagents.projection.internal;
 import io.durableagents.conversation.Message;
 import io.durableagents.projection.ProjectionException;
 import io.durableagents.projection.ProjectionUrl;
+import io.durableagents.session.RunRecord;
+import io.durableagents.session.StepRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -203,6 +207,40 @@ public final class ProjectionQueries {
       }
       return entries(select);
     }
+  }
+
+  /**
+   * The step records of a session's entries {@code from .. to} (inclusive), by entry step; an entry
+   * without any (or written before step records) has no key.
+   */
+  public Map<Integer, List<StepRecord>> steps(
+      Connection connection, String sessionId, int from, int to) throws SQLException {
+    Map<Integer, List<StepRecord>> steps = new LinkedHashMap<>();
+    try (PreparedStatement select = connection.prepareStatement(ReadSql.STEPS)) {
+      select.setString(1, sessionId);
+      select.setInt(2, from);
+      select.setInt(3, to);
+      try (ResultSet row = select.executeQuery()) {
+        while (row.next()) {
+          steps.computeIfAbsent(row.getInt("step"), step -> new ArrayList<>()).add(Rows.step(row));
+        }
+      }
+    }
+    return steps;
+  }
+
+  /** The runs of a session, first run first. */
+  public List<RunRecord> runs(Connection connection, String sessionId) throws SQLException {
+    List<RunRecord> runs = new ArrayList<>();
+    try (PreparedStatement select = connection.prepareStatement(ReadSql.RUNS)) {
+      select.setString(1, sessionId);
+      try (ResultSet row = select.executeQuery()) {
+        while (row.next()) {
+          runs.add(Rows.run(row));
+        }
+      }
+    }
+    return List.copyOf(runs);
   }
 
   /** The history entry of a session at {@code step}, if the history keeps it. */

@@ -42,6 +42,13 @@ public final class ReadSql {
 
   public static final String HISTORY_LIMIT = HISTORY + " LIMIT ?";
 
+  /** The step records of a session's entries {@code from .. to}, in the order they were taken. */
+  public static final String STEPS =
+      "SELECT * FROM agent_steps WHERE session_id = ? AND step BETWEEN ? AND ?"
+          + " ORDER BY step, kind, ordinal";
+
+  public static final String RUNS = "SELECT * FROM agent_runs WHERE session_id = ? ORDER BY run";
+
   public static final String ENTRY =
       "SELECT * FROM agent_checkpoints WHERE session_id = ? AND step = ?";
 

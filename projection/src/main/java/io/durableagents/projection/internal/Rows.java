@@ -9,7 +9,9 @@ import io.durableagents.conversation.Usage;
 import io.durableagents.projection.ProjectionException;
 import io.durableagents.session.Approval;
 import io.durableagents.session.ApprovalStatus;
+import io.durableagents.session.RunRecord;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import java.io.IOException;
 import java.sql.ResultSet;
@@ -23,6 +25,32 @@ public final class Rows {
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
   private Rows() {}
+
+  /** A row of {@code SELECT * FROM agent_steps}. */
+  public static StepRecord step(ResultSet row) throws SQLException {
+    return new StepRecord(
+        row.getString("kind"),
+        row.getString("name"),
+        nullableLong(row, "started_at"),
+        nullableLong(row, "finished_at"),
+        new Usage(row.getLong("input_tokens"), row.getLong("output_tokens")),
+        row.getString("error"),
+        row.getString("partial_text"));
+  }
+
+  /** A row of {@code SELECT * FROM agent_runs}. */
+  public static RunRecord run(ResultSet row) throws SQLException {
+    return new RunRecord(
+        row.getInt("run"),
+        RunStatus.fromValue(row.getString("status")),
+        row.getLong("started_at"),
+        nullableLong(row, "finished_at"));
+  }
+
+  private static Long nullableLong(ResultSet row, String column) throws SQLException {
+    long value = row.getLong(column);
+    return row.wasNull() ? null : value;
+  }
 
   /** A row of {@code SELECT * FROM agent_sessions}. */
   public static StoredSession session(ResultSet row) throws SQLException {

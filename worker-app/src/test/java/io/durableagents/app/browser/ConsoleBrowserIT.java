@@ -245,6 +245,10 @@ class ConsoleBrowserIT {
     assertThat(result.text()).isEqualTo(streamed);
     // Once the turn is stored, the page shows it in the transcript, the record of the run.
     browser.waitFor("#timeline li[data-step='" + result.checkpointStep() + "']", PAGE);
+    // The timeline shows the turn's step with the duration the worker measured.
+    assertThat(texts("#timeline li[data-step='" + result.checkpointStep() + "'] .steps li"))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .matches("model \\S+ · \\d+(\\.\\d+)? (ms|s) · [\\d,]+ / [\\d,]+ tokens");
     browser.waitUntil(
         PAGE,
         "the transcript to show the streamed answer",

@@ -59,6 +59,9 @@ final class AgentRun {
 
   private final long timeSpentMs;
 
+  /** The workflow time the run started, or was picked up after continue-as-new. */
+  private long startedAt;
+
   /** A failed or cancelled run that a send resumed: its first entry says so. */
   private final boolean resumed;
 
@@ -205,7 +208,8 @@ final class AgentRun {
 
   /** What the run's checkpoint entries record of it. */
   CheckpointSave.RunInfo info() {
-    return new CheckpointSave.RunInfo(progress.steps(), progress.usage(), runConfig, turns.drift());
+    return new CheckpointSave.RunInfo(
+        progress.steps(), progress.usage(), runConfig, turns.drift(), startedAt);
   }
 
   /** The first trigger envelope that reaches the run is the one its tools get. */
@@ -320,6 +324,7 @@ final class AgentRun {
   }
 
   RunResult execute() {
+    startedAt = Workflow.currentTimeMillis();
     state.runStarted(number());
     session.show();
     if (resumeCalls.isEmpty()) {
@@ -412,10 +417,11 @@ final class AgentRun {
         if (turns.retries(error)) {
           continue;
         }
+        turns.failed(spec, error, Failures.modelDetailsOf(failure));
         session.checkpoints.save(turnStep, RunStatus.FAILED, FinishReason.ERROR);
         return settlement.failed(error, timer);
       }
-      List<ToolCall> calls = turns.record(turn, turnStep);
+      List<ToolCall> calls = turns.record(turn, turnStep, spec);
       if (calls.isEmpty()) {
         if (!session.inbox.hasInterjections()) {
           return settlement.answered(turn, timer);

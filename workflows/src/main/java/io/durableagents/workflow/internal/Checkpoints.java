@@ -3,12 +3,14 @@ package io.durableagents.workflow.internal;
 import io.durableagents.session.Approval;
 import io.durableagents.session.ApprovalStatus;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.TurnSaves;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
 import io.durableagents.workflow.internal.wire.Decision;
 import io.temporal.workflow.Workflow;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -23,6 +25,9 @@ final class Checkpoints {
 
   /** The run in progress, as its entries record it (null between runs). */
   private final Supplier<CheckpointSave.RunInfo> runInfo;
+
+  /** The model turns and tool calls done since the last entry: the next entry records them. */
+  private final List<CheckpointSave.Step> steps = new ArrayList<>();
 
   Checkpoints(SessionState state, ActivityStubs stubs, Supplier<CheckpointSave.RunInfo> runInfo) {
     this.state = state;
@@ -51,6 +56,16 @@ final class Checkpoints {
       int step, RunStatus status, String finishReason, List<ApprovalRecord> approvals) {
     writes.startAlongside(() -> entry(step, status, finishReason, approvals));
     saved(step);
+  }
+
+  /** A model turn was recorded: the next entry carries it. */
+  void modelTurnTaken(StepRecord step) {
+    steps.add(new CheckpointSave.Step(0, step));
+  }
+
+  /** The result of the run's call at {@code position} was recorded: the next entry carries it. */
+  void toolCallTaken(int position, StepRecord step) {
+    steps.add(new CheckpointSave.Step(position, step));
   }
 
   /** Writes every entry still waiting (before continue-as-new). */
@@ -83,6 +98,8 @@ final class Checkpoints {
   private CheckpointSave entry(
       int step, RunStatus status, String finishReason, List<ApprovalRecord> approvals) {
     AgentSpec spec = state.spec();
+    List<CheckpointSave.Step> taken = List.copyOf(steps);
+    steps.clear();
     return new CheckpointSave(
         state.sessionId(),
         Workflow.getInfo().getFirstExecutionRunId(),
@@ -99,7 +116,8 @@ final class Checkpoints {
         approvals,
         state.businessState(),
         null,
-        runInfo.get());
+        runInfo.get(),
+        taken);
   }
 
   /** The approval row of an entry: asked, decided, expired or cancelled at {@code decidedAt}. */

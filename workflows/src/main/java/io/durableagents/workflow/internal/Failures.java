@@ -1,6 +1,7 @@
 package io.durableagents.workflow.internal;
 
 import io.durableagents.workflow.ErrorInfo;
+import io.durableagents.workflow.internal.activity.ModelFailureDetails;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.TemporalFailure;
@@ -25,5 +26,21 @@ final class Failures {
       return new ErrorInfo(fallbackCode, temporal.getOriginalMessage());
     }
     return new ErrorInfo(fallbackCode, String.valueOf(failure.getMessage()));
+  }
+
+  /**
+   * What a failed model turn reported with its failure (partial text, times); null when the failure
+   * carries none (a timeout, or a worker of an older version).
+   */
+  static ModelFailureDetails modelDetailsOf(ActivityFailure failure) {
+    if (failure.getCause() instanceof ApplicationFailure application
+        && application.getDetails().getSize() > 0) {
+      try {
+        return application.getDetails().get(ModelFailureDetails.class);
+      } catch (RuntimeException unreadable) {
+        return null;
+      }
+    }
+    return null;
   }
 }

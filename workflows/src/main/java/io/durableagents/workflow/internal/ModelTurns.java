@@ -4,9 +4,11 @@ import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.StepRecord;
 import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.AgentSpec;
+import io.durableagents.workflow.internal.activity.ModelFailureDetails;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
 import io.durableagents.workflow.internal.activity.ModelTurnResult;
 import io.durableagents.workflow.internal.activity.TurnSaves;
@@ -93,7 +95,18 @@ final class ModelTurns {
    * turn when it asks for tools (the batch's tools do not read the transcript), else now. Answers
    * its calls, each with an id.
    */
-  List<ToolCall> record(ModelTurnResult turn, int turnStep) {
+  List<ToolCall> record(ModelTurnResult turn, int turnStep, AgentSpec spec) {
+    session.checkpoints.modelTurnTaken(
+        new StepRecord(
+            StepRecord.MODEL,
+            spec.model(),
+            turn.startedAt(),
+            turn.finishedAt(),
+            turn.usage(),
+            turn.outputError() == null
+                ? null
+                : FailureTypes.INVALID_OUTPUT + ": " + turn.outputError(),
+            null));
     progress.turnTaken(turn.usage(), turn.text());
     state.usageAdded(turn.usage());
     List<ToolCall> calls = withIds(turn.toolCalls(), turnStep);
@@ -113,6 +126,22 @@ final class ModelTurns {
       session.checkpoints.save(turnStep, entryStatus, reason);
     }
     return calls;
+  }
+
+  /**
+   * The turn failed for good with {@code error}: its step, with what the model streamed before the
+   * failure and the worker's times when the failure carries them.
+   */
+  void failed(AgentSpec spec, ErrorInfo error, ModelFailureDetails details) {
+    session.checkpoints.modelTurnTaken(
+        new StepRecord(
+            StepRecord.MODEL,
+            spec.model(),
+            details == null ? null : details.startedAt(),
+            details == null ? null : details.finishedAt(),
+            null,
+            error.code() + ": " + error.message(),
+            details == null ? null : details.partialText()));
   }
 
   private ModelTurnRequest request(AgentSpec spec, int turnStep, TurnSaves saves) {

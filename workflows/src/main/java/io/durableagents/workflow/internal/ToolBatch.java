@@ -7,6 +7,7 @@ import io.durableagents.conversation.ToolCall;
 import io.durableagents.session.Approval;
 import io.durableagents.session.ApprovalStatus;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.CallCheck;
@@ -38,6 +39,9 @@ final class ToolBatch {
   /** What tool hooks did to each call (null: nothing), shown on its tool message. */
   private final String[] hookNotes;
 
+  /** The outcome a worker reported for each call, with its times (null: no worker ran it). */
+  private final ToolOutcome[] ran;
+
   /**
    * Each call's business-state updates, applied in call order once the calls before have results.
    */
@@ -66,6 +70,7 @@ final class ToolBatch {
             run.progress().recordedCalls());
     this.outcomes = new JsonNode[calls.size()];
     this.hookNotes = new String[calls.size()];
+    this.ran = new ToolOutcome[calls.size()];
     this.stateUpdates = new ArrayList<>();
     for (int i = 0; i < calls.size(); i++) {
       stateUpdates.add(List.of());
@@ -127,6 +132,7 @@ final class ToolBatch {
   }
 
   private JsonNode settleCall(int index, ToolOutcome outcome) {
+    ran[index] = outcome;
     outcomes[index] = outcome.result();
     hookNotes[index] = outcome.hookNote();
     stateUpdates.set(index, outcome.stateUpdates());
@@ -150,8 +156,29 @@ final class ToolBatch {
     for (; recorded < upTo; recorded++) {
       ToolCall call = calls.get(recorded);
       state.transcript().add(Message.toolResult(call, outcomes[recorded], hookNotes[recorded]));
+      session.checkpoints.toolCallTaken(
+          run.progress().recordedCalls(), step(call, outcomes[recorded], ran[recorded]));
       run.progress().callRecorded(call, outcomes[recorded]);
     }
+  }
+
+  /** The step record of a call's result: timed when a worker ran it ({@code ran} not null). */
+  private static StepRecord step(ToolCall call, JsonNode result, ToolOutcome ran) {
+    String error;
+    if (ran != null) {
+      error = ran.errorCode();
+    } else {
+      // Not run (unknown tool, invalid arguments, refused, cancelled): always a structured error.
+      error = result != null && result.hasNonNull("error") ? result.get("error").asText() : null;
+    }
+    return new StepRecord(
+        StepRecord.TOOL,
+        call.name(),
+        ran == null ? null : ran.startedAt(),
+        ran == null ? null : ran.finishedAt(),
+        null,
+        error,
+        null);
   }
 
   /**
@@ -223,6 +250,7 @@ final class ToolBatch {
     }
     applyStateUpdates();
     ToolOutcome outcome = runner.run(call, index, state.businessState()).get();
+    ran[index] = outcome;
     stateUpdates.set(index, outcome.stateUpdates());
     hookNotes[index] = outcome.hookNote();
     return outcome.result();

@@ -12,7 +12,9 @@ import java.util.List;
  * The recorded answer of one model turn: never generated again once Temporal has it. {@code checks}
  * holds one {@link CallCheck} per tool call, in call order (absent in histories recorded before
  * approvals existed: every call is then simply runnable). For an agent with an output schema, a
- * final answer carries {@code output} (the parsed, validated JSON) or {@code outputError}.
+ * final answer carries {@code output} (the parsed, validated JSON) or {@code outputError}. {@code
+ * startedAt} and {@code finishedAt} are the worker's wall-clock times around the provider call
+ * (epoch milliseconds; absent in results of older versions).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -24,7 +26,9 @@ public record ModelTurnResult(
     @JsonProperty("checks") List<CallCheck> checks,
     @JsonProperty("output") JsonNode output,
     @JsonProperty("outputError") String outputError,
-    @JsonProperty("drift") String drift) {
+    @JsonProperty("drift") String drift,
+    @JsonProperty("startedAt") Long startedAt,
+    @JsonProperty("finishedAt") Long finishedAt) {
 
   public ModelTurnResult(
       String text,
@@ -32,12 +36,13 @@ public record ModelTurnResult(
       String finishReason,
       Usage usage,
       List<CallCheck> checks) {
-    this(text, toolCalls, finishReason, usage, checks, null, null, null);
+    this(text, toolCalls, finishReason, usage, checks, null, null, null, null, null);
   }
 
   /** This answer with its parsed structured output, or the reason it is not valid. */
   public ModelTurnResult withOutput(JsonNode parsed, String error) {
-    return new ModelTurnResult(text, toolCalls, finishReason, usage, checks, parsed, error, drift);
+    return new ModelTurnResult(
+        text, toolCalls, finishReason, usage, checks, parsed, error, drift, startedAt, finishedAt);
   }
 
   /**
@@ -46,7 +51,31 @@ public record ModelTurnResult(
    */
   public ModelTurnResult withDrift(String drift) {
     return new ModelTurnResult(
-        text, toolCalls, finishReason, usage, checks, output, outputError, drift);
+        text,
+        toolCalls,
+        finishReason,
+        usage,
+        checks,
+        output,
+        outputError,
+        drift,
+        startedAt,
+        finishedAt);
+  }
+
+  /** This result, timed: the provider call ran from {@code startedAt} to {@code finishedAt}. */
+  public ModelTurnResult withTimes(long startedAt, long finishedAt) {
+    return new ModelTurnResult(
+        text,
+        toolCalls,
+        finishReason,
+        usage,
+        checks,
+        output,
+        outputError,
+        drift,
+        startedAt,
+        finishedAt);
   }
 
   public ModelTurnResult {

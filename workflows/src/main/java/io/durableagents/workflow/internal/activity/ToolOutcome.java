@@ -11,7 +11,9 @@ import java.util.List;
  * ..., "message": ...}}) that goes back to the model like any other result. {@code stateUpdates}
  * are the merge patches (RFC 7386) the tool made to the session's business state, in the order it
  * made them; the workflow applies them when it records the result. {@code hooks} says what the tool
- * hooks changed (none: absent, as in results of older versions).
+ * hooks changed (none: absent, as in results of older versions). {@code startedAt} and {@code
+ * finishedAt} are the worker's wall-clock times around the call (epoch milliseconds; absent where
+ * no worker ran it, and in results of older versions).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ToolOutcome(
@@ -19,11 +21,18 @@ public record ToolOutcome(
     @JsonProperty("error") boolean error,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonProperty("stateUpdates")
         List<JsonNode> stateUpdates,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonProperty("hooks") List<HookRecord> hooks) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonProperty("hooks") List<HookRecord> hooks,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("startedAt") Long startedAt,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("finishedAt") Long finishedAt) {
 
   public ToolOutcome {
     stateUpdates = stateUpdates == null ? List.of() : List.copyOf(stateUpdates);
     hooks = hooks == null ? List.of() : List.copyOf(hooks);
+  }
+
+  public ToolOutcome(
+      JsonNode result, boolean error, List<JsonNode> stateUpdates, List<HookRecord> hooks) {
+    this(result, error, stateUpdates, hooks, null, null);
   }
 
   public ToolOutcome(JsonNode result, boolean error, List<JsonNode> stateUpdates) {
@@ -36,7 +45,19 @@ public record ToolOutcome(
 
   /** This outcome, recording what the hooks did. */
   public ToolOutcome withHooks(List<HookRecord> hooks) {
-    return new ToolOutcome(result, error, stateUpdates, hooks);
+    return new ToolOutcome(result, error, stateUpdates, hooks, startedAt, finishedAt);
+  }
+
+  /** This outcome, timed: the call ran from {@code startedAt} to {@code finishedAt}. */
+  public ToolOutcome withTimes(long startedAt, long finishedAt) {
+    return new ToolOutcome(result, error, stateUpdates, hooks, startedAt, finishedAt);
+  }
+
+  /** The error code of a structured error result ({@code result.error}); null for a value. */
+  public String errorCode() {
+    return error && result != null && result.hasNonNull("error")
+        ? result.get("error").asText()
+        : null;
   }
 
   /**

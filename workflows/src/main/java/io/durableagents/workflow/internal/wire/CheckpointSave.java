@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.conversation.Message;
 import io.durableagents.conversation.Usage;
 import io.durableagents.session.RunStatus;
+import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import java.util.List;
 
@@ -24,6 +25,8 @@ import java.util.List;
  *     {@link #messageCount()} messages, when the writer knows it (a fork's first save); the
  *     workflow leaves it null, and the store continues the chain it keeps
  * @param runInfo what the entry's run has used and runs under (null in saves of older versions)
+ * @param steps the model turns and tool calls recorded since the previous entry, in the order they
+ *     were recorded (empty in saves of older versions)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -43,13 +46,16 @@ public record CheckpointSave(
     @JsonProperty("approvals") List<ApprovalRecord> approvals,
     @JsonProperty("businessState") JsonNode businessState,
     @JsonProperty("transcriptHash") String transcriptHash,
-    @JsonProperty("runInfo") RunInfo runInfo) {
+    @JsonProperty("runInfo") RunInfo runInfo,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonProperty("steps") List<Step> steps) {
 
   /**
    * The entry's run: the model turns ({@code steps}) and tokens ({@code usage}) it has used of its
    * budgets, so a fork of the entry continues them; its run configuration ({@code config}, null:
    * none); and {@code drift}, what changed in the agent's definition since the run recorded it when
-   * a worker under another definition ran it (null: none seen).
+   * a worker under another definition ran it (null: none seen); {@code startedAt}, the workflow
+   * time the run started (or was picked up after continue-as-new: the store keeps the earliest;
+   * null in saves of older versions).
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -57,16 +63,70 @@ public record CheckpointSave(
       @JsonProperty("steps") int steps,
       @JsonProperty("usage") Usage usage,
       @JsonProperty("config") JsonNode config,
-      @JsonProperty("drift") String drift) {
+      @JsonProperty("drift") String drift,
+      @JsonProperty("startedAt") Long startedAt) {
 
     public RunInfo {
       usage = usage == null ? Usage.ZERO : usage;
     }
+
+    public RunInfo(int steps, Usage usage, JsonNode config, String drift) {
+      this(steps, usage, config, drift, null);
+    }
   }
+
+  /**
+   * One step record of the entry, keyed in the store by the entry's step, its kind and {@code
+   * position}: 0 for a model turn (one per entry), the call's position among its run's calls for a
+   * tool call (as in its idempotency key), so a save of the same entry again (an approval's
+   * decision) adds its calls' rows next to the earlier ones.
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Step(
+      @JsonProperty("position") int position, @JsonProperty("record") StepRecord record) {}
 
   public CheckpointSave {
     newMessages = newMessages == null ? List.of() : List.copyOf(newMessages);
     approvals = approvals == null ? List.of() : List.copyOf(approvals);
+    steps = steps == null ? List.of() : List.copyOf(steps);
+  }
+
+  /** A save without step records. */
+  public CheckpointSave(
+      String sessionId,
+      String executionId,
+      String agent,
+      int run,
+      int step,
+      RunStatus status,
+      String finishReason,
+      int firstSeq,
+      List<Message> newMessages,
+      Usage usage,
+      String fingerprint,
+      long savedAt,
+      List<ApprovalRecord> approvals,
+      JsonNode businessState,
+      String transcriptHash,
+      RunInfo runInfo) {
+    this(
+        sessionId,
+        executionId,
+        agent,
+        run,
+        step,
+        status,
+        finishReason,
+        firstSeq,
+        newMessages,
+        usage,
+        fingerprint,
+        savedAt,
+        approvals,
+        businessState,
+        transcriptHash,
+        runInfo,
+        List.of());
   }
 
   /**
@@ -105,7 +165,8 @@ public record CheckpointSave(
         approvals,
         businessState,
         transcriptHash,
-        runInfo);
+        runInfo,
+        steps);
   }
 
   /** Number of messages in the transcript once this save is applied. */

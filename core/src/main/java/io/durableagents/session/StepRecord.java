@@ -1,0 +1,50 @@
+package io.durableagents.session;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.durableagents.conversation.Usage;
+
+/**
+ * One step of a run as the projection records it: a model turn or a tool call, with the wall-clock
+ * times the worker measured around it (epoch milliseconds, UTC; null when unknown, as in entries of
+ * older versions or a call that timed out before it reported), its error, and for a model turn its
+ * token usage. A failed model turn keeps in {@code text} what the model streamed before the
+ * failure.
+ *
+ * @param kind {@link #MODEL} or {@link #TOOL}
+ * @param name the model's name for a model turn, the tool's name for a tool call
+ * @param startedAt when the worker started the step
+ * @param finishedAt when the worker finished it
+ * @param usage the tokens of a model turn ({@link Usage#ZERO} for a tool call)
+ * @param error {@code code: message} of a failed model turn, the error code of a tool's error
+ *     result; null when the step succeeded
+ * @param text what a failed model turn streamed before it failed; null otherwise
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record StepRecord(
+    @JsonProperty("kind") String kind,
+    @JsonProperty("name") String name,
+    @JsonProperty("startedAt") Long startedAt,
+    @JsonProperty("finishedAt") Long finishedAt,
+    @JsonProperty("usage") Usage usage,
+    @JsonProperty("error") String error,
+    @JsonProperty("text") String text) {
+
+  /** The kind of a model turn. */
+  public static final String MODEL = "model";
+
+  /** The kind of a tool call. */
+  public static final String TOOL = "tool";
+
+  /** A step; a null {@code usage} is {@link Usage#ZERO}. */
+  public StepRecord {
+    usage = usage == null ? Usage.ZERO : usage;
+  }
+
+  /** How long the step took in milliseconds; null when either time is unknown. */
+  public Long durationMs() {
+    return startedAt == null || finishedAt == null ? null : Math.max(0, finishedAt - startedAt);
+  }
+}
