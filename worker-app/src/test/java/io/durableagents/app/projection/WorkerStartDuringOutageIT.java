@@ -212,8 +212,8 @@ class WorkerStartDuringOutageIT {
             Waits waits = Waits.of(checked.runs());
             System.out.printf(
                 "%s: %d messages, %d checkpoint entries; %d activity attempts retried, %d durable"
-                    + " waits for the store, %d tool and %d model activities, ResolveRun attempt"
-                    + " %d, local saves up to %d attempts; rebuilt projection identical%n",
+                    + " waits for the store, %d tool and %d model activities, store reads up to"
+                    + " %d attempts, local saves up to %d attempts; rebuilt projection identical%n",
                 id,
                 checked.live().messages().size(),
                 checked.live().checkpoints().size(),
@@ -233,7 +233,7 @@ class WorkerStartDuringOutageIT {
                   .isGreaterThan(1);
             } else {
               assertThat(waits.lastResolveAttempt())
-                  .as("attempts of the last ResolveRun of %s", id)
+                  .as("attempts of the store reads (RestoreSession, ResolveRun) of %s", id)
                   .isGreaterThan(5);
             }
           }
@@ -247,9 +247,9 @@ class WorkerStartDuringOutageIT {
 
   /**
    * What a session's history shows of its waits: durable timers of a minute or less (the store
-   * waits; an approval's timeout is longer), tool and model activities scheduled, the attempt its
-   * last {@code agents.ResolveRun} succeeded at and the most attempts a checkpoint save by local
-   * activity took (their markers record them).
+   * waits; an approval's timeout is longer), tool and model activities scheduled, the most attempts
+   * its store reads before a run ({@code agents.RestoreSession}, {@code agents.ResolveRun}) took
+   * and the most attempts a checkpoint save by local activity took (their markers record them).
    */
   record Waits(
       int storeTimers,
@@ -284,8 +284,10 @@ class WorkerStartDuringOutageIT {
               if (details.containsKey("type") && details.containsKey("meta")) {
                 String type = JSON.readTree(data(details.get("type"))).asText();
                 int attempt = JSON.readTree(data(details.get("meta"))).path("atpt").asInt();
-                if (type.equals("agents.ResolveRun")) {
-                  resolveAttempt = attempt;
+                if (type.equals("agents.ResolveRun") || type.equals("agents.RestoreSession")) {
+                  // A new workflow reads the store first (RestoreSession), then resolves its run:
+                  // whichever met the outage retried through it.
+                  resolveAttempt = Math.max(resolveAttempt, attempt);
                 } else if (type.startsWith("agents.SaveCheckpoint")) {
                   saveAttempts = Math.max(saveAttempts, attempt);
                 }
