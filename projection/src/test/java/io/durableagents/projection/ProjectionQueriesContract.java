@@ -140,6 +140,7 @@ abstract class ProjectionQueriesContract {
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -170,6 +171,7 @@ abstract class ProjectionQueriesContract {
                   "chat-1",
                   3,
                   "businessState appendInput",
+                  null,
                   null,
                   null,
                   null));

@@ -45,45 +45,4 @@ public record StoredSession(
     JsonNode runConfig,
     String drift,
     Long closedAt,
-    Integer resetTo) {
-
-  /** A session row that names no reset. */
-  public StoredSession(
-      String sessionId,
-      String executionId,
-      String agent,
-      RunStatus status,
-      int currentRun,
-      int lastStep,
-      int messageCount,
-      Usage usage,
-      String fingerprint,
-      long createdAt,
-      long updatedAt,
-      String parentSessionId,
-      Integer parentStep,
-      String forkPatch,
-      JsonNode runConfig,
-      String drift,
-      Long closedAt) {
-    this(
-        sessionId,
-        executionId,
-        agent,
-        status,
-        currentRun,
-        lastStep,
-        messageCount,
-        usage,
-        fingerprint,
-        createdAt,
-        updatedAt,
-        parentSessionId,
-        parentStep,
-        forkPatch,
-        runConfig,
-        drift,
-        closedAt,
-        null);
-  }
-}
+    Integer resetTo) {}
