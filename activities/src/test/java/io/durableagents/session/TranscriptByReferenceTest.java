@@ -50,8 +50,11 @@ class TranscriptByReferenceTest {
       assertThat(turn50 - turn5)
           .as("turn 5: %d bytes, turn 49: %d bytes", turn5, turn50)
           .isLessThanOrEqualTo(newContentOfTurn50);
-      // Stronger: the growth is only a few bytes of wider step numbers, not a transcript.
-      assertThat(turn50).isLessThan(turn5 + 64);
+      // Stronger: the growth is only a few bytes of wider numbers, not a transcript (which would
+      // add its 45 earlier turns, some 36 KB). Wider: the step numbers of the turn's request and
+      // saves, its step records' step and call position; the events' timestamps (protobuf varints)
+      // vary by a few bytes from run to run on top.
+      assertThat(turn50).isLessThan(turn5 + 96);
 
       // The first message is in the send update, the first model request and the turn that held
       // its entry (whose worker writes it later): never again, however many turns follow.
