@@ -2,14 +2,19 @@ package io.durableagents.client.internal;
 
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
+import io.durableagents.workflow.internal.wire.ForkOutcome;
+import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowUpdateHandle;
 import io.temporal.client.WorkflowUpdateStage;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -72,6 +77,35 @@ public final class ClientCalls implements AutoCloseable {
   /** A stub of the running workflow of session {@code sessionId}. */
   AgentSessionWorkflow session(String sessionId) {
     return client.newWorkflowStub(AgentSessionWorkflow.class, sessionId);
+  }
+
+  /**
+   * Starts a new session workflow with {@code options} and {@code start} and waits until it has
+   * prepared its transcript (update-with-start of {@code forkPrepared}), as a fork and a reset do.
+   * A retry after the workflow ran asks it again rather than start another. Null when a workflow
+   * under the id runs already; other failures are thrown as the SDK gives them.
+   */
+  ForkOutcome startPrepared(WorkflowOptions options, SessionStart start) {
+    String id = options.getWorkflowId();
+    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, options);
+    UpdateOptions<ForkOutcome> prepared =
+        update(ForkOutcome.class, "forkPrepared", WorkflowUpdateStage.COMPLETED);
+    WithStartWorkflowOperation<Void> withStart = new WithStartWorkflowOperation<>(stub::run, start);
+    AtomicBoolean started = new AtomicBoolean();
+    try {
+      return call(
+          id,
+          () ->
+              started.getAndSet(true)
+                  // Refused once the workflow ran (a start that is refused fails otherwise).
+                  ? WorkflowClient.startUpdate(session(id)::forkPrepared, prepared).getResult()
+                  : WorkflowClient.executeUpdateWithStart(stub::forkPrepared, prepared, withStart));
+    } catch (RuntimeException e) {
+      if (ClientFailures.isAlreadyRunning(e)) {
+        return null;
+      }
+      throw e;
+    }
   }
 
   /** {@code attempt}, again while the session refuses it because it recovers. */

@@ -15,24 +15,18 @@ import io.durableagents.client.SessionRow;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.ForkSource;
 import io.durableagents.workflow.Trajectories;
-import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
 import io.durableagents.workflow.internal.wire.ForkOutcome;
 import io.durableagents.workflow.internal.wire.InputChecks;
 import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
-import io.temporal.client.UpdateOptions;
-import io.temporal.client.WithStartWorkflowOperation;
-import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowServiceException;
-import io.temporal.client.WorkflowUpdateStage;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What the client reads of sessions' past from the projection (history, approvals, comparisons),
@@ -169,34 +163,15 @@ public final class ForkCalls {
                     + " at step "
                     + source.parentStep())
             .build();
-    WorkflowClient client = calls.client();
-    AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, options);
-    UpdateOptions<ForkOutcome> prepared =
-        ClientCalls.update(ForkOutcome.class, "forkPrepared", WorkflowUpdateStage.COMPLETED);
-    WithStartWorkflowOperation<Void> start =
-        new WithStartWorkflowOperation<>(stub::run, new SessionStart(forkId, agent, null, source));
-    AtomicBoolean started = new AtomicBoolean();
     ForkOutcome outcome;
     try {
-      outcome =
-          calls.call(
-              forkId,
-              () ->
-                  started.getAndSet(true)
-                      // Refused once the fork's workflow ran (a start that is refused fails
-                      // otherwise): ask it again rather than start another.
-                      ? WorkflowClient.startUpdate(calls.session(forkId)::forkPrepared, prepared)
-                          .getResult()
-                      : WorkflowClient.executeUpdateWithStart(stub::forkPrepared, prepared, start));
-    } catch (RuntimeException e) {
-      if (ClientFailures.isAlreadyRunning(e)) {
-        return Optional.empty();
-      }
-      if (e instanceof WorkflowServiceException) {
-        throw new AgentClientException(
-            "Cannot fork '" + source.parentSessionId() + "': " + ClientFailures.rootMessage(e), e);
-      }
-      throw e;
+      outcome = calls.startPrepared(options, new SessionStart(forkId, agent, null, source));
+    } catch (WorkflowServiceException e) {
+      throw new AgentClientException(
+          "Cannot fork '" + source.parentSessionId() + "': " + ClientFailures.rootMessage(e), e);
+    }
+    if (outcome == null) {
+      return Optional.empty();
     }
     if (outcome.isRefused()) {
       throw new InvalidInputException(

@@ -9,19 +9,13 @@ import io.durableagents.client.SessionIds;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.client.SessionRow;
 import io.durableagents.workflow.SessionStatus;
-import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
 import io.durableagents.workflow.internal.wire.ForkOutcome;
 import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
-import io.temporal.client.UpdateOptions;
-import io.temporal.client.WithStartWorkflowOperation;
-import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowUpdateStage;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A reset: the session's workflow is closed, then a new workflow under the same id moves the
@@ -112,25 +106,9 @@ public final class ResetCalls {
             .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
             .setStaticSummary(SessionCalls.staticSummary(agent) + " · reset to step " + step)
             .build();
-    AgentSessionWorkflow stub = calls.client().newWorkflowStub(AgentSessionWorkflow.class, options);
-    UpdateOptions<ForkOutcome> prepared =
-        ClientCalls.update(ForkOutcome.class, "forkPrepared", WorkflowUpdateStage.COMPLETED);
-    WithStartWorkflowOperation<Void> start =
-        new WithStartWorkflowOperation<>(stub::run, SessionStart.reset(sessionId, step));
-    AtomicBoolean started = new AtomicBoolean();
     try {
-      return calls.call(
-          sessionId,
-          () ->
-              started.getAndSet(true)
-                  // Refused once the reset's workflow ran: ask it again rather than start another.
-                  ? WorkflowClient.startUpdate(calls.session(sessionId)::forkPrepared, prepared)
-                      .getResult()
-                  : WorkflowClient.executeUpdateWithStart(stub::forkPrepared, prepared, start));
+      return calls.startPrepared(options, SessionStart.reset(sessionId, step));
     } catch (RuntimeException e) {
-      if (ClientFailures.isAlreadyRunning(e)) {
-        return null;
-      }
       throw ClientFailures.failure(sessionId, e, "Cannot reset '" + sessionId + "'", true);
     }
   }
