@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolHook;
+import io.durableagents.tools.ToolProvider;
 import io.durableagents.tools.internal.SchemaValidator;
 import io.durableagents.workflow.TriggerEnvelope;
 import io.temporal.common.RetryOptions;
@@ -55,6 +56,7 @@ public final class Agent {
   private final Duration idleTimeout;
   private final Function<TriggerEnvelope, String> concurrencyKey;
   private final List<ToolHook> toolHooks;
+  private final ProvidedTools provided;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -86,6 +88,7 @@ public final class Agent {
     this.idleTimeout = builder.idleTimeout;
     this.concurrencyKey = builder.concurrencyKey;
     this.toolHooks = List.copyOf(builder.toolHooks);
+    this.provided = new ProvidedTools(name, builder.toolProviders, byName.keySet());
   }
 
   /**
@@ -205,14 +208,39 @@ public final class Agent {
     return instructions;
   }
 
-  /** The agent's tools, in the order they were set. */
+  /**
+   * The agent's tools: those set, in their order, then those its {@link ToolProvider}s listed last
+   * (listed first if no run of the agent started on this worker yet).
+   */
   public List<Tool> tools() {
-    return List.copyOf(tools.values());
+    if (provided.providers().isEmpty()) {
+      return List.copyOf(tools.values());
+    }
+    List<Tool> all = new ArrayList<>(tools.values());
+    all.addAll(provided.current());
+    return Collections.unmodifiableList(all);
   }
 
-  /** The tool of that name, or null. */
+  /**
+   * The tool of that name, or null; a name its providers did not list last is asked of them anew.
+   */
   public Tool tool(String toolName) {
-    return tools.get(toolName);
+    Tool tool = tools.get(toolName);
+    return tool != null ? tool : provided.find(toolName);
+  }
+
+  /** The providers the agent takes more tools from, in the order added. */
+  public List<ToolProvider> toolProviders() {
+    return provided.providers();
+  }
+
+  /**
+   * Lists the tools of the agent's providers again, as each run does when it starts.
+   *
+   * @throws ToolProviderUnavailableException when a required provider cannot list its tools
+   */
+  public void listToolProviders() {
+    provided.list();
   }
 
   /** The agent's own provider, or null to use the plugin's default provider. */
@@ -275,6 +303,7 @@ public final class Agent {
     private Duration idleTimeout = Duration.ofDays(30);
     private Function<TriggerEnvelope, String> concurrencyKey;
     private final List<ToolHook> toolHooks = new ArrayList<>();
+    private final List<ToolProvider> toolProviders = new ArrayList<>();
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -302,6 +331,7 @@ public final class Agent {
       this.idleTimeout = agent.idleTimeout;
       this.concurrencyKey = agent.concurrencyKey;
       this.toolHooks.addAll(agent.toolHooks);
+      this.toolProviders.addAll(agent.provided.providers());
     }
 
     /** The model name passed to the provider (default {@code "default"}). */
@@ -332,6 +362,15 @@ public final class Agent {
     /** Tools added to those set before, e.g. to a builder of {@link Agent#toBuilder()}. */
     public Builder addTools(Tool... tools) {
       this.tools.addAll(List.of(tools));
+      return this;
+    }
+
+    /**
+     * Adds a provider of more tools, such as an MCP server, listed again at each run's start (see
+     * {@link ToolProvider}).
+     */
+    public Builder addToolProvider(ToolProvider provider) {
+      toolProviders.add(Objects.requireNonNull(provider, "provider"));
       return this;
     }
 

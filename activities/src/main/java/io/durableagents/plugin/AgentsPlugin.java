@@ -139,7 +139,7 @@ public final class AgentsPlugin extends SimplePlugin {
             .withArtifacts(options.getArtifactStore())
             .withRunningTools(runningTools)
             .withHooks(new ToolHooks(options.getToolHooks(), options.getToolHookTimeout())),
-        new CheckpointActivitiesImpl(store),
+        new CheckpointActivitiesImpl(store, options.getDefaultAgent()),
         new ApprovalActivitiesImpl(registry, store),
         new LeaseActivitiesImpl(),
         new ForkActivitiesImpl(definitions, store, searchAttributes).withTranscripts(transcripts),

@@ -1,5 +1,6 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.agent.ToolProviderUnavailableException;
 import io.durableagents.store.StoreException;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.AgentActivities;
@@ -58,7 +59,8 @@ public final class AgentActivitiesImpl implements AgentActivities {
               + "' after "
               + attempt
               + " attempts: "
-              + e,
+              // A provider's message names the agent and the provider already.
+              + (e instanceof ToolProviderUnavailableException ? e.getMessage() : e.toString()),
           FailureTypes.AGENT_UNAVAILABLE,
           e);
     }

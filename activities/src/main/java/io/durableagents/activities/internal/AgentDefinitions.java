@@ -69,6 +69,8 @@ public final class AgentDefinitions {
       }
     }
     Agent agent = registry.agent(resolution.agent(), resolution.runConfig());
+    // A new run sees its agent's sources' tools as they are now, and records them.
+    agent.listToolProviders();
     AgentDefinition definition = AgentDefinition.of(agent, resolution.runConfig());
     String fingerprint = definition.fingerprint();
     boolean known;
@@ -162,7 +164,8 @@ public final class AgentDefinitions {
     String key = agent.name() + "\n" + (runConfig == null ? "" : runConfig);
     synchronized (currentFingerprints) {
       String cached = currentFingerprints.get(key);
-      if (cached != null && !registry.isDynamic(agent.name())) {
+      // A dynamic agent or one with tool providers may have other tools since the last look.
+      if (cached != null && !registry.isDynamic(agent.name()) && agent.toolProviders().isEmpty()) {
         return cached;
       }
     }

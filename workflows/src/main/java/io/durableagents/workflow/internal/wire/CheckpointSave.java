@@ -147,6 +147,16 @@ public record CheckpointSave(
     return withRequestFields(sessionId, executionId, agent, fingerprint);
   }
 
+  /**
+   * This save naming {@code agent} when it names none: the save of a session's first run that
+   * failed before its agent (the worker's default) was resolved.
+   */
+  public CheckpointSave withAgentIfNone(String agent) {
+    return this.agent != null || agent == null
+        ? this
+        : withRequestFields(sessionId, executionId, agent, fingerprint);
+  }
+
   private CheckpointSave withRequestFields(
       String sessionId, String executionId, String agent, String fingerprint) {
     return new CheckpointSave(
