@@ -1,0 +1,38 @@
+package io.durableagents.mcp.internal;
+
+import io.durableagents.mcp.McpServerOptions;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Refuses a stdio server's command that cannot run before the SDK tries it: the SDK reports a
+ * process that did not start only when the client's initialization times out.
+ */
+final class Commands {
+  private Commands() {}
+
+  static void requireRunnable(McpServerOptions options) {
+    String command = options.command();
+    if (command.contains(File.separator)) {
+      if (!Files.isExecutable(Path.of(command))) {
+        throw notFound(options, "no executable file " + command);
+      }
+      return;
+    }
+    String path = System.getenv("PATH");
+    if (path != null) {
+      for (String dir : path.split(File.pathSeparator)) {
+        if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
+          return;
+        }
+      }
+    }
+    throw notFound(options, "'" + command + "' is not on the PATH");
+  }
+
+  private static IllegalStateException notFound(McpServerOptions options, String why) {
+    return new IllegalStateException(
+        "MCP server '" + options.name() + "' cannot be started: " + why);
+  }
+}

@@ -1,0 +1,172 @@
+package io.durableagents.mcp;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.apache.catalina.Context;
+import org.apache.catalina.Wrapper;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+
+/**
+ * A real MCP server written with the SDK, run as a process of its own by the tests: {@code stdio}
+ * or {@code http PORT} (streamable HTTP at {@code /mcp}). Its tools:
+ *
+ * <ul>
+ *   <li>{@code forecast {city}}: structured content with the city, a forecast and the server's pid;
+ *   <li>{@code echo_meta {text}}: the text and the idempotency key the call's {@code _meta} held;
+ *   <li>{@code slow {seconds}}: answers after that many seconds;
+ *   <li>{@code broken}: a result marked as an error;
+ *   <li>{@code bad_schema}: listed with an invalid input schema (a property of type 42).
+ * </ul>
+ *
+ * Its first line on stderr is {@value #READY} once it serves.
+ */
+public final class McpTestServer {
+  public static final String READY = "mcp-test-server ready";
+
+  private static final McpJsonMapper JSON =
+      new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper());
+
+  private McpTestServer() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length > 0 && "http".equals(args[0])) {
+      serveHttp(Integer.parseInt(args[1]));
+    } else {
+      serveStdio();
+    }
+  }
+
+  private static void serveStdio() throws InterruptedException {
+    McpSyncServer server = tools(McpServer.sync(new StdioServerTransportProvider(JSON)));
+    System.err.println(READY);
+    // A stdio server lives as long as the process that started it, also one killed with -9.
+    ProcessHandle parent = ProcessHandle.current().parent().orElseThrow();
+    while (parent.isAlive()) {
+      Thread.sleep(500);
+    }
+    server.close();
+    System.exit(0);
+  }
+
+  private static void serveHttp(int port) throws Exception {
+    HttpServletStreamableServerTransportProvider transport =
+        HttpServletStreamableServerTransportProvider.builder()
+            .jsonMapper(JSON)
+            .mcpEndpoint("/mcp")
+            .build();
+    tools(McpServer.sync(transport));
+    Tomcat tomcat = new Tomcat();
+    tomcat.setBaseDir(System.getProperty("java.io.tmpdir"));
+    Connector connector = new Connector();
+    connector.setPort(port);
+    tomcat.getService().addConnector(connector);
+    Context context = tomcat.addContext("", null);
+    Wrapper servlet = Tomcat.addServlet(context, "mcp", transport);
+    servlet.setAsyncSupported(true);
+    servlet.addMapping("/*");
+    tomcat.start();
+    System.err.println(READY);
+    tomcat.getServer().await();
+  }
+
+  private static McpSyncServer tools(McpServer.SyncSpecification<?> spec) {
+    return spec.serverInfo("mcp-test-server", "1.0")
+        .jsonMapper(JSON)
+        .jsonSchemaValidator(
+            (schema, content) -> JsonSchemaValidator.ValidationResponse.asValid(null))
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+        .tools(
+            List.of(
+                tool(
+                    "forecast",
+                    "The weather forecast for a city",
+                    "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}},"
+                        + "\"required\":[\"city\"]}",
+                    (exchange, request) ->
+                        structured(
+                            Map.of(
+                                "city",
+                                request.arguments().get("city"),
+                                "forecast",
+                                "sunny",
+                                "pid",
+                                ProcessHandle.current().pid()))),
+                tool(
+                    "echo_meta",
+                    "Echoes a text and the call's _meta",
+                    "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}",
+                    (exchange, request) -> {
+                      Map<String, Object> echoed = new LinkedHashMap<>();
+                      echoed.put("text", request.arguments().get("text"));
+                      echoed.put(
+                          "idempotencyKey",
+                          request.meta() == null ? null : request.meta().get("idempotencyKey"));
+                      return structured(echoed);
+                    }),
+                tool(
+                    "slow",
+                    "Answers after some seconds",
+                    "{\"type\":\"object\",\"properties\":{\"seconds\":{\"type\":\"integer\"}}}",
+                    (exchange, request) -> {
+                      long seconds = ((Number) request.arguments().get("seconds")).longValue();
+                      try {
+                        Thread.sleep(seconds * 1000);
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                      return structured(Map.of("slept", seconds));
+                    }),
+                tool(
+                    "broken",
+                    "Always fails",
+                    "{\"type\":\"object\"}",
+                    (exchange, request) ->
+                        CallToolResult.builder()
+                            .addTextContent("the umbrella shop is closed")
+                            .isError(true)
+                            .build()),
+                tool(
+                    "bad_schema",
+                    "Listed with an invalid schema",
+                    "{\"type\":\"object\",\"properties\":{\"x\":{\"type\":42}}}",
+                    (exchange, request) -> structured(Map.of("ran", true)))))
+        .build();
+  }
+
+  private static SyncToolSpecification tool(
+      String name,
+      String description,
+      String schema,
+      BiFunction<
+              io.modelcontextprotocol.server.McpSyncServerExchange,
+              McpSchema.CallToolRequest,
+              CallToolResult>
+          handler) {
+    return SyncToolSpecification.builder()
+        .tool(
+            McpSchema.Tool.builder()
+                .name(name)
+                .description(description)
+                .inputSchema(JSON, schema)
+                .build())
+        .callHandler(handler)
+        .build();
+  }
+
+  private static CallToolResult structured(Map<String, Object> content) {
+    return CallToolResult.builder().structuredContent(content).build();
+  }
+}
