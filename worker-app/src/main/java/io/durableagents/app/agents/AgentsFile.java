@@ -1,6 +1,7 @@
 package io.durableagents.app.agents;
 
 import io.durableagents.agent.Agent;
+import io.durableagents.mcp.McpToolProvider;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -21,8 +22,10 @@ import java.util.Objects;
  * @param source the file as the user named it
  * @param agents the agents, in file order
  * @param defaultAgent the agent of sessions that name none: {@code defaultAgent}, else the first
+ * @param mcpServers the file's MCP servers, one connection each, closed when the worker stops
  */
-public record AgentsFile(String source, List<Agent> agents, String defaultAgent) {
+public record AgentsFile(
+    String source, List<Agent> agents, String defaultAgent, List<McpToolProvider> mcpServers) {
   /** The environment variable that names the file when {@code --agents} is not given. */
   public static final String VARIABLE = "AGENTS_FILE";
 
@@ -38,6 +41,12 @@ public record AgentsFile(String source, List<Agent> agents, String defaultAgent)
     Objects.requireNonNull(source, "source");
     agents = List.copyOf(agents);
     Objects.requireNonNull(defaultAgent, "defaultAgent");
+    mcpServers = List.copyOf(mcpServers);
+  }
+
+  /** A file of these agents, without MCP servers. */
+  public AgentsFile(String source, List<Agent> agents, String defaultAgent) {
+    this(source, agents, defaultAgent, List.of());
   }
 
   /**

@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * stopping at the first, so one run of the worker lists all that needs fixing.
  */
 final class AgentsFileReader {
-  private static final List<String> ROOT_FIELDS = List.of("defaultAgent", "agents");
+  private static final List<String> ROOT_FIELDS = List.of("defaultAgent", "mcpServers", "agents");
 
   /** The fields of an agent: the names of {@link Agent.Builder}'s methods. */
   private static final List<String> AGENT_FIELDS =
@@ -32,6 +32,7 @@ final class AgentsFileReader {
           "model",
           "instructions",
           "tools",
+          "mcpServers",
           "maxSteps",
           "maxTokens",
           "toolConcurrency",
@@ -43,7 +44,7 @@ final class AgentsFileReader {
           "onAgentDrift",
           "outputSchema");
 
-  private static final List<String> TOOL_FIELDS = List.of("name", "approval");
+  static final List<String> TOOL_FIELDS = List.of("name", "approval");
   private static final Map<String, ApprovalPolicy> APPROVALS =
       Map.of("always", ApprovalPolicy.ALWAYS, "never", ApprovalPolicy.NEVER);
 
@@ -54,6 +55,7 @@ final class AgentsFileReader {
   private final LocatedTree tree;
   private final ToolCatalog catalog;
   private final List<AgentsFileException.Problem> problems = new ArrayList<>();
+  private McpServersReader mcpServers;
 
   AgentsFileReader(String source, LocatedTree tree, ToolCatalog catalog) {
     this.source = source;
@@ -73,6 +75,7 @@ final class AgentsFileReader {
       throw new AgentsFileException(problems);
     }
     unknownFields(root, "", ROOT_FIELDS);
+    mcpServers = new McpServersReader(this, root.get("mcpServers"));
     List<Agent> agents = new ArrayList<>();
     Map<String, String> pathsByName = new LinkedHashMap<>();
     JsonNode list = root.get("agents");
@@ -103,7 +106,10 @@ final class AgentsFileReader {
       throw new AgentsFileException(problems);
     }
     return new AgentsFile(
-        source, agents, defaultAgent != null ? defaultAgent : agents.get(0).name());
+        source,
+        agents,
+        defaultAgent != null ? defaultAgent : agents.get(0).name(),
+        mcpServers.providers());
   }
 
   /** The agent at {@code path}, or empty when it has problems (which are recorded). */
@@ -136,6 +142,9 @@ final class AgentsFileReader {
     set(string(node, path, "model"), agent::setModel);
     set(string(node, path, "instructions"), agent::setInstructions);
     set(tools(node, path), agent::setTools);
+    mcpServers
+        .forAgent(node.get("mcpServers"), LocatedTree.child(path, "mcpServers"))
+        .forEach(agent::addToolProvider);
     set(integer(node, path, "maxSteps", 1), n -> agent.setMaxSteps(n.intValue()));
     set(integer(node, path, "maxTokens", 0), agent::setMaxTokens);
     set(integer(node, path, "toolConcurrency", 1), n -> agent.setToolConcurrency(n.intValue()));
@@ -219,7 +228,7 @@ final class AgentsFileReader {
     return tools;
   }
 
-  private ApprovalPolicy approval(JsonNode tool, String toolPath) {
+  ApprovalPolicy approval(JsonNode tool, String toolPath) {
     String value = string(tool, toolPath, "approval");
     if (value == null) {
       return null;
@@ -269,7 +278,7 @@ final class AgentsFileReader {
   }
 
   /** A string field; null when absent or wrong (then a problem is recorded). */
-  private String string(JsonNode object, String objectPath, String field) {
+  String string(JsonNode object, String objectPath, String field) {
     JsonNode value = object.get(field);
     if (value == null) {
       return null;
@@ -282,7 +291,7 @@ final class AgentsFileReader {
   }
 
   /** A whole number of at least {@code min}; null when absent or wrong. */
-  private Long integer(JsonNode object, String objectPath, String field, long min) {
+  Long integer(JsonNode object, String objectPath, String field, long min) {
     JsonNode value = object.get(field);
     if (value == null) {
       return null;
@@ -306,7 +315,7 @@ final class AgentsFileReader {
   }
 
   /** A positive duration; null when absent or wrong. */
-  private Duration duration(JsonNode object, String objectPath, String field) {
+  Duration duration(JsonNode object, String objectPath, String field) {
     JsonNode value = object.get(field);
     if (value == null) {
       return null;
@@ -323,7 +332,7 @@ final class AgentsFileReader {
     return duration.get();
   }
 
-  private void unknownFields(JsonNode object, String path, List<String> known) {
+  void unknownFields(JsonNode object, String path, List<String> known) {
     for (Iterator<String> names = object.fieldNames(); names.hasNext(); ) {
       String name = names.next();
       if (!known.contains(name)) {
@@ -340,7 +349,7 @@ final class AgentsFileReader {
     }
   }
 
-  private void problem(String path, String message) {
+  void problem(String path, String message) {
     problems.add(new AgentsFileException.Problem(source, tree.line(path), path, message));
   }
 
@@ -385,7 +394,7 @@ final class AgentsFileReader {
     return previous[b.length()];
   }
 
-  private static String describe(JsonNode value) {
+  static String describe(JsonNode value) {
     String type =
         value.isObject()
             ? "an object"

@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.durableagents.agent.Agent;
 import io.durableagents.agent.DriftPolicy;
+import io.durableagents.mcp.McpServerOptions;
+import io.durableagents.mcp.McpToolProvider;
 import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
+import io.durableagents.tools.ToolProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -216,6 +221,88 @@ class AgentsFileTest {
   }
 
   @Test
+  void mcpServers_areNamedOnce_andEachAgentTakesItsChoiceOfTheirTools() {
+    AgentsFile file =
+        parse(
+            "agents.yaml",
+            """
+            mcpServers:
+              weather:
+                command: weather-server
+                args: [--units, metric]
+                env: {REGION: eu}
+                toolTimeout: 30s
+              notes:
+                url: http://localhost:3001/mcp
+                headers: {Authorization: Bearer abc}
+                optional: true
+            agents:
+              - name: concierge
+                mcpServers:
+                  - notes
+                  - server: weather
+                    approval: always
+                    tools:
+                      - forecast
+                      - name: umbrella
+                        approval: never
+            """);
+
+    assertThat(file.mcpServers())
+        .extracting(server -> server.options().name())
+        .containsExactly("weather", "notes");
+    McpServerOptions weather = file.mcpServers().get(0).options();
+    assertThat(weather.command()).isEqualTo("weather-server");
+    assertThat(weather.args()).containsExactly("--units", "metric");
+    assertThat(weather.env()).containsEntry("REGION", "eu");
+    assertThat(weather.toolTimeout()).isEqualTo(java.time.Duration.ofSeconds(30));
+    McpServerOptions notes = file.mcpServers().get(1).options();
+    assertThat(notes.url()).hasToString("http://localhost:3001/mcp");
+    assertThat(notes.headers()).containsEntry("Authorization", "Bearer abc");
+    assertThat(notes.isOptional()).isTrue();
+
+    List<ToolProvider> providers = file.agents().get(0).toolProviders();
+    assertThat(providers).hasSize(2);
+    McpServerOptions chosen = ((McpToolProvider) providers.get(1)).options();
+    assertThat(chosen.tools()).containsExactly("forecast", "umbrella");
+    JsonNode none = new ObjectMapper().createObjectNode();
+    assertThat(chosen.approvalPolicy("forecast").needsApproval(none)).isTrue();
+    assertThat(chosen.approvalPolicy("umbrella").needsApproval(none)).isFalse();
+    assertThat(((McpToolProvider) providers.get(0)).options().tools()).isNull();
+  }
+
+  @Test
+  void mcpServers_problems_nameTheLineAndTheField() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                mcpServers:
+                  both:
+                    command: x
+                    url: http://localhost/mcp
+                  odd:
+                    command: y
+                    colour: red
+                agents:
+                  - name: a
+                    mcpServers:
+                      - wether
+                      - server: odd
+                        tools: forecast
+                """))
+        .containsExactly(
+            "agents.yaml:2: mcpServers.both: a server needs either 'command' (stdio) or 'url' (HTTP),"
+                + " not both",
+            "agents.yaml:7: mcpServers.odd.colour: unknown field; known fields: command, args, env,"
+                + " url, headers, optional, toolTimeout, connectTimeout, maxAttempts",
+            "agents.yaml:11: agents[0].mcpServers[0]: no MCP server named 'wether' in this file's"
+                + " mcpServers; known: odd",
+            "agents.yaml:13: agents[0].mcpServers[1].tools: expected a list of tool names, got a"
+                + " string (\"forecast\")");
+  }
+
+  @Test
   void unknownFields_areProblems_withASuggestionForNearMisses() {
     assertThat(
             problems(
@@ -234,7 +321,7 @@ class AgentsFileTest {
             "agents.yaml:1: defaultAgnet: unknown field; did you mean 'defaultAgent'?",
             "agents.yaml:4: agents[0].maxStep: unknown field; did you mean 'maxSteps'?",
             "agents.yaml:5: agents[0].color: unknown field; known fields: name, model,"
-                + " instructions, tools, maxSteps, maxTokens, toolConcurrency, modelTimeout,"
+                + " instructions, tools, mcpServers, maxSteps, maxTokens, toolConcurrency, modelTimeout,"
                 + " modelMaxAttempts, runTimeout, approvalTimeout, idleTimeout, onAgentDrift, outputSchema",
             "agents.yaml:8: agents[0].tools[0].aproval: unknown field; did you mean 'approval'?");
   }
