@@ -10,8 +10,10 @@ import io.durableagents.agent.ToolProviderUnavailableException;
 import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
+import io.durableagents.tools.ToolCancellation;
 import io.durableagents.tools.ToolContext;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -86,6 +88,47 @@ class McpToolProviderTest {
     JsonNode again = call(forecast, "{\"city\": \"Oslo\"}", "k2");
     assertThat(again.at("/structuredContent/forecast").asText()).isEqualTo("sunny");
     assertThat(again.at("/structuredContent/pid").asLong()).isNotEqualTo(firstPid);
+  }
+
+  @Test
+  void aCancelledCall_stopsWaitingForTheServer_atOnce() throws Exception {
+    source = McpToolProvider.of(stdio().build());
+    Tool slow = tool(source.listTools(), "slow");
+    ToolCancellation cancellation = new ToolCancellation();
+    ToolContext context =
+        ToolContext.newBuilder()
+            .setToolCallId("call-1")
+            .setSessionId("s")
+            .setIdempotencyKey("k")
+            .setCancellation(cancellation)
+            .build();
+    CompletableFuture<Object> call = new CompletableFuture<>();
+    Thread handler =
+        new Thread(
+            () -> {
+              try {
+                call.complete(slow.handler().execute(JSON.readTree("{\"seconds\": 30}"), context));
+              } catch (Exception e) {
+                call.completeExceptionally(e);
+              }
+            });
+    handler.start();
+    Thread.sleep(1_000);
+
+    long cancelledAt = System.nanoTime();
+    // What the tool activity does on a cancel: the cancellation fires, the thread is interrupted.
+    cancellation.cancel(ToolCancellation.Reason.RUN_CANCELLED);
+    handler.interrupt();
+
+    assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS))
+        .as("the handler gave up waiting for the 30 s call")
+        .isInstanceOf(java.util.concurrent.ExecutionException.class)
+        .cause()
+        .isNotInstanceOf(RetryableToolException.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - cancelledAt)).isLessThan(Duration.ofSeconds(2));
+    assertThat(call(tool(source.listTools(), "forecast"), "{\"city\": \"Oslo\"}", "k2"))
+        .as("the connection still serves the next call")
+        .isNotNull();
   }
 
   @Test
