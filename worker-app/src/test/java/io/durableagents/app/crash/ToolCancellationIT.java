@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.util.Timestamps;
 import io.durableagents.agent.Execution;
 import io.durableagents.app.TemporalDevServer;
 import io.durableagents.app.testing.RealTemporal;
@@ -12,6 +13,7 @@ import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.RunResult;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
@@ -91,8 +93,8 @@ class ToolCancellationIT {
 
     JsonNode stopped = awaitLine("long", "stopped", second.pid(), Duration.ofSeconds(30));
     System.out.printf(
-        "%s: the tool stopped %d ms after the cancel%n",
-        mode, stopped.get("at").asLong() - cancelledAt);
+        "%s: the tool stopped %d ms after the cancel (%s)%n",
+        mode, stopped.get("at").asLong() - cancelledAt, cancelPath(session, cancelledAt));
     assertThat(Duration.ofMillis(stopped.get("at").asLong() - cancelledAt))
         .as("time from the cancel to the tool's stop")
         .isLessThanOrEqualTo(
@@ -119,6 +121,31 @@ class ToolCancellationIT {
     assertThat(result.toolCalls()).hasSize(1);
     assertThat(result.toolCalls().get(0).result())
         .isEqualTo(JSON.readTree("{\"booked\": true, \"sawCancel\": true}"));
+  }
+
+  /**
+   * Where the time from the cancel to the stop went, from the session's history: the signal's
+   * arrival, the workflow task that saw it (scheduled, started, completed) and the activity's
+   * cancel request, each in ms after the client's cancel.
+   */
+  private String cancelPath(String session, long cancelledAt) {
+    StringBuilder path = new StringBuilder();
+    boolean signalled = false;
+    for (HistoryEvent event :
+        WorkflowClient.newInstance(service).fetchHistory(session).getHistory().getEventsList()) {
+      long at = Timestamps.toMillis(event.getEventTime()) - cancelledAt;
+      String type = event.getEventType().name().replace("EVENT_TYPE_", "");
+      if (event.hasWorkflowExecutionSignaledEventAttributes()) {
+        signalled = true;
+      }
+      if (signalled
+          && (type.startsWith("WORKFLOW_TASK")
+              || type.startsWith("WORKFLOW_EXECUTION_SIGNALED")
+              || type.startsWith("ACTIVITY_TASK_CANCEL"))) {
+        path.append(type.toLowerCase(Locale.ROOT)).append(" +").append(at).append(" ms; ");
+      }
+    }
+    return path.toString();
   }
 
   private AgentClient start(Execution mode) throws IOException {
