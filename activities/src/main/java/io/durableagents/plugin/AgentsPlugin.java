@@ -50,6 +50,7 @@ public final class AgentsPlugin extends SimplePlugin {
   private final AgentRegistry registry;
   private final SearchAttributeCheck searchAttributes;
   private final RunningTools runningTools = new RunningTools();
+  private volatile Worker firstWorker;
 
   /** A plugin for the agents, store and model provider of {@code options}. */
   public AgentsPlugin(AgentsPluginOptions options) {
@@ -68,12 +69,17 @@ public final class AgentsPlugin extends SimplePlugin {
 
   /**
    * Before the workers poll, finds out whether the namespace has the sessions' search attributes
-   * (see {@link SearchAttributeUpserts}).
+   * (see {@link SearchAttributeUpserts}); once they poll, warms the first of them up with a replay
+   * in the background ({@link WorkerWarmUp}).
    */
   @Override
   public void startWorkerFactory(WorkerFactory factory, Consumer<WorkerFactory> next) {
     searchAttributes.decide(factory.getWorkflowClient());
     super.startWorkerFactory(factory, next);
+    Worker worker = firstWorker;
+    if (worker != null) {
+      WorkerWarmUp.start(worker);
+    }
   }
 
   /**
@@ -128,6 +134,9 @@ public final class AgentsPlugin extends SimplePlugin {
     }
     worker.registerWorkflowImplementationTypes(
         AgentSessionWorkflowImpl.class, ConcurrencyKeyWorkflowImpl.class);
+    if (firstWorker == null) {
+      firstWorker = worker;
+    }
     TranscriptCache transcripts = new TranscriptCache(options.getTranscriptCacheChars());
     worker.registerActivitiesImplementations(
         new AgentActivitiesImpl(definitions, searchAttributes),
