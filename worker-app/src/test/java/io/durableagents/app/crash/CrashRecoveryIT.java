@@ -36,6 +36,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -198,7 +199,7 @@ class CrashRecoveryIT {
             toolLedger.toString(),
             modelLedger.toString(),
             mode.name());
-    killer = new Killer(workerArgs);
+    killer = new Killer(workerArgs, List.of(toolLedger, modelLedger));
     killer.startFirst();
 
     service =
@@ -534,14 +535,18 @@ class CrashRecoveryIT {
 
   /**
    * Keeps {@link #WORKERS} workers polling, as a production deployment runs several: every 1-3 s,
-   * or at once when a client asks, it SIGKILLs one of them at random (Process.destroyForcibly) and
-   * starts its replacement, waiting until it polls before the next kill. So a killed worker's
-   * sessions always have a live worker to go on on, and what the recovery figure measures is the
-   * product's timeouts, not how fast a JVM starts.
+   * or at once when a client asks, it SIGKILLs one of them (Process.destroyForcibly) and starts its
+   * replacement, waiting until it polls before the next kill. Every other victim is the worker that
+   * started the most steps in the last seconds, the others are drawn at random: sticky sessions
+   * gather on a few workers, and kills of idle workers alone would measure no recovery. So a killed
+   * worker's sessions always have a live worker to go on on, and what the recovery figure measures
+   * is the product's timeouts, not how fast a JVM starts.
    */
   private final class Killer implements Runnable {
     private static final Object STOP = new Object();
+    private static final long BUSY_WINDOW_MS = 3_000;
     private final List<String> workerArgs;
+    private final List<Path> ledgers;
     private final LinkedBlockingQueue<Object> requests = new LinkedBlockingQueue<>();
     final Set<Long> killedPids = ConcurrentHashMap.newKeySet();
     final ConcurrentLinkedQueue<RecoveryGaps.Kill> killTimes = new ConcurrentLinkedQueue<>();
@@ -551,8 +556,37 @@ class CrashRecoveryIT {
     private volatile boolean stopped;
     private int started;
 
-    Killer(List<String> workerArgs) {
+    Killer(List<String> workerArgs, List<Path> ledgers) {
       this.workerArgs = workerArgs;
+      this.ledgers = ledgers;
+    }
+
+    /**
+     * The live worker with the most step starts in the last seconds; null when none started any.
+     */
+    private ChildJvm busiest() throws IOException {
+      long since = System.currentTimeMillis() - BUSY_WINDOW_MS;
+      Map<Long, Integer> starts = new HashMap<>();
+      for (Path ledger : ledgers) {
+        if (!Files.exists(ledger)) {
+          continue;
+        }
+        for (String text : Files.readAllLines(ledger, StandardCharsets.UTF_8)) {
+          JsonNode line;
+          try {
+            line = JSON.readTree(text);
+          } catch (IOException partial) {
+            continue; // a line still being written
+          }
+          if ("start".equals(line.path("phase").asText()) && line.path("at").asLong() >= since) {
+            starts.merge(line.path("pid").asLong(), 1, Integer::sum);
+          }
+        }
+      }
+      return live.stream()
+          .filter(worker -> starts.containsKey(worker.pid()))
+          .max(Comparator.comparingInt(worker -> starts.get(worker.pid())))
+          .orElse(null);
     }
 
     void startFirst() throws Exception {
@@ -586,7 +620,10 @@ class CrashRecoveryIT {
             }
             continue;
           }
-          ChildJvm victim = live.get(ThreadLocalRandom.current().nextInt(live.size()));
+          ChildJvm victim = killedPids.size() % 2 == 0 ? busiest() : null;
+          if (victim == null) {
+            victim = live.get(ThreadLocalRandom.current().nextInt(live.size()));
+          }
           killedPids.add(victim.pid());
           kills.add(elapsed() + " kill " + victim.name() + " (pid " + victim.pid() + ")");
           killTimes.add(new RecoveryGaps.Kill(victim.pid(), System.currentTimeMillis()));
