@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
  */
 final class WorkerWarmUp {
   private static final Logger log = LoggerFactory.getLogger(WorkerWarmUp.class);
-  private static final String HISTORY = "warm-up-history.json";
+
+  /** A golden history of the workflow module, copied in by the build (see the pom). */
+  static final String HISTORY = "approvals-session-lifecycle.json";
 
   private WorkerWarmUp() {}
 

@@ -11,7 +11,7 @@ class WorkerWarmUpTest {
   @Test
   void theWarmUpHistoryReplays() throws Exception {
     String json;
-    try (InputStream in = WorkerWarmUp.class.getResourceAsStream("warm-up-history.json")) {
+    try (InputStream in = WorkerWarmUp.class.getResourceAsStream(WorkerWarmUp.HISTORY)) {
       json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
 

@@ -69,7 +69,7 @@ public final class AgentDefinitions {
       }
     }
     Agent agent = registry.agent(resolution.agent(), resolution.runConfig());
-    // A new run sees its agent's sources' tools as they are now, and records them.
+    // A new run sees its agent's providers' tools as they are now, and records them.
     agent.listToolProviders();
     AgentDefinition definition = AgentDefinition.of(agent, resolution.runConfig());
     String fingerprint = definition.fingerprint();
