@@ -57,6 +57,7 @@ public final class Agent {
   private final Function<TriggerEnvelope, String> concurrencyKey;
   private final List<ToolHook> toolHooks;
   private final ProvidedTools provided;
+  private final List<SubAgent> subAgents;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -70,6 +71,13 @@ public final class Agent {
       }
     }
     this.tools = Collections.unmodifiableMap(byName);
+    for (SubAgent subAgent : builder.subAgents) {
+      if (byName.containsKey(subAgent.name())) {
+        throw new IllegalArgumentException(
+            "Agent '" + name + "' has a tool and a sub-agent named '" + subAgent.name() + "'.");
+      }
+    }
+    this.subAgents = List.copyOf(builder.subAgents);
     this.modelProvider = builder.modelProvider;
     this.maxSteps = builder.maxSteps;
     this.toolConcurrency = builder.toolConcurrency;
@@ -229,6 +237,11 @@ public final class Agent {
     return tool != null ? tool : provided.find(toolName);
   }
 
+  /** The agents this agent can hand tasks to, in the order added. */
+  public List<SubAgent> subAgents() {
+    return subAgents;
+  }
+
   /** The providers the agent takes more tools from, in the order added. */
   public List<ToolProvider> toolProviders() {
     return provided.providers();
@@ -304,6 +317,7 @@ public final class Agent {
     private Function<TriggerEnvelope, String> concurrencyKey;
     private final List<ToolHook> toolHooks = new ArrayList<>();
     private final List<ToolProvider> toolProviders = new ArrayList<>();
+    private final List<SubAgent> subAgents = new ArrayList<>();
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -332,6 +346,7 @@ public final class Agent {
       this.concurrencyKey = agent.concurrencyKey;
       this.toolHooks.addAll(agent.toolHooks);
       this.toolProviders.addAll(agent.provided.providers());
+      this.subAgents.addAll(agent.subAgents);
     }
 
     /** The model name passed to the provider (default {@code "default"}). */
@@ -371,6 +386,23 @@ public final class Agent {
      */
     public Builder addToolProvider(ToolProvider provider) {
       toolProviders.add(Objects.requireNonNull(provider, "provider"));
+      return this;
+    }
+
+    /**
+     * Lets the model hand tasks to {@code agent}, shown to it as a tool named after the agent with
+     * {@code description}: each call runs the agent as a child session (see {@link SubAgent}). The
+     * plugin serves the sub-agent as well. Sub-agents nest at most 3 levels deep.
+     */
+    public Builder addSubAgent(Agent agent, String description) {
+      SubAgent subAgent = new SubAgent(agent, description);
+      for (SubAgent added : subAgents) {
+        if (added.name().equals(subAgent.name())) {
+          throw new IllegalArgumentException(
+              "Agent '" + name + "' has two sub-agents named '" + subAgent.name() + "'.");
+        }
+      }
+      subAgents.add(subAgent);
       return this;
     }
 

@@ -3,6 +3,7 @@ package io.durableagents.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.durableagents.workflow.internal.activity.CheckpointActivities;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
@@ -141,7 +142,7 @@ class SessionReplayerTest {
     }
 
     @Override
-    public void run(SessionStart start) {
+    public RunResult run(SessionStart start) {
       Workflow.newActivityStub(
               CheckpointActivities.class,
               ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(5)).build())
@@ -149,7 +150,7 @@ class SessionReplayerTest {
               new CheckpointSave(
                   null, null, null, 0, 0, null, null, 0, List.of(), null, null, 0, List.of(), null,
                   null, null));
-      super.run(start);
+      return super.run(start);
     }
   }
 }

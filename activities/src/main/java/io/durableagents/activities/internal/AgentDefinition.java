@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Agent;
+import io.durableagents.agent.SubAgent;
 import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
 import java.nio.charset.StandardCharsets;
@@ -21,9 +22,9 @@ import java.util.List;
  * What a run's behaviour depends on, as recorded when the run starts: the model, the instructions,
  * the tool declarations the model sees (name, description, input schema, approval policy), the
  * structured-output schema, the budgets and the run configuration. Its fingerprint names it in the
- * store, so every turn of the run uses it whatever the worker's agent says by then. Tool code and
- * the execution settings (timeouts, retries, task queues) are not part of it: those are whatever
- * the worker runs.
+ * store, so every turn of the run uses it whatever the worker's agent says by then. Sub-agents are
+ * declared as tools that name the definition of the sub-agent. Tool code and the execution settings
+ * (timeouts, retries, task queues) are not part of it: those are whatever the worker runs.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -57,16 +58,27 @@ record AgentDefinition(
     return node == null || node.isNull() || node.isMissingNode() ? null : node;
   }
 
-  /** A tool as the model and the approval gate see it. */
+  /**
+   * A tool as the model and the approval gate see it. A sub-agent's declaration also names the
+   * agent ({@code agent}) and the fingerprint of its definition ({@code agentFingerprint}), so a
+   * change of the sub-agent changes this definition's fingerprint: drift of the runs that use it.
+   */
   @JsonIgnoreProperties(ignoreUnknown = true)
   record ToolDeclaration(
       @JsonProperty("name") String name,
       @JsonProperty("description") String description,
       @JsonProperty("schema") JsonNode schema,
-      @JsonProperty("approval") String approval) {
+      @JsonProperty("approval") String approval,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("agent") String agent,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("agentFingerprint")
+          String agentFingerprint) {
 
     ToolDeclaration {
       schema = absentIfNull(schema);
+    }
+
+    ToolDeclaration(String name, String description, JsonNode schema, String approval) {
+      this(name, description, schema, approval, null, null);
     }
   }
 
@@ -80,6 +92,16 @@ record AgentDefinition(
               tool.description(),
               tool.inputSchema(),
               approval(tool.approvalPolicy())));
+    }
+    for (SubAgent subAgent : agent.subAgents()) {
+      tools.add(
+          new ToolDeclaration(
+              subAgent.name(),
+              subAgent.description(),
+              subAgent.inputSchema(),
+              NEVER,
+              subAgent.name(),
+              of(subAgent.agent(), null).fingerprint()));
     }
     return new AgentDefinition(
         agent.name(),

@@ -3,6 +3,7 @@ package io.durableagents.activities.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Agent;
 import io.durableagents.agent.DriftPolicy;
+import io.durableagents.agent.SubAgent;
 import io.durableagents.store.StoreException;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.FailureTypes;
@@ -79,12 +80,33 @@ public final class AgentDefinitions {
       known = recorded.containsKey(fingerprint);
     }
     if (!known) {
+      // A sub-agent's run uses the definition this one names for it: recorded first.
+      recordSubAgents(agent);
       store.saveDefinition(fingerprint, definition.agent(), definition.toJson());
       synchronized (recorded) {
         recorded.put(fingerprint, definition);
       }
     }
     return keyed(AgentRegistry.spec(agent, definition, fingerprint), agent, resolution);
+  }
+
+  /** Records the definitions of {@code agent}'s sub-agents (and theirs) this worker has not. */
+  private void recordSubAgents(Agent agent) {
+    for (SubAgent subAgent : agent.subAgents()) {
+      AgentDefinition definition = AgentDefinition.of(subAgent.agent(), null);
+      String fingerprint = definition.fingerprint();
+      boolean known;
+      synchronized (recorded) {
+        known = recorded.containsKey(fingerprint);
+      }
+      if (!known) {
+        recordSubAgents(subAgent.agent());
+        store.saveDefinition(fingerprint, definition.agent(), definition.toJson());
+        synchronized (recorded) {
+          recorded.put(fingerprint, definition);
+        }
+      }
+    }
   }
 
   /**

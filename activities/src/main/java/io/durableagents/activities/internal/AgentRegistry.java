@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.agent.Agent;
 import io.durableagents.agent.AgentFactory;
 import io.durableagents.agent.Execution;
+import io.durableagents.agent.SubAgent;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
 import io.durableagents.workflow.FailureTypes;
@@ -54,9 +55,45 @@ public final class AgentRegistry {
             "'" + agent.name() + "' is both a static and a dynamic agent.");
       }
     }
+    for (Agent agent : agents) {
+      serveSubAgents(agent, dynamicAgents);
+    }
     this.dynamicAgents = new LinkedHashMap<>(dynamicAgents);
     this.defaultAgent = defaultAgent;
     this.defaultProvider = defaultProvider;
+  }
+
+  /**
+   * Serves the sub-agents of {@code agent} (and theirs) too: a call's child session runs them by
+   * name. A sub-agent whose name another agent of the worker has must have its definition.
+   */
+  private void serveSubAgents(Agent agent, Map<String, AgentFactory> dynamicAgents) {
+    for (SubAgent subAgent : agent.subAgents()) {
+      Agent served = agents.get(subAgent.name());
+      if (served == null) {
+        if (dynamicAgents.containsKey(subAgent.name())) {
+          throw new IllegalArgumentException(
+              "Sub-agent '"
+                  + subAgent.name()
+                  + "' of agent '"
+                  + agent.name()
+                  + "' has the name of a dynamic agent.");
+        }
+        agents.put(subAgent.name(), subAgent.agent());
+        serveSubAgents(subAgent.agent(), dynamicAgents);
+      } else if (served != subAgent.agent()
+          && !AgentDefinition.of(served, null)
+              .fingerprint()
+              .equals(AgentDefinition.of(subAgent.agent(), null).fingerprint())) {
+        throw new IllegalArgumentException(
+            "Sub-agent '"
+                + subAgent.name()
+                + "' of agent '"
+                + agent.name()
+                + "' differs from the agent of that name the worker serves; give one of them"
+                + " another name.");
+      }
+    }
   }
 
   /**
@@ -150,6 +187,11 @@ public final class AgentRegistry {
   static AgentSpec spec(Agent agent, AgentDefinition definition, String fingerprint) {
     List<ToolSpec> tools = new ArrayList<>();
     for (AgentDefinition.ToolDeclaration declared : definition.tools()) {
+      if (declared.agent() != null) {
+        tools.add(
+            ToolSpec.subAgent(declared.name(), declared.agent(), declared.agentFingerprint()));
+        continue;
+      }
       Tool tool = agent.tool(declared.name());
       tools.add(
           tool == null

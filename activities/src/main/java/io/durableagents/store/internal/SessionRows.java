@@ -93,6 +93,15 @@ final class SessionRows {
       setNullableString(upsert, 15, encoded.drift());
       upsert.executeUpdate();
     }
+    CheckpointSave.SubAgentLink link = save.subAgentOf();
+    if (link != null) {
+      executeUpdate(
+          connection,
+          Sql.SET_SUB_AGENT_LINK,
+          link.parentSessionId(),
+          link.toolCallId(),
+          save.sessionId());
+    }
   }
 
   /** Records a fork's parent on the row of the fork's own execution only. */

@@ -261,4 +261,12 @@ public final class Sql {
   public static final String SET_LINEAGE =
       "UPDATE agent_sessions SET parent_session_id = ?, parent_step = ?, fork_patch = ?"
           + " WHERE session_id = ? AND execution_id = ?";
+
+  /**
+   * A sub-agent session's parent and call (parameters: parent session, call, session), written with
+   * its saves; never changed once set.
+   */
+  public static final String SET_SUB_AGENT_LINK =
+      "UPDATE agent_sessions SET parent_session_id = ?, parent_call_id = ?"
+          + " WHERE session_id = ? AND parent_call_id IS NULL";
 }

@@ -1,6 +1,7 @@
 package io.durableagents.client.internal;
 
 import io.durableagents.client.AgentClientOptions;
+import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
 import io.durableagents.workflow.internal.wire.ForkOutcome;
 import io.durableagents.workflow.internal.wire.SessionStart;
@@ -90,7 +91,8 @@ public final class ClientCalls implements AutoCloseable {
     AgentSessionWorkflow stub = client.newWorkflowStub(AgentSessionWorkflow.class, options);
     UpdateOptions<ForkOutcome> prepared =
         update(ForkOutcome.class, "forkPrepared", WorkflowUpdateStage.COMPLETED);
-    WithStartWorkflowOperation<Void> withStart = new WithStartWorkflowOperation<>(stub::run, start);
+    WithStartWorkflowOperation<RunResult> withStart =
+        new WithStartWorkflowOperation<>(stub::run, start);
     AtomicBoolean started = new AtomicBoolean();
     try {
       return call(

@@ -79,6 +79,9 @@ final class AgentRun {
   /** The lease of the run's concurrency key (null: the run has none). */
   private RunLease lease;
 
+  /** The run's model-turn budget, once its definition is resolved. */
+  private int maxSteps;
+
   private boolean cancelRequested;
   private CancellationScope scope;
   private RunTimer timer;
@@ -94,7 +97,9 @@ final class AgentRun {
     this.resumeCalls = List.of();
     this.resumeChecks = List.of();
     this.runConfig = runConfig;
-    this.recordedFingerprint = null;
+    // A sub-agent's run uses the definition its parent's run recorded for it.
+    this.recordedFingerprint =
+        session.subAgents.isSubAgent() ? session.subAgents.origin().agentFingerprint() : null;
     this.carriedSpec = null;
     this.timeSpentMs = 0;
     this.resumed = false;
@@ -370,10 +375,7 @@ final class AgentRun {
       // A run carried over continue-as-new holds its lease already; a resumed run queues again.
       awaitLease(spec);
     }
-    int maxSteps =
-        session.start.maxSteps() != null && session.start.maxSteps() > 0
-            ? Math.min(session.start.maxSteps(), Limits.MAX_STEPS)
-            : spec.maxSteps();
+    maxSteps = maxSteps(spec);
     timer =
         new RunTimer(
             spec.runTimeoutMs(),
@@ -403,7 +405,7 @@ final class AgentRun {
       if (progress.steps() >= maxSteps) {
         return settlement.outOfBudget(FinishReason.MAX_STEPS, timer);
       }
-      if (spec.maxTokens() > 0 && progress.usage().total() >= spec.maxTokens()) {
+      if (tokensLeft(spec) <= 0) {
         return settlement.outOfBudget(FinishReason.MAX_TOKENS, timer);
       }
       session.inbox.moveInterjectionsTo(state.transcript());
@@ -432,6 +434,37 @@ final class AgentRun {
       session.checkpoints.saveWithNextTurn(
           state.step() + 1, RunStatus.IN_PROGRESS, FinishReason.TOOL_CALLS);
     }
+  }
+
+  /**
+   * The run's model-turn budget: the session's override, else the agent's; a sub-agent's run gets
+   * no more than its parent's run had left.
+   */
+  private int maxSteps(AgentSpec spec) {
+    Integer override = session.start.maxSteps();
+    if (override == null || override <= 0) {
+      return spec.maxSteps();
+    }
+    int capped = Math.min(override, Limits.MAX_STEPS);
+    return session.subAgents.isSubAgent() ? Math.min(capped, spec.maxSteps()) : capped;
+  }
+
+  /** The model turns the run has left (its sub-agents' turns count against it). */
+  int stepsLeft() {
+    return maxSteps - progress.steps();
+  }
+
+  /**
+   * The tokens the run has left of the agent's budget and, for a sub-agent's run, of what its
+   * parent's run had left; {@link Long#MAX_VALUE} without a budget.
+   */
+  long tokensLeft(AgentSpec spec) {
+    long budget = spec.maxTokens();
+    if (session.subAgents.isSubAgent() && session.subAgents.origin().maxTokens() > 0) {
+      long parentLeft = session.subAgents.origin().maxTokens();
+      budget = budget > 0 ? Math.min(budget, parentLeft) : parentLeft;
+    }
+    return budget > 0 ? budget - progress.usage().total() : Long.MAX_VALUE;
   }
 
   /**

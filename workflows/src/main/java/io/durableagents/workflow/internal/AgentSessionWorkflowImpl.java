@@ -17,6 +17,7 @@ import io.durableagents.workflow.internal.wire.Rejection;
 import io.durableagents.workflow.internal.wire.SendRequest;
 import io.durableagents.workflow.internal.wire.SendRules;
 import io.durableagents.workflow.internal.wire.SessionStart;
+import io.durableagents.workflow.internal.wire.SubAgentApproval;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
@@ -62,33 +63,39 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   }
 
   @Override
-  public void run(SessionStart ignored) {
+  public RunResult run(SessionStart ignored) {
     session.useStableIds(
         Workflow.getVersion(ChangeIds.STABLE_IDS, Workflow.DEFAULT_VERSION, 1)
             != Workflow.DEFAULT_VERSION);
     boolean fresh = start.fork() == null && start.continued() == null;
-    // A reset's workflow comes with no send: its creator waits on update forkPrepared.
-    if (fresh && start.resetTo() == null && !awaitFirstSend()) {
+    if (fresh && session.subAgents.isSubAgent()) {
+      // A sub-agent session's one input is the task its parent's model gave it.
+      session.inbox.queue(List.of(Message.user(session.subAgents.origin().task())), null, null);
+    } else if (fresh && start.resetTo() == null && !awaitFirstSend()) {
+      // A reset's workflow comes with no send: its creator waits on update forkPrepared.
       log.info(
           "{} completes without a session: no send reached it within {}",
           session.id(),
           FIRST_SEND_GRACE);
-      return;
+      return null;
     }
     boolean lifecycle =
         Workflow.getVersion(ChangeIds.SESSION_LIFECYCLE, Workflow.DEFAULT_VERSION, 1)
             != Workflow.DEFAULT_VERSION;
     if (fresh && lifecycle && !new SessionRestore(session).restore()) {
-      return;
+      return null;
     }
     session.lifecycle.restored();
     session.show();
     if (start.fork() != null) {
       if (!new ForkStart(session).prepareAndRun()) {
-        return;
+        return null;
       }
     } else if (start.continued() != null && start.continued().run() != null) {
       session.execute(new AgentRun(session, start.continued().run()));
+      if (session.subAgents.isSubAgent()) {
+        return finishTask();
+      }
     }
     while (true) {
       awaitWork(lifecycle);
@@ -98,7 +105,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         letOtherHandlersRun();
         if (!hasWork()) {
           new SessionClosing(session).close();
-          return;
+          return null;
         }
       }
       if (session.handover.newVersionAvailable() && session.handover.upgradeOnContinueAsNew()) {
@@ -120,8 +127,26 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         run.requestConcurrencyKey(session.inbox.takeConcurrencyKey());
       }
       run.adoptTrigger(session.inbox.takeTrigger());
+      String cancelled = session.subAgents.takeCancelBeforeRun();
+      if (cancelled != null) {
+        run.cancel(cancelled);
+      }
       session.execute(run);
+      if (session.subAgents.isSubAgent()) {
+        return finishTask();
+      }
     }
+  }
+
+  /**
+   * A sub-agent session's end: its one run settled, it closes (its rows stay, marked closed) and
+   * answers that run's result to its parent.
+   */
+  private RunResult finishTask() {
+    RunResult result = session.results.last();
+    session.lifecycle.taskFinished();
+    new SessionClosing(session).close();
+    return result;
   }
 
   /** Input queued by a send, or a failed or cancelled run a send asked to resume. */
@@ -247,7 +272,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
               + " it again from its last entry.",
           session.id());
     }
-    Approval pending = session.approvals.pending();
+    Approval pending = session.waitingApproval();
     if (!inputs.isEmpty() && pending != null) {
       throw Rejection.failure(
           FailureTypes.SESSION_AWAITING_APPROVAL,
@@ -373,7 +398,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   private boolean pausedAt(int target) {
     AgentRun current = session.currentRun();
     return session.state.activeRun() == target
-        && session.approvals.awaitingDecision()
+        && session.awaitingDecision()
         && (current == null || !current.cancelRequested());
   }
 
@@ -395,23 +420,61 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public void decide(Decision decision) {
+    if (decision != null
+        && session.subAgents.asks(decision.approvalId())
+        && InputChecks.decisionProblem(decision) == null) {
+      session.subAgents.decideLater(decision);
+      return;
+    }
     session.approvals.signalled(decision);
   }
 
   @Override
   public void validateApprove(Decision decision) {
+    if (decision != null && session.subAgents.asks(decision.approvalId())) {
+      String problem = InputChecks.decisionProblem(decision);
+      if (problem != null) {
+        throw Rejection.failure(FailureTypes.INVALID_DECISION, problem, session.id());
+      }
+      return;
+    }
+    if (decision != null && session.subAgents.closedBelow(decision.approvalId())) {
+      throw Rejection.failure(
+          FailureTypes.APPROVAL_ALREADY_DECIDED,
+          "Approval "
+              + decision.approvalId()
+              + " of a sub-agent of session '"
+              + session.id()
+              + "' is already decided.",
+          session.id(),
+          decision.approvalId());
+    }
     session.approvals.validate(decision);
   }
 
   @Override
   public DecisionOutcome approve(Decision decision) {
     session.handover.updateReceived();
+    if (session.subAgents.asks(decision.approvalId())) {
+      return session.subAgents.decide(decision);
+    }
     return session.approvals.accepted(decision);
+  }
+
+  @Override
+  public void subAgentApproval(SubAgentApproval notice) {
+    session.subAgents.noticed(notice);
+    session.show();
   }
 
   @Override
   public void cancel(String reason) {
     AgentRun current = session.currentRun();
+    if (current == null && session.subAgents.isSubAgent() && session.results.last() == null) {
+      // The parent's run was cancelled before this sub-agent's run started: it starts cancelled.
+      session.subAgents.cancelBeforeRun(InputChecks.shown(reason));
+      return;
+    }
     if (current == null) {
       log.info("cancel on {}: no run in progress; ignored", session.id());
       return;
@@ -427,7 +490,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     if (request == null) {
       throw new IllegalArgumentException("close needs a request");
     }
-    Approval pending = session.approvals.pending();
+    Approval pending = session.waitingApproval();
     if (pending != null && !request.force()) {
       throw Rejection.failure(
           FailureTypes.CLOSE_NEEDS_FORCE,

@@ -50,4 +50,10 @@ final class ChangeIds {
   static final String RESUME_RUN = "resume-run";
 
   private ChangeIds() {}
+
+  /**
+   * A call of a sub-agent runs as a child session workflow. Only recorded by runs whose agent has
+   * sub-agents, which no history before it has.
+   */
+  static final String SUB_AGENTS = "sub-agents";
 }

@@ -29,8 +29,16 @@ final class Checkpoints {
   /** The model turns and tool calls done since the last entry: the next entry records them. */
   private final List<CheckpointSave.Step> steps = new ArrayList<>();
 
-  Checkpoints(SessionState state, ActivityStubs stubs, Supplier<CheckpointSave.RunInfo> runInfo) {
+  /** A sub-agent session's parent and call, on every entry (null: no sub-agent's). */
+  private final CheckpointSave.SubAgentLink subAgentOf;
+
+  Checkpoints(
+      SessionState state,
+      ActivityStubs stubs,
+      Supplier<CheckpointSave.RunInfo> runInfo,
+      CheckpointSave.SubAgentLink subAgentOf) {
     this.state = state;
+    this.subAgentOf = subAgentOf;
     this.writes = new CheckpointWrites(stubs);
     this.runInfo = runInfo;
   }
@@ -117,7 +125,8 @@ final class Checkpoints {
         state.businessState(),
         null,
         runInfo.get(),
-        taken);
+        taken,
+        subAgentOf);
   }
 
   /** The approval row of an entry: asked, decided, expired or cancelled at {@code decidedAt}. */

@@ -61,6 +61,11 @@ final class Lifecycle {
     close = new CloseRequest(false, false, false, "idle timeout");
   }
 
+  /** A sub-agent session closes once its one run settled. */
+  void taskFinished() {
+    close = new CloseRequest(false, false, false, "sub-agent task finished");
+  }
+
   void closed() {
     closed = true;
   }

@@ -73,6 +73,12 @@ final class RunProgress {
     return new ArrayList<>(toolCalls);
   }
 
+  /** A sub-agent's run for one of this run's calls: its turns and tokens count against this run. */
+  void addSubAgentRun(int subSteps, Usage subUsage) {
+    steps += Math.max(0, subSteps);
+    usage = usage.plus(subUsage);
+  }
+
   /** A position for the run's next tool call: the calls before it are recorded. */
   int recordedCalls() {
     return toolCalls.size();

@@ -1,6 +1,7 @@
 package io.durableagents.workflow.internal;
 
 import io.durableagents.conversation.FinishReason;
+import io.durableagents.session.ApprovalStatus;
 import io.durableagents.session.RunStatus;
 import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.ErrorInfo;
@@ -71,6 +72,7 @@ final class RunSettlement {
     ApprovalRecord closed = session.approvals.cancelled(progress.run(), state.step());
     if (closed != null) {
       approvals.add(closed);
+      session.subAgents.approvalClosed(closed.approval(), ApprovalStatus.CANCELLED);
     }
     if (batch != null) {
       batch.fillCancelled();
@@ -101,7 +103,7 @@ final class RunSettlement {
         session.id(),
         RunStatus.AWAITING_APPROVAL,
         FinishReason.AWAITING_APPROVAL,
-        session.approvals.pending(),
+        session.waitingApproval(),
         state.step(),
         state.transcript().size());
   }

@@ -1,6 +1,8 @@
 package io.durableagents.workflow.internal;
 
 import io.durableagents.conversation.Message;
+import io.durableagents.session.Approval;
+import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.internal.wire.SessionSnapshot;
@@ -25,6 +27,7 @@ final class Session {
   final Checkpoints checkpoints;
   final Handover handover;
   final Lifecycle lifecycle;
+  final SubAgents subAgents;
 
   /** Whether ids are kept stable across paths ({@link ChangeIds#STABLE_IDS}). */
   private boolean stableIds;
@@ -45,8 +48,10 @@ final class Session {
             start.fork() == null ? null : start.fork().parentSessionId(),
             start.fork() != null);
     this.approvals = new ApprovalGate(sessionId);
+    this.subAgents = new SubAgents(sessionId, start.subAgentOf());
     this.checkpoints =
-        new Checkpoints(state, stubs, () -> currentRun == null ? null : currentRun.info());
+        new Checkpoints(
+            state, stubs, () -> currentRun == null ? null : currentRun.info(), subAgents.link());
     this.handover = new Handover(start, sessionId);
     this.lifecycle = new Lifecycle(start.fork() == null && start.continued() == null);
   }
@@ -93,7 +98,20 @@ final class Session {
 
   /** Shows where the session is in Temporal's tools. */
   void show() {
-    state.show(approvals.pending(), lifecycle.isClosed());
+    state.show(waitingApproval(), lifecycle.isClosed());
+  }
+
+  /**
+   * The approval the session waits on: its own, else the first of a sub-agent session below it
+   * (named by its {@link Approval#sessionId()}); null when none waits.
+   */
+  Approval waitingApproval() {
+    return approvals.pending() != null ? approvals.pending() : subAgents.waitingApproval();
+  }
+
+  /** Whether a waiting sender is answered "awaiting approval": here or in a session below. */
+  boolean awaitingDecision() {
+    return approvals.awaitingDecision() || subAgents.waitingApproval() != null;
   }
 
   /**
@@ -173,13 +191,16 @@ final class Session {
     return SessionStatus.newBuilder()
         .setSessionId(id())
         .setAgent(state.shownAgent())
-        .setStatus(state.status())
+        .setStatus(
+            subAgents.waitingApproval() != null && state.status() == RunStatus.IN_PROGRESS
+                ? RunStatus.AWAITING_APPROVAL
+                : state.status())
         .setRun(state.lastRun())
         .setCheckpointStep(state.step())
         .setMessageCount(state.transcript().size())
         .setUsage(state.totalUsage())
         .setLastResult(results.last())
-        .setApproval(approvals.pending())
+        .setApproval(waitingApproval())
         .setBusinessState(state.businessState())
         .setMaxSteps(start.maxSteps())
         .setLifecycle(lifecycle.state())

@@ -12,6 +12,7 @@ import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.activity.CallCheck;
 import io.durableagents.workflow.internal.activity.ToolOutcome;
+import io.durableagents.workflow.internal.activity.ToolSpec;
 import io.durableagents.workflow.internal.wire.Decision;
 import io.durableagents.workflow.internal.wire.ErrorResults;
 import io.temporal.workflow.Promise;
@@ -67,7 +68,8 @@ final class ToolBatch {
             session.id(),
             run.number(),
             run.trigger(),
-            run.progress().recordedCalls());
+            run.progress().recordedCalls(),
+            new SubAgentCall(session, run, spec));
     this.outcomes = new JsonNode[calls.size()];
     this.hookNotes = new String[calls.size()];
     this.ran = new ToolOutcome[calls.size()];
@@ -212,6 +214,7 @@ final class ToolBatch {
           List.of(
               Checkpoints.approvalRecord(
                   approval, run.number(), pausedAt, ApprovalStatus.PENDING, null, 0)));
+      session.subAgents.approvalOpened(approval);
       if (spec.notifier()) {
         session.stubs.notifyLater(session.id(), spec.name(), approval);
       }
@@ -238,7 +241,9 @@ final class ToolBatch {
         List.of(
             Checkpoints.approvalRecord(
                 approval, run.number(), pausedAt, approvalState, decision, decidedAt));
-    if (refused == null && !spec.tool(call.name()).local()) {
+    session.subAgents.approvalClosed(approval, approvalState);
+    ToolSpec tool = spec.tool(call.name());
+    if (refused == null && !tool.local() && !tool.isSubAgent()) {
       session.checkpoints.saveAlongsideNextCall(
           pausedAt, RunStatus.IN_PROGRESS, FinishReason.AWAITING_APPROVAL, decisionRecord);
     } else {

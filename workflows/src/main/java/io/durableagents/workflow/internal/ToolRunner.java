@@ -22,7 +22,10 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import org.slf4j.Logger;
 
-/** Turns one tool call into its result: known up front, or from the tool's activity. */
+/**
+ * Turns one tool call into its result: known up front, from the tool's activity, or from the child
+ * session of a sub-agent ({@link SubAgentCall}).
+ */
 final class ToolRunner {
   private static final Logger log = Workflow.getLogger(ToolRunner.class);
 
@@ -44,14 +47,19 @@ final class ToolRunner {
   /** How many tool calls of the run came before this batch. */
   private final int callsBefore;
 
+  /** Runs the calls of sub-agents, as child sessions. */
+  private final SubAgentCall subAgents;
+
   ToolRunner(
       ActivityStubs stubs,
       AgentSpec spec,
       String sessionId,
       int run,
       TriggerEnvelope trigger,
-      int callsBefore) {
+      int callsBefore,
+      SubAgentCall subAgents) {
     this.stubs = stubs;
+    this.subAgents = subAgents;
     this.spec = spec;
     this.sessionId = sessionId;
     this.run = run;
@@ -86,6 +94,11 @@ final class ToolRunner {
    */
   Promise<ToolOutcome> run(ToolCall call, int index, JsonNode businessState) {
     ToolSpec tool = spec.tool(call.name());
+    String key =
+        IdempotencyKeys.forCall(sessionId, executionId, run, callsBefore + index, call.id());
+    if (tool.isSubAgent()) {
+      return subAgents.start(tool, call, key);
+    }
     ToolRequest request =
         new ToolRequest(
             sessionId,
@@ -96,7 +109,7 @@ final class ToolRunner {
             call.arguments(),
             trigger,
             businessState,
-            IdempotencyKeys.forCall(sessionId, executionId, run, callsBefore + index, call.id()),
+            key,
             spec.fingerprint());
     return call(tool, request, CancellationScope.current());
   }

@@ -15,6 +15,7 @@ import io.durableagents.workflow.internal.wire.KeyLeases;
 import io.durableagents.workflow.internal.wire.LeaseRequest;
 import io.durableagents.workflow.internal.wire.SendRequest;
 import io.durableagents.workflow.internal.wire.SessionStart;
+import io.durableagents.workflow.internal.wire.SubAgentApproval;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.UpdateOptions;
@@ -52,9 +53,13 @@ class ConcurrencyKeyWorkflowTest {
     private int outOfOrder;
 
     @Override
-    public void run(SessionStart start) {
+    public RunResult run(SessionStart start) {
       Workflow.await(() -> false);
+      return null;
     }
+
+    @Override
+    public void subAgentApproval(SubAgentApproval notice) {}
 
     /** The first grant is held until a {@code decide} signal: the queue fills up behind it. */
     private boolean releaseFirst;

@@ -3,6 +3,7 @@ package io.durableagents.workflow.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.durableagents.workflow.internal.ConcurrencyKeyWorkflowImpl;
 import io.durableagents.workflow.internal.activity.CheckpointActivities;
@@ -121,7 +122,7 @@ class GoldenHistoryReplayTest {
     }
 
     @Override
-    public void run(SessionStart start) {
+    public RunResult run(SessionStart start) {
       Workflow.newActivityStub(
               CheckpointActivities.class,
               ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(5)).build())
@@ -129,7 +130,7 @@ class GoldenHistoryReplayTest {
               new CheckpointSave(
                   null, null, null, 0, 0, null, null, 0, List.of(), null, null, 0, List.of(), null,
                   null, null));
-      super.run(start);
+      return super.run(start);
     }
   }
 }

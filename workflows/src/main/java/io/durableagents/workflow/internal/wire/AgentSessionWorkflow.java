@@ -27,8 +27,12 @@ public interface AgentSessionWorkflow {
   /** Workflow type name, stable across versions. */
   String WORKFLOW_TYPE = "AgentSession";
 
+  /**
+   * Runs the session until it closes. A sub-agent session ({@link SessionStart#subAgentOf()}) runs
+   * its one task and answers that run's result; any other session answers null.
+   */
   @WorkflowMethod(name = WORKFLOW_TYPE)
-  void run(SessionStart start);
+  RunResult run(SessionStart start);
 
   /**
    * Starts or continues a run with the given input and returns that run's result once it settles.
@@ -89,6 +93,14 @@ public interface AgentSessionWorkflow {
 
   @UpdateValidatorMethod(updateName = "close")
   void validateClose(CloseRequest request);
+
+  /**
+   * From a sub-agent session below this one: one of its approvals opened or closed. The session
+   * shows it as its own wait (status {@code awaiting_approval}, the approval with the asking
+   * session's id) and passes a decision for it on to the asking session.
+   */
+  @SignalMethod(name = "subAgentApproval")
+  void subAgentApproval(SubAgentApproval notice);
 
   @QueryMethod(name = "status")
   SessionStatus status();

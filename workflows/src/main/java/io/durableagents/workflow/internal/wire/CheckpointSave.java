@@ -27,6 +27,7 @@ import java.util.List;
  * @param runInfo what the entry's run has used and runs under (null in saves of older versions)
  * @param steps the model turns and tool calls recorded since the previous entry, in the order they
  *     were recorded (empty in saves of older versions)
+ * @param subAgentOf a sub-agent session's parent and call (null: the session is no sub-agent's)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -47,7 +48,15 @@ public record CheckpointSave(
     @JsonProperty("businessState") JsonNode businessState,
     @JsonProperty("transcriptHash") String transcriptHash,
     @JsonProperty("runInfo") RunInfo runInfo,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonProperty("steps") List<Step> steps) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonProperty("steps") List<Step> steps,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("subAgentOf")
+        SubAgentLink subAgentOf) {
+
+  /** A sub-agent session's parent session and the call of the parent that it answers. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record SubAgentLink(
+      @JsonProperty("parentSessionId") String parentSessionId,
+      @JsonProperty("toolCallId") String toolCallId) {}
 
   /**
    * The entry's run: the model turns ({@code steps}) and tokens ({@code usage}) it has used of its
@@ -126,7 +135,48 @@ public record CheckpointSave(
         businessState,
         transcriptHash,
         runInfo,
-        List.of());
+        List.of(),
+        null);
+  }
+
+  /** A save of a session that is no sub-agent's (or whose link another save carries). */
+  public CheckpointSave(
+      String sessionId,
+      String executionId,
+      String agent,
+      int run,
+      int step,
+      RunStatus status,
+      String finishReason,
+      int firstSeq,
+      List<Message> newMessages,
+      Usage usage,
+      String fingerprint,
+      long savedAt,
+      List<ApprovalRecord> approvals,
+      JsonNode businessState,
+      String transcriptHash,
+      RunInfo runInfo,
+      List<Step> steps) {
+    this(
+        sessionId,
+        executionId,
+        agent,
+        run,
+        step,
+        status,
+        finishReason,
+        firstSeq,
+        newMessages,
+        usage,
+        fingerprint,
+        savedAt,
+        approvals,
+        businessState,
+        transcriptHash,
+        runInfo,
+        steps,
+        null);
   }
 
   /**
@@ -176,7 +226,8 @@ public record CheckpointSave(
         businessState,
         transcriptHash,
         runInfo,
-        steps);
+        steps,
+        subAgentOf);
   }
 
   /** Number of messages in the transcript once this save is applied. */

@@ -19,6 +19,12 @@ public final class ErrorResults {
   public static final String APPROVAL_EXPIRED = "approval_expired";
   public static final String CANCELLED = "cancelled";
 
+  /** A sub-agent's run failed, or its session could not run. */
+  public static final String SUB_AGENT_FAILED = "sub_agent_failed";
+
+  /** A sub-agent call refused before anything started: a cycle, the depth limit, no budget left. */
+  public static final String SUB_AGENT_REFUSED = "sub_agent_refused";
+
   /** A tool hook refused the call; the result's {@code message} is its reason. */
   public static final String TOOL_DENIED = "tool_denied";
 

@@ -17,9 +17,10 @@ import java.io.IOException;
  * maxSteps} overrides the agent's per-run budget when positive. {@code fork} is set for a session
  * forked from another session's history entry. {@code continued} is set by the session itself when
  * it continues as new. {@code resetTo} is set for a session moved back to one of its own history
- * entries by a reset. {@code continueAfterEvents} bounds the history of one workflow run (default
- * {@value #DEFAULT_CONTINUE_AFTER_EVENTS} events, well under a real server's 51,200); the session
- * also continues as new when Temporal suggests it.
+ * entries by a reset. {@code subAgentOf} is set for a sub-agent session, a child workflow that runs
+ * one task for a parent session and completes with its run's result. {@code continueAfterEvents}
+ * bounds the history of one workflow run (default {@value #DEFAULT_CONTINUE_AFTER_EVENTS} events,
+ * well under a real server's 51,200); the session also continues as new when Temporal suggests it.
  *
  * <p>A start input that is not a session start (from a client of another SDK, or a hostile one)
  * reads as the empty start instead of failing every workflow task of the new workflow for good; see
@@ -35,16 +36,17 @@ public record SessionStart(
     @JsonProperty("fork") ForkSource fork,
     @JsonProperty("continued") SessionSnapshot continued,
     @JsonProperty("continueAfterEvents") Integer continueAfterEvents,
-    @JsonProperty("resetTo") Integer resetTo) {
+    @JsonProperty("resetTo") Integer resetTo,
+    @JsonProperty("subAgentOf") SubAgentOrigin subAgentOf) {
 
   public static final int DEFAULT_CONTINUE_AFTER_EVENTS = 10_000;
 
   public SessionStart(String sessionId, String agent, Integer maxSteps) {
-    this(sessionId, agent, maxSteps, null, null, null, null);
+    this(sessionId, agent, maxSteps, null, null, null, null, null);
   }
 
   public SessionStart(String sessionId, String agent, Integer maxSteps, ForkSource fork) {
-    this(sessionId, agent, maxSteps, fork, null, null, null);
+    this(sessionId, agent, maxSteps, fork, null, null, null, null);
   }
 
   public SessionStart(
@@ -54,7 +56,27 @@ public record SessionStart(
       ForkSource fork,
       SessionSnapshot continued,
       Integer continueAfterEvents) {
-    this(sessionId, agent, maxSteps, fork, continued, continueAfterEvents, null);
+    this(sessionId, agent, maxSteps, fork, continued, continueAfterEvents, null, null);
+  }
+
+  public SessionStart(
+      String sessionId,
+      String agent,
+      Integer maxSteps,
+      ForkSource fork,
+      SessionSnapshot continued,
+      Integer continueAfterEvents,
+      Integer resetTo) {
+    this(sessionId, agent, maxSteps, fork, continued, continueAfterEvents, resetTo, null);
+  }
+
+  /**
+   * The start of sub-agent session {@code sessionId}, which runs {@code agent} on the task {@code
+   * origin} gives it, within {@code maxSteps} model turns, then completes with its run's result.
+   */
+  public static SessionStart subAgent(
+      String sessionId, String agent, int maxSteps, SubAgentOrigin origin) {
+    return new SessionStart(sessionId, agent, maxSteps, null, null, null, null, origin);
   }
 
   /**
@@ -62,13 +84,13 @@ public record SessionStart(
    * reset): the entries after it are kept, marked superseded.
    */
   public static SessionStart reset(String sessionId, int step) {
-    return new SessionStart(sessionId, null, null, null, null, null, step);
+    return new SessionStart(sessionId, null, null, null, null, null, step, null);
   }
 
   /** The input of the next run of this session after continue-as-new. */
   public SessionStart continuedWith(SessionSnapshot snapshot, String sessionAgent) {
     return new SessionStart(
-        sessionId, sessionAgent, maxSteps, null, snapshot, continueAfterEvents, null);
+        sessionId, sessionAgent, maxSteps, null, snapshot, continueAfterEvents, null, subAgentOf);
   }
 
   /**
@@ -98,7 +120,8 @@ public record SessionStart(
                 fields.fork(),
                 fields.continued(),
                 fields.continueAfterEvents(),
-                fields.resetTo());
+                fields.resetTo(),
+                fields.subAgentOf());
       } catch (DatabindException e) {
         if (node.isObject() && node.hasNonNull("continued")) {
           throw e;
@@ -117,7 +140,8 @@ public record SessionStart(
       @JsonProperty("fork") ForkSource fork,
       @JsonProperty("continued") SessionSnapshot continued,
       @JsonProperty("continueAfterEvents") Integer continueAfterEvents,
-      @JsonProperty("resetTo") Integer resetTo) {}
+      @JsonProperty("resetTo") Integer resetTo,
+      @JsonProperty("subAgentOf") SubAgentOrigin subAgentOf) {}
 
   /** The event bound of one workflow run. */
   public int eventLimit() {
