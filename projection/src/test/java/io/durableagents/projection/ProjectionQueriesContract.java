@@ -141,6 +141,7 @@ abstract class ProjectionQueriesContract {
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -174,8 +175,39 @@ abstract class ProjectionQueriesContract {
                   null,
                   null,
                   null,
+                  null,
                   null));
       assertThat(read.session(connection, "nobody")).isEmpty();
+    }
+  }
+
+  @Test
+  void subAgentSessions_areListedApartFromForks() throws Exception {
+    execute(INSERT_SESSION, "chat-3");
+    execute(INSERT_SESSION, "chat-3.fork");
+    execute(INSERT_SESSION, "chat-3:sub:0123456789abcdef");
+    execute(
+        "UPDATE agent_sessions SET parent_session_id = 'chat-3', parent_step = 2"
+            + " WHERE session_id = 'chat-3.fork'");
+    execute(
+        "UPDATE agent_sessions SET parent_session_id = 'chat-3', parent_call_id = 'call_0_0'"
+            + " WHERE session_id = 'chat-3:sub:0123456789abcdef'");
+
+    try (Connection connection = reading()) {
+      assertThat(read.forks(connection, "chat-3"))
+          .extracting(StoredSession::sessionId)
+          .containsExactly("chat-3.fork");
+      assertThat(read.subAgents(connection, "chat-3"))
+          .singleElement()
+          .satisfies(
+              child -> {
+                assertThat(child.sessionId()).isEqualTo("chat-3:sub:0123456789abcdef");
+                assertThat(child.parentSessionId()).isEqualTo("chat-3");
+                assertThat(child.parentCallId()).isEqualTo("call_0_0");
+                assertThat(child.isSubAgent()).isTrue();
+                assertThat(child.isFork()).isFalse();
+              });
+      assertThat(read.session(connection, "chat-3.fork").orElseThrow().isFork()).isTrue();
     }
   }
 

@@ -29,6 +29,7 @@ public final class ApprovalRow {
   private final String decidedBy;
   private final String note;
   private final long notifiedAt;
+  private final String parentSessionId;
 
   @JsonCreator
   private ApprovalRow(
@@ -45,7 +46,8 @@ public final class ApprovalRow {
       @JsonProperty("decidedAt") long decidedAt,
       @JsonProperty("decidedBy") String decidedBy,
       @JsonProperty("note") String note,
-      @JsonProperty("notifiedAt") long notifiedAt) {
+      @JsonProperty("notifiedAt") long notifiedAt,
+      @JsonProperty("parentSessionId") String parentSessionId) {
     this.sessionId = sessionId;
     this.approvalId = approvalId;
     this.run = run;
@@ -60,6 +62,7 @@ public final class ApprovalRow {
     this.decidedBy = decidedBy;
     this.note = note;
     this.notifiedAt = notifiedAt;
+    this.parentSessionId = parentSessionId;
   }
 
   /** A builder of a new {@code ApprovalRow}. */
@@ -161,6 +164,15 @@ public final class ApprovalRow {
     return status == ApprovalStatus.PENDING;
   }
 
+  /**
+   * When the approval is a sub-agent session's, the session that handed it the task (the approval
+   * can be decided there too); otherwise null.
+   */
+  @JsonProperty("parentSessionId")
+  public String parentSessionId() {
+    return parentSessionId;
+  }
+
   @Override
   public boolean equals(Object other) {
     if (this == other) {
@@ -182,7 +194,8 @@ public final class ApprovalRow {
         && decidedAt == that.decidedAt
         && Objects.equals(decidedBy, that.decidedBy)
         && Objects.equals(note, that.note)
-        && notifiedAt == that.notifiedAt;
+        && notifiedAt == that.notifiedAt
+        && Objects.equals(parentSessionId, that.parentSessionId);
   }
 
   @Override
@@ -201,7 +214,8 @@ public final class ApprovalRow {
         decidedAt,
         decidedBy,
         note,
-        notifiedAt);
+        notifiedAt,
+        parentSessionId);
   }
 
   @Override
@@ -234,6 +248,8 @@ public final class ApprovalRow {
         + note
         + ", notifiedAt="
         + notifiedAt
+        + ", parentSessionId="
+        + parentSessionId
         + "]";
   }
 
@@ -253,6 +269,7 @@ public final class ApprovalRow {
     private String decidedBy;
     private String note;
     private long notifiedAt;
+    private String parentSessionId;
 
     private Builder() {}
 
@@ -271,6 +288,7 @@ public final class ApprovalRow {
       this.decidedBy = value.decidedBy;
       this.note = value.note;
       this.notifiedAt = value.notifiedAt;
+      this.parentSessionId = value.parentSessionId;
     }
 
     /** Sets {@link ApprovalRow#sessionId()}. */
@@ -351,6 +369,12 @@ public final class ApprovalRow {
       return this;
     }
 
+    /** Sets {@link ApprovalRow#parentSessionId()}. */
+    public Builder setParentSessionId(String parentSessionId) {
+      this.parentSessionId = parentSessionId;
+      return this;
+    }
+
     /** Sets {@link ApprovalRow#notifiedAt()}. */
     public Builder setNotifiedAt(long notifiedAt) {
       this.notifiedAt = notifiedAt;
@@ -373,7 +397,8 @@ public final class ApprovalRow {
           decidedAt,
           decidedBy,
           note,
-          notifiedAt);
+          notifiedAt,
+          parentSessionId);
     }
   }
 }

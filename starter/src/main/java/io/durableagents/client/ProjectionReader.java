@@ -167,6 +167,23 @@ public final class ProjectionReader implements AutoCloseable {
   }
 
   /**
+   * The sub-agent sessions of {@code sessionId} (those its runs handed a task to), oldest first;
+   * empty when there are none. A sub-agent session names its parent in {@link
+   * SessionRow#parentSessionId()} and the call it answers in {@link SessionRow#parentCallId()}.
+   *
+   * @throws AgentClientException if the projection cannot be read
+   */
+  public List<SessionRow> subAgents(String sessionId) {
+    requireSessionId(sessionId);
+    return read(
+        "the sub-agent sessions of session " + sessionId,
+        connection ->
+            queries.subAgents(connection, sessionId).stream()
+                .map(ProjectionReader::sessionRow)
+                .toList());
+  }
+
+  /**
    * The checkpoint history of a session, newest step first: one entry per kept step, each with its
    * full checkpoint (the transcript up to that step included). Empty for an unknown session, and
    * for one whose history the store keeps none of.
@@ -372,8 +389,9 @@ public final class ProjectionReader implements AutoCloseable {
   }
 
   /**
-   * Approvals, oldest request first: of one session ({@code null}: of every session), optionally
-   * only those that wait for a decision. This is what a back-office inbox lists.
+   * Approvals, oldest request first: of one session and the sub-agent sessions below it ({@code
+   * null}: of every session), optionally only those that wait for a decision. This is what a
+   * back-office inbox lists.
    *
    * @throws AgentClientException if the projection cannot be read
    */
@@ -425,6 +443,7 @@ public final class ProjectionReader implements AutoCloseable {
         .setForkPatch(row.forkPatch())
         .setLifecycle(row.closedAt() == null ? SessionLifecycle.OPEN : SessionLifecycle.CLOSED)
         .setResetTo(row.resetTo())
+        .setParentCallId(row.parentCallId())
         .build();
   }
 
@@ -464,6 +483,7 @@ public final class ProjectionReader implements AutoCloseable {
         .setDecidedBy(record.decidedBy())
         .setNote(record.note())
         .setNotifiedAt(record.notifiedAt())
+        .setParentSessionId(row.parentSessionId())
         .build();
   }
 

@@ -22,6 +22,7 @@ public final class SessionRow {
   private final String forkPatch;
   private final SessionLifecycle lifecycle;
   private final Integer resetTo;
+  private final String parentCallId;
 
   @JsonCreator
   private SessionRow(
@@ -38,7 +39,8 @@ public final class SessionRow {
       @JsonProperty("parentStep") Integer parentStep,
       @JsonProperty("forkPatch") String forkPatch,
       @JsonProperty("lifecycle") SessionLifecycle lifecycle,
-      @JsonProperty("resetTo") Integer resetTo) {
+      @JsonProperty("resetTo") Integer resetTo,
+      @JsonProperty("parentCallId") String parentCallId) {
     this.sessionId = sessionId;
     this.agent = agent;
     this.status = status;
@@ -53,6 +55,7 @@ public final class SessionRow {
     this.forkPatch = forkPatch;
     this.lifecycle = lifecycle == null ? SessionLifecycle.OPEN : lifecycle;
     this.resetTo = resetTo;
+    this.parentCallId = parentCallId;
   }
 
   /** A builder of a new {@code SessionRow}. */
@@ -119,7 +122,10 @@ public final class SessionRow {
     return updatedAt;
   }
 
-  /** For a fork, the session it was taken from; otherwise null */
+  /**
+   * For a fork, the session it was taken from; for a sub-agent session, the session whose call it
+   * answers ({@link #parentCallId()}); otherwise null
+   */
   @JsonProperty("parentSessionId")
   public String parentSessionId() {
     return parentSessionId;
@@ -158,6 +164,12 @@ public final class SessionRow {
     return resetTo;
   }
 
+  /** For a sub-agent session, the tool call of its parent that it answers; otherwise null */
+  @JsonProperty("parentCallId")
+  public String parentCallId() {
+    return parentCallId;
+  }
+
   @Override
   public boolean equals(Object other) {
     if (this == other) {
@@ -179,7 +191,8 @@ public final class SessionRow {
         && Objects.equals(parentStep, that.parentStep)
         && Objects.equals(forkPatch, that.forkPatch)
         && lifecycle == that.lifecycle
-        && Objects.equals(resetTo, that.resetTo);
+        && Objects.equals(resetTo, that.resetTo)
+        && Objects.equals(parentCallId, that.parentCallId);
   }
 
   @Override
@@ -198,7 +211,8 @@ public final class SessionRow {
         parentStep,
         forkPatch,
         lifecycle,
-        resetTo);
+        resetTo,
+        parentCallId);
   }
 
   @Override
@@ -231,6 +245,8 @@ public final class SessionRow {
         + lifecycle
         + ", resetTo="
         + resetTo
+        + ", parentCallId="
+        + parentCallId
         + "]";
   }
 
@@ -250,6 +266,7 @@ public final class SessionRow {
     private String forkPatch;
     private SessionLifecycle lifecycle;
     private Integer resetTo;
+    private String parentCallId;
 
     private Builder() {}
 
@@ -268,6 +285,7 @@ public final class SessionRow {
       this.forkPatch = value.forkPatch;
       this.lifecycle = value.lifecycle;
       this.resetTo = value.resetTo;
+      this.parentCallId = value.parentCallId;
     }
 
     /** Sets {@link SessionRow#sessionId()}. */
@@ -336,6 +354,12 @@ public final class SessionRow {
       return this;
     }
 
+    /** Sets {@link SessionRow#parentCallId()}. */
+    public Builder setParentCallId(String parentCallId) {
+      this.parentCallId = parentCallId;
+      return this;
+    }
+
     /** Sets {@link SessionRow#resetTo()} (null: never reset). */
     public Builder setResetTo(Integer resetTo) {
       this.resetTo = resetTo;
@@ -370,7 +394,8 @@ public final class SessionRow {
           parentStep,
           forkPatch,
           lifecycle,
-          resetTo);
+          resetTo,
+          parentCallId);
     }
   }
 }

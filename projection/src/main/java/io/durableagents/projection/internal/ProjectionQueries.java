@@ -10,6 +10,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -182,6 +184,15 @@ public final class ProjectionQueries {
     }
   }
 
+  /** The sub-agent sessions of {@code sessionId}, oldest first. */
+  public List<StoredSession> subAgents(Connection connection, String sessionId)
+      throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(ReadSql.SUB_AGENTS)) {
+      select.setString(1, sessionId);
+      return sessions(select);
+    }
+  }
+
   private static List<StoredSession> sessions(PreparedStatement select) throws SQLException {
     List<StoredSession> result = new ArrayList<>();
     try (ResultSet row = select.executeQuery()) {
@@ -275,12 +286,65 @@ public final class ProjectionQueries {
         sessionId == null
             ? pendingOnly ? ReadSql.APPROVALS_PENDING : ReadSql.APPROVALS_ALL
             : pendingOnly ? ReadSql.APPROVALS_PENDING_OF_SESSION : ReadSql.APPROVALS_OF_SESSION;
+    List<StoredApproval> found;
     try (PreparedStatement select = connection.prepareStatement(sql)) {
       if (sessionId != null) {
         select.setString(1, sessionId);
       }
-      return approvals(select);
+      found = approvals(select);
     }
+    if (sessionId != null) {
+      // And those of the sub-agent sessions below it, whose ids begin with its own.
+      List<StoredApproval> all = new ArrayList<>(found);
+      try (PreparedStatement select =
+          connection.prepareStatement(
+              pendingOnly
+                  ? ReadSql.APPROVALS_PENDING_OF_SESSIONS_LIKE
+                  : ReadSql.APPROVALS_OF_SESSIONS_LIKE)) {
+        select.setString(1, likePrefix(sessionId + SUB_AGENT_INFIX));
+        all.addAll(approvals(select));
+      }
+      all.sort(
+          Comparator.comparingLong((StoredApproval a) -> a.record().approval().requestedAt())
+              .thenComparing(a -> a.record().approval().approvalId()));
+      found = all;
+    }
+    return withParents(connection, found);
+  }
+
+  /** What a sub-agent session's id has between its parent's id and its own suffix. */
+  private static final String SUB_AGENT_INFIX = ":sub:";
+
+  /**
+   * {@code approvals}, each of a sub-agent session naming that session's parent; an approval whose
+   * session only looks like one (a client's own id with the infix) names none.
+   */
+  private List<StoredApproval> withParents(Connection connection, List<StoredApproval> approvals)
+      throws SQLException {
+    Map<String, Optional<String>> parents = new HashMap<>();
+    List<StoredApproval> result = new ArrayList<>(approvals.size());
+    for (StoredApproval approval : approvals) {
+      String sessionId = approval.sessionId();
+      if (!sessionId.contains(SUB_AGENT_INFIX)) {
+        result.add(approval);
+        continue;
+      }
+      Optional<String> parent = parents.get(sessionId);
+      if (parent == null) {
+        parent =
+            session(connection, sessionId)
+                .filter(StoredSession::isSubAgent)
+                .map(StoredSession::parentSessionId);
+        parents.put(sessionId, parent);
+      }
+      result.add(parent.map(approval::withParent).orElse(approval));
+    }
+    return List.copyOf(result);
+  }
+
+  /** A LIKE pattern (escape character {@code !}) matching every string that begins {@code s}. */
+  private static String likePrefix(String s) {
+    return s.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
   }
 
   /**
@@ -299,7 +363,7 @@ public final class ProjectionQueries {
         select.setString(parameter++, after.approvalId());
       }
       select.setInt(parameter, limit);
-      return approvals(select);
+      return withParents(connection, approvals(select));
     }
   }
 

@@ -25,7 +25,13 @@ public final class ReadSql {
 
   /** Forks taken from a session (parameter: the parent), oldest first. */
   public static final String FORKS =
-      "SELECT * FROM agent_sessions WHERE parent_session_id = ? ORDER BY created_at, session_id";
+      "SELECT * FROM agent_sessions WHERE parent_session_id = ? AND parent_call_id IS NULL"
+          + " ORDER BY created_at, session_id";
+
+  /** The sub-agent sessions of a session (parameter: the parent), oldest first. */
+  public static final String SUB_AGENTS =
+      "SELECT * FROM agent_sessions WHERE parent_session_id = ? AND parent_call_id IS NOT NULL"
+          + " ORDER BY created_at, session_id";
 
   /**
    * A page of the session list, newest activity first: {@code filters} is a conjunction of {@code
@@ -84,6 +90,16 @@ public final class ReadSql {
         + OLDEST_FIRST
         + " LIMIT ?";
   }
+
+  /**
+   * Approvals of the sessions whose ids begin with a prefix (parameter: a LIKE pattern escaped with
+   * {@code !}): candidates for a session's sub-agent sessions, which each must confirm.
+   */
+  public static final String APPROVALS_OF_SESSIONS_LIKE =
+      APPROVALS + " WHERE session_id LIKE ? ESCAPE '!'" + OLDEST_FIRST;
+
+  public static final String APPROVALS_PENDING_OF_SESSIONS_LIKE =
+      APPROVALS + " WHERE session_id LIKE ? ESCAPE '!' AND status = 'pending'" + OLDEST_FIRST;
 
   public static final String APPROVALS_PENDING_OF_SESSION =
       APPROVALS + " WHERE session_id = ? AND status = 'pending'" + OLDEST_FIRST;

@@ -74,7 +74,8 @@ public final class Rows {
         hasColumn(row, "run_config") ? jsonColumn(row.getString("run_config")) : null,
         hasColumn(row, "drift") ? row.getString("drift") : null,
         closedAt(row),
-        nullableInt(row, "reset_to"));
+        nullableInt(row, "reset_to"),
+        hasColumn(row, "parent_call_id") ? row.getString("parent_call_id") : null);
   }
 
   /** An integer column that may be NULL, or absent from a projection older than it. */

@@ -15,7 +15,8 @@ import io.durableagents.session.RunStatus;
  * @param fingerprint the agent definition's fingerprint, or null
  * @param createdAt epoch milliseconds (UTC) of the first save
  * @param updatedAt epoch milliseconds (UTC) of the newest save
- * @param parentSessionId the session a fork was taken from; null for a session that is no fork
+ * @param parentSessionId the session a fork was taken from, or the parent of a sub-agent session;
+ *     null for any other session
  * @param parentStep the history step of the parent the fork starts from; null likewise
  * @param forkPatch a one-line summary of the patch the fork applied ({@code "none"} for an
  *     unpatched fork); null likewise, and in a projection from before the column
@@ -26,6 +27,8 @@ import io.durableagents.session.RunStatus;
  *     open, and in a projection from before the column
  * @param resetTo the history step the session was last reset to; null when it never was, and in a
  *     projection from before the column
+ * @param parentCallId the tool call of the parent that a sub-agent session answers; null for any
+ *     other session, and in a projection from before the column
  */
 public record StoredSession(
     String sessionId,
@@ -45,4 +48,16 @@ public record StoredSession(
     JsonNode runConfig,
     String drift,
     Long closedAt,
-    Integer resetTo) {}
+    Integer resetTo,
+    String parentCallId) {
+
+  /** Whether the session is a sub-agent's, run for a call of its parent. */
+  public boolean isSubAgent() {
+    return parentCallId != null;
+  }
+
+  /** Whether the session is a fork of its parent. */
+  public boolean isFork() {
+    return parentSessionId != null && parentCallId == null;
+  }
+}
