@@ -143,6 +143,7 @@ public final class ProjectionPrinter {
         new String[] {
           "REQUESTED (UTC)",
           "SESSION",
+          "SUB-AGENT OF",
           "APPROVAL ID",
           "TOOL",
           "INPUT",
@@ -155,6 +156,9 @@ public final class ProjectionPrinter {
           new String[] {
             time(approval.requestedAt()),
             RunResultPrinter.printable(approval.sessionId()),
+            approval.parentSessionId() == null
+                ? "-"
+                : RunResultPrinter.printable(approval.parentSessionId()),
             RunResultPrinter.printable(approval.approvalId()),
             RunResultPrinter.printable(approval.toolName()),
             RunResultPrinter.compactJson(approval.input(), 40),
@@ -163,7 +167,7 @@ public final class ProjectionPrinter {
             approval.decidedBy() == null ? "-" : RunResultPrinter.printable(approval.decidedBy())
           });
     }
-    printTable(rows, new boolean[8], out);
+    printTable(rows, new boolean[9], out);
     List<ApprovalRow> pending =
         approvals.stream().filter(ApprovalRow::isPending).collect(Collectors.toList());
     if (!pending.isEmpty()) {

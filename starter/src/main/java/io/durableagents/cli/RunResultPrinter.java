@@ -97,6 +97,9 @@ public final class RunResultPrinter {
               + printable(approval.toolName())
               + " "
               + compactJson(approval.input(), MAX_INLINE_JSON));
+      if (approval.sessionId() != null) {
+        out.println("  asked by sub-agent session " + printable(approval.sessionId()));
+      }
     }
     out.println(
         "  decide with: ./agents approve " + printable(sessionId) + " " + id + "   (or reject)");

@@ -3,11 +3,14 @@ package io.durableagents.cli;
 import io.durableagents.client.AgentClientException;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionNotFoundException;
+import io.durableagents.client.SessionRow;
 import io.durableagents.session.RunStatus;
 import io.durableagents.session.SessionLifecycle;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,6 +47,7 @@ public class StatusCommand implements Callable<Integer> {
   public Integer call() {
     SendCommand.requireValidSession(session);
     SessionStatus status;
+    List<String> lineage;
     try (ConnectionOptions.Connection connected = connection.open()) {
       status =
           withMessages(
@@ -52,12 +56,14 @@ public class StatusCommand implements Callable<Integer> {
                   .status(session)
                   .orElseThrow(() -> new SessionNotFoundException(session)),
               connected.projection());
+      lineage = json ? List.of() : subAgentLines(connected.projection());
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       RunResultPrinter.printJson(status, out);
     } else {
       print(status, out);
+      lineage.forEach(out::println);
     }
     return ExitCodes.forStatus(status.status());
   }
@@ -79,6 +85,44 @@ public class StatusCommand implements Callable<Integer> {
       connection.warnMessagesLeftOut(e);
       return status;
     }
+  }
+
+  /**
+   * The session's place among sub-agent sessions, from the projection: its parent and the call it
+   * answers, and the sub-agent sessions of its runs. None when the projection cannot be read.
+   */
+  private List<String> subAgentLines(ProjectionReader projection) {
+    if (projection == null) {
+      return List.of();
+    }
+    List<String> lines = new ArrayList<>();
+    try {
+      projection
+          .session(session)
+          .filter(row -> row.parentCallId() != null)
+          .ifPresent(
+              row ->
+                  lines.add(
+                      "  sub-agent session of "
+                          + RunResultPrinter.printable(row.parentSessionId())
+                          + " (its call "
+                          + RunResultPrinter.printable(row.parentCallId())
+                          + ")"));
+      for (SessionRow child : projection.subAgents(session)) {
+        lines.add(
+            "  sub-agent session "
+                + RunResultPrinter.printable(child.sessionId())
+                + " (agent "
+                + RunResultPrinter.printable(child.agent())
+                + ", call "
+                + RunResultPrinter.printable(child.parentCallId())
+                + "): "
+                + child.status());
+      }
+    } catch (AgentClientException e) {
+      // The lineage is extra: the status stands without it.
+    }
+    return lines;
   }
 
   static void print(SessionStatus status, PrintWriter out) {

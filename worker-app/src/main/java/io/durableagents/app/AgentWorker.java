@@ -1,6 +1,7 @@
 package io.durableagents.app;
 
 import io.durableagents.app.demo.ConciergeAgent;
+import io.durableagents.app.demo.DemoModel;
 import io.durableagents.app.http.SseDeltaServer;
 import io.durableagents.cli.ConnectionSettings;
 import io.durableagents.model.ModelProvider;
@@ -62,9 +63,7 @@ public final class AgentWorker implements AutoCloseable {
    */
   public static AgentWorker start(WorkerConfig config, List<DeltaListener> deltaListeners) {
     ModelProvider model =
-        config.modelSpec() == null
-            ? ConciergeAgent.defaultScript()
-            : ModelProviders.fromSpec(config.modelSpec());
+        config.modelSpec() == null ? new DemoModel() : ModelProviders.fromSpec(config.modelSpec());
     WorkflowServiceStubs service = config.temporal().connect();
     AgentStore store = null;
     SseDeltaServer events = null;

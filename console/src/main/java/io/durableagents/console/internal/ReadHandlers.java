@@ -97,7 +97,10 @@ public final class ReadHandlers {
     body.put("transcript", projection.messages(sessionId, -1));
     body.put("approvals", projection.approvals(sessionId, false));
     body.put("businessState", businessState);
-    body.put("lineage", Views.lineage(row.orElse(null), projection.forks(sessionId)));
+    body.put(
+        "lineage",
+        Views.lineage(
+            row.orElse(null), projection.forks(sessionId), projection.subAgents(sessionId)));
     body.put(
         "temporalUrl",
         Views.temporalUrl(options.getTemporalUiUrl(), options.getNamespace(), sessionId));

@@ -49,9 +49,15 @@ final class Views {
     return view;
   }
 
-  static Map<String, Object> lineage(SessionRow session, List<SessionRow> forks) {
+  static Map<String, Object> lineage(
+      SessionRow session, List<SessionRow> forks, List<SessionRow> subAgents) {
     Map<String, Object> parent = null;
-    if (session != null && session.parentSessionId() != null) {
+    Map<String, Object> subAgentOf = null;
+    if (session != null && session.parentCallId() != null) {
+      subAgentOf = new LinkedHashMap<>();
+      subAgentOf.put("sessionId", session.parentSessionId());
+      subAgentOf.put("callId", session.parentCallId());
+    } else if (session != null && session.parentSessionId() != null) {
       parent = new LinkedHashMap<>();
       parent.put("sessionId", session.parentSessionId());
       parent.put("step", session.parentStep());
@@ -68,6 +74,20 @@ final class Views {
                   view.put("sessionId", fork.sessionId());
                   view.put("parentStep", fork.parentStep());
                   view.put("forkPatch", fork.forkPatch());
+                  return view;
+                })
+            .toList());
+    lineage.put("subAgentOf", subAgentOf);
+    lineage.put(
+        "subAgents",
+        subAgents.stream()
+            .map(
+                child -> {
+                  Map<String, Object> view = new LinkedHashMap<>();
+                  view.put("sessionId", child.sessionId());
+                  view.put("agent", child.agent());
+                  view.put("callId", child.parentCallId());
+                  view.put("status", child.status());
                   return view;
                 })
             .toList());

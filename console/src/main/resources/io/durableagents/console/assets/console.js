@@ -356,6 +356,10 @@ export function approvalCard(approval, { withConversation = false, onDecided = n
         { class: 'meta' },
         'requested ', el('span', { class: 'age' }, ageText(approval.requestedAt)), ' ago in ',
         el('a', { href: sessionHref(approval.sessionId), class: 'session-link' }, text(approval.sessionId)),
+        approval.parentSessionId
+          ? el('span', { class: 'sub-agent-of' }, ', a sub-agent session of ',
+            el('a', { href: sessionHref(approval.parentSessionId), class: 'parent-link' }, text(approval.parentSessionId)))
+          : '',
         approval.step !== undefined ? ` · step ${approval.step}` : '',
         approval.run !== undefined ? ` · run ${approval.run}` : '',
         expiryText(approval.expiresAt),
@@ -418,7 +422,9 @@ async function decide(card, approval, approved) {
   outcome.className = 'outcome';
   replaceChildren(outcome, approved ? 'Approving…' : 'Rejecting…');
   try {
-    const answer = await api(`/api/sessions/${enc(approval.sessionId)}/approvals/${enc(approval.approvalId)}`, {
+    // A sub-agent's approval is decided through its parent, which passes the decision on.
+    const decidedIn = approval.parentSessionId || approval.sessionId;
+    const answer = await api(`/api/sessions/${enc(decidedIn)}/approvals/${enc(approval.approvalId)}`, {
       method: 'POST',
       body: { approved, note },
     });

@@ -243,13 +243,25 @@ function duration(ms) {
 function renderLineage(lineage, session) {
   const node = $('lineage');
   const parts = [];
-  const parent = lineage.parent || (session.parentSessionId
+  const parent = lineage.parent || (session.parentSessionId && !session.parentCallId
     ? { sessionId: session.parentSessionId, step: session.parentStep, patch: session.forkPatch }
     : null);
   if (parent && parent.sessionId) {
     parts.push(el('p', {}, 'Fork of ', el('a', { href: sessionHref(parent.sessionId), class: 'mono' }, parent.sessionId),
       parent.step !== undefined && parent.step !== null ? ` at step ${parent.step}` : ''));
     if (parent.patch) parts.push(el('details', {}, el('summary', {}, 'Patch'), prettyPre(parent.patch)));
+  }
+  if (lineage.subAgentOf && lineage.subAgentOf.sessionId) {
+    parts.push(el('p', { class: 'sub-agent-of' }, 'Sub-agent session of ',
+      el('a', { href: sessionHref(lineage.subAgentOf.sessionId), class: 'mono' }, lineage.subAgentOf.sessionId),
+      ', for its call ', el('span', { class: 'mono' }, text(lineage.subAgentOf.callId))));
+  }
+  const subAgents = Array.isArray(lineage.subAgents) ? lineage.subAgents : [];
+  if (subAgents.length) {
+    parts.push(el('p', {}, 'Sub-agent sessions:'));
+    parts.push(el('ul', { class: 'sub-agents' }, subAgents.map((c) => el('li', {},
+      el('a', { href: sessionHref(c.sessionId), class: 'mono' }, text(c.sessionId)),
+      ` (agent ${text(c.agent)}, call ${text(c.callId)}): ${text(c.status)}`))));
   }
   const forks = Array.isArray(lineage.forks) ? lineage.forks : [];
   if (forks.length) {
@@ -259,7 +271,7 @@ function renderLineage(lineage, session) {
       f.parentStep !== undefined && f.parentStep !== null ? ` from step ${f.parentStep}` : '',
       f.forkPatch ? el('details', {}, el('summary', {}, 'Patch'), prettyPre(f.forkPatch)) : null))));
   }
-  replaceChildren(node, parts.length ? parts : el('p', { class: 'muted' }, 'Not a fork, and no forks.'));
+  replaceChildren(node, parts.length ? parts : el('p', { class: 'muted' }, 'Not a fork, no forks, no sub-agent sessions.'));
 }
 
 // ---- Live updates ------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ final class AgentsFileReader {
           "instructions",
           "tools",
           "mcpServers",
+          "subAgents",
           "maxSteps",
           "maxTokens",
           "toolConcurrency",
@@ -76,7 +77,7 @@ final class AgentsFileReader {
     }
     unknownFields(root, "", ROOT_FIELDS);
     mcpServers = new McpServersReader(this, root.get("mcpServers"));
-    List<Agent> agents = new ArrayList<>();
+    List<SubAgentsReader.Declared> declared = new ArrayList<>();
     Map<String, String> pathsByName = new LinkedHashMap<>();
     JsonNode list = root.get("agents");
     if (list == null) {
@@ -88,9 +89,10 @@ final class AgentsFileReader {
     } else {
       for (int i = 0; i < list.size(); i++) {
         String path = LocatedTree.element("agents", i);
-        agent(list.get(i), path, pathsByName).ifPresent(agents::add);
+        agent(list.get(i), path, pathsByName).ifPresent(declared::add);
       }
     }
+    List<Agent> agents = new SubAgentsReader(this, declared, pathsByName.keySet()).build();
     String defaultAgent = string(root, "", "defaultAgent");
     if (defaultAgent != null && !pathsByName.isEmpty() && !pathsByName.containsKey(defaultAgent)) {
       problem(
@@ -112,8 +114,12 @@ final class AgentsFileReader {
         mcpServers.providers());
   }
 
-  /** The agent at {@code path}, or empty when it has problems (which are recorded). */
-  private Optional<Agent> agent(JsonNode node, String path, Map<String, String> pathsByName) {
+  /**
+   * The agent at {@code path}, checked and ready to build once its sub-agents are, or empty when it
+   * has problems (which are recorded).
+   */
+  private Optional<SubAgentsReader.Declared> agent(
+      JsonNode node, String path, Map<String, String> pathsByName) {
     if (!node.isObject()) {
       problem(path, "expected an agent (an object with 'name'), got " + describe(node));
       return Optional.empty();
@@ -158,13 +164,7 @@ final class AgentsFileReader {
     if (problems.size() > before) {
       return Optional.empty();
     }
-    try {
-      return Optional.of(agent.build());
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      // A rule of the builder this reader does not check itself.
-      problem(path, e.getMessage());
-      return Optional.empty();
-    }
+    return Optional.of(new SubAgentsReader.Declared(name, path, agent, node.get("subAgents")));
   }
 
   private List<Tool> tools(JsonNode agent, String agentPath) {

@@ -39,6 +39,7 @@ public final class AgentsMain {
     ServiceLoader.load(AgentsSubcommand.class).forEach(commands::add);
     commands.add(new ProjectionCommand());
     commands.add(new ReplayCommand());
+    commands.add(new McpDemoServerCommand());
     return AgentsCli.commandLine(env, commands.toArray());
   }
 }

@@ -177,6 +177,9 @@ class AgentsFileTest {
 
     assertThat(example.agentNames()).containsExactly("concierge", "weather");
     assertThat(example.defaultAgent()).isEqualTo("concierge");
+    assertThat(example.agents().get(0).subAgents())
+        .extracting(sub -> sub.agent().name())
+        .containsExactly("weather");
     assertThat(needsApproval(example.agents().get(0).tool("book_table"))).isTrue();
   }
 
@@ -272,6 +275,60 @@ class AgentsFileTest {
   }
 
   @Test
+  void subAgents_nameOtherAgentsOfTheFile_whichAreBuiltFirst() {
+    AgentsFile file =
+        parse(
+            "agents.yaml",
+            """
+            agents:
+              - name: concierge
+                subAgents:
+                  - agent: weather
+                    description: Answers weather questions.
+              - name: weather
+                tools: [get_weather]
+            """);
+
+    Agent concierge = file.agents().get(0);
+    assertThat(concierge.subAgents())
+        .singleElement()
+        .satisfies(
+            sub -> {
+              assertThat(sub.agent()).isSameAs(file.agents().get(1));
+              assertThat(sub.description()).isEqualTo("Answers weather questions.");
+            });
+  }
+
+  @Test
+  void subAgents_problems_unknownNamesCyclesAndMissingDescriptions() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                agents:
+                  - name: a
+                    subAgents:
+                      - agent: b
+                        description: B.
+                      - agent: wether
+                        description: W.
+                  - name: b
+                    subAgents:
+                      - agent: a
+                        description: A.
+                      - agent: c
+                  - name: c
+                """))
+        .containsExactly(
+            "agents.yaml:6: agents[0].subAgents[1].agent: no agent named 'wether' in this file;"
+                + " agents: a, b, c",
+            "agents.yaml:10: agents[1].subAgents[0].agent: sub-agent cycle: a -> b -> a; an agent"
+                + " cannot hand a task to itself or to an agent above it",
+            "agents.yaml:12: agents[1].subAgents[1]: missing required field 'description' (the"
+                + " model chooses sub-agents by it)");
+  }
+
+  @Test
   void mcpServers_problems_nameTheLineAndTheField() {
     assertThat(
             problems(
@@ -321,8 +378,9 @@ class AgentsFileTest {
             "agents.yaml:1: defaultAgnet: unknown field; did you mean 'defaultAgent'?",
             "agents.yaml:4: agents[0].maxStep: unknown field; did you mean 'maxSteps'?",
             "agents.yaml:5: agents[0].color: unknown field; known fields: name, model,"
-                + " instructions, tools, mcpServers, maxSteps, maxTokens, toolConcurrency, modelTimeout,"
-                + " modelMaxAttempts, runTimeout, approvalTimeout, idleTimeout, onAgentDrift, outputSchema",
+                + " instructions, tools, mcpServers, subAgents, maxSteps, maxTokens, toolConcurrency,"
+                + " modelTimeout, modelMaxAttempts, runTimeout, approvalTimeout, idleTimeout,"
+                + " onAgentDrift, outputSchema",
             "agents.yaml:8: agents[0].tools[0].aproval: unknown field; did you mean 'approval'?");
   }
 
