@@ -35,7 +35,10 @@ public final class SessionSearchAttributes {
   public static final SearchAttributeKey<Long> PENDING_APPROVALS =
       SearchAttributeKey.forLong("AgentPendingApprovals");
 
-  /** The session a fork was taken from; absent on sessions that are not forks. */
+  /**
+   * The session a fork was taken from, or the parent of a sub-agent session; absent on other
+   * sessions.
+   */
   public static final SearchAttributeKey<String> PARENT_SESSION =
       SearchAttributeKey.forKeyword("AgentParentSession");
 

@@ -42,11 +42,7 @@ final class Session {
     this.start = start;
     String sessionId = Workflow.getInfo().getWorkflowId();
     this.state =
-        new SessionState(
-            sessionId,
-            start.agent(),
-            start.fork() == null ? null : start.fork().parentSessionId(),
-            start.fork() != null);
+        new SessionState(sessionId, start.agent(), parentSessionId(start), start.fork() != null);
     this.approvals = new ApprovalGate(sessionId);
     this.subAgents = new SubAgents(sessionId, start.subAgentOf());
     this.checkpoints =
@@ -58,6 +54,14 @@ final class Session {
 
   String id() {
     return state.sessionId();
+  }
+
+  /** The session a fork was taken from, or a sub-agent session's parent; null for others. */
+  private static String parentSessionId(SessionStart start) {
+    if (start.fork() != null) {
+      return start.fork().parentSessionId();
+    }
+    return start.subAgentOf() == null ? null : start.subAgentOf().parentSessionId();
   }
 
   void useStableIds(boolean stable) {

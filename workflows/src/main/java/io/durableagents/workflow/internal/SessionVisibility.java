@@ -22,7 +22,10 @@ final class SessionVisibility {
   private String agent;
   private boolean upserts;
 
-  /** {@code parentSession}: the session a fork was taken from, null for any other session. */
+  /**
+   * {@code parentSession}: the session a fork was taken from or a sub-agent session's parent, null
+   * for any other session.
+   */
   SessionVisibility(String parentSession) {
     this.parentSession = parentSession;
   }
