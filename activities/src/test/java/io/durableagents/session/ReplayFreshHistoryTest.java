@@ -476,6 +476,48 @@ class ReplayFreshHistoryTest {
     }
   }
 
+  @Test
+  void aParentWhoseSubAgentWaitsForAnApprovalDecidedThroughTheParent_replay() throws Exception {
+    io.durableagents.agent.Agent weather =
+        io.durableagents.agent.Agent.newBuilder("weather")
+            .setModelProvider(
+                Scripts.of(
+                    "{'turns':[{'toolCalls':[{'name':'forecast','arguments':{'city':'Oslo'}}]},"
+                        + "{'text':'rain'}]}"))
+            .setTools(
+                io.durableagents.tools.Tool.newBuilder("forecast")
+                    .setDescription("The forecast of a city.")
+                    .setApprovalPolicy(io.durableagents.tools.ApprovalPolicy.ALWAYS)
+                    .setHandler((args, ctx) -> java.util.Map.of("forecast", "rain"))
+                    .build())
+            .build();
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(
+                "{'turns':[{'toolCalls':[{'name':'weather','arguments':{'task':'Oslo?'}}]},"
+                    + "{'text':'rain in Oslo'}]}"),
+            agent -> agent.addSubAgent(weather, "Answers weather questions."),
+            io.temporal.worker.WorkerFactoryOptions.newBuilder())) {
+      kit.registerSearchAttributes(SearchAttributeUpserts.ALWAYS);
+      RunResult paused = kit.send("golden-parent", "weather in Oslo?");
+      String child = paused.approval().sessionId();
+      kit.session("golden-parent")
+          .approve(new Decision(paused.approval().approvalId(), true, "ok", "a"));
+      assertThat(kit.attach("golden-parent").text()).isEqualTo("rain in Oslo");
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  kit.client
+                      .fetchHistory(child)
+                      .getLastEvent()
+                      .hasWorkflowExecutionCompletedEventAttributes());
+      replayAndKeep(kit, "golden-parent", "sub-agent-parent.json");
+      replayAndKeep(kit, child, "sub-agent-child.json");
+    }
+  }
+
   private static void replayAndKeep(SessionTestKit kit, String sessionId, String file)
       throws Exception {
     WorkflowExecutionHistory history = kit.client.fetchHistory(sessionId);

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Agent;
+import io.durableagents.agent.DriftPolicy;
+import io.durableagents.agent.Execution;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
 import io.durableagents.projection.internal.ProjectionQueries;
@@ -15,8 +17,10 @@ import io.durableagents.tools.Tool;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
+import io.durableagents.workflow.internal.wire.CloseRequest;
 import io.durableagents.workflow.internal.wire.Decision;
 import io.temporal.worker.WorkerFactoryOptions;
+import io.temporal.worker.WorkerOptions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -66,6 +70,21 @@ class SubAgentTest extends SessionKitTest {
 
   private void start(UnaryOperator<Agent.Builder> parent) {
     kit = new SessionTestKit(dir, Scripts.of(DELEGATES), parent, WorkerFactoryOptions.newBuilder());
+  }
+
+  /**
+   * A kit whose workers take no sticky queue: the test server never moves work off a stopped
+   * worker's sticky queue (a real server does), and a redeployed worker must get every task.
+   */
+  private void startRedeployable(UnaryOperator<Agent.Builder> parent) {
+    kit =
+        new SessionTestKit(
+            dir,
+            Scripts.of(DELEGATES),
+            parent,
+            WorkerFactoryOptions.newBuilder(),
+            Execution.ACTIVITY,
+            WorkerOptions.newBuilder().setStickyQueueScheduleToStartTimeout(Duration.ZERO).build());
   }
 
   private String childOf(String parentId) {
@@ -243,6 +262,86 @@ class SubAgentTest extends SessionKitTest {
     assertThat(kit.store.session(childOf("trip-5")).orElseThrow().usage().total()).isEqualTo(60);
     assertThat(done.finishReason()).isEqualTo(FinishReason.MAX_TOKENS);
     assertThat(done.usage().total()).isEqualTo(75);
+  }
+
+  @Test
+  void aForkOfTheParentAtTheEntryWhereTheChildRan_startsANewChildForTheFork() {
+    start(
+        agent ->
+            agent.addSubAgent(
+                weather(ApprovalPolicy.NEVER, FORECASTS), "Answers weather questions."));
+    RunResult original = kit.send("trip-6", "Weather in Oslo?");
+    String originalChild = original.toolCalls().get(0).result().get("sessionId").asText();
+
+    // Entry 1 is the model turn that called the sub-agent, without its result yet.
+    RunResult forked = kit.fork("trip-6", 1, null, "trip-6-fork");
+
+    assertThat(forked.status()).isEqualTo(RunStatus.FINISHED);
+    String forkChild = forked.toolCalls().get(0).result().get("sessionId").asText();
+    assertThat(forkChild).startsWith("trip-6-fork:sub:").isNotEqualTo(originalChild);
+    assertThat(childOf("trip-6-fork")).isEqualTo(forkChild);
+    assertThat(childOf("trip-6")).as("the original keeps its own child").isEqualTo(originalChild);
+    assertThat(forecasts).hasValue(2);
+  }
+
+  @Test
+  void aRedeployThatChangesTheSubAgent_isDriftOfTheParentsRun() {
+    startRedeployable(
+        agent ->
+            agent
+                .setOnAgentDrift(DriftPolicy.ERROR)
+                .addSubAgent(
+                    weather(ApprovalPolicy.ALWAYS, FORECASTS), "Answers weather questions."));
+    RunResult paused = kit.send("trip-7", "Weather in Oslo?");
+
+    Agent changed =
+        weather(ApprovalPolicy.ALWAYS, FORECASTS).toBuilder()
+            .setInstructions("You know the weather, and you say so briefly.")
+            .build();
+    kit.redeploy(
+        agent ->
+            agent
+                .setOnAgentDrift(DriftPolicy.ERROR)
+                .addSubAgent(changed, "Answers weather questions."));
+    kit.session("trip-7")
+        .approve(new Decision(paused.approval().approvalId(), true, null, "alice"));
+    RunResult done = kit.attach("trip-7");
+
+    // The child went on under the definition its parent's run recorded (its own policy: warn);
+    // the parent's next turn found its definition changed, and its policy is error.
+    assertThat(done.toolCalls().get(0).result().get("text").asText()).isEqualTo("rain");
+    assertThat(done.status()).isEqualTo(RunStatus.FAILED);
+    assertThat(done.error().code()).isEqualTo("agent_drift");
+    assertThat(done.error().message()).contains("tester");
+  }
+
+  @Test
+  void aForcedCloseOfTheParent_cancelsItsWaitingChild_andNeitherOutlivesIt() {
+    start(
+        agent ->
+            agent.addSubAgent(
+                weather(ApprovalPolicy.ALWAYS, FORECASTS), "Answers weather questions."));
+    RunResult paused = kit.send("trip-8", "Weather in Oslo?");
+    String childId = paused.approval().sessionId();
+
+    SessionStatus closed = kit.session("trip-8").close(CloseRequest.close(true));
+
+    assertThat(closed.lifecycle()).isEqualTo(SessionLifecycle.CLOSED);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              StoredSession child = kit.store.session(childId).orElseThrow();
+              assertThat(child.status()).isEqualTo(RunStatus.CANCELLED);
+              assertThat(child.closedAt()).isNotNull();
+            });
+    assertThat(
+            kit.client
+                .fetchHistory(childId)
+                .getLastEvent()
+                .hasWorkflowExecutionCompletedEventAttributes())
+        .isTrue();
+    assertThat(forecasts).hasValue(0);
   }
 
   @Test

@@ -56,14 +56,19 @@ final class SubAgentCall {
     this.spec = spec;
   }
 
-  /** The child session id of the call with idempotency key {@code callKey}. */
+  /** The child session id of the call with key {@code callKey} of session {@code parentId}. */
   static String childId(String parentId, String callKey) {
     return parentId + ID_INFIX + callKey.replace("-", "").substring(0, 16);
   }
 
-  /** Runs {@code call} of sub-agent {@code tool}; its idempotency key is {@code callKey}. */
+  /**
+   * Runs {@code call} of sub-agent {@code tool}; {@code callKey} is its {@link
+   * io.durableagents.workflow.internal.activity.IdempotencyKeys#forSubAgent} key.
+   */
   Promise<ToolOutcome> start(ToolSpec tool, ToolCall call, String callKey) {
-    String childId = childId(session.id(), callKey);
+    // The id the session was started under, as its history records it.
+    String parentId = session.start.sessionId() != null ? session.start.sessionId() : session.id();
+    String childId = childId(parentId, callKey);
     List<String> agents = new ArrayList<>();
     if (session.subAgents.isSubAgent()) {
       agents.addAll(session.subAgents.origin().agents());

@@ -10,6 +10,7 @@ import io.durableagents.workflow.internal.wire.SubAgentApproval;
 import io.durableagents.workflow.internal.wire.SubAgentOrigin;
 import io.temporal.workflow.SignalExternalWorkflowException;
 import io.temporal.workflow.Workflow;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -144,18 +145,24 @@ final class SubAgents {
 
   /**
    * Passes {@code decision} on to the session that asks (signal {@code decide}) and answers how
-   * that session closed the approval: the first decision there stands.
+   * that session closed the approval (the first decision there stands), or, when it has not said so
+   * within {@link #CONFIRM_WAIT} (its worker is down), what this decision decides: the signal is
+   * delivered, and that session takes it when it runs again.
    */
   DecisionOutcome decide(Decision decision) {
     Approval approval = waiting.get(decision.approvalId());
     pass(approval, decision);
-    Workflow.await(() -> closed.containsKey(decision.approvalId()));
+    Workflow.await(CONFIRM_WAIT, () -> closed.containsKey(decision.approvalId()));
+    ApprovalStatus outcome = closed.get(decision.approvalId());
+    if (outcome == null) {
+      outcome = decision.approved() ? ApprovalStatus.APPROVED : ApprovalStatus.REJECTED;
+    }
     return new DecisionOutcome(
-        approval.approvalId(),
-        approval.toolCallId(),
-        approval.toolName(),
-        closed.get(decision.approvalId()));
+        approval.approvalId(), approval.toolCallId(), approval.toolName(), outcome);
   }
+
+  /** How long a decision passed on waits for the asking session to say it took it. */
+  static final Duration CONFIRM_WAIT = Duration.ofSeconds(30);
 
   /** The signal's way: passes {@code decision} on without waiting for the outcome. */
   void decideLater(Decision decision) {

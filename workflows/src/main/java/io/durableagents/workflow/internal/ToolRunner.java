@@ -94,11 +94,14 @@ final class ToolRunner {
    */
   Promise<ToolOutcome> run(ToolCall call, int index, JsonNode businessState) {
     ToolSpec tool = spec.tool(call.name());
+    if (tool.isSubAgent()) {
+      return subAgents.start(
+          tool,
+          call,
+          IdempotencyKeys.forSubAgent(executionId, run, callsBefore + index, call.id()));
+    }
     String key =
         IdempotencyKeys.forCall(sessionId, executionId, run, callsBefore + index, call.id());
-    if (tool.isSubAgent()) {
-      return subAgents.start(tool, call, key);
-    }
     ToolRequest request =
         new ToolRequest(
             sessionId,

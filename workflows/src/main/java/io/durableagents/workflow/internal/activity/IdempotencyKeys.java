@@ -49,6 +49,16 @@ public final class IdempotencyKeys {
   }
 
   /**
+   * The key a sub-agent call's child session id ends with: from the call's place, without the
+   * session id for the reason {@link #forApproval} gives (a replay under another workflow id must
+   * start the same child).
+   */
+  public static String forSubAgent(String executionId, int run, int ordinal, String toolCallId) {
+    return uuid(
+        "sub-agent", executionId, Integer.toString(run), Integer.toString(ordinal), toolCallId);
+  }
+
+  /**
    * The key of a call whose request carries none (scheduled by workflow code older than the keys):
    * derived from the activity's own identity, which is stable across its attempts.
    */
