@@ -21,6 +21,7 @@ public record SubAgent(Agent agent, String description) {
 
   private static final JsonNode SCHEMA = parse(INPUT_SCHEMA);
 
+  /** Refuses a null agent or description, and a blank description (the model chooses by it). */
   public SubAgent {
     Objects.requireNonNull(agent, "agent");
     Objects.requireNonNull(description, "description");

@@ -1,5 +1,6 @@
 package io.durableagents.app.browser;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -8,8 +9,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.app.AgentWorker;
 import io.durableagents.app.TemporalDevServer;
 import io.durableagents.app.WorkerConfig;
+import io.durableagents.app.agents.AgentsFile;
+import io.durableagents.app.agents.ToolCatalog;
 import io.durableagents.app.console.ConsoleDeltaListener;
 import io.durableagents.app.demo.ConciergeAgent;
+import io.durableagents.app.testing.ExampleAgents;
 import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
@@ -17,9 +21,11 @@ import io.durableagents.client.ApprovalRow;
 import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SendOptions;
+import io.durableagents.client.SessionRow;
 import io.durableagents.console.AgentConsole;
 import io.durableagents.console.ConsoleAuth;
 import io.durableagents.console.ConsoleOptions;
+import io.durableagents.mcp.McpToolProvider;
 import io.durableagents.session.ApprovalStatus;
 import io.durableagents.session.RunStatus;
 import io.durableagents.streaming.Delta;
@@ -27,6 +33,7 @@ import io.durableagents.streaming.DeltaListener;
 import io.durableagents.workflow.RunResult;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -39,6 +46,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -182,6 +190,111 @@ class ConsoleBrowserIT {
         driver ->
             texts("#transcript .tool-result").stream()
                 .anyMatch(result -> result.contains("Fully booked that night")));
+  }
+
+  @Test
+  void approvesASubAgentsCallFromTheInbox_throughItsParent_andTheLineageLinksBothSessions()
+      throws Exception {
+    // The shipped example: the concierge hands the weather question to its weather sub-agent,
+    // whose MCP tool forecast needs an approval, then books a table (another approval).
+    stack =
+        Stack.start(
+            dir,
+            null,
+            UnaryOperator.identity(),
+            ConsoleAuth.local(),
+            AgentsFile.load(ExampleAgents.write(dir), ToolCatalog.demo()));
+    String parent = "trip-inbox";
+    RunResult paused = stack.agents.send(parent, "Book dinner in Paris tonight");
+    assertThat(paused.status()).as(paused.toString()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(paused.approval().toolName()).isEqualTo("forecast");
+    String child = paused.approval().sessionId();
+    assertThat(child).matches(Pattern.quote(parent + ":sub:") + "[0-9a-f]{16}");
+    String approvalId = paused.approval().approvalId();
+
+    browser.open(stack.console.url());
+    WebElement card = card(approvalId);
+    String cardCss = "article.approval[data-approval-id='" + approvalId + "']";
+    assertThat(card.getAttribute("data-session-id")).isEqualTo(child);
+    assertThat(card.findElement(By.cssSelector(".tool")).getText()).isEqualTo("forecast");
+    assertThat(card.findElement(By.cssSelector("pre.arguments")).getText()).contains("Paris");
+    WebElement childLink = card.findElement(By.cssSelector("a.session-link"));
+    assertThat(childLink.getText()).isEqualTo(child);
+    assertThat(childLink.getAttribute("href")).isEqualTo(sessionPage(child).toString());
+    assertThat(texts(cardCss + " .meta .sub-agent-of"))
+        .containsExactly(", a sub-agent session of " + parent);
+    WebElement parentLink = card.findElement(By.cssSelector(".sub-agent-of a.parent-link"));
+    assertThat(parentLink.getText()).isEqualTo(parent);
+    assertThat(parentLink.getAttribute("href")).isEqualTo(sessionPage(parent).toString());
+    card.findElement(By.cssSelector("button.approve")).click();
+
+    assertThat(outcome(approvalId))
+        .containsIgnoringCase("approved")
+        .contains(System.getProperty("user.name"));
+    ApprovalRow decided = decidedApproval(approvalId);
+    assertThat(decided.status()).isEqualTo(ApprovalStatus.APPROVED);
+    assertThat(decided.sessionId()).isEqualTo(child);
+    assertThat(decided.parentSessionId()).isEqualTo(parent);
+    assertThat(decided.decidedBy()).isEqualTo(System.getProperty("user.name"));
+    // The decision reached the sub-agent through the parent: its forecast ran, it answered, and
+    // the parent went on to its own approval, the booking.
+    RunResult booking = stack.agents.awaitRun(parent);
+    assertThat(booking.status()).as(booking.toString()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(booking.approval().toolName()).isEqualTo("book_table");
+    assertThat(booking.approval().sessionId()).as("the parent's own approval").isNull();
+    assertThat(booking.toolCalls())
+        .filteredOn(call -> call.name().equals("weather"))
+        .singleElement()
+        .satisfies(
+            call -> {
+              assertThat(call.result().get("sessionId").asText()).isEqualTo(child);
+              assertThat(call.result().get("text").asText())
+                  .isEqualTo("Tonight in Paris: sunny, about 21°C.");
+            });
+    // The inbox, on its next poll, shows the parent's own approval, not of a sub-agent session.
+    WebElement bookingCard = card(booking.approval().approvalId());
+    assertThat(bookingCard.getAttribute("data-session-id")).isEqualTo(parent);
+    assertThat(bookingCard.findElements(By.cssSelector(".sub-agent-of"))).isEmpty();
+    SessionRow childRow =
+        await()
+            .atMost(RUN)
+            .until(
+                () -> stack.projection.session(child),
+                row -> row.isPresent() && row.get().status() == RunStatus.FINISHED)
+            .orElseThrow();
+    String callId = childRow.parentCallId();
+    assertThat(callId).isNotBlank();
+
+    // The parent's page lists its sub-agent session, which links to the child's page...
+    browser.open(sessionPage(parent));
+    waitForStatus("awaiting-approval");
+    WebElement subAgent = browser.waitFor("#lineage ul.sub-agents li a", PAGE);
+    assertThat(texts("#lineage ul.sub-agents li"))
+        .containsExactly(child + " (agent weather, call " + callId + "): finished");
+    assertThat(subAgent.getText()).isEqualTo(child);
+    assertThat(subAgent.getAttribute("href")).isEqualTo(sessionPage(child).toString());
+    assertThat(browser.findAll("#lineage p.sub-agent-of")).as("the parent's own lineage").isEmpty();
+    subAgent.click();
+
+    // ...which links back to the parent, for the call that started it.
+    waitForStatus("finished");
+    assertThat(browser.driver().getCurrentUrl()).isEqualTo(sessionPage(child).toString());
+    WebElement backLink = browser.waitFor("#lineage p.sub-agent-of a", PAGE);
+    assertThat(texts("#lineage p.sub-agent-of"))
+        .containsExactly("Sub-agent session of " + parent + ", for its call " + callId);
+    assertThat(backLink.getText()).isEqualTo(parent);
+    assertThat(backLink.getAttribute("href")).isEqualTo(sessionPage(parent).toString());
+    assertThat(browser.findAll("#lineage ul.sub-agents")).as("the child's sub-agents").isEmpty();
+    browser.waitUntil(
+        PAGE,
+        "the child's transcript to show the forecast's answer",
+        driver ->
+            texts("#transcript .message[data-role=assistant] .text")
+                .contains("Tonight in Paris: sunny, about 21°C."));
+    // Found again: the page rebuilds its lineage whenever it refreshes.
+    browser.waitFor("#lineage p.sub-agent-of a", PAGE).click();
+    waitForStatus("awaiting-approval");
+    assertThat(browser.driver().getCurrentUrl()).isEqualTo(sessionPage(parent).toString());
   }
 
   @Test
@@ -489,8 +602,9 @@ class ConsoleBrowserIT {
     return paused;
   }
 
+  /** The page of a session, its id encoded as the pages' links encode it. */
   private URI sessionPage(String session) {
-    return stack.console.url().resolve("sessions/" + session);
+    return stack.console.url().resolve("sessions/" + URLEncoder.encode(session, UTF_8));
   }
 
   /** The inbox card of an approval, once the page shows it. */
@@ -596,7 +710,11 @@ class ConsoleBrowserIT {
    * worker's deltas go to the console through {@code listener} applied to the console's listener.
    */
   private record Stack(
-      AgentWorker worker, ProjectionReader projection, AgentClient agents, AgentConsole console)
+      AgentWorker worker,
+      ProjectionReader projection,
+      AgentClient agents,
+      AgentConsole console,
+      AgentsFile agentsFile)
       implements AutoCloseable {
 
     static Stack start(Path dir, String modelSpec, UnaryOperator<DeltaListener> listener) {
@@ -605,6 +723,16 @@ class ConsoleBrowserIT {
 
     static Stack start(
         Path dir, String modelSpec, UnaryOperator<DeltaListener> listener, ConsoleAuth auth) {
+      return start(dir, modelSpec, listener, auth, null);
+    }
+
+    /** A stack whose worker serves the agents of {@code agentsFile} (null: the demo agent). */
+    static Stack start(
+        Path dir,
+        String modelSpec,
+        UnaryOperator<DeltaListener> listener,
+        ConsoleAuth auth,
+        AgentsFile agentsFile) {
       int number = stacks.incrementAndGet();
       String taskQueue = "console-browser-" + number;
       String projectionUrl = "jdbc:sqlite:" + dir.resolve("projection-" + number + ".db");
@@ -613,11 +741,12 @@ class ConsoleBrowserIT {
       AgentWorker worker =
           AgentWorker.start(
               new WorkerConfig(
-                  server.address(),
-                  WorkerConfig.DEFAULT_NAMESPACE,
-                  taskQueue,
-                  projectionUrl,
-                  modelSpec),
+                      server.address(),
+                      WorkerConfig.DEFAULT_NAMESPACE,
+                      taskQueue,
+                      projectionUrl,
+                      modelSpec)
+                  .withAgents(agentsFile),
               List.of(listener.apply(toConsole)));
       ProjectionReader projection = null;
       try {
@@ -640,12 +769,13 @@ class ConsoleBrowserIT {
                     .setTemporalUiUrl("http://127.0.0.1:8233")
                     .build());
         toConsole.attach(console);
-        return new Stack(worker, projection, agents, console);
+        return new Stack(worker, projection, agents, console, agentsFile);
       } catch (RuntimeException e) {
         if (projection != null) {
           projection.close();
         }
         worker.close();
+        closeMcpServers(agentsFile);
         throw e;
       }
     }
@@ -658,8 +788,19 @@ class ConsoleBrowserIT {
         try {
           worker.close();
         } finally {
-          projection.close();
+          try {
+            projection.close();
+          } finally {
+            closeMcpServers(agentsFile);
+          }
         }
+      }
+    }
+
+    /** Stops the agents file's MCP servers (the stdio ones are processes of this JVM's). */
+    private static void closeMcpServers(AgentsFile agentsFile) {
+      if (agentsFile != null) {
+        agentsFile.mcpServers().forEach(McpToolProvider::close);
       }
     }
   }

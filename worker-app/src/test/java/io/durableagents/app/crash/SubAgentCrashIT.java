@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.app.AgentWorker;
 import io.durableagents.app.TemporalDevServer;
-import io.durableagents.app.cli.AgentsMain;
 import io.durableagents.app.testing.AgentsProcesses;
+import io.durableagents.app.testing.ExampleAgents;
 import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
@@ -22,7 +22,6 @@ import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.ToolCallRecord;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -47,7 +46,7 @@ class SubAgentCrashIT {
   void aParentWaitingOnItsSubAgentsApproval_survivesAWorkerKill_andFinishesWithItsAnswer()
       throws Exception {
     String projection = "jdbc:sqlite:" + dir.resolve("projection.db");
-    Path agentsFile = Files.writeString(dir.resolve("agents.yaml"), example());
+    Path agentsFile = ExampleAgents.write(dir);
     try (TemporalDevServer server = RealTemporal.start(dir);
         AgentsProcesses processes = new AgentsProcesses(dir);
         ProjectionReader reader = ProjectionReader.open(projection)) {
@@ -145,27 +144,6 @@ class SubAgentCrashIT {
         service.shutdownNow();
       }
     }
-  }
-
-  /** The shipped example, its MCP server started from this JVM's classpath. */
-  private static String example() throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String text = Files.readString(Path.of("../docs/examples/agents.yaml"));
-    String server =
-        """
-          forecasts:
-            command: "%s"
-            args: ["-cp", "%s", "%s", "mcp-demo-server"]
-        """
-            .formatted(java, System.getProperty("java.class.path"), AgentsMain.class.getName());
-    String shipped =
-        """
-          forecasts:                      # the demo's MCP server: a process the worker starts (stdio)
-            command: ./agents
-            args: [mcp-demo-server]
-        """;
-    assertThat(text).contains(shipped);
-    return text.replace(shipped, server);
   }
 
   private static JsonNode result(RunResult run, String tool) {
