@@ -265,6 +265,25 @@ class SubAgentTest extends SessionKitTest {
   }
 
   @Test
+  void aChildsApprovalWait_doesNotCountAgainstTheParentsRunTimeout() {
+    start(
+        agent ->
+            agent
+                .setRunTimeout(Duration.ofMinutes(10))
+                .addSubAgent(
+                    weather(ApprovalPolicy.ALWAYS, FORECASTS), "Answers weather questions."));
+    RunResult paused = kit.send("trip-9", "Weather in Oslo?");
+
+    kit.env.sleep(Duration.ofMinutes(50));
+    kit.session("trip-9")
+        .approve(new Decision(paused.approval().approvalId(), true, null, "alice"));
+    RunResult done = kit.attach("trip-9");
+
+    assertThat(done.status()).as(done.toString()).isEqualTo(RunStatus.FINISHED);
+    assertThat(done.text()).isEqualTo("Oslo: rain, says the specialist");
+  }
+
+  @Test
   void aForkOfTheParentAtTheEntryWhereTheChildRan_startsANewChildForTheFork() {
     start(
         agent ->
@@ -312,7 +331,9 @@ class SubAgentTest extends SessionKitTest {
     assertThat(done.toolCalls().get(0).result().get("text").asText()).isEqualTo("rain");
     assertThat(done.status()).isEqualTo(RunStatus.FAILED);
     assertThat(done.error().code()).isEqualTo("agent_drift");
-    assertThat(done.error().message()).contains("tester");
+    assertThat(done.error().message())
+        .contains("tester")
+        .contains("tools changed: weather (sub-agent weather changed)");
   }
 
   @Test

@@ -62,6 +62,9 @@ final class DriftReport {
     if (!Objects.equals(before.approval(), now.approval())) {
       what.add("approval " + before.approval() + " -> " + now.approval());
     }
+    if (!Objects.equals(before.agentFingerprint(), now.agentFingerprint())) {
+      what.add("sub-agent " + now.agent() + " changed");
+    }
     return what;
   }
 

@@ -463,7 +463,18 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public void subAgentApproval(SubAgentApproval notice) {
+    boolean waitedBefore = session.subAgents.waitingApproval() != null;
     session.subAgents.noticed(notice);
+    boolean waitsNow = session.subAgents.waitingApproval() != null;
+    AgentRun current = session.currentRun();
+    if (waitedBefore != waitsNow && current != null && current.timer() != null) {
+      // A wait for a decision does not count against the run's timeout, below as here.
+      if (waitsNow) {
+        current.timer().disarm();
+      } else {
+        current.timer().arm();
+      }
+    }
     session.show();
   }
 

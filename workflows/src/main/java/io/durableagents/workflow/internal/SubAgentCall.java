@@ -126,10 +126,20 @@ final class SubAgentCall {
               Workflow.newDetachedCancellationScope(
                       () ->
                           Async.procedure(
-                              () -> {
-                                childStarted.get();
-                                child.cancel(reason);
-                              }))
+                                  () -> {
+                                    childStarted.get();
+                                    child.cancel(reason);
+                                  })
+                              .exceptionally(
+                                  failure -> {
+                                    // It never started, or ended already: nothing to cancel.
+                                    log.info(
+                                        "{}: cancel not passed on to {}: {}",
+                                        session.id(),
+                                        childId,
+                                        failure.getMessage());
+                                    return null;
+                                  }))
                   .run();
               return reason;
             });
