@@ -72,6 +72,11 @@ class SubAgentTest extends SessionKitTest {
     kit = new SessionTestKit(dir, Scripts.of(DELEGATES), parent, WorkerFactoryOptions.newBuilder());
   }
 
+  /** A kit whose agent hands the weather to {@link #weather} with {@code policy} on its tool. */
+  private void startDelegating(ApprovalPolicy policy) {
+    start(agent -> agent.addSubAgent(weather(policy, FORECASTS), "Answers weather questions."));
+  }
+
   /**
    * A kit whose workers take no sticky queue: the test server never moves work off a stopped
    * worker's sticky queue (a real server does), and a redeployed worker must get every task.
@@ -117,10 +122,7 @@ class SubAgentTest extends SessionKitTest {
 
   @Test
   void aCallRunsTheSubAgentAsAChildSession_itsAnswerIsTheResult_itsTokensCountForTheParent() {
-    start(
-        agent ->
-            agent.addSubAgent(
-                weather(ApprovalPolicy.NEVER, FORECASTS), "Answers weather questions."));
+    startDelegating(ApprovalPolicy.NEVER);
 
     RunResult done = kit.send("trip-1", "Weather in Oslo?");
 
@@ -149,10 +151,7 @@ class SubAgentTest extends SessionKitTest {
 
   @Test
   void aSubAgentsApprovalSurfacesOnTheParent_andADecisionSentToTheParentReachesIt() {
-    start(
-        agent ->
-            agent.addSubAgent(
-                weather(ApprovalPolicy.ALWAYS, FORECASTS), "Answers weather questions."));
+    startDelegating(ApprovalPolicy.ALWAYS);
 
     RunResult paused = kit.send("trip-2", "Weather in Oslo?");
 
@@ -189,10 +188,7 @@ class SubAgentTest extends SessionKitTest {
 
   @Test
   void aDecisionSentToTheSubAgentSessionItself_clearsTheParentsWait() {
-    start(
-        agent ->
-            agent.addSubAgent(
-                weather(ApprovalPolicy.ALWAYS, FORECASTS), "Answers weather questions."));
+    startDelegating(ApprovalPolicy.ALWAYS);
     RunResult paused = kit.send("trip-3", "Weather in Oslo?");
     String childId = paused.approval().sessionId();
 
@@ -211,10 +207,7 @@ class SubAgentTest extends SessionKitTest {
 
   @Test
   void cancellingTheParent_cancelsTheWaitingChild_andClosesItsApproval() {
-    start(
-        agent ->
-            agent.addSubAgent(
-                weather(ApprovalPolicy.ALWAYS, FORECASTS), "Answers weather questions."));
+    startDelegating(ApprovalPolicy.ALWAYS);
     RunResult paused = kit.send("trip-4", "Weather in Oslo?");
     String childId = paused.approval().sessionId();
 
@@ -285,10 +278,7 @@ class SubAgentTest extends SessionKitTest {
 
   @Test
   void aForkOfTheParentAtTheEntryWhereTheChildRan_startsANewChildForTheFork() {
-    start(
-        agent ->
-            agent.addSubAgent(
-                weather(ApprovalPolicy.NEVER, FORECASTS), "Answers weather questions."));
+    startDelegating(ApprovalPolicy.NEVER);
     RunResult original = kit.send("trip-6", "Weather in Oslo?");
     String originalChild = original.toolCalls().get(0).result().get("sessionId").asText();
 
@@ -338,10 +328,7 @@ class SubAgentTest extends SessionKitTest {
 
   @Test
   void aForcedCloseOfTheParent_cancelsItsWaitingChild_andNeitherOutlivesIt() {
-    start(
-        agent ->
-            agent.addSubAgent(
-                weather(ApprovalPolicy.ALWAYS, FORECASTS), "Answers weather questions."));
+    startDelegating(ApprovalPolicy.ALWAYS);
     RunResult paused = kit.send("trip-8", "Weather in Oslo?");
     String childId = paused.approval().sessionId();
 

@@ -157,13 +157,7 @@ public final class ProjectionReader implements AutoCloseable {
    * @throws AgentClientException if the projection cannot be read
    */
   public List<SessionRow> forks(String sessionId) {
-    requireSessionId(sessionId);
-    return read(
-        "the forks of session " + sessionId,
-        connection ->
-            queries.forks(connection, sessionId).stream()
-                .map(ProjectionReader::sessionRow)
-                .toList());
+    return sessionRows("the forks of session ", sessionId, queries::forks);
   }
 
   /**
@@ -174,13 +168,22 @@ public final class ProjectionReader implements AutoCloseable {
    * @throws AgentClientException if the projection cannot be read
    */
   public List<SessionRow> subAgents(String sessionId) {
+    return sessionRows("the sub-agent sessions of session ", sessionId, queries::subAgents);
+  }
+
+  /** The session rows {@code query} answers for {@code sessionId}, read as {@code what}. */
+  private List<SessionRow> sessionRows(
+      String what, String sessionId, SessionQuery<List<StoredSession>> query) {
     requireSessionId(sessionId);
     return read(
-        "the sub-agent sessions of session " + sessionId,
+        what + sessionId,
         connection ->
-            queries.subAgents(connection, sessionId).stream()
-                .map(ProjectionReader::sessionRow)
-                .toList());
+            query.apply(connection, sessionId).stream().map(ProjectionReader::sessionRow).toList());
+  }
+
+  /** A query of the read model about one session. */
+  private interface SessionQuery<T> {
+    T apply(Connection connection, String sessionId) throws SQLException;
   }
 
   /**
