@@ -455,9 +455,11 @@ final class Bench implements AutoCloseable {
                 stepSession(profileQueue, mode, plugin, mode.steps(config, false), false);
             sum.nanos += System.nanoTime() - t0;
             StepProfiler.merge(sum.byType, profiler.snapshot());
-            double[] tasks = StepAnatomy.workflowTasks(historyOf(sum.lastSession));
-            sum.workflowTasks += tasks[0];
-            sum.workflowTaskMs += tasks[1];
+            DispatchTimes times = DispatchTimes.of(historyOf(sum.lastSession));
+            sum.workflowTasks += times.workflowTasks();
+            sum.workflowTaskMs += times.workflowTaskRunMs();
+            sum.workflowTaskWaitMs += times.workflowTaskWaitMs();
+            sum.activityWaitMs += times.activityWaitMs();
           }
         }
       }
@@ -474,7 +476,9 @@ final class Bench implements AutoCloseable {
                   StepProfile.roles(sum.byType, allSteps),
                   anatomyOf(sum.lastSession, steps),
                   sum.workflowTasks / sessions,
-                  sum.workflowTaskMs / allSteps);
+                  sum.workflowTaskMs / allSteps,
+                  sum.workflowTaskWaitMs / allSteps,
+                  sum.activityWaitMs / allSteps);
           report.stepProfile(mode, plugin, profile);
           if (plugin && mode == StepMode.LOCAL) {
             // The default mode's anatomy is activitiesPerStep etc., from the long session.
@@ -483,6 +487,12 @@ final class Bench implements AutoCloseable {
             report.put("localModeWorkflowTasksPerStep", profile.anatomy().workflowTasks);
             report.put("localModeHistoryEventsPerStep", profile.anatomy().events);
             report.put("localModeHistoryBytesPerStep", profile.anatomy().bytes);
+          }
+          if (plugin) {
+            String prefix = mode == StepMode.LOCAL ? "localMode" : "defaultMode";
+            report.put(prefix + "WorkflowTaskWaitMsPerStep", profile.workflowTaskWaitMsPerStep());
+            report.put(prefix + "WorkflowTaskRunMsPerStep", profile.workflowTaskMsPerStep());
+            report.put(prefix + "ActivityWaitMsPerStep", profile.activityWaitMsPerStep());
           }
         }
       }
@@ -499,6 +509,8 @@ final class Bench implements AutoCloseable {
     long nanos;
     double workflowTasks;
     double workflowTaskMs;
+    double workflowTaskWaitMs;
+    double activityWaitMs;
     String lastSession;
   }
 

@@ -370,12 +370,24 @@ final class BenchReport {
     profileRow(out, "workflow tasks", columns, p -> p.anatomy().workflowTasks);
     profileRow(out, "  whole session (count)", columns, StepProfile::workflowTasksPerSession);
     profileRow(out, "  their run time (history), ms", columns, StepProfile::workflowTaskMsPerStep);
+    profileRow(
+        out,
+        "  their wait for a worker (history), ms",
+        columns,
+        StepProfile::workflowTaskWaitMsPerStep);
+    profileRow(
+        out,
+        "activities' wait for a worker (history), ms",
+        columns,
+        StepProfile::activityWaitMsPerStep);
     profileRow(out, "history events", columns, p -> p.anatomy().events);
     profileRow(out, "history bytes", columns, p -> p.anatomy().bytes);
     out.println(
         "  (rest = wall time less the waits and the workflow code; the counts per step are between a");
     out.println(
-        "   session's first and last model turn; local activities run inside a workflow task's run time)");
+        "   session's first and last model turn; local activities run inside a workflow task's run time;");
+    out.println(
+        "   the waits for a worker are from scheduled to started, per history: the server's dispatch)");
     out.println();
   }
 

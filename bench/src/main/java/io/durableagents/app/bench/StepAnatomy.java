@@ -1,6 +1,5 @@
 package io.durableagents.app.bench;
 
-import com.google.protobuf.Timestamp;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -116,36 +115,6 @@ final class StepAnatomy {
       }
     }
     return starts;
-  }
-
-  /**
-   * The workflow tasks of {@code events} that completed, and their total ms from start to
-   * completion.
-   */
-  static double[] workflowTasks(List<HistoryEvent> events) {
-    double count = 0;
-    double ms = 0;
-    HistoryEvent started = null;
-    for (HistoryEvent event : events) {
-      switch (event.getEventType()) {
-        case EVENT_TYPE_WORKFLOW_TASK_STARTED -> started = event;
-        case EVENT_TYPE_WORKFLOW_TASK_COMPLETED -> {
-          count++;
-          if (started != null) {
-            Timestamp end = event.getEventTime();
-            Timestamp start = started.getEventTime();
-            ms +=
-                (end.getSeconds() - start.getSeconds()) * 1e3
-                    + (end.getNanos() - start.getNanos()) / 1e6;
-          }
-          started = null;
-        }
-        default -> {
-          // not a workflow task's end
-        }
-      }
-    }
-    return new double[] {count, ms};
   }
 
   /** {@code LocalActivity <type>} for a local activity's marker, else the marker's name. */

@@ -14,6 +14,9 @@ import java.util.Map;
  * @param anatomy one session's events between its first and last model turn, per step
  * @param workflowTasksPerSession workflow tasks of a whole session (start to result)
  * @param workflowTaskMsPerStep ms workflow tasks ran (started to completed, per history) per step
+ * @param workflowTaskWaitMsPerStep ms workflow tasks waited for a worker (scheduled to started, per
+ *     history) per step: the server's dispatch
+ * @param activityWaitMsPerStep ms activities waited for a worker (scheduled to started) per step
  */
 record StepProfile(
     int sessions,
@@ -22,7 +25,9 @@ record StepProfile(
     Map<String, Role> roles,
     StepAnatomy anatomy,
     double workflowTasksPerSession,
-    double workflowTaskMsPerStep) {
+    double workflowTaskMsPerStep,
+    double workflowTaskWaitMsPerStep,
+    double activityWaitMsPerStep) {
 
   /** One role's calls, handler ms and waited ms, each per step. */
   record Role(double calls, double handlerMs, double waitedMs) {}
