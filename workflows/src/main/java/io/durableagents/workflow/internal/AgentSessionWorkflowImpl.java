@@ -182,6 +182,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
             () ->
                 timer[0] = Workflow.newTimer(session.lifecycle.idleTimeout(session.state.spec())));
     idle.run();
+    // Cancelled when work comes first: an end of the wait, not a failure to report.
+    timer[0].exceptionally(cancelled -> null);
     Workflow.await(() -> timer[0].isCompleted() || work.get());
     if (!timer[0].isCompleted()) {
       idle.cancel();

@@ -55,7 +55,9 @@ final class RunTimer {
                           timedOut = true;
                           onTimeout.run();
                           return null;
-                        }));
+                        })
+                    // Disarmed: cancelled, not failed.
+                    .exceptionally(cancelled -> null));
     scope.run();
   }
 

@@ -119,6 +119,8 @@ final class SubAgentCall {
                                     .withTimes(startedAt, Workflow.currentTimeMillis()))))
         .run();
     Promise<?> childStarted = Workflow.getWorkflowExecution(child);
+    // A child that could not start says so through the call's outcome.
+    childStarted.exceptionally(notStarted -> null);
     runScope
         .getCancellationRequest()
         .thenApply(
