@@ -4,12 +4,28 @@ import io.durableagents.workflow.ErrorInfo;
 import io.durableagents.workflow.internal.activity.ModelFailureDetails;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.failure.TimeoutFailure;
 
 /** How an activity's failure becomes the {@link ErrorInfo} of a run. */
 final class Failures {
   private Failures() {}
+
+  /**
+   * The message of a failed activity or child workflow: its cause's own message, without the SDK's
+   * wrapping.
+   */
+  static String messageOf(Throwable failure) {
+    Throwable cause = failure;
+    if ((failure instanceof ActivityFailure || failure instanceof ChildWorkflowFailure)
+        && failure.getCause() != null) {
+      cause = failure.getCause();
+    }
+    return cause instanceof TemporalFailure temporal
+        ? temporal.getOriginalMessage()
+        : String.valueOf(cause.getMessage());
+  }
 
   /** The failure's type and message; {@code fallbackCode} where it has no type. */
   static ErrorInfo errorOf(ActivityFailure failure, String fallbackCode) {

@@ -16,8 +16,6 @@ import io.durableagents.workflow.internal.wire.ErrorResults;
 import io.durableagents.workflow.internal.wire.SessionStart;
 import io.durableagents.workflow.internal.wire.SubAgentOrigin;
 import io.temporal.api.enums.v1.ParentClosePolicy;
-import io.temporal.failure.ChildWorkflowFailure;
-import io.temporal.failure.TemporalFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.ChildWorkflowCancellationType;
@@ -186,7 +184,8 @@ final class SubAgentCall {
   /** The call's result from the child's run: its answer, or why it has none. */
   private ToolOutcome settled(String childId, RunResult result, Throwable failure) {
     if (failure != null || result == null) {
-      String why = failure == null ? "its session ended without a run" : describe(failure);
+      String why =
+          failure == null ? "its session ended without a run" : Failures.messageOf(failure);
       log.warn("{}: sub-agent session {} failed: {}", session.id(), childId, why);
       return new ToolOutcome(
           withSession(ErrorResults.of(ErrorResults.SUB_AGENT_FAILED, why), childId), true);
@@ -216,16 +215,5 @@ final class SubAgentCall {
   private static JsonNode withSession(ObjectNode error, String childId) {
     error.put("sessionId", childId);
     return error;
-  }
-
-  private static String describe(Throwable failure) {
-    Throwable cause = failure;
-    if (cause instanceof ChildWorkflowFailure && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    if (cause instanceof TemporalFailure temporal) {
-      return temporal.getOriginalMessage();
-    }
-    return String.valueOf(cause.getMessage());
   }
 }

@@ -27,8 +27,6 @@ final class SubAgents {
   /** How deep sub-agent sessions nest below a session that is no sub-agent's. */
   static final int MAX_DEPTH = 3;
 
-  private static final int KEPT_CLOSED = 1000;
-
   private final String sessionId;
   private final SubAgentOrigin origin;
 
@@ -121,7 +119,7 @@ final class SubAgents {
     } else {
       waiting.remove(approvalId);
       closed.put(approvalId, notice.status());
-      while (closed.size() > KEPT_CLOSED) {
+      while (closed.size() > ApprovalGate.KEPT_CLOSED_IDS) {
         closed.remove(closed.keySet().iterator().next());
       }
     }

@@ -11,9 +11,7 @@ import io.durableagents.workflow.internal.activity.ToolRequest;
 import io.durableagents.workflow.internal.activity.ToolSpec;
 import io.durableagents.workflow.internal.wire.ErrorResults;
 import io.temporal.failure.ActivityFailure;
-import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
-import io.temporal.failure.TemporalFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.CompletablePromise;
@@ -206,7 +204,8 @@ final class ToolRunner {
   }
 
   private static ToolOutcome failed(RuntimeException failure) {
-    return new ToolOutcome(ErrorResults.of(ErrorResults.TOOL_FAILED, describe(failure)), true);
+    return new ToolOutcome(
+        ErrorResults.of(ErrorResults.TOOL_FAILED, Failures.messageOf(failure)), true);
   }
 
   private static boolean isCancellation(Throwable failure) {
@@ -216,19 +215,5 @@ final class ToolRunner {
       }
     }
     return false;
-  }
-
-  private static String describe(RuntimeException failure) {
-    Throwable cause = failure;
-    if (failure instanceof ActivityFailure && failure.getCause() != null) {
-      cause = failure.getCause();
-    }
-    if (cause instanceof ApplicationFailure application) {
-      return application.getOriginalMessage();
-    }
-    if (cause instanceof TemporalFailure temporal) {
-      return temporal.getOriginalMessage();
-    }
-    return String.valueOf(cause.getMessage());
   }
 }
