@@ -108,7 +108,7 @@ public final class TemporalDevServer implements AutoCloseable {
             List.of("--search-attribute", attribute.getKey() + "=" + attribute.getValue()));
       }
     }
-    for (String dynamicConfig : options.dynamicConfig) {
+    for (String dynamicConfig : options.dynamicConfig()) {
       command.addAll(List.of("--dynamic-config-value", dynamicConfig));
     }
     for (String pragma : options.sqlitePragmas) {
@@ -303,6 +303,19 @@ public final class TemporalDevServer implements AutoCloseable {
   public static final List<String> WORKER_VERSIONING =
       List.of("system.enableDeploymentVersions=true", "system.enableSendTargetVersionChanged=true");
 
+  /**
+   * The dynamic configuration values every start adds unless {@link
+   * Options.Builder#serverDispatchDefaults()} says not to. The server's history service hands a new
+   * workflow or activity task to matching when its transfer queue reader next polls, and the reader
+   * of each history shard polls at most {@code history.transferProcessorMaxPollRPS} times a second
+   * (default 20): on the dev server's single shard a task waited up to 50 ms, about 37 ms on
+   * average, so a step of a model turn and a tool took about 104 ms instead of 28
+   * (docs/benchmarks.md, "what sets the wait"). The reader polls when tasks arrive, never in a
+   * loop, so the higher limit costs nothing while idle.
+   */
+  public static final List<String> FAST_DISPATCH =
+      List.of("history.transferProcessorMaxPollRPS=1000");
+
   /** How to start a {@link TemporalDevServer}. */
   public static final class Options {
     private final Path binary;
@@ -314,6 +327,7 @@ public final class TemporalDevServer implements AutoCloseable {
     private final List<String> sqlitePragmas;
     private final Duration startTimeout;
     private final boolean registerSearchAttributes;
+    private final boolean fastDispatch;
 
     private Options(Builder builder) {
       this.binary = builder.binary;
@@ -325,6 +339,22 @@ public final class TemporalDevServer implements AutoCloseable {
       this.sqlitePragmas = List.copyOf(builder.sqlitePragmas);
       this.startTimeout = builder.startTimeout;
       this.registerSearchAttributes = builder.registerSearchAttributes;
+      this.fastDispatch = builder.fastDispatch;
+    }
+
+    /** {@link #FAST_DISPATCH} (each unless given a value of its own), then the values given. */
+    List<String> dynamicConfig() {
+      List<String> values = new ArrayList<>();
+      if (fastDispatch) {
+        for (String value : FAST_DISPATCH) {
+          String key = value.substring(0, value.indexOf('=') + 1);
+          if (dynamicConfig.stream().noneMatch(given -> given.startsWith(key))) {
+            values.add(value);
+          }
+        }
+      }
+      values.addAll(dynamicConfig);
+      return values;
     }
 
     /** Options for the CLI binary at {@code binary} (see {@link TemporalCli#locate}). */
@@ -343,6 +373,7 @@ public final class TemporalDevServer implements AutoCloseable {
       private final List<String> sqlitePragmas = new ArrayList<>();
       private Duration startTimeout = Duration.ofSeconds(60);
       private boolean registerSearchAttributes = true;
+      private boolean fastDispatch = true;
 
       private Builder(Path binary) {
         this.binary = Objects.requireNonNull(binary, "binary");
@@ -399,6 +430,16 @@ public final class TemporalDevServer implements AutoCloseable {
        */
       public Builder workerVersioning() {
         WORKER_VERSIONING.forEach(this::dynamicConfig);
+        return this;
+      }
+
+      /**
+       * Leaves out {@link #FAST_DISPATCH}: the server dispatches tasks at its own default pace, as
+       * {@code temporal server start-dev} does when started by hand (the bench's anatomy compares
+       * both).
+       */
+      public Builder serverDispatchDefaults() {
+        this.fastDispatch = false;
         return this;
       }
 

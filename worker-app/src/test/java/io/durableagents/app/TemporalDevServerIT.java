@@ -14,6 +14,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,6 +73,32 @@ class TemporalDevServerIT {
             () -> TemporalDevServer.start(TemporalDevServer.Options.newBuilder(fake).build()))
         .hasMessageContaining("exited with 3")
         .hasMessageContaining("cannot bind: nope");
+  }
+
+  @Test
+  void theTransferQueueIsPolledAtOnce_unlessTheServersDefaultsAreAsked() throws Exception {
+    // A fake CLI that writes its arguments down and exits: enough to see what a start asks for.
+    Path args = dir.resolve("args");
+    Path fake = dir.resolve("recording-temporal");
+    Files.writeString(fake, "#!/bin/sh\necho \"$@\" >> '" + args + "'\nexit 3\n");
+    fake.toFile().setExecutable(true);
+    for (TemporalDevServer.Options.Builder options :
+        List.of(
+            TemporalDevServer.Options.newBuilder(fake),
+            TemporalDevServer.Options.newBuilder(fake).serverDispatchDefaults(),
+            TemporalDevServer.Options.newBuilder(fake)
+                .dynamicConfig("history.transferProcessorMaxPollRPS=50"))) {
+      assertThatThrownBy(() -> TemporalDevServer.start(options.build()))
+          .hasMessageContaining("exited with 3");
+    }
+    List<String> starts = Files.readAllLines(args);
+    assertThat(starts).hasSize(3);
+    assertThat(starts.get(0))
+        .contains("--dynamic-config-value history.transferProcessorMaxPollRPS=1000");
+    assertThat(starts.get(1)).doesNotContain("transferProcessorMaxPollRPS");
+    assertThat(starts.get(2))
+        .contains("--dynamic-config-value history.transferProcessorMaxPollRPS=50")
+        .doesNotContain("transferProcessorMaxPollRPS=1000");
   }
 
   @Test
