@@ -41,6 +41,7 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -64,9 +65,11 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * The measurements of {@code agents bench}: one worker process (this one) running the plugin and
- * the hand-written {@link Baseline} workflows side by side, against the embedded Temporal test
- * server and a temporary SQLite projection unless told otherwise.
+ * The measurements of {@code agents bench}: the plugin in this process, the hand-written {@link
+ * Baseline} step loops in a plain worker process of their own ({@link BaselineWorkerCommand}),
+ * against the embedded Temporal test server and a temporary SQLite projection unless told
+ * otherwise. The step profile and the approval probe time both sides in this process, where its
+ * interceptor and clock can see them.
  *
  * <p>Every figure is measured in this run; ratios compare measurements taken close together (plugin
  * and baseline rounds alternate). Nothing here asserts a threshold.
@@ -88,6 +91,7 @@ final class Bench implements AutoCloseable {
   private final String longQueue;
   private final String waitQueue;
   private final String profileQueue;
+  private final String baselineQueue;
   private final ProbeClock clock = new ProbeClock();
   private final List<Agent> agents;
   private final boolean externalTemporal;
@@ -99,6 +103,7 @@ final class Bench implements AutoCloseable {
 
   private EmbeddedTemporalServer server;
   private Path tempDir;
+  private AgentsCommandProcess baselineWorker;
   private WorkflowServiceStubs service;
   private WorkflowClient client;
   private AgentStore store;
@@ -127,6 +132,7 @@ final class Bench implements AutoCloseable {
     this.longQueue = prefix + "-long";
     this.waitQueue = prefix + "-wait";
     this.profileQueue = prefix + "-profile";
+    this.baselineQueue = prefix + "-baseline";
     this.agents = BenchAgents.create(config, clock);
     this.externalTemporal = temporal != null;
     this.externalProjection = projection != null;
@@ -158,9 +164,10 @@ final class Bench implements AutoCloseable {
       address = temporal;
     }
     service = connect(address);
+    tempDir = Files.createTempDirectory("agents-bench");
+    baselineWorker = startBaselineWorker(address, namespace);
     String url;
     if (projection == null) {
-      tempDir = Files.createTempDirectory("agents-bench");
       url = "jdbc:sqlite:" + tempDir.resolve("projection.db");
     } else {
       url = projection;
@@ -180,6 +187,39 @@ final class Bench implements AutoCloseable {
             service, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
     startFactory(mainQueue, -1, true);
     startFactory(longQueue, 1, true);
+  }
+
+  /**
+   * The hand-written step loops' worker: a process of its own with the SDK's defaults ({@link
+   * BaselineWorkerCommand}), so a ratio compares the plugin with a plain worker, not with code that
+   * shares the plugin's JVM, threads and heap.
+   */
+  private AgentsCommandProcess startBaselineWorker(String address, String namespace) {
+    AgentsCommandProcess process =
+        AgentsCommandProcess.start(
+            "baseline-worker",
+            tempDir,
+            tempDir.resolve("baseline-worker.log"),
+            List.of(),
+            List.of(
+                "bench",
+                "baseline-worker",
+                "--temporal",
+                address,
+                "--namespace",
+                namespace,
+                "--task-queue",
+                baselineQueue),
+            Map.of());
+    try {
+      if (!process.awaitReady(BaselineWorkerCommand.READY, Duration.ofSeconds(60))) {
+        throw new IllegalStateException("the baseline worker did not start:\n" + process.tail(20));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+    return process;
   }
 
   /**
@@ -417,7 +457,8 @@ final class Bench implements AutoCloseable {
       return id;
     }
     String id = nextId(mode == StepMode.LOCAL ? "base-local" : "base");
-    WorkflowOptions options = options(id, queue);
+    // The profile times the baseline on its own worker; the measured rounds use the plain one.
+    WorkflowOptions options = options(id, queue.equals(profileQueue) ? queue : baselineQueue);
     int done =
         mode == StepMode.LOCAL
             ? client.newWorkflowStub(Baseline.LocalSteps.class, options).run(steps)
@@ -501,6 +542,74 @@ final class Bench implements AutoCloseable {
       factory.shutdown();
       factory.awaitTermination(10, TimeUnit.SECONDS);
     }
+  }
+
+  /**
+   * {@code --anatomy}: each kind of step session, one at a time, the plugin on a worker whose
+   * interceptor times every call and the hand-written loop in its own worker process; each step
+   * taken apart from the histories. After one unmeasured session of each kind, {@code rounds}
+   * sessions of each, the kinds taking turns.
+   */
+  List<AnatomyRow> anatomy() {
+    StepProfiler profiler = new StepProfiler();
+    WorkerFactory factory = startFactory(profileQueue, -1, false, profiler);
+    try {
+      return sectionWithResult("step anatomy", () -> measureAnatomy(profiler));
+    } finally {
+      factories.remove(profileQueue);
+      factory.shutdown();
+      factory.awaitTermination(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private List<AnatomyRow> measureAnatomy(StepProfiler profiler) {
+    boolean[] sides = {true, false};
+    for (StepMode mode : StepMode.values()) {
+      for (boolean plugin : sides) {
+        anatomySession(mode, plugin);
+      }
+    }
+    Map<String, ProfileSums> sums = new LinkedHashMap<>();
+    Map<String, DispatchTimes> times = new LinkedHashMap<>();
+    for (int i = 0; i < config.rounds(); i++) {
+      for (StepMode mode : StepMode.values()) {
+        for (boolean plugin : sides) {
+          String kind = mode + "/" + plugin;
+          ProfileSums sum = sums.computeIfAbsent(kind, k -> new ProfileSums());
+          profiler.reset();
+          long t0 = System.nanoTime();
+          String id = anatomySession(mode, plugin);
+          sum.nanos += System.nanoTime() - t0;
+          StepProfiler.merge(sum.byType, profiler.snapshot());
+          times.merge(kind, DispatchTimes.of(historyOf(id)), DispatchTimes::plus);
+        }
+      }
+    }
+    List<AnatomyRow> rows = new ArrayList<>();
+    for (StepMode mode : StepMode.values()) {
+      int steps = mode.steps(config, false);
+      int allSteps = config.rounds() * steps;
+      for (boolean plugin : sides) {
+        String kind = mode + "/" + plugin;
+        ProfileSums sum = sums.get(kind);
+        rows.add(
+            new AnatomyRow(
+                mode,
+                plugin,
+                config.rounds(),
+                steps,
+                sum.nanos / 1e6 / allSteps,
+                times.get(kind),
+                plugin ? StepProfile.roles(sum.byType, allSteps) : Map.of()));
+      }
+    }
+    return rows;
+  }
+
+  /** The plugin on the profiled worker, the baseline on its own worker process. */
+  private String anatomySession(StepMode mode, boolean plugin) {
+    return stepSession(
+        plugin ? profileQueue : baselineQueue, mode, plugin, mode.steps(config, false), false);
   }
 
   /** What the profiled sessions of one kind added up to. */
@@ -1024,6 +1133,13 @@ final class Bench implements AutoCloseable {
       factory.awaitTermination(10, TimeUnit.SECONDS);
     }
     factories.clear();
+    if (baselineWorker != null) {
+      try {
+        baselineWorker.kill();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     List<String> ids;
     synchronized (started) {
       ids = new ArrayList<>(started);

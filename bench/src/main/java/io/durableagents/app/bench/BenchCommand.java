@@ -1,8 +1,10 @@
 package io.durableagents.app.bench;
 
+import io.durableagents.app.TemporalCli;
 import io.durableagents.app.cli.AgentsSubcommand;
 import io.durableagents.cli.ExitCodes;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,7 +31,7 @@ import picocli.CommandLine.Spec;
             + " TEMPORAL_ADDRESS / AGENTS_PROJECTION_URL, so it never fills a shared deployment"
             + " by accident. A full run takes a few minutes; --quick well under two."
             + " 'bench console' times the web console's lists instead.",
-    subcommands = ConsoleBenchCommand.class,
+    subcommands = {ConsoleBenchCommand.class, BaselineWorkerCommand.class},
     footer = "")
 public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
   @Spec CommandSpec spec;
@@ -38,6 +40,15 @@ public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
       names = "--quick",
       description = "Fewer rounds, sessions and samples (under two minutes).")
   boolean quick;
+
+  @Option(
+      names = "--anatomy",
+      description =
+          "Only take steps apart on the real server: where each step's time goes (the server's"
+              + " dispatch, workflow tasks, activities, the plugin's handlers), plugin next to a"
+              + " hand-written loop in its own worker. Without --temporal it starts the Temporal"
+              + " CLI's dev server twice: with its own defaults and as 'agents server' does.")
+  boolean anatomy;
 
   @Option(
       names = "--json",
@@ -71,6 +82,25 @@ public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
     String projectionUrl = given("--projection") ? blankToNull(projection) : null;
     String ns =
         given("--namespace") && blankToNull(namespace) != null ? namespace.strip() : "default";
+    if (anatomy) {
+      List<AnatomyBench.ServerRun> runs =
+          AnatomyBench.run(
+              config,
+              temporalAddress == null
+                  ? TemporalCli.locate(null).orElseGet(() -> TemporalCli.install(null))
+                  : null,
+              temporalAddress,
+              ns,
+              projectionUrl,
+              err);
+      if (json) {
+        out.println(AnatomyBench.toJson(runs));
+      } else {
+        AnatomyBench.printTable(runs, out);
+      }
+      out.flush();
+      return ExitCodes.OK;
+    }
     BenchReport report;
     try (Bench bench = new Bench(config, temporalAddress, ns, projectionUrl, err)) {
       err.println("bench: " + config.name() + " run on " + bench.target());

@@ -17,13 +17,28 @@ import java.util.Map;
  * @param workflowTaskRunMs their started-to-completed times, summed
  * @param activities started activities
  * @param activityWaitMs their scheduled-to-started times, summed
+ * @param activityRunMs the started-to-completed times of those that completed, summed
  */
 record DispatchTimes(
     int workflowTasks,
     double workflowTaskWaitMs,
     double workflowTaskRunMs,
     int activities,
-    double activityWaitMs) {
+    double activityWaitMs,
+    double activityRunMs) {
+
+  static final DispatchTimes NONE = new DispatchTimes(0, 0, 0, 0, 0, 0);
+
+  /** Both sessions' times together. */
+  DispatchTimes plus(DispatchTimes other) {
+    return new DispatchTimes(
+        workflowTasks + other.workflowTasks,
+        workflowTaskWaitMs + other.workflowTaskWaitMs,
+        workflowTaskRunMs + other.workflowTaskRunMs,
+        activities + other.activities,
+        activityWaitMs + other.activityWaitMs,
+        activityRunMs + other.activityRunMs);
+  }
 
   static DispatchTimes of(List<HistoryEvent> events) {
     int tasks = 0;
@@ -31,9 +46,11 @@ record DispatchTimes(
     double taskRun = 0;
     int activities = 0;
     double activityWait = 0;
+    double activityRun = 0;
     HistoryEvent scheduled = null;
     HistoryEvent started = null;
     Map<Long, Timestamp> activityScheduled = new HashMap<>();
+    Map<Long, Timestamp> activityStarted = new HashMap<>();
     for (HistoryEvent event : events) {
       switch (event.getEventType()) {
         case EVENT_TYPE_WORKFLOW_TASK_SCHEDULED -> scheduled = event;
@@ -59,13 +76,22 @@ record DispatchTimes(
             activities++;
             activityWait += ms(at, event.getEventTime());
           }
+          activityStarted.put(event.getEventId(), event.getEventTime());
+        }
+        case EVENT_TYPE_ACTIVITY_TASK_COMPLETED -> {
+          Timestamp at =
+              activityStarted.get(
+                  event.getActivityTaskCompletedEventAttributes().getStartedEventId());
+          if (at != null) {
+            activityRun += ms(at, event.getEventTime());
+          }
         }
         default -> {
           // no dispatch time
         }
       }
     }
-    return new DispatchTimes(tasks, taskWait, taskRun, activities, activityWait);
+    return new DispatchTimes(tasks, taskWait, taskRun, activities, activityWait, activityRun);
   }
 
   private static double ms(Timestamp from, Timestamp to) {

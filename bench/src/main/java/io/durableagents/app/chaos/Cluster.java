@@ -3,6 +3,7 @@ package io.durableagents.app.chaos;
 import com.google.errorprone.annotations.FormatMethod;
 import io.durableagents.app.TemporalCli;
 import io.durableagents.app.TemporalDevServer;
+import io.durableagents.app.bench.AgentsCommandProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -60,14 +61,14 @@ final class Cluster implements AutoCloseable {
   private int temporalPort;
   private volatile TemporalDevServer server;
   private int consolePort;
-  private volatile ChaosProcess console;
+  private volatile AgentsCommandProcess console;
   private int consoleStarts;
   private volatile boolean closing;
 
   /** One worker position: the process serving in it, replaced after each kill. */
   private static final class Slot {
     final int number;
-    volatile ChaosProcess current;
+    volatile AgentsCommandProcess current;
     int starts;
 
     Slot(int number) {
@@ -155,7 +156,7 @@ final class Cluster implements AutoCloseable {
    */
   boolean killWorker(int slot) throws InterruptedException {
     Slot s = slots[slot];
-    ChaosProcess victim;
+    AgentsCommandProcess victim;
     synchronized (s) {
       victim = s.current;
       if (victim == null || closing) {
@@ -170,7 +171,7 @@ final class Cluster implements AutoCloseable {
       pendingRestarts.add(
           restarts.submit(
               () -> {
-                ChaosProcess replacement = startWorker(s);
+                AgentsCommandProcess replacement = startWorker(s);
                 s.current = replacement;
                 timeline.add(
                     new Timeline.Fault(
@@ -234,7 +235,7 @@ final class Cluster implements AutoCloseable {
 
   /** {@code kill -9} of the console, then a start on the same port. */
   void restartConsole() throws InterruptedException {
-    ChaosProcess victim = console;
+    AgentsCommandProcess victim = console;
     long killedAt = System.currentTimeMillis();
     victim.kill();
     console = startConsole();
@@ -272,7 +273,7 @@ final class Cluster implements AutoCloseable {
     closing = true;
     awaitRestarts();
     for (Slot slot : slots) {
-      ChaosProcess worker = slot.current;
+      AgentsCommandProcess worker = slot.current;
       if (worker != null) {
         worker.kill();
       }
@@ -283,13 +284,13 @@ final class Cluster implements AutoCloseable {
   String tails() {
     StringBuilder text = new StringBuilder();
     for (Slot slot : slots) {
-      ChaosProcess worker = slot == null ? null : slot.current;
+      AgentsCommandProcess worker = slot == null ? null : slot.current;
       if (worker != null) {
         text.append("\n--- ").append(worker.name()).append(" (pid ").append(worker.pid());
         text.append(") ---\n").append(worker.tail(15));
       }
     }
-    ChaosProcess c = console;
+    AgentsCommandProcess c = console;
     if (c != null) {
       text.append("\n--- ").append(c.name()).append(" ---\n").append(c.tail(15));
     }
@@ -335,7 +336,7 @@ final class Cluster implements AutoCloseable {
     return dir.resolve("temporal.db");
   }
 
-  private ChaosProcess startWorker(Slot slot) {
+  private AgentsCommandProcess startWorker(Slot slot) {
     List<String> args =
         List.of(
             "worker",
@@ -352,11 +353,11 @@ final class Cluster implements AutoCloseable {
     return startUntilReady(
         () -> {
           slot.starts++;
-          return ChaosProcess.start(
+          return AgentsCommandProcess.start(
               "worker-" + slot.number + "." + slot.starts,
               dir,
               logs.resolve("worker-" + slot.number + ".log"),
-              ChaosProcess.SERVICE_JVM,
+              AgentsCommandProcess.SERVICE_JVM,
               args,
               Map.of(LedgerTools.VARIABLE, ledgerDir.toString()));
         },
@@ -364,7 +365,7 @@ final class Cluster implements AutoCloseable {
         WORKER_READY);
   }
 
-  private ChaosProcess startConsole() {
+  private AgentsCommandProcess startConsole() {
     List<String> args =
         List.of(
             "console",
@@ -379,11 +380,11 @@ final class Cluster implements AutoCloseable {
     return startUntilReady(
         () -> {
           consoleStarts++;
-          return ChaosProcess.start(
+          return AgentsCommandProcess.start(
               "console." + consoleStarts,
               dir,
               logs.resolve("console.log"),
-              ChaosProcess.SERVICE_JVM,
+              AgentsCommandProcess.SERVICE_JVM,
               args,
               Map.of());
         },
@@ -392,18 +393,18 @@ final class Cluster implements AutoCloseable {
   }
 
   private interface Launch {
-    ChaosProcess launch();
+    AgentsCommandProcess launch();
   }
 
   /**
    * Starts a process until one reaches its ready line: a start that fails (what it needs is down)
    * is counted and tried again a second later, for at most {@link #GIVE_UP}.
    */
-  private ChaosProcess startUntilReady(Launch launch, String what, String ready) {
+  private AgentsCommandProcess startUntilReady(Launch launch, String what, String ready) {
     long deadline = System.nanoTime() + GIVE_UP.toNanos();
     try {
       while (true) {
-        ChaosProcess process = launch.launch();
+        AgentsCommandProcess process = launch.launch();
         if (process.awaitReady(ready, READY_TIMEOUT)) {
           return process;
         }
@@ -438,7 +439,7 @@ final class Cluster implements AutoCloseable {
     return line.length() > 160 ? line.substring(0, 160) + "..." : line;
   }
 
-  private static void destroy(ChaosProcess process) {
+  private static void destroy(AgentsCommandProcess process) {
     try {
       process.kill();
     } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package io.durableagents.app.chaos;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.durableagents.app.bench.AgentsCommandProcess;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.SendOptions;
@@ -320,9 +321,9 @@ final class Driver {
       note(session, "CLI decide " + approvalId);
       int run = cliRuns.incrementAndGet();
       Path log = cluster.dir().resolve("logs").resolve("cli-" + run + ".log");
-      ChaosProcess cli =
-          ChaosProcess.start(
-              "cli-" + run, cluster.dir(), log, ChaosProcess.COMMAND_JVM, args, Map.of());
+      AgentsCommandProcess cli =
+          AgentsCommandProcess.start(
+              "cli-" + run, cluster.dir(), log, AgentsCommandProcess.COMMAND_JVM, args, Map.of());
       int exit = cli.awaitExit(CLI_TIMEOUT);
       String output = cli.output();
       if (exit == 0) {

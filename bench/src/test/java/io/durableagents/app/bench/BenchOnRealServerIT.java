@@ -14,6 +14,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -60,6 +61,58 @@ class BenchOnRealServerIT {
           .as("workflows the bench left running")
           .isZero();
     }
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void theAnatomy_takesEveryKindOfStepApart_onTheDevServerWithAndWithoutFastDispatch()
+      throws Exception {
+    StringWriter progress = new StringWriter();
+    List<AnatomyBench.ServerRun> runs =
+        AnatomyBench.run(
+            BenchConfig.tiny(),
+            RealTemporal.cli(),
+            null,
+            "default",
+            null,
+            new PrintWriter(progress, true));
+
+    assertThat(runs)
+        .extracting(AnatomyBench.ServerRun::server)
+        .containsExactly("dev server, its own defaults", "dev server, as agents server starts it");
+    for (AnatomyBench.ServerRun run : runs) {
+      assertThat(run.rows()).hasSize(4);
+      for (AnatomyRow row : run.rows()) {
+        String what = run.server() + ", " + row;
+        assertThat(row.wallMs()).as(what).isPositive();
+        assertThat(row.workflowTasksPerStep()).as(what).isPositive();
+        assertThat(row.workflowTaskRunMs()).as(what).isPositive();
+        // The history's parts lie within the session's wall time (same clock, same machine).
+        assertThat(row.otherMs()).as(what).isGreaterThan(-0.5);
+        if (row.mode() == Bench.StepMode.ACTIVITY) {
+          // A model turn and a tool call per step, and the answer's turn.
+          assertThat(row.times().activities())
+              .as(what)
+              .isEqualTo(row.sessions() * (2 * row.steps() + 1));
+          assertThat(row.activityRunMs()).as(what).isPositive();
+        } else {
+          assertThat(row.times().activities()).as(what).isZero();
+        }
+        if (row.plugin()) {
+          assertThat(row.handlerMs(StepProfile.MODEL_TURN)).as(what).isPositive();
+        } else {
+          assertThat(row.handlerMs(StepProfile.MODEL_TURN)).as(what).isNaN();
+        }
+      }
+    }
+    JsonNode json = new ObjectMapper().readTree(AnatomyBench.toJson(runs));
+    assertThat(json.get("anatomy")).hasSize(2);
+    assertThat(json.get("anatomy").get(1).get("steps")).hasSize(4);
+    StringWriter table = new StringWriter();
+    AnatomyBench.printTable(runs, new PrintWriter(table, true));
+    assertThat(table.toString())
+        .contains("Step anatomy on the dev server, its own defaults")
+        .contains("their wait for a worker (server dispatch)");
   }
 
   /** Workflows still running on the server, once its visibility has caught up (up to 10 s). */

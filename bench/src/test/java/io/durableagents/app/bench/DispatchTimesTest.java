@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.google.protobuf.Timestamp;
 import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.ActivityTaskCompletedEventAttributes;
 import io.temporal.api.history.v1.ActivityTaskStartedEventAttributes;
 import io.temporal.api.history.v1.HistoryEvent;
 import java.util.List;
@@ -39,7 +40,12 @@ class DispatchTimesTest {
             event(4, EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, 40),
             event(5, EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, 40),
             activityStarted,
-            event(7, EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, 50),
+            event(7, EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, 50).toBuilder()
+                .setActivityTaskCompletedEventAttributes(
+                    ActivityTaskCompletedEventAttributes.newBuilder()
+                        .setScheduledEventId(5)
+                        .setStartedEventId(6))
+                .build(),
             event(8, EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, 50),
             event(9, EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED, 81),
             event(10, EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, 93),
@@ -54,5 +60,10 @@ class DispatchTimesTest {
     assertThat(times.workflowTaskRunMs()).isCloseTo(7 + 12, within(1e-6));
     assertThat(times.activities()).isEqualTo(1);
     assertThat(times.activityWaitMs()).isCloseTo(3, within(1e-6));
+    assertThat(times.activityRunMs()).isCloseTo(7, within(1e-6));
+    DispatchTimes twice = times.plus(times);
+    assertThat(twice.workflowTasks()).isEqualTo(4);
+    assertThat(twice.activityRunMs()).isCloseTo(14, within(1e-6));
+    assertThat(twice.workflowTaskWaitMs()).isCloseTo(128, within(1e-6));
   }
 }

@@ -1,4 +1,4 @@
-package io.durableagents.app.chaos;
+package io.durableagents.app.bench;
 
 import java.io.File;
 import java.io.IOException;
@@ -20,21 +20,21 @@ import java.util.stream.Collectors;
  * One {@code agents} command in a JVM of its own ({@code io.durableagents.app.cli.AgentsMain ARGS},
  * on this JVM's class path), its output appended to a log, without the caller's {@code
  * TEMPORAL_*}/{@code AGENTS_*} environment or {@code temporal.toml}: a worker, the console or one
- * CLI decision. {@link #kill()} is a SIGKILL.
+ * CLI decision (the chaos suite), or a baseline worker (the bench). {@link #kill()} is a SIGKILL.
  */
-final class ChaosProcess {
-  static final String MAIN = "io.durableagents.app.cli.AgentsMain";
+public final class AgentsCommandProcess {
+  public static final String MAIN = "io.durableagents.app.cli.AgentsMain";
 
   /**
    * Small and quick to start: three workers, the console and the suite share two cores, and the
    * workers and the console are started again and again (the C2 compiler costs more CPU than a run
    * of a few minutes wins back).
    */
-  static final List<String> SERVICE_JVM =
+  public static final List<String> SERVICE_JVM =
       List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
   /** A command that runs for a moment. */
-  static final List<String> COMMAND_JVM =
+  public static final List<String> COMMAND_JVM =
       List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
   /**
@@ -52,7 +52,7 @@ final class ChaosProcess {
   private final Path log;
   private final long logOffset;
 
-  private ChaosProcess(String name, Process process, Path log, long logOffset) {
+  private AgentsCommandProcess(String name, Process process, Path log, long logOffset) {
     this.name = name;
     this.process = process;
     this.log = log;
@@ -63,7 +63,7 @@ final class ChaosProcess {
    * Starts {@code agents ARGS} in {@code dir} in a JVM with {@code jvmOptions}, with {@code env} on
    * top of the cleaned environment, its output appended to {@code log}.
    */
-  static ChaosProcess start(
+  public static AgentsCommandProcess start(
       String name,
       Path dir,
       Path log,
@@ -91,7 +91,7 @@ final class ChaosProcess {
       // An empty config file, so a temporal.toml in the user's home adds no profile.
       childEnv.put("TEMPORAL_CONFIG_FILE", emptyConfig(dir).toString());
       childEnv.putAll(env);
-      return new ChaosProcess(name, builder.start(), log, offset);
+      return new AgentsCommandProcess(name, builder.start(), log, offset);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + name, e);
     }
@@ -101,7 +101,7 @@ final class ChaosProcess {
    * Waits until this process printed a line containing {@code ready}: true, or false when it exited
    * first or {@code timeout} passed (then it is killed).
    */
-  boolean awaitReady(String ready, Duration timeout) throws InterruptedException {
+  public boolean awaitReady(String ready, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (output().contains(ready)) {
@@ -117,7 +117,7 @@ final class ChaosProcess {
   }
 
   /** Waits for the process to exit; its exit code, or -1 (killed) after {@code timeout}. */
-  int awaitExit(Duration timeout) throws InterruptedException {
+  public int awaitExit(Duration timeout) throws InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       kill();
       return -1;
@@ -126,27 +126,27 @@ final class ChaosProcess {
   }
 
   /** SIGKILL, then waits until the process is gone. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException(name + " (pid " + pid() + ") survived SIGKILL");
     }
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
   /** What this process wrote to its log. */
-  String output() {
+  public String output() {
     try (SeekableByteChannel channel = Files.newByteChannel(log)) {
       channel.position(Math.min(logOffset, channel.size()));
       return new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8);
@@ -156,7 +156,7 @@ final class ChaosProcess {
   }
 
   /** The last lines of this process's output. */
-  String tail(int lines) {
+  public String tail(int lines) {
     List<String> all = output().lines().toList();
     return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
   }
