@@ -41,7 +41,6 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -66,10 +65,10 @@ import java.util.stream.Stream;
 
 /**
  * The measurements of {@code agents bench}: the plugin in this process, the hand-written {@link
- * Baseline} step loops in a plain worker process of their own ({@link BaselineWorkerCommand}),
- * against the embedded Temporal test server and a temporary SQLite projection unless told
- * otherwise. The step profile and the approval probe time both sides in this process, where its
- * interceptor and clock can see them.
+ * Baseline} step loops in a plain worker process of their own ({@link BenchWorkerCommand}), against
+ * the embedded Temporal test server and a temporary SQLite projection unless told otherwise. The
+ * step profile and the approval probe time both sides in this process, where its interceptor and
+ * clock can see them.
  *
  * <p>Every figure is measured in this run; ratios compare measurements taken close together (plugin
  * and baseline rounds alternate). Nothing here asserts a threshold.
@@ -191,35 +190,14 @@ final class Bench implements AutoCloseable {
 
   /**
    * The hand-written step loops' worker: a process of its own with the SDK's defaults ({@link
-   * BaselineWorkerCommand}), so a ratio compares the plugin with a plain worker, not with code that
+   * BenchWorkerCommand}), so a ratio compares the plugin with a plain worker, not with code that
    * shares the plugin's JVM, threads and heap.
    */
   private AgentsCommandProcess startBaselineWorker(String address, String namespace) {
-    AgentsCommandProcess process =
-        AgentsCommandProcess.start(
-            "baseline-worker",
-            tempDir,
-            tempDir.resolve("baseline-worker.log"),
-            List.of(),
-            List.of(
-                "bench",
-                "baseline-worker",
-                "--temporal",
-                address,
-                "--namespace",
-                namespace,
-                "--task-queue",
-                baselineQueue),
-            Map.of());
-    try {
-      if (!process.awaitReady(BaselineWorkerCommand.READY, Duration.ofSeconds(60))) {
-        throw new IllegalStateException("the baseline worker did not start:\n" + process.tail(20));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
-    return process;
+    return BenchWorkerCommand.launch(
+        tempDir,
+        "baseline-worker",
+        List.of("--temporal", address, "--namespace", namespace, "--task-queue", baselineQueue));
   }
 
   /**
@@ -269,6 +247,19 @@ final class Bench implements AutoCloseable {
     section("memory per waiting session", () -> measureMemory(report));
     report.put("benchSeconds", (System.nanoTime() - t0) / 1e9);
     report.put("loadAverageAtEnd", loadAverage());
+    return report;
+  }
+
+  /**
+   * The scale bench's figures of one long session and of many waiting ones: history bytes per turn
+   * at both ends of a {@code historyTurns}-turn session, and worker heap per session with {@code
+   * waitingSessions} sessions waiting for an approval.
+   */
+  BenchReport growthAndMemory() {
+    BenchReport report = new BenchReport(config, targetDescription, serverName);
+    String longId = nextId("long");
+    sectionWithResult("history growth", () -> measureHistory(report, longId));
+    section("memory per waiting session", () -> measureMemory(report));
     return report;
   }
 

@@ -46,17 +46,8 @@ final class BenchAgents {
 
   static List<Agent> create(BenchConfig config, ProbeClock clock) {
     int third = config.contentChars() / 3;
-    Tool noop =
-        Tool.newBuilder("noop")
-            .setDescription("Does nothing.")
-            .setHandler((args, ctx) -> Map.of("ok", true))
-            .build();
-    Tool localNoop =
-        Tool.newBuilder("noop")
-            .setDescription("Does nothing.")
-            .setExecution(Execution.LOCAL_ACTIVITY)
-            .setHandler((args, ctx) -> Map.of("ok", true))
-            .build();
+    Tool noop = noop(Execution.ACTIVITY);
+    Tool localNoop = noop(Execution.LOCAL_ACTIVITY);
     Tool pad =
         Tool.newBuilder("pad")
             .setDescription("Answers with a result of a fixed size.")
@@ -91,6 +82,28 @@ final class BenchAgents {
         agent(LONG, contentScript(config.historyTurns(), config.contentChars()), pad),
         agent(SHORT, contentScript(config.shortTurns(), config.contentChars()), pad),
         agent(APPROVAL, callsThenAnswer(1, turn -> call("gated", JSON.createObjectNode())), gated));
+  }
+
+  /**
+   * Only {@link #STEP_N} and {@link #STEP_N_LOCAL}, of {@code steps} steps each: what the scale
+   * bench's worker processes serve.
+   */
+  static List<Agent> steps(int steps) {
+    return List.of(
+        agent(STEP_N, stepScript(steps), noop(Execution.ACTIVITY)),
+        agent(
+            STEP_N_LOCAL,
+            stepScript(steps),
+            noop(Execution.LOCAL_ACTIVITY),
+            Execution.LOCAL_ACTIVITY));
+  }
+
+  private static Tool noop(Execution execution) {
+    return Tool.newBuilder("noop")
+        .setDescription("Does nothing.")
+        .setExecution(execution)
+        .setHandler((args, ctx) -> Map.of("ok", true))
+        .build();
   }
 
   private static Agent agent(String name, String script, Tool tool) {

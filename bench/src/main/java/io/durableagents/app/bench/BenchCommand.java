@@ -2,13 +2,17 @@ package io.durableagents.app.bench;
 
 import io.durableagents.app.TemporalCli;
 import io.durableagents.app.cli.AgentsSubcommand;
+import io.durableagents.cli.CliException;
 import io.durableagents.cli.ExitCodes;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
@@ -31,7 +35,7 @@ import picocli.CommandLine.Spec;
             + " TEMPORAL_ADDRESS / AGENTS_PROJECTION_URL, so it never fills a shared deployment"
             + " by accident. A full run takes a few minutes; --quick well under two."
             + " 'bench console' times the web console's lists instead.",
-    subcommands = {ConsoleBenchCommand.class, BaselineWorkerCommand.class},
+    subcommands = {ConsoleBenchCommand.class, BenchWorkerCommand.class},
     footer = "")
 public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
   @Spec CommandSpec spec;
@@ -49,6 +53,23 @@ public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
               + " hand-written loop in its own worker. Without --temporal it starts the Temporal"
               + " CLI's dev server twice: with its own defaults and as 'agents server' does.")
   boolean anatomy;
+
+  @Option(
+      names = "--scale",
+      description =
+          "Only the cost curves: starts the Temporal CLI's dev server and a PostgreSQL, runs 1"
+              + " and 3 plugin worker processes next to as many hand-written ones, and measures"
+              + " steps per second and step latency at 1 to 1,000 concurrent sessions, then a"
+              + " 1,000-turn session and 10,000 waiting sessions (about half an hour; --quick:"
+              + " up to 256 sessions and 2,000 waiting). Writes the curves to --plot.")
+  boolean scale;
+
+  @Option(
+      names = "--plot",
+      paramLabel = "FILE",
+      defaultValue = "agents-bench-scale.png",
+      description = "With --scale: the PNG of the curves (default: ${DEFAULT-VALUE}).")
+  Path plot;
 
   @Option(
       names = "--json",
@@ -82,6 +103,32 @@ public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
     String projectionUrl = given("--projection") ? blankToNull(projection) : null;
     String ns =
         given("--namespace") && blankToNull(namespace) != null ? namespace.strip() : "default";
+    if (scale) {
+      if (anatomy || given("--temporal") || given("--projection")) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--scale starts its own server and database: it takes no --anatomy, --temporal or"
+                + " --projection.");
+      }
+      ScaleReport report =
+          ScaleBench.run(
+              quick ? ScaleConfig.quick() : ScaleConfig.full(),
+              TemporalCli.locate(null).orElseGet(() -> TemporalCli.install(null)),
+              err);
+      try {
+        report.plot(plot);
+      } catch (IOException e) {
+        throw new CliException(ExitCodes.ERROR, "Cannot write " + plot + ": " + e.getMessage(), e);
+      }
+      err.println("bench: curves drawn in " + plot.toAbsolutePath());
+      if (json) {
+        out.println(report.toJson());
+      } else {
+        report.printTable(out);
+      }
+      out.flush();
+      return ExitCodes.OK;
+    }
     if (anatomy) {
       List<AnatomyBench.ServerRun> runs =
           AnatomyBench.run(

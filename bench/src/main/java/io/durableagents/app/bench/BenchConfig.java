@@ -89,6 +89,35 @@ record BenchConfig(
         "quick", 1, 5, 10, 3, 4, 64, 30, 8, 200, 5, 10, 190, 200, 10, 2000, 11, 8, 200, 5);
   }
 
+  /**
+   * The scale bench's long session and waiting sessions ({@code agents bench --scale}): 1,000 turns
+   * (turn 10 against turn 1,000) and 10,000 sessions waiting for an approval; {@code quick} keeps
+   * the 1,000 turns and waits with 2,000 sessions.
+   */
+  static BenchConfig scale(boolean quick) {
+    return new BenchConfig(
+        quick ? "scale-quick" : "scale",
+        0,
+        1,
+        1,
+        1,
+        1,
+        64,
+        1,
+        1,
+        1000,
+        6,
+        10,
+        991,
+        1000,
+        1,
+        2000,
+        1,
+        1,
+        quick ? 2000 : 10_000,
+        1);
+  }
+
   /** Just enough to exercise every measurement; for the smoke test. */
   static BenchConfig tiny() {
     return new BenchConfig("tiny", 0, 1, 2, 1, 2, 4, 3, 2, 12, 2, 3, 10, 11, 3, 600, 1, 2, 40, 1);

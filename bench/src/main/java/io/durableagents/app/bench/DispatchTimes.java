@@ -94,7 +94,7 @@ record DispatchTimes(
     return new DispatchTimes(tasks, taskWait, taskRun, activities, activityWait, activityRun);
   }
 
-  private static double ms(Timestamp from, Timestamp to) {
+  static double ms(Timestamp from, Timestamp to) {
     return (to.getSeconds() - from.getSeconds()) * 1e3 + (to.getNanos() - from.getNanos()) / 1e6;
   }
 }
