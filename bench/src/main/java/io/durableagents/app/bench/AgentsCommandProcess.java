@@ -145,6 +145,11 @@ public final class AgentsCommandProcess {
     return process.pid();
   }
 
+  /** The CPU time this process has used so far (zero where the OS does not say). */
+  public Duration cpuTime() {
+    return process.toHandle().info().totalCpuDuration().orElse(Duration.ZERO);
+  }
+
   /** What this process wrote to its log. */
   public String output() {
     try (SeekableByteChannel channel = Files.newByteChannel(log)) {

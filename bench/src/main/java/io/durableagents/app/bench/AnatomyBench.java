@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -78,7 +79,7 @@ final class AnatomyBench {
       for (AnatomyRow row : run.rows()) {
         ObjectNode node =
             rows.addObject()
-                .put("mode", row.mode().name().toLowerCase(java.util.Locale.ROOT))
+                .put("mode", row.mode().name().toLowerCase(Locale.ROOT))
                 .put("side", row.plugin() ? "plugin" : "baseline")
                 .put("sessions", row.sessions())
                 .put("stepsPerSession", row.steps());
@@ -95,7 +96,10 @@ final class AnatomyBench {
 
   static void printTable(List<ServerRun> runs, PrintWriter out) {
     for (ServerRun run : runs) {
-      out.println("Step anatomy on the " + run.server() + " (ms per step, one session at a time)");
+      out.println(
+          "Step anatomy on the "
+              + run.server()
+              + " (per step, one session at a time; times in ms, whole sessions over their steps)");
       for (Bench.StepMode mode : Bench.StepMode.values()) {
         AnatomyRow plugin = find(run, mode, true);
         AnatomyRow baseline = find(run, mode, false);
@@ -148,5 +152,14 @@ final class AnatomyBench {
               "worker: checkpoint saves (local activities)",
               row -> row.handlerMs(StepProfile.CHECKPOINT_SAVE)),
           new Figure(
-              "workflowCodeMs", "worker: workflow code between calls", AnatomyRow::workflowCodeMs));
+              "workflowCodeMs", "worker: workflow code between calls", AnatomyRow::workflowCodeMs),
+          new Figure(
+              "historyEventsPerStep", "history events (count)", AnatomyRow::historyEventsPerStep),
+          new Figure("historyBytesPerStep", "history bytes", AnatomyRow::historyBytesPerStep),
+          new Figure(
+              "actionsPerStep", "Temporal Cloud actions (estimate)", AnatomyRow::actionsPerStep),
+          new Figure(
+              "actionsPerSession",
+              "  per session (start and answer included)",
+              AnatomyRow::actionsPerSession));
 }

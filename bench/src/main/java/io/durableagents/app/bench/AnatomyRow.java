@@ -14,6 +14,7 @@ import java.util.Map;
  * @param steps tool-calling steps per session
  * @param wallMs client start to result, per step
  * @param times the sessions' dispatch times from history, summed
+ * @param cost the sessions' history events, bytes and estimated Temporal Cloud actions, summed
  * @param roles the plugin's worker-side timers by role, per step (empty for the baseline, whose
  *     worker is another process)
  */
@@ -24,10 +25,28 @@ record AnatomyRow(
     int steps,
     double wallMs,
     DispatchTimes times,
+    HistoryCost cost,
     Map<String, StepProfile.Role> roles) {
 
   private double perStep(double summed) {
     return summed / ((double) sessions * steps);
+  }
+
+  /** A whole session's actions (its start and answer included) over its steps. */
+  double actionsPerStep() {
+    return perStep(cost.actions());
+  }
+
+  double actionsPerSession() {
+    return cost.actions() / (double) sessions;
+  }
+
+  double historyEventsPerStep() {
+    return perStep(cost.events());
+  }
+
+  double historyBytesPerStep() {
+    return perStep(cost.bytes());
   }
 
   double workflowTasksPerStep() {

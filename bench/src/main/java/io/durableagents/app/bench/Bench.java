@@ -562,6 +562,7 @@ final class Bench implements AutoCloseable {
     }
     Map<String, ProfileSums> sums = new LinkedHashMap<>();
     Map<String, DispatchTimes> times = new LinkedHashMap<>();
+    Map<String, HistoryCost> costs = new LinkedHashMap<>();
     for (int i = 0; i < config.rounds(); i++) {
       for (StepMode mode : StepMode.values()) {
         for (boolean plugin : sides) {
@@ -572,7 +573,9 @@ final class Bench implements AutoCloseable {
           String id = anatomySession(mode, plugin);
           sum.nanos += System.nanoTime() - t0;
           StepProfiler.merge(sum.byType, profiler.snapshot());
-          times.merge(kind, DispatchTimes.of(historyOf(id)), DispatchTimes::plus);
+          List<HistoryEvent> history = historyOf(id);
+          times.merge(kind, DispatchTimes.of(history), DispatchTimes::plus);
+          costs.merge(kind, HistoryCost.of(history), HistoryCost::plus);
         }
       }
     }
@@ -591,6 +594,7 @@ final class Bench implements AutoCloseable {
                 steps,
                 sum.nanos / 1e6 / allSteps,
                 times.get(kind),
+                costs.get(kind),
                 plugin ? StepProfile.roles(sum.byType, allSteps) : Map.of()));
       }
     }

@@ -14,6 +14,7 @@ import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -21,15 +22,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * {@code agents bench --scale}: cost curves on the real server. It starts the Temporal CLI's dev
@@ -50,12 +55,15 @@ final class ScaleBench implements AutoCloseable {
   private final Path dir;
   private final String prefix = "scale-" + UUID.randomUUID().toString().substring(0, 8);
   private final AtomicInteger ids = new AtomicInteger();
-  private final List<AgentsCommandProcess> workers = new ArrayList<>();
+  private final List<AgentsCommandProcess> pluginWorkers = new ArrayList<>();
+  private final List<AgentsCommandProcess> baselineWorkers = new ArrayList<>();
+  private final Map<String, Double> projectionLoad = new LinkedHashMap<>();
   private EmbeddedPostgres postgres;
   private TemporalDevServer server;
   private WorkflowServiceStubs service;
   private WorkflowClient client;
   private String projectionUrl;
+  private boolean closed;
 
   private ScaleBench(ScaleConfig config, PrintWriter progress) throws IOException {
     this.config = config;
@@ -63,11 +71,20 @@ final class ScaleBench implements AutoCloseable {
     this.dir = Files.createTempDirectory("agents-bench-scale");
   }
 
-  /** Runs the whole scale bench on servers it starts with {@code cli}. */
+  /**
+   * Runs the whole scale bench on servers it starts with {@code cli}; Ctrl-C stops them too (the
+   * worker processes end with the bench's end of their input).
+   */
   static ScaleReport run(ScaleConfig config, Path cli, PrintWriter progress) {
     try (ScaleBench bench = new ScaleBench(config, progress)) {
-      bench.start(cli);
-      return bench.measure();
+      Thread onInterrupt = new Thread(bench::close, "scale-bench-stop");
+      Runtime.getRuntime().addShutdownHook(onInterrupt);
+      try {
+        bench.start(cli);
+        return bench.measure();
+      } finally {
+        Runtime.getRuntime().removeShutdownHook(onInterrupt);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -92,7 +109,7 @@ final class ScaleBench implements AutoCloseable {
     client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
   }
 
-  private java.io.File log(String name) {
+  private File log(String name) {
     return dir.resolve(name + ".log").toFile();
   }
 
@@ -146,12 +163,12 @@ final class ScaleBench implements AutoCloseable {
       growth = bench.growthAndMemory();
     }
     return new ScaleReport(
-        config, "Temporal CLI dev server, PostgreSQL projection", points, growth);
+        config, "Temporal CLI dev server, PostgreSQL projection", points, growth, projectionLoad);
   }
 
   private void startWorkers(int count, String pluginQueue, String baselineQueue) {
     for (int n = 1; n <= count; n++) {
-      workers.add(
+      pluginWorkers.add(
           BenchWorkerCommand.launch(
               dir,
               "plugin-worker-" + count + "." + n,
@@ -165,7 +182,7 @@ final class ScaleBench implements AutoCloseable {
                   projectionUrl,
                   "--steps",
                   String.valueOf(config.steps()))));
-      workers.add(
+      baselineWorkers.add(
           BenchWorkerCommand.launch(
               dir,
               "baseline-worker-" + count + "." + n,
@@ -174,23 +191,25 @@ final class ScaleBench implements AutoCloseable {
   }
 
   private void stopWorkers() {
-    for (AgentsCommandProcess worker : workers) {
-      try {
-        worker.kill();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    for (List<AgentsCommandProcess> workers : List.of(pluginWorkers, baselineWorkers)) {
+      for (AgentsCommandProcess worker : workers) {
+        try {
+          worker.kill();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       }
+      workers.clear();
     }
-    workers.clear();
   }
 
   /**
-   * One point: {@code concurrency} client threads, each running sessions one after the other until
-   * {@code max(concurrency, minSessions)} sessions ran; then their histories are read.
+   * One point: {@code concurrency} client threads, each running sessions one after the other, until
+   * {@code concurrency} sessions started and {@code minSeconds} passed; then their histories are
+   * read. The steps per second count the last sessions' finish, the same for both sides.
    */
   private ScalePoint round(
       boolean plugin, Bench.StepMode mode, String queue, int workerCount, int concurrency) {
-    int sessions = Math.max(concurrency, config.minSessions());
     AgentClient agents =
         AgentClient.newInstance(
             client, AgentClientOptions.newBuilder().setTaskQueue(queue).build());
@@ -198,14 +217,24 @@ final class ScaleBench implements AutoCloseable {
     List<Double> sessionMs = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(concurrency, daemon("scale-client"));
+    List<AgentsCommandProcess> sideWorkers = plugin ? pluginWorkers : baselineWorkers;
+    boolean measureProjection =
+        plugin
+            && mode == Bench.StepMode.ACTIVITY
+            && workerCount == config.workers().get(0)
+            && concurrency == Collections.max(config.concurrency());
+    ProjectionCounters projectionBefore =
+        measureProjection ? ProjectionCounters.read(projectionUrl) : null;
+    CpuTimes cpuBefore = CpuTimes.now(server.pid(), sideWorkers);
     long t0 = System.nanoTime();
+    long deadline = t0 + TimeUnit.SECONDS.toNanos(config.minSeconds());
     try {
       List<Future<?>> futures = new ArrayList<>();
       for (int c = 0; c < concurrency; c++) {
         futures.add(
             pool.submit(
                 () -> {
-                  while (next.getAndIncrement() < sessions) {
+                  while (next.getAndIncrement() < concurrency || System.nanoTime() < deadline) {
                     String id = prefix + "-" + (plugin ? "p" : "b") + "-" + ids.incrementAndGet();
                     long start = System.nanoTime();
                     runSession(agents, plugin, mode, queue, id);
@@ -219,6 +248,13 @@ final class ScaleBench implements AutoCloseable {
       pool.shutdownNow();
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
+    int sessions = done.size();
+    double allSteps = sessions * (double) config.steps();
+    CpuTimes cpu = CpuTimes.now(server.pid(), sideWorkers).since(cpuBefore, allSteps);
+    if (measureProjection) {
+      projectionLoad.putAll(
+          ProjectionCounters.read(projectionUrl).perStep(projectionBefore, allSteps));
+    }
     List<Double> stepMs =
         mode == Bench.StepMode.ACTIVITY
             ? stepLatencies(done)
@@ -234,11 +270,12 @@ final class ScaleBench implements AutoCloseable {
             concurrency,
             sessions,
             config.steps(),
-            sessions * (double) config.steps() / seconds,
+            allSteps / seconds,
             percentile(stepMs, 50),
             percentile(stepMs, 99),
             percentile(sessionMs, 50),
-            Collections.max(sessionMs));
+            Collections.max(sessionMs),
+            cpu);
     say(point.describe());
     return point;
   }
@@ -296,7 +333,7 @@ final class ScaleBench implements AutoCloseable {
     forEachParallel(sessionIds, agents::close);
   }
 
-  private void forEachParallel(List<String> items, java.util.function.Consumer<String> action) {
+  private void forEachParallel(List<String> items, Consumer<String> action) {
     ExecutorService pool = Executors.newFixedThreadPool(HISTORY_READERS, daemon("scale-reader"));
     try {
       List<Future<?>> futures = new ArrayList<>();
@@ -320,7 +357,7 @@ final class ScaleBench implements AutoCloseable {
     return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
   }
 
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
+  private static ThreadFactory daemon(String name) {
     AtomicInteger count = new AtomicInteger();
     return task -> {
       Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
@@ -351,7 +388,11 @@ final class ScaleBench implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     stopWorkers();
     if (service != null) {
       service.shutdownNow();

@@ -11,7 +11,8 @@ import java.util.List;
  * @param concurrency the concurrent-session counts of the curves
  * @param workers the worker process counts (of each side) of the curves
  * @param steps tool-calling steps per session
- * @param minSessions sessions per point at least (a point at 1 runs them one after the other)
+ * @param minSeconds how long a point keeps starting sessions at least (and it starts at least
+ *     {@code concurrency}; a point at 1 runs them one after the other)
  * @param localConcurrency concurrent sessions of the local-mode point (one worker per side)
  * @param growthAndMemory the long session and the waiting sessions
  */
@@ -20,21 +21,21 @@ record ScaleConfig(
     List<Integer> concurrency,
     List<Integer> workers,
     int steps,
-    int minSessions,
+    int minSeconds,
     int localConcurrency,
     BenchConfig growthAndMemory) {
 
   static ScaleConfig full() {
     return new ScaleConfig(
-        "full", List.of(1, 64, 256, 1000), List.of(1, 3), 10, 16, 64, BenchConfig.scale(false));
+        "full", List.of(1, 64, 256, 1000), List.of(1, 3), 10, 30, 64, BenchConfig.scale(false));
   }
 
   static ScaleConfig quick() {
     return new ScaleConfig(
-        "quick", List.of(1, 64, 256), List.of(1, 3), 10, 8, 64, BenchConfig.scale(true));
+        "quick", List.of(1, 64, 256), List.of(1, 3), 10, 10, 64, BenchConfig.scale(true));
   }
 
   static ScaleConfig tiny() {
-    return new ScaleConfig("tiny", List.of(1, 4), List.of(1, 2), 2, 2, 4, BenchConfig.tiny());
+    return new ScaleConfig("tiny", List.of(1, 4), List.of(1, 2), 2, 1, 4, BenchConfig.tiny());
   }
 }

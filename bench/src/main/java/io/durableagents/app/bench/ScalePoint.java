@@ -17,6 +17,8 @@ import java.util.Locale;
  * @param stepP99Ms 99th percentile step latency
  * @param sessionP50Ms median session time, client start to result
  * @param sessionMaxMs the slowest session's time
+ * @param cpuMsPerStep CPU used per step by the server, the side's workers, PostgreSQL and the
+ *     clients while the point ran
  */
 record ScalePoint(
     String side,
@@ -29,7 +31,8 @@ record ScalePoint(
     double stepP50Ms,
     double stepP99Ms,
     double sessionP50Ms,
-    double sessionMaxMs) {
+    double sessionMaxMs,
+    CpuTimes cpuMsPerStep) {
 
   boolean plugin() {
     return "plugin".equals(side);
@@ -39,7 +42,8 @@ record ScalePoint(
     return String.format(
         Locale.ROOT,
         "%s, %s mode, %d worker(s), %d at once: %.1f steps/s, step p50 %.1f ms p99 %.1f ms,"
-            + " session p50 %.0f ms max %.0f ms",
+            + " session p50 %.0f ms max %.0f ms; CPU ms/step: server %.2f, workers %.2f,"
+            + " PostgreSQL %.2f, clients %.2f",
         side,
         mode,
         workers,
@@ -48,6 +52,10 @@ record ScalePoint(
         stepP50Ms,
         stepP99Ms,
         sessionP50Ms,
-        sessionMaxMs);
+        sessionMaxMs,
+        cpuMsPerStep.serverMs(),
+        cpuMsPerStep.workersMs(),
+        cpuMsPerStep.databaseMs(),
+        cpuMsPerStep.clientMs());
   }
 }

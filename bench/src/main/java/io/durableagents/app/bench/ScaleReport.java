@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,6 +16,7 @@ import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -41,11 +43,18 @@ final class ScaleReport {
   private final List<ScalePoint> points;
   private final Map<String, Double> figures;
 
-  ScaleReport(ScaleConfig config, String target, List<ScalePoint> points, BenchReport growth) {
+  ScaleReport(
+      ScaleConfig config,
+      String target,
+      List<ScalePoint> points,
+      BenchReport growth,
+      Map<String, Double> projectionLoad) {
     this.config = config;
     this.target = target;
     this.points = List.copyOf(points);
-    this.figures = growth.figures();
+    Map<String, Double> all = new LinkedHashMap<>(growth.figures());
+    all.putAll(projectionLoad);
+    this.figures = Collections.unmodifiableMap(all);
   }
 
   List<ScalePoint> points() {
@@ -193,7 +202,7 @@ final class ScaleReport {
   void printTable(PrintWriter out) {
     out.println("Scale bench (" + config.name() + ") on " + target);
     out.printf(
-        "  %-8s %-7s %7s %8s %10s %10s %10s %11s %11s%n",
+        "  %-8s %-7s %7s %8s %9s %9s %9s %11s %11s %7s %7s %7s %7s%n",
         "side",
         "mode",
         "workers",
@@ -202,10 +211,14 @@ final class ScaleReport {
         "step p50",
         "step p99",
         "session p50",
-        "session max");
+        "session max",
+        "cpu srv",
+        "cpu wkr",
+        "cpu db",
+        "cpu cli");
     for (ScalePoint p : points) {
       out.printf(
-          "  %-8s %-7s %7d %8d %10s %10s %10s %11s %11s%n",
+          "  %-8s %-7s %7d %8d %9s %9s %9s %11s %11s %7s %7s %7s %7s%n",
           p.side(),
           p.mode(),
           p.workers(),
@@ -214,9 +227,15 @@ final class ScaleReport {
           format(p.stepP50Ms()),
           format(p.stepP99Ms()),
           format(p.sessionP50Ms()),
-          format(p.sessionMaxMs()));
+          format(p.sessionMaxMs()),
+          format(p.cpuMsPerStep().serverMs()),
+          format(p.cpuMsPerStep().workersMs()),
+          format(p.cpuMsPerStep().databaseMs()),
+          format(p.cpuMsPerStep().clientMs()));
     }
-    out.println("  (latencies in ms)");
+    out.println(
+        "  (latencies in ms; CPU in ms per step: Temporal server, the side's workers, PostgreSQL,"
+            + " the bench's clients)");
     for (String key :
         List.of(
             "historyTurns",
@@ -225,7 +244,11 @@ final class ScaleReport {
             "historyGrowthRatio",
             "waitingSessions",
             "bytesPerWaitingSessionWorker",
-            "bytesPerWaitingSession")) {
+            "bytesPerWaitingSession",
+            "projectionRowsInsertedPerStep",
+            "projectionRowsUpdatedPerStep",
+            "projectionCommitsPerStep",
+            "projectionBytesPerStep")) {
       out.printf("  %-44s %12s%n", key, format(figures.getOrDefault(key, Double.NaN)));
     }
     out.println("Targets");
@@ -267,7 +290,7 @@ final class ScaleReport {
             .yAxisTitle(yAxis)
             .build();
     chart.getStyler().setXAxisLogarithmic(true);
-    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
     return chart;
   }
 

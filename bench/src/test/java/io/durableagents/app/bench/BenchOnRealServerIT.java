@@ -98,6 +98,13 @@ class BenchOnRealServerIT {
         } else {
           assertThat(row.times().activities()).as(what).isZero();
         }
+        assertThat(row.historyEventsPerStep()).as(what).isPositive();
+        assertThat(row.historyBytesPerStep()).as(what).isPositive();
+        // The start, and every activity; local activities cost one action per workflow task.
+        assertThat(row.actionsPerSession())
+            .as(what)
+            .isGreaterThanOrEqualTo(
+                row.mode() == Bench.StepMode.ACTIVITY ? 1 + 2.0 * row.steps() + 1 : 2);
         if (row.plugin()) {
           assertThat(row.handlerMs(StepProfile.MODEL_TURN)).as(what).isPositive();
         } else {
