@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -89,6 +91,8 @@ final class AnatomyBench {
             node.put(figure.key, value);
           }
         }
+        ObjectNode kinds = node.putObject("actionsPerSessionByKind");
+        row.cost().actions().keySet().forEach(kind -> kinds.put(kind, row.actionsPerSession(kind)));
       }
     }
     return JSON.createObjectNode().set("anatomy", servers).toString();
@@ -110,6 +114,15 @@ final class AnatomyBench {
               figure.label,
               BenchReport.format(figure.value.applyAsDouble(plugin)),
               BenchReport.format(figure.value.applyAsDouble(baseline)));
+        }
+        Set<String> kinds = new TreeSet<>(plugin.cost().actions().keySet());
+        kinds.addAll(baseline.cost().actions().keySet());
+        for (String kind : kinds) {
+          out.printf(
+              "  %-44s %10s %10s%n",
+              "    " + kind,
+              BenchReport.format(plugin.actionsPerSession(kind)),
+              BenchReport.format(baseline.actionsPerSession(kind)));
         }
       }
       out.println();

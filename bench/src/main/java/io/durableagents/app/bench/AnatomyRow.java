@@ -34,11 +34,16 @@ record AnatomyRow(
 
   /** A whole session's actions (its start and answer included) over its steps. */
   double actionsPerStep() {
-    return perStep(cost.actions());
+    return perStep(cost.totalActions());
   }
 
   double actionsPerSession() {
-    return cost.actions() / (double) sessions;
+    return cost.totalActions() / (double) sessions;
+  }
+
+  /** A session's actions of {@code kind}, or 0. */
+  double actionsPerSession(String kind) {
+    return cost.actions().getOrDefault(kind, 0L) / (double) sessions;
   }
 
   double historyEventsPerStep() {

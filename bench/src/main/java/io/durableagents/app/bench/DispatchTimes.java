@@ -27,8 +27,6 @@ record DispatchTimes(
     double activityWaitMs,
     double activityRunMs) {
 
-  static final DispatchTimes NONE = new DispatchTimes(0, 0, 0, 0, 0, 0);
-
   /** Both sessions' times together. */
   DispatchTimes plus(DispatchTimes other) {
     return new DispatchTimes(

@@ -55,10 +55,23 @@ class HistoryCostTest {
 
     HistoryCost cost = HistoryCost.of(history);
 
-    assertThat(cost.actions()).isEqualTo(1 + 1 + 2 + 1 + 1 + 1 + 2 + 1 + 1 + 1);
+    assertThat(cost.totalActions()).isEqualTo(1 + 1 + 2 + 1 + 1 + 1 + 2 + 1 + 1 + 1);
+    assertThat(cost.actions())
+        .containsEntry("workflow start", 1L)
+        .containsEntry("update", 1L)
+        .containsEntry(HistoryCost.LOCAL_ACTIVITIES, 2L)
+        .containsEntry("side effect", 1L)
+        .containsEntry("search attribute upsert", 1L)
+        .containsEntry("activity", 1L)
+        .containsEntry("activity retry", 2L)
+        .containsEntry("timer", 1L)
+        .containsEntry("signal received", 1L)
+        .containsEntry("child workflow start", 1L)
+        .hasSize(10);
     assertThat(cost.events()).isEqualTo(history.size());
     assertThat(cost.bytes())
         .isEqualTo(history.stream().mapToLong(HistoryEvent::getSerializedSize).sum());
-    assertThat(cost.plus(cost).actions()).isEqualTo(2 * cost.actions());
+    assertThat(cost.plus(cost).totalActions()).isEqualTo(2 * cost.totalActions());
+    assertThat(cost.plus(cost).actions()).containsEntry("activity retry", 4L);
   }
 }
