@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * CLI decision (the chaos suite), or a baseline worker (the bench). {@link #kill()} is a SIGKILL.
  */
 public final class AgentsCommandProcess {
-  public static final String MAIN = "io.durableagents.app.cli.AgentsMain";
+  private static final String MAIN = "io.durableagents.app.cli.AgentsMain";
 
   /**
    * Small and quick to start: three workers, the console and the suite share two cores, and the
@@ -133,14 +133,17 @@ public final class AgentsCommandProcess {
     }
   }
 
+  /** Whether the process still runs. */
   public boolean isAlive() {
     return process.isAlive();
   }
 
+  /** The name it was started with (its log's name). */
   public String name() {
     return name;
   }
 
+  /** Its operating-system process id. */
   public long pid() {
     return process.pid();
   }

@@ -1063,15 +1063,19 @@ final class Bench implements AutoCloseable {
   }
 
   private static void await(Future<?> future) {
+    await(future, WAIT_SECONDS * 5, "a bench session");
+  }
+
+  /** Waits for {@code future}; its failure, or a wait past {@code seconds}, is thrown. */
+  static void await(Future<?> future, long seconds, String what) {
     try {
-      future.get(WAIT_SECONDS * 5, TimeUnit.SECONDS);
+      future.get(seconds, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException runtime
           ? runtime
           : new IllegalStateException(e.getCause());
     } catch (TimeoutException e) {
-      throw new IllegalStateException(
-          "a bench session took longer than " + WAIT_SECONDS * 5 + " s", e);
+      throw new IllegalStateException(what + " took longer than " + seconds + " s", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);

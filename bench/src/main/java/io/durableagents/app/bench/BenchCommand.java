@@ -9,6 +9,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,8 +21,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code agents bench [--quick] [--json] [--temporal HOST:PORT] [--projection JDBC_URL]}: the
  * benchmarks (docs/benchmarks.md), measured in one run and reported as ratios against a minimal
- * hand-written Temporal workflow. Progress goes to stderr; the table (or with {@code --json} one
- * JSON object) to stdout.
+ * hand-written Temporal workflow in a worker process of its own; {@code --anatomy} takes steps
+ * apart on the real server, {@code --scale} draws the cost curves. Progress goes to stderr; the
+ * table (or with {@code --json} one JSON object) to stdout.
  */
 @Command(
     name = "bench",
@@ -96,7 +99,6 @@ public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
 
   @Override
   public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     BenchConfig config = quick ? BenchConfig.quick() : BenchConfig.full();
     String temporalAddress = given("--temporal") ? blankToNull(temporal) : null;
@@ -121,13 +123,7 @@ public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
         throw new CliException(ExitCodes.ERROR, "Cannot write " + plot + ": " + e.getMessage(), e);
       }
       err.println("bench: curves drawn in " + plot.toAbsolutePath());
-      if (json) {
-        out.println(report.toJson());
-      } else {
-        report.printTable(out);
-      }
-      out.flush();
-      return ExitCodes.OK;
+      return print(report::toJson, report::printTable);
     }
     if (anatomy) {
       List<AnatomyBench.ServerRun> runs =
@@ -140,13 +136,7 @@ public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
               ns,
               projectionUrl,
               err);
-      if (json) {
-        out.println(AnatomyBench.toJson(runs));
-      } else {
-        AnatomyBench.printTable(runs, out);
-      }
-      out.flush();
-      return ExitCodes.OK;
+      return print(() -> AnatomyBench.toJson(runs), table -> AnatomyBench.printTable(runs, table));
     }
     BenchReport report;
     try (Bench bench = new Bench(config, temporalAddress, ns, projectionUrl, err)) {
@@ -154,10 +144,16 @@ public class BenchCommand implements Callable<Integer>, AgentsSubcommand {
       err.flush();
       report = bench.run();
     }
+    return print(report::toJson, report::printTable);
+  }
+
+  /** Prints the JSON object with {@code --json}, else the table, to standard output. */
+  private int print(Supplier<String> asJson, Consumer<PrintWriter> asTable) {
+    PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(report.toJson());
+      out.println(asJson.get());
     } else {
-      report.printTable(out);
+      asTable.accept(out);
     }
     out.flush();
     return ExitCodes.OK;

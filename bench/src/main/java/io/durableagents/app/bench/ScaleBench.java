@@ -26,13 +26,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -367,19 +365,7 @@ final class ScaleBench implements AutoCloseable {
   }
 
   private static void await(Future<?> future) {
-    try {
-      future.get(ROUND_TIMEOUT_MINUTES, TimeUnit.MINUTES);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException runtime
-          ? runtime
-          : new IllegalStateException(e.getCause());
-    } catch (TimeoutException e) {
-      throw new IllegalStateException(
-          "a scale round took longer than " + ROUND_TIMEOUT_MINUTES + " minutes", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
+    Bench.await(future, TimeUnit.MINUTES.toSeconds(ROUND_TIMEOUT_MINUTES), "a scale round");
   }
 
   private void say(String line) {
