@@ -51,13 +51,13 @@ class SideEffectTest {
       assertThat(scheduled)
           .containsExactlyInAnyOrderEntriesOf(
               Map.of(
+                  "agents.RestoreSession", 1, // the session's look-up in the store: a new one
                   "agents.ModelTurn", 3, // three model turns
                   "agents.ExecuteTool", 3)); // three tool calls
-      // Three local activities: the session's look-up in the store (a new session: nothing to
-      // restore), the agent's resolution at the start of the run, and one save, after the final
-      // answer (the entries after the two tool-calling turns and their batches ride with the next
-      // model turn). A replay that re-ran any would record another marker.
-      assertThat(localActivities).isEqualTo(3);
+      // Two local activities: the agent's resolution at the start of the run, and one save, after
+      // the final answer (the entries after the two tool-calling turns and their batches ride with
+      // the next model turn). A replay that re-ran any would record another marker.
+      assertThat(localActivities).isEqualTo(2);
       assertThat(kit.effects).hasSize(3);
       kit.effects.values().forEach(count -> assertThat(count.get()).isEqualTo(1));
     }

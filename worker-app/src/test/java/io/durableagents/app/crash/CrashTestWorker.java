@@ -24,6 +24,9 @@ import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -32,25 +35,30 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A worker process for {@link CrashRecoveryIT}, meant to be killed with SIGKILL at any moment.
  *
- * <p>Arguments: {@code PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER [MODE [hang-after-effect]]}. It
- * polls task queue {@value #TASK_QUEUE} on {@code 127.0.0.1:PORT} with one agent, {@value #AGENT},
- * whose tools and model append a line to a ledger (fsynced) before and after their work, so the
- * test can count effects per call and per model turn across every worker that ever ran. Prints
- * {@value #READY} once it polls, then runs until killed. With {@value #HANG_AFTER_EFFECT}, each
- * tool call blocks after its effect, so a test can kill the worker between the effect and its
- * record.
+ * <p>Arguments: {@code PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER [MODE [HANG]]}. It polls task
+ * queue {@value #TASK_QUEUE} on {@code 127.0.0.1:PORT} with one agent, {@value #AGENT}, whose tools
+ * and model append a line to a ledger (fsynced) before and after their work, so the test can count
+ * effects per call and per model turn across every worker that ever ran. Prints {@value #READY}
+ * once it polls, then runs until killed. With HANG {@value #HANG_AFTER_EFFECT}, each tool call
+ * blocks after its effect, so a test can kill the worker between the effect and its record; with
+ * {@value #HANG_AFTER_SAVE}, the first checkpoint save blocks once it committed, so a test can kill
+ * the worker between a write of the store and the workflow task that asked for it.
  */
 public final class CrashTestWorker {
   public static final String TASK_QUEUE = "crash";
   public static final String AGENT = "ledger";
   public static final String READY = "crash worker ready";
   static final String HANG_AFTER_EFFECT = "hang-after-effect";
+  static final String HANG_AFTER_SAVE = "hang-after-save";
+  static final String SAVED_AND_HANGING = "first checkpoint saved; hanging";
 
   /** Every session plays the same script: three model turns, five tool calls, one gated. */
   static final String SCRIPT =
@@ -73,20 +81,24 @@ public final class CrashTestWorker {
   private CrashTestWorker() {}
 
   public static void main(String[] args) throws Exception {
+    String hangAt = args.length == 6 ? args[5] : "";
     if (args.length < 4
         || args.length > 6
-        || (args.length == 6 && !HANG_AFTER_EFFECT.equals(args[5]))) {
+        || (args.length == 6 && !Set.of(HANG_AFTER_EFFECT, HANG_AFTER_SAVE).contains(hangAt))) {
       System.err.println(
           "usage: CrashTestWorker PORT SQLITE_FILE TOOL_LEDGER MODEL_LEDGER"
-              + " [ACTIVITY|LOCAL_ACTIVITY [hang-after-effect]]");
+              + " [ACTIVITY|LOCAL_ACTIVITY [hang-after-effect|hang-after-save]]");
       System.exit(2);
     }
     Execution mode = args.length >= 5 ? Execution.valueOf(args[4]) : Execution.ACTIVITY;
-    boolean hang = args.length == 6;
+    boolean hang = HANG_AFTER_EFFECT.equals(hangAt);
     String address = "127.0.0.1:" + Integer.parseInt(args[0]);
     Ledger tools = new Ledger(Path.of(args[2]));
     Ledger models = new Ledger(Path.of(args[3]));
     CheckpointStore store = CheckpointStore.of(AgentStores.open("jdbc:sqlite:" + Path.of(args[1])));
+    if (HANG_AFTER_SAVE.equals(hangAt)) {
+      store = hangingAfterFirstSave(store);
+    }
     WorkflowServiceStubs service = AgentWorker.connect(address);
     WorkflowClient client = WorkflowClient.newInstance(service);
     AgentsPlugin plugin =
@@ -105,6 +117,34 @@ public final class CrashTestWorker {
     System.out.println(READY + " pid=" + PID + " on " + address);
     System.out.flush();
     new CountDownLatch(1).await();
+  }
+
+  /**
+   * {@code store}, whose first checkpoint save blocks once it committed: the worker is to be killed
+   * with the entries in the store and the workflow task that wrote them not completed.
+   */
+  private static CheckpointStore hangingAfterFirstSave(CheckpointStore store) {
+    AtomicBoolean saved = new AtomicBoolean();
+    InvocationHandler handler =
+        (proxy, method, methodArgs) -> {
+          Object result;
+          try {
+            result = method.invoke(store, methodArgs);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+          if (method.getName().startsWith("saveCheckpoint") && !saved.getAndSet(true)) {
+            System.out.println(SAVED_AND_HANGING);
+            System.out.flush();
+            Thread.sleep(Duration.ofMinutes(10).toMillis());
+          }
+          return result;
+        };
+    return (CheckpointStore)
+        Proxy.newProxyInstance(
+            CheckpointStore.class.getClassLoader(),
+            new Class<?>[] {CheckpointStore.class},
+            handler);
   }
 
   /**

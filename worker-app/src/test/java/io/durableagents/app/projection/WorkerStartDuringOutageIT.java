@@ -23,6 +23,7 @@ import io.durableagents.tools.Tool;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.ToolCallRecord;
 import io.temporal.api.common.v1.Payloads;
+import io.temporal.api.history.v1.ActivityTaskStartedEventAttributes;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
@@ -33,6 +34,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -248,8 +250,9 @@ class WorkerStartDuringOutageIT {
   /**
    * What a session's history shows of its waits: durable timers of a minute or less (the store
    * waits; an approval's timeout is longer), tool and model activities scheduled, the most attempts
-   * its store reads before a run ({@code agents.RestoreSession}, {@code agents.ResolveRun}) took
-   * and the most attempts a checkpoint save by local activity took (their markers record them).
+   * its store reads before a run ({@code agents.RestoreSession}, an activity, and {@code
+   * agents.ResolveRun}, a local one) took and the most attempts a checkpoint save by local activity
+   * took (their markers record them).
    */
   record Waits(
       int storeTimers,
@@ -264,6 +267,7 @@ class WorkerStartDuringOutageIT {
       int resolveAttempt = 0;
       int saveAttempts = 0;
       for (WorkflowExecutionHistory run : runs) {
+        Map<Long, String> activityTypes = new HashMap<>();
         for (HistoryEvent event : run.getEvents()) {
           switch (event.getEventType()) {
             case EVENT_TYPE_TIMER_STARTED -> {
@@ -277,6 +281,18 @@ class WorkerStartDuringOutageIT {
                   event.getActivityTaskScheduledEventAttributes().getActivityType().getName();
               tools += type.equals("agents.ExecuteTool") ? 1 : 0;
               models += type.equals("agents.ModelTurn") ? 1 : 0;
+              activityTypes.put(event.getEventId(), type);
+            }
+            case EVENT_TYPE_ACTIVITY_TASK_STARTED -> {
+              // A new workflow reads the store first (the RestoreSession activity, whose last
+              // attempt its started event records), then resolves its run (local ResolveRun):
+              // whichever met the outage retried through it.
+              ActivityTaskStartedEventAttributes started =
+                  event.getActivityTaskStartedEventAttributes();
+              if ("agents.RestoreSession"
+                  .equals(activityTypes.get(started.getScheduledEventId()))) {
+                resolveAttempt = Math.max(resolveAttempt, started.getAttempt());
+              }
             }
             case EVENT_TYPE_MARKER_RECORDED -> {
               Map<String, Payloads> details =
@@ -284,9 +300,7 @@ class WorkerStartDuringOutageIT {
               if (details.containsKey("type") && details.containsKey("meta")) {
                 String type = JSON.readTree(data(details.get("type"))).asText();
                 int attempt = JSON.readTree(data(details.get("meta"))).path("atpt").asInt();
-                if (type.equals("agents.ResolveRun") || type.equals("agents.RestoreSession")) {
-                  // A new workflow reads the store first (RestoreSession), then resolves its run:
-                  // whichever met the outage retried through it.
+                if (type.equals("agents.ResolveRun")) {
                   resolveAttempt = Math.max(resolveAttempt, attempt);
                 } else if (type.startsWith("agents.SaveCheckpoint")) {
                   saveAttempts = Math.max(saveAttempts, attempt);

@@ -113,6 +113,20 @@ final class ActivityStubs {
   private final LifecycleActivities lifecycle =
       Workflow.newLocalActivityStub(LifecycleActivities.class, LOCAL_CHECKPOINT_OPTIONS);
 
+  /**
+   * A new workflow's store lookup (restore or reset) as a regular activity, retried like a save:
+   * its answer is in the history before anything is written under the new execution (see {@link
+   * ChangeIds#RECORDED_RESTORE}). One short transaction, so a killed worker's attempt is given up
+   * after the bound of a heartbeating one ({@link #MODEL_HEARTBEAT_TIMEOUT}).
+   */
+  private final LifecycleActivities recordedLifecycle =
+      Workflow.newActivityStub(
+          LifecycleActivities.class,
+          ActivityOptions.newBuilder(CHECKPOINT_OPTIONS)
+              .setStartToCloseTimeout(MODEL_HEARTBEAT_TIMEOUT)
+              .setSummary("session look-up in the store")
+              .build());
+
   /** The notifier is retried until it accepts: a decision must not wait on a flaky inbox. */
   private static final ActivityOptions NOTIFY_OPTIONS =
       ActivityOptions.newBuilder()
@@ -158,6 +172,10 @@ final class ActivityStubs {
 
   LifecycleActivities lifecycle() {
     return lifecycle;
+  }
+
+  LifecycleActivities recordedLifecycle() {
+    return recordedLifecycle;
   }
 
   CheckpointActivities checkpoints() {

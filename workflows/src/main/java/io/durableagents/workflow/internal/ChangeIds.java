@@ -49,6 +49,16 @@ final class ChangeIds {
    */
   static final String RESUME_RUN = "resume-run";
 
+  /**
+   * A new workflow's store lookup ({@code RestoreSession}, or {@code ResetSession} for a reset)
+   * runs as a regular activity instead of a local one, so its answer is in the history before any
+   * entry is written under the new execution. As a local activity it could run again: when the
+   * worker of a first workflow task was killed after the task's local activities had written
+   * entries, the task ran again, the lookup found those entries and went on from them as from a
+   * closed session's.
+   */
+  static final String RECORDED_RESTORE = "recorded-restore";
+
   private ChangeIds() {}
 
   /**

@@ -4,6 +4,7 @@ import io.durableagents.conversation.Usage;
 import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.internal.activity.ForkState;
+import io.durableagents.workflow.internal.activity.LifecycleActivities;
 import io.durableagents.workflow.internal.activity.SessionRef;
 import io.durableagents.workflow.internal.activity.SessionReset;
 import io.temporal.workflow.Workflow;
@@ -12,12 +13,13 @@ import java.util.List;
 import org.slf4j.Logger;
 
 /**
- * The start of a new workflow under a session id: the worker looks the id up in its store. A
- * session closed before (by a client or its idle timeout) goes on from its newest entry, with its
- * transcript, business state, usage and run numbering; the new workflow execution takes the
- * session's store rows over, and its tool calls get new idempotency keys (they include the first
- * run id of this execution). An id the store does not know is a new session. A workflow started by
- * a reset moves the session back to the entry it names instead of its newest one.
+ * The start of a new workflow under a session id: the worker looks the id up in its store (an
+ * activity recorded before anything is written under the new execution). A session closed before
+ * (by a client or its idle timeout) goes on from its newest entry, with its transcript, business
+ * state, usage and run numbering; the new workflow execution takes the session's store rows over,
+ * and its tool calls get new idempotency keys (they include the first run id of this execution). An
+ * id the store does not know is a new session. A workflow started by a reset moves the session back
+ * to the entry it names instead of its newest one.
  */
 final class SessionRestore {
   private static final Logger log = Workflow.getLogger(SessionRestore.class);
@@ -33,14 +35,13 @@ final class SessionRestore {
    * was started only to close a session that does not exist).
    */
   boolean restore() {
-    ForkState past = session.start.resetTo() != null ? reset(session.start.resetTo()) : null;
+    LifecycleActivities lookups = lookups();
+    ForkState past =
+        session.start.resetTo() != null ? reset(lookups, session.start.resetTo()) : null;
     if (past == null) {
       past =
-          session
-              .stubs
-              .lifecycle()
-              .restoreSession(
-                  new SessionRef(session.id(), Workflow.getInfo().getFirstExecutionRunId()));
+          lookups.restoreSession(
+              new SessionRef(session.id(), Workflow.getInfo().getFirstExecutionRunId()));
     }
     if (past != null) {
       log.info("{} starts again from its entry at step {}", session.id(), past.step());
@@ -79,16 +80,13 @@ final class SessionRestore {
    * Moves the session back to its entry {@code step}; null, with the reset refused, when the store
    * does not keep that entry (the session then goes on from its newest one, as after a close).
    */
-  private ForkState reset(int step) {
+  private ForkState reset(LifecycleActivities lookups, int step) {
     String resetId =
         "reset to step " + step + " at " + Instant.ofEpochMilli(Workflow.currentTimeMillis());
     ForkState past =
-        session
-            .stubs
-            .lifecycle()
-            .resetSession(
-                new SessionReset(
-                    session.id(), Workflow.getInfo().getFirstExecutionRunId(), step, resetId));
+        lookups.resetSession(
+            new SessionReset(
+                session.id(), Workflow.getInfo().getFirstExecutionRunId(), step, resetId));
     if (past == null) {
       log.info("{} has no entry at step {} in the store: not reset", session.id(), step);
       session.refuseFork(
@@ -98,6 +96,17 @@ final class SessionRestore {
     log.info("{} is reset to its entry at step {}", session.id(), step);
     session.state.resetTo(step);
     return past;
+  }
+
+  /**
+   * The activities of the store lookup: regular ones from {@link ChangeIds#RECORDED_RESTORE} on,
+   * whose answer no lost workflow task can change; local ones in histories from before.
+   */
+  private LifecycleActivities lookups() {
+    return Workflow.getVersion(ChangeIds.RECORDED_RESTORE, Workflow.DEFAULT_VERSION, 1)
+            == Workflow.DEFAULT_VERSION
+        ? session.stubs.lifecycle()
+        : session.stubs.recordedLifecycle();
   }
 
   /** The newest entry as the result of its run (no steps of this execution). */

@@ -11,6 +11,10 @@ import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.DecisionOptions;
+import io.durableagents.client.ProjectionReader;
+import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
+import io.durableagents.conversation.ToolCall;
 import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
@@ -41,18 +45,15 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The path that made {@link CrashRecoveryIT} flaky, reproduced step by step on the real server: a
- * new session's first workflow task runs its local activities (the agent's resolution, the first
- * model turn, the first tool call, whose effect reaches the ledger) and its worker is SIGKILLed
- * before the task completes. The server keeps the send that came with the update-with-start only in
- * memory; here it restarts and loses it (under a storm of kills it aborts it instead), so the next
- * workflow task finds no input and starts the first-send timer, and only then does the client send
- * again. The model turn and the tool run again, as work in flight on a killed worker may, but each
- * under the same activity id, and the tool under the same idempotency key, as on the killed worker:
- * the path through the first-send timer takes no id that the first attempt gave out.
+ * A new session's first workflow tasks lost with their worker on the real server, with model turns
+ * and tools as local activities: the paths that made {@link CrashRecoveryIT} flaky, reproduced step
+ * by step. The first task accepts the send and schedules the session's look-up in the store (an
+ * activity), so both are in the history before any local activity runs; what a lost task after it
+ * ran, it runs again, under the same activity ids and idempotency keys, and what it wrote to the
+ * store is written again, not taken for a past life of the session.
  */
-class LostFirstSendIT {
-  private static final String SESSION = "lost-first-send";
+class LostFirstTaskIT {
+  private static final String SESSION = "lost-first-task";
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -77,19 +78,20 @@ class LostFirstSendIT {
     }
   }
 
+  /**
+   * The worker is killed after the first tool's effect, and the server restarted, which loses what
+   * it keeps only in memory: the send survives, accepted by the first task, and the send made again
+   * is taken as a retry of it. Before the look-up was an activity, the first task ran the turn and
+   * the tool too, a restart lost the send with it, and only the first-send wait's stable ids kept
+   * the ids of the work that ran again.
+   */
   @Test
-  void firstSendLostWithItsWorkflowTask_resendRunsTheToolUnderOneActivityIdAndIdempotencyKey()
+  void firstTaskLostAfterAToolEffect_keepsItsSend_andRunsTheToolAgainUnderItsIds()
       throws Exception {
     Path toolLedger = dir.resolve("tool-ledger.jsonl");
     Path modelLedger = dir.resolve("model-ledger.jsonl");
     server = RealTemporal.start(dir);
-    List<String> args =
-        List.of(
-            String.valueOf(server.port()),
-            dir.resolve("projection.db").toString(),
-            toolLedger.toString(),
-            modelLedger.toString(),
-            Execution.LOCAL_ACTIVITY.name());
+    List<String> args = workerArgs(toolLedger, modelLedger);
     List<String> hangingArgs = new ArrayList<>(args);
     hangingArgs.add(CrashTestWorker.HANG_AFTER_EFFECT);
     ChildJvm first = startWorker("worker-1", hangingArgs);
@@ -112,43 +114,37 @@ class LostFirstSendIT {
             });
     firstClient.shutdownNow();
     first.kill();
-    // The server keeps a send it admitted for the next attempt of a timed-out workflow task, but
-    // only in its memory: a restart (or an update aborted while the task keeps failing) loses it.
     server.close();
     server = RealTemporal.start(dir);
     service = connect();
     WorkflowClient temporal = WorkflowClient.newInstance(service);
-    List<String> restartedArgs = new ArrayList<>(args);
-    restartedArgs.set(0, String.valueOf(server.port()));
-    startWorker("worker-2", restartedArgs);
+    startWorker("worker-2", workerArgs(toolLedger, modelLedger));
 
-    await("the first-send timer after the lost workflow task")
-        .atMost(Duration.ofMinutes(2))
-        .pollInterval(Duration.ofMillis(200))
-        .until(() -> !firstSendTimers(temporal).isEmpty());
-    assertThat(events(temporal, EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT))
-        .as("the killed worker's workflow task timed out")
-        .isNotEmpty();
     assertThat(events(temporal, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED))
-        .as("the first send was lost with its workflow task")
-        .isEmpty();
-
+        .as("the first send, accepted by the first task")
+        .hasSize(1);
     AgentClient agents =
         AgentClient.newInstance(
             temporal,
             AgentClientOptions.newBuilder().setTaskQueue(CrashTestWorker.TASK_QUEUE).build());
     RunResult paused = agents.send(SESSION, "go");
+    assertThat(paused.run()).as("the run of the send and its retry, %s", paused).isEqualTo(1);
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(events(temporal, EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT))
+        .as("the killed worker's workflow task timed out")
+        .isNotEmpty();
+    assertThat(firstSendTimers(temporal)).as("waits for a first send").isEmpty();
     agents.approve(
         SESSION,
         paused.approval().approvalId(),
-        DecisionOptions.newBuilder().setDecidedBy("lost-first-send-it").build());
+        DecisionOptions.newBuilder().setDecidedBy("lost-first-task-it").build());
     RunResult done = agents.awaitRun(SESSION);
-    assertThat(done.status()).as("the resent run").isEqualTo(RunStatus.FINISHED);
+    assertThat(done.status()).as("the run").isEqualTo(RunStatus.FINISHED);
+    assertThat(done.run()).isEqualTo(1);
 
     List<JsonNode> effects = lines(toolLedger, "step_a", "end");
     assertThat(effects)
-        .as("the first call's effects: the killed worker's and the resend's")
+        .as("the first call's effects: the killed worker's and its retry's")
         .extracting(line -> line.path("pid").asLong())
         .hasSize(3)
         .contains(first.pid());
@@ -164,7 +160,7 @@ class LostFirstSendIT {
             .filter(line -> line.path("toolCallId").asText().equals(killedCall))
             .toList();
     assertThat(firstCall)
-        .as("the first turn's step_a, on the killed worker and again for the resend: %s", effects)
+        .as("the first turn's step_a, on the killed worker and again: %s", effects)
         .hasSize(2);
     assertThat(firstCall)
         .extracting(line -> line.path("activityId").asText())
@@ -175,21 +171,103 @@ class LostFirstSendIT {
         .as("idempotency keys of the call on both paths")
         .containsOnly(firstCall.get(0).path("idempotencyKey").asText());
 
-    List<JsonNode> firstTurn =
-        readLedger(modelLedger).stream()
-            .filter(
-                line -> line.path("turn").asInt() == 0 && "end".equals(line.path("phase").asText()))
-            .toList();
+    List<JsonNode> firstTurn = firstTurnAnswers(modelLedger);
     assertThat(firstTurn)
-        .as("the first model turn, generated on the killed worker and again for the resend")
+        .as("the first model turn, generated on the killed worker and again")
         .hasSize(2)
         .extracting(line -> line.path("activityId").asText())
         .containsOnly(firstTurn.get(0).path("activityId").asText());
   }
 
   /**
+   * The run pauses on its gated call and writes its first entries to the store, and the worker is
+   * killed before the task that wrote them completes, so the history records none of it. The task
+   * that runs again must treat the entries as unrecorded work of this very session, not as a closed
+   * session to go on from: once {@link CrashRecoveryIT} saw a session restore them (the look-up was
+   * a local activity of the same task, and ran again), take the client's retried "go" as a second
+   * run and leave two calls without results.
+   */
+  @Test
+  void entriesOfALostFirstTask_areWrittenAgain_notRestoredAsAPastSession() throws Exception {
+    Path database = dir.resolve("projection.db");
+    Path modelLedger = dir.resolve("model-ledger.jsonl");
+    server = RealTemporal.start(dir);
+    List<String> args = workerArgs(dir.resolve("tool-ledger.jsonl"), modelLedger);
+    List<String> hangingArgs = new ArrayList<>(args);
+    hangingArgs.add(CrashTestWorker.HANG_AFTER_SAVE);
+    ChildJvm first = startWorker("worker-1", hangingArgs);
+
+    service = connect();
+    WorkflowClient temporal = WorkflowClient.newInstance(service);
+    ProjectionReader projection = ProjectionReader.open("jdbc:sqlite:" + database);
+    AgentClient agents =
+        AgentClient.newInstance(
+            temporal,
+            AgentClientOptions.newBuilder()
+                .setTaskQueue(CrashTestWorker.TASK_QUEUE)
+                .setProjection(projection)
+                .build());
+    CompletableFuture<RunResult> send = agents.sendAsync(SESSION, "go");
+
+    // The run paused on its gated call and wrote its entries; the task that did is still open.
+    first.awaitReady(CrashTestWorker.SAVED_AND_HANGING, Duration.ofSeconds(60));
+    assertThat(projection.messages(SESSION, -1))
+        .as("the lost task's entries in the store")
+        .extracting(Message::role)
+        .contains(Role.USER, Role.ASSISTANT);
+    first.kill();
+    startWorker("worker-2", args);
+
+    RunResult paused = send.get(2, TimeUnit.MINUTES);
+    assertThat(events(temporal, EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT))
+        .as("the killed worker's workflow task timed out")
+        .isNotEmpty();
+    assertThat(paused.run()).as("the send's run, %s", paused).isEqualTo(1);
+    assertThat(paused.status()).as("the send's run").isEqualTo(RunStatus.AWAITING_APPROVAL);
+    agents.approve(
+        SESSION,
+        paused.approval().approvalId(),
+        DecisionOptions.newBuilder().setDecidedBy("lost-first-task-it").build());
+    RunResult done = agents.awaitRun(SESSION);
+    assertThat(done.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(done.run()).as("the run the one send started").isEqualTo(1);
+
+    List<Message> transcript = projection.messages(SESSION, -1);
+    assertThat(transcript).extracting(Message::role).filteredOn(Role.USER::equals).hasSize(1);
+    assertThat(transcript)
+        .extracting(Message::role)
+        .filteredOn(Role.ASSISTANT::equals)
+        .as("turns 0, 1 and 2: %s", transcript)
+        .hasSize(3);
+    for (int i = 0; i < transcript.size(); i++) {
+      List<ToolCall> calls = transcript.get(i).toolCalls();
+      for (int c = 0; c < calls.size(); c++) {
+        Message next = transcript.get(i + 1 + c);
+        assertThat(next.toolCallId())
+            .as("the result after call %s: %s", calls.get(c).id(), transcript)
+            .isEqualTo(calls.get(c).id());
+      }
+    }
+    List<JsonNode> firstTurn = firstTurnAnswers(modelLedger);
+    assertThat(firstTurn)
+        .as("the first model turn, generated on the killed worker and again")
+        .hasSize(2)
+        .extracting(line -> line.path("activityId").asText())
+        .containsOnly(firstTurn.get(0).path("activityId").asText());
+  }
+
+  private List<String> workerArgs(Path toolLedger, Path modelLedger) {
+    return List.of(
+        String.valueOf(server.port()),
+        dir.resolve("projection.db").toString(),
+        toolLedger.toString(),
+        modelLedger.toString(),
+        Execution.LOCAL_ACTIVITY.name());
+  }
+
+  /**
    * The first send as {@code AgentClient} makes it, an update-with-start, without the client's
-   * handling of its failure: the test sends again itself, once the workflow waits for a send.
+   * handling of its failure: the test sends again itself.
    */
   private static Object firstSend(WorkflowClient temporal) {
     AgentSessionWorkflow stub =
@@ -247,6 +325,13 @@ class LostFirstSendIT {
     return readLedger(ledger).stream()
         .filter(line -> tool.equals(line.path("tool").asText()))
         .filter(line -> phase.equals(line.path("phase").asText()))
+        .toList();
+  }
+
+  /** The answers of the first model turn, one ledger line each. */
+  private static List<JsonNode> firstTurnAnswers(Path modelLedger) throws IOException {
+    return readLedger(modelLedger).stream()
+        .filter(line -> line.path("turn").asInt() == 0 && "end".equals(line.path("phase").asText()))
         .toList();
   }
 
