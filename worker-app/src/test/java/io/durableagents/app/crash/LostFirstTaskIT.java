@@ -171,12 +171,7 @@ class LostFirstTaskIT {
         .as("idempotency keys of the call on both paths")
         .containsOnly(firstCall.get(0).path("idempotencyKey").asText());
 
-    List<JsonNode> firstTurn = firstTurnAnswers(modelLedger);
-    assertThat(firstTurn)
-        .as("the first model turn, generated on the killed worker and again")
-        .hasSize(2)
-        .extracting(line -> line.path("activityId").asText())
-        .containsOnly(firstTurn.get(0).path("activityId").asText());
+    assertGeneratedTwiceUnderOneActivityId(modelLedger);
   }
 
   /**
@@ -248,12 +243,7 @@ class LostFirstTaskIT {
             .isEqualTo(calls.get(c).id());
       }
     }
-    List<JsonNode> firstTurn = firstTurnAnswers(modelLedger);
-    assertThat(firstTurn)
-        .as("the first model turn, generated on the killed worker and again")
-        .hasSize(2)
-        .extracting(line -> line.path("activityId").asText())
-        .containsOnly(firstTurn.get(0).path("activityId").asText());
+    assertGeneratedTwiceUnderOneActivityId(modelLedger);
   }
 
   private List<String> workerArgs(Path toolLedger, Path modelLedger) {
@@ -328,11 +318,18 @@ class LostFirstTaskIT {
         .toList();
   }
 
-  /** The answers of the first model turn, one ledger line each. */
-  private static List<JsonNode> firstTurnAnswers(Path modelLedger) throws IOException {
-    return readLedger(modelLedger).stream()
-        .filter(line -> line.path("turn").asInt() == 0 && "end".equals(line.path("phase").asText()))
-        .toList();
+  /** The first model turn answered twice (on the killed worker and again), under one id. */
+  private static void assertGeneratedTwiceUnderOneActivityId(Path modelLedger) throws IOException {
+    List<JsonNode> firstTurn =
+        readLedger(modelLedger).stream()
+            .filter(
+                line -> line.path("turn").asInt() == 0 && "end".equals(line.path("phase").asText()))
+            .toList();
+    assertThat(firstTurn)
+        .as("the first model turn, generated on the killed worker and again")
+        .hasSize(2)
+        .extracting(line -> line.path("activityId").asText())
+        .containsOnly(firstTurn.get(0).path("activityId").asText());
   }
 
   private static List<JsonNode> readLedger(Path ledger) throws IOException {
