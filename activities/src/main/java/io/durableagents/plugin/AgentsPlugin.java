@@ -63,7 +63,7 @@ public final class AgentsPlugin extends SimplePlugin {
             options.getDefaultAgent(),
             options.getModelProvider());
     this.store = CheckpointStore.of(options.getStore());
-    this.definitions = new AgentDefinitions(registry, store);
+    this.definitions = new AgentDefinitions(registry, store).withMetrics(options.getMetrics());
     this.searchAttributes = new SearchAttributeCheck(options.getSearchAttributeUpserts());
   }
 
@@ -143,12 +143,14 @@ public final class AgentsPlugin extends SimplePlugin {
         new ModelActivitiesImpl(
                 definitions, store, options.getMaxPayloadBytes(), options.getDeltaListeners())
             .withArtifacts(options.getArtifactStore())
-            .withTranscripts(transcripts),
+            .withTranscripts(transcripts)
+            .withMetrics(options.getMetrics()),
         new ToolActivitiesImpl(definitions, options.getMaxPayloadBytes())
             .withArtifacts(options.getArtifactStore())
             .withRunningTools(runningTools)
-            .withHooks(new ToolHooks(options.getToolHooks(), options.getToolHookTimeout())),
-        new CheckpointActivitiesImpl(store, options.getDefaultAgent()),
+            .withHooks(new ToolHooks(options.getToolHooks(), options.getToolHookTimeout()))
+            .withMetrics(options.getMetrics()),
+        new CheckpointActivitiesImpl(store, options.getDefaultAgent(), options.getMetrics()),
         new ApprovalActivitiesImpl(registry, store),
         new LeaseActivitiesImpl(),
         new ForkActivitiesImpl(definitions, store, searchAttributes).withTranscripts(transcripts),

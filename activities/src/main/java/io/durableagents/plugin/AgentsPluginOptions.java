@@ -4,6 +4,7 @@ import io.durableagents.agent.Agent;
 import io.durableagents.agent.AgentFactory;
 import io.durableagents.artifacts.ArtifactStore;
 import io.durableagents.artifacts.FileArtifactStore;
+import io.durableagents.metrics.AgentMetrics;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.store.AgentStore;
 import io.durableagents.store.internal.CheckpointStore;
@@ -38,6 +39,7 @@ public final class AgentsPluginOptions {
   private final SearchAttributeUpserts searchAttributeUpserts;
   private final List<ToolHook> toolHooks;
   private final Duration toolHookTimeout;
+  private final AgentMetrics metrics;
 
   /**
    * Default bound of one tool result or model answer, serialized: well under Temporal's 2 MB
@@ -78,6 +80,7 @@ public final class AgentsPluginOptions {
     this.transcriptCacheChars = builder.transcriptCacheChars;
     this.searchAttributeUpserts = builder.searchAttributeUpserts;
     this.toolHooks = List.copyOf(builder.toolHooks);
+    this.metrics = builder.metrics;
     this.toolHookTimeout = builder.toolHookTimeout;
   }
 
@@ -107,6 +110,11 @@ public final class AgentsPluginOptions {
    */
   public Duration getCancelCheckInterval() {
     return cancelCheckInterval;
+  }
+
+  /** What the workers report their agents' work to (default {@link AgentMetrics#NONE}). */
+  public AgentMetrics getMetrics() {
+    return metrics;
   }
 
   /** The deadlock detection timeout the plugin sets on its workers. */
@@ -283,6 +291,7 @@ public final class AgentsPluginOptions {
     }
 
     private final List<DeltaListener> deltaListeners = new ArrayList<>();
+    private AgentMetrics metrics = AgentMetrics.NONE;
 
     private Builder() {}
 
@@ -302,6 +311,17 @@ public final class AgentsPluginOptions {
       searchAttributeUpserts = options.searchAttributeUpserts;
       toolHooks.addAll(options.toolHooks);
       toolHookTimeout = options.toolHookTimeout;
+      metrics = options.metrics;
+    }
+
+    /**
+     * Where the workers report model turns, tool calls, approvals, settled runs, drift, projection
+     * writes and transcript cache hits (default {@link AgentMetrics#NONE}): for Micrometer, {@code
+     * MicrometerAgentMetrics.of(registry)} of module {@code durable-agents-micrometer}.
+     */
+    public Builder setMetrics(AgentMetrics metrics) {
+      this.metrics = Objects.requireNonNull(metrics, "metrics");
+      return this;
     }
 
     /**

@@ -88,6 +88,7 @@ class AgentDriftTest {
     assertThat(history.get(0).drift()).isEqualTo("instructions changed");
     assertThat(history.get(history.size() - 1).drift()).isNull();
     assertThat(kit.store.session("warn-1").orElseThrow().drift()).isEqualTo("instructions changed");
+    assertThat(kit.driftReports).as("reported once for the run").containsExactly("tester warn");
 
     // The next run starts under the worker's definition: no drift, the new instructions.
     RunResult next = kit.send("warn-1", "and now?");
@@ -105,6 +106,7 @@ class AgentDriftTest {
     assertThat(done.error().code()).isEqualTo(FailureTypes.AGENT_DRIFT);
     assertThat(done.error().message()).contains("instructions changed").contains("'tester'");
     assertThat(kit.effects).isEmpty();
+    assertThat(kit.driftReports).containsExactly("tester error");
     assertThat(instructionsSeen).containsExactly("v1: book carefully");
     List<Message> transcript = kit.store.readMessages("error-1", done.messageCount());
     Message payResult = transcript.get(2);
@@ -120,6 +122,7 @@ class AgentDriftTest {
     assertThat(instructionsSeen).containsExactly("v1: book carefully", "v1: book carefully");
     assertThat(kit.effects).containsOnlyKeys("call_0_0");
     assertThat(kit.store.history("ignore-1", 0)).allSatisfy(e -> assertThat(e.drift()).isNull());
+    assertThat(kit.driftReports).as("counted, not logged").containsExactly("tester ignore");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.durableagents.session;
 import io.durableagents.agent.Agent;
 import io.durableagents.agent.Execution;
 import io.durableagents.artifacts.FileArtifactStore;
+import io.durableagents.metrics.AgentMetrics;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
@@ -65,6 +66,9 @@ final class SessionTestKit implements AutoCloseable {
 
   /** The ranges of transcript the plugin read from the store, as "session from-to". */
   final List<String> messageReads = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** The drift the workers reported to their metrics, as "agent policy", in order. */
+  final List<String> driftReports = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** Attachment bytes, in the test's directory. */
   final FileArtifactStore artifacts;
@@ -163,6 +167,13 @@ final class SessionTestKit implements AutoCloseable {
             .setStore(countingCalls(store))
             .setTranscriptCacheChars(transcriptCacheChars)
             .setSearchAttributeUpserts(searchAttributeUpserts)
+            .setMetrics(
+                new AgentMetrics() {
+                  @Override
+                  public void agentDrift(String agent, String policy) {
+                    driftReports.add(agent + " " + policy);
+                  }
+                })
             .build());
   }
 

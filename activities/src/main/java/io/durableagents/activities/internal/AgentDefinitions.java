@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.agent.Agent;
 import io.durableagents.agent.DriftPolicy;
 import io.durableagents.agent.SubAgent;
+import io.durableagents.metrics.AgentMetrics;
 import io.durableagents.store.StoreException;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.FailureTypes;
@@ -13,6 +14,7 @@ import io.durableagents.workflow.internal.wire.SendRules;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -43,10 +45,17 @@ public final class AgentDefinitions {
   private final Map<String, AgentDefinition> recorded = lru();
   private final Map<String, String> currentFingerprints = lru();
   private final Set<String> warned = Collections.synchronizedSet(Collections.newSetFromMap(lru()));
+  private AgentMetrics metrics = AgentMetrics.NONE;
 
   public AgentDefinitions(AgentRegistry registry, CheckpointStore store) {
     this.registry = registry;
     this.store = store;
+  }
+
+  /** Reports the drift a run meets, once per run on this worker, to {@code metrics}. */
+  public AgentDefinitions withMetrics(AgentMetrics metrics) {
+    this.metrics = metrics;
+    return this;
   }
 
   public AgentRegistry registry() {
@@ -145,6 +154,18 @@ public final class AgentDefinitions {
       return new RunDefinition(agent, kept, null);
     }
     String drift = DriftReport.between(kept, AgentDefinition.of(agent, kept.runConfig()));
+    if (warned.add(sessionId + "#" + run)) {
+      metrics.agentDrift(agent.name(), agent.onAgentDrift().name().toLowerCase(Locale.ROOT));
+      if (agent.onAgentDrift() == DriftPolicy.WARN) {
+        log.warn(
+            "{} run {}: agent '{}' changed since the run started ({}); it goes on with its"
+                + " recorded definition",
+            sessionId,
+            run,
+            agent.name(),
+            drift);
+      }
+    }
     switch (agent.onAgentDrift()) {
       case ERROR:
         throw ApplicationFailure.newNonRetryableFailure(
@@ -159,15 +180,6 @@ public final class AgentDefinitions {
                 + "), and its onAgentDrift policy is error.",
             FailureTypes.AGENT_DRIFT);
       case WARN:
-        if (warned.add(sessionId + "#" + run)) {
-          log.warn(
-              "{} run {}: agent '{}' changed since the run started ({}); it goes on with its"
-                  + " recorded definition",
-              sessionId,
-              run,
-              agent.name(),
-              drift);
-        }
         return new RunDefinition(agent, kept, drift);
       case IGNORE:
       default:

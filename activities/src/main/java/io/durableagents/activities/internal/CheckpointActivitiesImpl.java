@@ -1,5 +1,6 @@
 package io.durableagents.activities.internal;
 
+import io.durableagents.metrics.AgentMetrics;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.internal.activity.CheckpointActivities;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
@@ -11,21 +12,22 @@ import java.util.List;
  * have run): it is saved under the default agent, as the run would have been.
  */
 public final class CheckpointActivitiesImpl implements CheckpointActivities {
-  private final CheckpointStore store;
+  private final MeteredSaves saves;
   private final String defaultAgent;
 
-  public CheckpointActivitiesImpl(CheckpointStore store, String defaultAgent) {
-    this.store = store;
+  public CheckpointActivitiesImpl(
+      CheckpointStore store, String defaultAgent, AgentMetrics metrics) {
+    this.saves = new MeteredSaves(store, metrics);
     this.defaultAgent = defaultAgent;
   }
 
   @Override
   public void saveCheckpoint(CheckpointSave save) {
-    store.saveCheckpoint(save.withAgentIfNone(defaultAgent));
+    saves.save(List.of(save.withAgentIfNone(defaultAgent)));
   }
 
   @Override
   public void saveCheckpoints(List<CheckpointSave> saves) {
-    store.saveCheckpoints(saves.stream().map(save -> save.withAgentIfNone(defaultAgent)).toList());
+    this.saves.save(saves.stream().map(save -> save.withAgentIfNone(defaultAgent)).toList());
   }
 }

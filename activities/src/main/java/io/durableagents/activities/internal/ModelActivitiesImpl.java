@@ -10,6 +10,8 @@ import io.durableagents.artifacts.FileArtifactStore;
 import io.durableagents.conversation.Attachment;
 import io.durableagents.conversation.Message;
 import io.durableagents.conversation.Role;
+import io.durableagents.conversation.ToolCall;
+import io.durableagents.metrics.AgentMetrics;
 import io.durableagents.model.AttachmentContent;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
@@ -20,6 +22,7 @@ import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.streaming.DeltaListener;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
 import io.durableagents.workflow.FailureTypes;
+import io.durableagents.workflow.internal.activity.CallCheck;
 import io.durableagents.workflow.internal.activity.ModelActivities;
 import io.durableagents.workflow.internal.activity.ModelFailureDetails;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
@@ -30,6 +33,7 @@ import io.durableagents.workflow.internal.wire.StoredResults;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +54,8 @@ public final class ModelActivitiesImpl implements ModelActivities {
   private final int maxPayloadBytes;
   private final List<DeltaListener> deltaListeners;
   private TranscriptCache transcripts = new TranscriptCache();
+  private AgentMetrics metrics = AgentMetrics.NONE;
+  private MeteredSaves saves;
   private ArtifactStore artifacts = FileArtifactStore.defaultStore();
 
   public ModelActivitiesImpl(
@@ -61,6 +67,14 @@ public final class ModelActivitiesImpl implements ModelActivities {
     this.store = store;
     this.maxPayloadBytes = maxPayloadBytes;
     this.deltaListeners = List.copyOf(deltaListeners);
+    this.saves = new MeteredSaves(store, metrics);
+  }
+
+  /** Reports the turns, the saves they write and the transcript cache to {@code metrics}. */
+  public ModelActivitiesImpl withMetrics(AgentMetrics metrics) {
+    this.metrics = metrics;
+    this.saves = new MeteredSaves(store, metrics);
+    return this;
   }
 
   /** Shares {@code cache} with the worker's fork preparations (see {@link ForkActivitiesImpl}). */
@@ -102,6 +116,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
             .build();
     ActivityExecutionContext context = Activity.getExecutionContext();
     long startedAt = System.currentTimeMillis();
+    long started = System.nanoTime();
     try {
       ModelResponse response =
           ModelAnswers.checked(
@@ -113,13 +128,22 @@ public final class ModelActivitiesImpl implements ModelActivities {
                       DeltaForwardingStream.forActivity(
                           context, request.sessionId(), request.step(), deltaListeners)),
               request.step());
+      metrics.modelTurn(
+          agent.name(),
+          definition.model(),
+          Duration.ofNanos(System.nanoTime() - started),
+          response.usage().inputTokens(),
+          response.usage().outputTokens(),
+          null);
+      List<CallCheck> checks = CallChecks.check(run, response.toolCalls());
+      reportRefusedCalls(agent.name(), response.toolCalls(), checks);
       ModelTurnResult result =
           new ModelTurnResult(
                   response.text(),
                   response.toolCalls(),
                   response.finishReason(),
                   response.usage(),
-                  CallChecks.check(run, response.toolCalls()))
+                  checks)
               .withTimes(startedAt, System.currentTimeMillis());
       if (run.drift() != null) {
         result = result.withDrift(run.drift());
@@ -143,6 +167,13 @@ public final class ModelActivitiesImpl implements ModelActivities {
       }
       return result;
     } catch (ModelException e) {
+      metrics.modelTurn(
+          agent.name(),
+          definition.model(),
+          Duration.ofNanos(System.nanoTime() - started),
+          0,
+          0,
+          e.code());
       ApplicationFailure.Builder failure =
           ApplicationFailure.newBuilder()
               .setType(e.code())
@@ -155,6 +186,19 @@ public final class ModelActivitiesImpl implements ModelActivities {
         failure.setNextRetryDelay(e.retryAfter());
       }
       throw failure.build();
+    }
+  }
+
+  /**
+   * Calls the checks refused (an unknown tool, invalid arguments) never reach a tool activity: they
+   * are reported here, with their error code and no time.
+   */
+  private void reportRefusedCalls(String agent, List<ToolCall> calls, List<CallCheck> checks) {
+    for (int i = 0; i < calls.size() && i < checks.size(); i++) {
+      JsonNode error = checks.get(i).error();
+      if (error != null) {
+        metrics.toolCall(agent, calls.get(i).name(), Duration.ZERO, error.path("error").asText());
+      }
     }
   }
 
@@ -188,10 +232,18 @@ public final class ModelActivitiesImpl implements ModelActivities {
       saves = all;
     }
     if (!saves.isEmpty()) {
-      store.saveCheckpoints(saves);
+      this.saves.save(saves);
     }
-    return transcripts.storedTranscript(
-        request, () -> store.readMessages(request.sessionId(), request.storedMessages()));
+    boolean[] read = {false};
+    List<Message> transcript =
+        transcripts.storedTranscript(
+            request,
+            () -> {
+              read[0] = true;
+              return store.readMessages(request.sessionId(), request.storedMessages());
+            });
+    metrics.transcriptCache(!read[0]);
+    return transcript;
   }
 
   private static ApplicationFailure heldSavesUnknown(ModelTurnRequest request) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.durableagents.agent.Agent;
 import io.durableagents.artifacts.ArtifactStore;
 import io.durableagents.artifacts.FileArtifactStore;
+import io.durableagents.metrics.AgentMetrics;
 import io.durableagents.store.StoreException;
 import io.durableagents.tools.BusinessState;
 import io.durableagents.tools.RetryableToolException;
@@ -62,6 +63,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
   private ArtifactStore artifacts = FileArtifactStore.defaultStore();
   private RunningTools running = new RunningTools();
   private ToolHooks hooks = ToolHooks.NONE;
+  private AgentMetrics metrics = AgentMetrics.NONE;
 
   public ToolActivitiesImpl(AgentDefinitions definitions, int maxPayloadBytes) {
     this.definitions = definitions;
@@ -69,6 +71,12 @@ public final class ToolActivitiesImpl implements ToolActivities {
   }
 
   /** Registers the running calls with {@code running}, which a worker shutdown cancels. */
+  /** Reports each call's attempt to {@code metrics}. */
+  public ToolActivitiesImpl withMetrics(AgentMetrics metrics) {
+    this.metrics = metrics;
+    return this;
+  }
+
   public ToolActivitiesImpl withRunningTools(RunningTools running) {
     this.running = running;
     return this;
@@ -90,7 +98,25 @@ public final class ToolActivitiesImpl implements ToolActivities {
   @Override
   public ToolOutcome executeTool(ToolRequest request) {
     long startedAt = System.currentTimeMillis();
-    ToolOutcome outcome = execute(request);
+    long started = System.nanoTime();
+    ToolOutcome outcome;
+    try {
+      outcome = execute(request);
+    } catch (RuntimeException e) {
+      metrics.toolCall(
+          request.agent(),
+          request.toolName(),
+          Duration.ofNanos(System.nanoTime() - started),
+          e instanceof ApplicationFailure failure
+              ? failure.getType()
+              : e.getClass().getSimpleName());
+      throw e;
+    }
+    metrics.toolCall(
+        request.agent(),
+        request.toolName(),
+        Duration.ofNanos(System.nanoTime() - started),
+        outcome.errorCode());
     return outcome.withTimes(startedAt, System.currentTimeMillis());
   }
 
