@@ -1,6 +1,7 @@
 package io.durableagents.metrics;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
  * Receives what a worker's activities do, as they do it, for metrics: model turns, tool calls,
@@ -38,6 +39,13 @@ public interface AgentMetrics {
    * call per attempt.
    */
   default void toolCall(String agent, String tool, Duration latency, String errorCode) {}
+
+  /**
+   * Called once by the plugin, with what reads the approvals that wait in the projection (one
+   * indexed query per call; it throws when the store is down): for gauges, read when they are
+   * sampled. Every worker on the same projection reads the same figures.
+   */
+  default void watchWaitingApprovals(Supplier<WaitingApprovals> waiting) {}
 
   /** A call of {@code tool} waits for a person's decision. */
   default void approvalRequested(String agent, String tool) {}

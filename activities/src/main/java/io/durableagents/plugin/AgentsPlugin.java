@@ -14,6 +14,8 @@ import io.durableagents.activities.internal.SearchAttributeCheck;
 import io.durableagents.activities.internal.ToolActivitiesImpl;
 import io.durableagents.activities.internal.ToolHooks;
 import io.durableagents.activities.internal.TranscriptCache;
+import io.durableagents.metrics.WaitingApprovals;
+import io.durableagents.projection.internal.ProjectionQueries;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.durableagents.workflow.internal.ConcurrencyKeyWorkflowImpl;
@@ -65,6 +67,15 @@ public final class AgentsPlugin extends SimplePlugin {
     this.store = CheckpointStore.of(options.getStore());
     this.definitions = new AgentDefinitions(registry, store).withMetrics(options.getMetrics());
     this.searchAttributes = new SearchAttributeCheck(options.getSearchAttributeUpserts());
+    options.getMetrics().watchWaitingApprovals(this::waitingApprovals);
+  }
+
+  /** The approvals that wait in the store, the oldest's wait measured now. */
+  private WaitingApprovals waitingApprovals() {
+    ProjectionQueries.PendingApprovals pending = store.pendingApprovals();
+    long waited =
+        pending.count() == 0 ? 0 : System.currentTimeMillis() - pending.oldestRequestedAt();
+    return new WaitingApprovals(pending.count(), Duration.ofMillis(Math.max(0, waited)));
   }
 
   /**

@@ -1,12 +1,18 @@
 package io.durableagents.micrometer;
 
 import io.durableagents.metrics.AgentMetrics;
+import io.durableagents.metrics.WaitingApprovals;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * {@link AgentMetrics} as Micrometer meters on a {@link MeterRegistry}. Timers count and time model
@@ -39,6 +45,12 @@ public final class MicrometerAgentMetrics implements AgentMetrics {
    * rejected, expired).
    */
   public static final String APPROVALS_DECIDED = "agents.approvals.decided";
+
+  /** Approvals that wait for a decision in the projection, now: a gauge. */
+  public static final String APPROVALS_WAITING = "agents.approvals.waiting";
+
+  /** How long the oldest waiting approval has waited, now: a time gauge (0 when none waits). */
+  public static final String APPROVALS_OLDEST_WAIT = "agents.approvals.oldest.wait";
 
   /** Settled runs: a counter tagged agent, status, finish_reason. */
   public static final String RUNS = "agents.runs";
@@ -90,6 +102,33 @@ public final class MicrometerAgentMetrics implements AgentMetrics {
             "Tool call attempts",
             Tags.of("agent", value(agent), "tool", value(tool), "error", value(errorCode)))
         .record(latency);
+  }
+
+  /**
+   * Registers the two gauges of the waiting approvals. Each sample reads the projection (one
+   * indexed query); while it cannot be read the gauges read NaN.
+   */
+  @Override
+  public void watchWaitingApprovals(Supplier<WaitingApprovals> waiting) {
+    Gauge.builder(APPROVALS_WAITING, waiting, source -> sample(source, w -> (double) w.count()))
+        .description("Approvals that wait for a decision in the projection")
+        .register(registry);
+    TimeGauge.builder(
+            APPROVALS_OLDEST_WAIT,
+            waiting,
+            TimeUnit.MILLISECONDS,
+            source -> sample(source, w -> (double) w.oldestWait().toMillis()))
+        .description("How long the oldest waiting approval has waited")
+        .register(registry);
+  }
+
+  private static double sample(
+      Supplier<WaitingApprovals> source, ToDoubleFunction<WaitingApprovals> value) {
+    try {
+      return value.applyAsDouble(source.get());
+    } catch (RuntimeException e) {
+      return Double.NaN;
+    }
   }
 
   @Override

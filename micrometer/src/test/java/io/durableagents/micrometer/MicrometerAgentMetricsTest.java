@@ -49,6 +49,15 @@ class MicrometerAgentMetricsTest {
       AgentClient client = env.client();
       RunResult approved = client.send("approved-1", "book it");
       assertThat(approved.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+      assertThat(registry.get(MicrometerAgentMetrics.APPROVALS_WAITING).gauge().value())
+          .as("approvals waiting while the run is paused")
+          .isEqualTo(1.0);
+      assertThat(
+              registry
+                  .get(MicrometerAgentMetrics.APPROVALS_OLDEST_WAIT)
+                  .timeGauge()
+                  .value(TimeUnit.MILLISECONDS))
+          .isNotNegative();
       client.approve("approved-1", approved.approval().approvalId());
       assertThat(client.awaitRun("approved-1").status()).isEqualTo(RunStatus.FINISHED);
 
@@ -56,6 +65,14 @@ class MicrometerAgentMetricsTest {
       assertThat(left.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
       env.workflowEnvironment().sleep(Duration.ofHours(2));
       assertThat(client.awaitRun("expired-1").status()).isEqualTo(RunStatus.FINISHED);
+      assertThat(registry.get(MicrometerAgentMetrics.APPROVALS_WAITING).gauge().value())
+          .isEqualTo(0.0);
+      assertThat(
+              registry
+                  .get(MicrometerAgentMetrics.APPROVALS_OLDEST_WAIT)
+                  .timeGauge()
+                  .value(TimeUnit.MILLISECONDS))
+          .isEqualTo(0.0);
     }
 
     assertThat(counts(MicrometerAgentMetrics.MODEL_TURNS))

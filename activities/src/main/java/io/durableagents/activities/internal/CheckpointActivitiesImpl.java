@@ -23,7 +23,7 @@ public final class CheckpointActivitiesImpl implements CheckpointActivities {
 
   @Override
   public void saveCheckpoint(CheckpointSave save) {
-    saves.save(List.of(save.withAgentIfNone(defaultAgent)));
+    saves.save(save.withAgentIfNone(defaultAgent));
   }
 
   @Override

@@ -24,17 +24,27 @@ final class MeteredSaves {
     this.metrics = metrics;
   }
 
+  /** Writes {@code save} as {@link CheckpointStore#saveCheckpoint} does, then reports it. */
+  void save(CheckpointSave save) {
+    write(() -> store.saveCheckpoint(save));
+    report(save);
+  }
+
   /** Writes {@code saves} as {@link CheckpointStore#saveCheckpoints} does, then reports them. */
   void save(List<CheckpointSave> saves) {
+    write(() -> store.saveCheckpoints(saves));
+    saves.forEach(this::report);
+  }
+
+  private void write(Runnable write) {
     long started = System.nanoTime();
     try {
-      store.saveCheckpoints(saves);
+      write.run();
     } catch (RuntimeException e) {
       metrics.projectionWrite(Duration.ofNanos(System.nanoTime() - started), true);
       throw e;
     }
     metrics.projectionWrite(Duration.ofNanos(System.nanoTime() - started), false);
-    saves.forEach(this::report);
   }
 
   private void report(CheckpointSave save) {

@@ -1,6 +1,7 @@
 package io.durableagents.store.internal;
 
 import io.durableagents.conversation.Message;
+import io.durableagents.projection.internal.ProjectionQueries;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
 import io.durableagents.session.RunRecord;
@@ -162,6 +163,9 @@ public interface CheckpointStore extends AgentStore {
    * pending ones. {@code notifiedAt} is filled in from the notifier's record.
    */
   List<ApprovalRecord> approvals(String sessionId, boolean pendingOnly);
+
+  /** How many approvals of every session wait for a decision, and the oldest request. */
+  ProjectionQueries.PendingApprovals pendingApprovals();
 
   /**
    * Replaces the rows of one session with what {@code saves} write when applied in order, in one

@@ -409,6 +409,11 @@ public final class JdbcAgentStore implements CheckpointStore {
   }
 
   @Override
+  public ProjectionQueries.PendingApprovals pendingApprovals() {
+    return transactions.onConnection("count waiting approvals", queries::pendingApprovals);
+  }
+
+  @Override
   public List<ApprovalRecord> approvals(String sessionId, boolean pendingOnly) {
     return transactions.onConnection(
         "list approvals",

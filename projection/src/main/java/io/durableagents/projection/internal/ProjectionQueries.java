@@ -280,6 +280,21 @@ public final class ProjectionQueries {
    * Approvals, oldest request first: of one session ({@code null}: of every session), optionally
    * only the pending ones.
    */
+  /**
+   * How many approvals of every session wait for a decision, and when the oldest was requested
+   * (epoch milliseconds; 0 when none waits).
+   */
+  public PendingApprovals pendingApprovals(Connection connection) throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(ReadSql.PENDING_APPROVALS_SUMMARY);
+        ResultSet rows = select.executeQuery()) {
+      rows.next();
+      return new PendingApprovals(rows.getLong(1), rows.getLong(2));
+    }
+  }
+
+  /** See {@link #pendingApprovals(Connection)}. */
+  public record PendingApprovals(long count, long oldestRequestedAt) {}
+
   public List<StoredApproval> approvals(
       Connection connection, String sessionId, boolean pendingOnly) throws SQLException {
     String sql =

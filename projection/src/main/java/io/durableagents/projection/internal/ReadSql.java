@@ -67,6 +67,10 @@ public final class ReadSql {
 
   public static final String APPROVALS_ALL = APPROVALS + OLDEST_FIRST;
 
+  /** How many approvals wait, and the oldest request (index agent_approvals_status_requested). */
+  public static final String PENDING_APPROVALS_SUMMARY =
+      "SELECT COUNT(*), MIN(requested_at) FROM agent_approvals WHERE status = 'pending'";
+
   public static final String APPROVALS_PENDING =
       APPROVALS + " WHERE status = 'pending'" + OLDEST_FIRST;
 
