@@ -208,6 +208,16 @@ class ProjectionRebuilderTest {
             "{\"sessionId\":\"" + session + "\",\"continueAfterEvents\":20}", SessionStart.class);
     RunResult paused = followContinued(session, send(session, "add and pay", start));
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    // The rebuild takes notifications from their activities' results. A run that hands over
+    // before its notifier's result is recorded leaves it out (the notifier ran; the live row
+    // has the time): decide once the result is in the history, so that the tables compare.
+    await("the notification of " + session + " in its history")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                ProjectionRebuilder.newInstance()
+                    .notifications(ProjectionRebuilder.fetchRuns(client, session))
+                    .containsKey(paused.approval().approvalId()));
     // The paused run may hand over to the next one (continue-as-new) as the decision arrives.
     acrossHandover(
         () ->
