@@ -110,8 +110,10 @@ public final class MicrometerAgentMetrics implements AgentMetrics {
    */
   @Override
   public void watchWaitingApprovals(Supplier<WaitingApprovals> waiting) {
+    // Held strongly: a gauge keeps its source weakly, and nothing else holds this supplier.
     Gauge.builder(APPROVALS_WAITING, waiting, source -> sample(source, w -> (double) w.count()))
         .description("Approvals that wait for a decision in the projection")
+        .strongReference(true)
         .register(registry);
     TimeGauge.builder(
             APPROVALS_OLDEST_WAIT,
@@ -119,6 +121,7 @@ public final class MicrometerAgentMetrics implements AgentMetrics {
             TimeUnit.MILLISECONDS,
             source -> sample(source, w -> (double) w.oldestWait().toMillis()))
         .description("How long the oldest waiting approval has waited")
+        .strongReference(true)
         .register(registry);
   }
 
