@@ -299,7 +299,10 @@ class CrashRecoveryIT {
     assertThat(verification.toolCalls).isEqualTo(SESSIONS * 5);
     // Bounded recovery (docs/operations.md): a kill costs a session at most RECOVERY_BOUND, and a
     // session whose new worker is killed too waits at most that long again for each such kill.
-    assertThat(recovery.singleKill().gaps()).as("sessions held by killed workers").isNotEmpty();
+    // Kills met sessions. In local mode every gap may have another kill in it (recovery waits out
+    // the 10 s workflow task timeout while kills come every 1 to 3 s): then the per-kill bound
+    // below is what holds each gap, and the single-kill p99 has no sample.
+    assertThat(recovery.gaps()).as("sessions held by killed workers").isNotEmpty();
     assertThat(recovery.singleKill().seconds(99))
         .as("recovery p99 after one kill, %s", recovery.singleKill().summary())
         .isLessThanOrEqualTo((double) RECOVERY_BOUND.toSeconds());
