@@ -1,5 +1,6 @@
 package io.durableagents.model;
 
+import io.durableagents.workflow.FailureTypes;
 import java.time.Duration;
 
 /**
@@ -46,6 +47,32 @@ public class ModelException extends RuntimeException {
   /** A transient failure, retried after {@code retryAfter} (null: the policy's backoff). */
   public static ModelException transientFailure(String code, String message, Duration retryAfter) {
     return new ModelException(code, message, true, retryAfter);
+  }
+
+  /**
+   * The failure an HTTP model API's refusal means: 429 is a transient {@code model_rate_limited},
+   * 5xx and 408 (the server timed out waiting for us) a transient {@code model_unavailable}, both
+   * retried after {@code retryAfter} (null: the policy's backoff); any other status a permanent
+   * {@code model_request_invalid}, which no retry can fix.
+   *
+   * @param detail the server's own error message, shown in the failure
+   */
+  public static ModelException forHttpStatus(int status, String detail, Duration retryAfter) {
+    if (status == 429) {
+      return transientFailure(
+          FailureTypes.MODEL_RATE_LIMITED,
+          "The model server is rate limiting (HTTP 429): " + detail,
+          retryAfter);
+    }
+    if (status >= 500 || status == 408) {
+      return transientFailure(
+          FailureTypes.MODEL_UNAVAILABLE,
+          "The model server failed (HTTP " + status + "): " + detail,
+          retryAfter);
+    }
+    return permanent(
+        FailureTypes.MODEL_REQUEST_INVALID,
+        "The model server refused the request (HTTP " + status + "): " + detail);
   }
 
   /** The failure type the run fails with when it is not retried. */

@@ -83,6 +83,9 @@ public final class FailureTypes {
   /** The provider failed or could not be reached; retried. */
   public static final String MODEL_UNAVAILABLE = "model_unavailable";
 
+  /** The model sent nothing for longer than the provider's idle timeout; retried. */
+  public static final String MODEL_TIMEOUT = "model_timeout";
+
   /** A provider call stopped half-way (cancel, lost connection); retried. */
   public static final String MODEL_INTERRUPTED = "model_interrupted";
 

@@ -3,7 +3,6 @@ package io.durableagents.model.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.model.ModelException;
-import io.durableagents.workflow.FailureTypes;
 import java.io.IOException;
 import java.time.Duration;
 
@@ -19,22 +18,7 @@ final class ChatCompletionsErrors {
    */
   static ModelException forStatus(
       int status, String body, Duration retryAfter, ObjectMapper mapper) {
-    String detail = detail(body, mapper);
-    if (status == 429) {
-      return ModelException.transientFailure(
-          FailureTypes.MODEL_RATE_LIMITED,
-          "The model server is rate limiting (HTTP 429): " + detail,
-          retryAfter);
-    }
-    if (status >= 500 || status == 408) {
-      return ModelException.transientFailure(
-          FailureTypes.MODEL_UNAVAILABLE,
-          "The model server failed (HTTP " + status + "): " + detail,
-          retryAfter);
-    }
-    return ModelException.permanent(
-        FailureTypes.MODEL_REQUEST_INVALID,
-        "The model server refused the request (HTTP " + status + "): " + detail);
+    return ModelException.forHttpStatus(status, detail(body, mapper), retryAfter);
   }
 
   /** The server's own error message from an OpenAI error body, else the body itself (shortened). */

@@ -8,6 +8,7 @@ import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
+import io.durableagents.model.RetryAfter;
 import io.durableagents.workflow.FailureTypes;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -146,7 +147,10 @@ public final class OpenAiModelProvider implements ModelProvider {
       if (head.status() / 100 != 2) {
         String body = exchange.rest(stream, MAX_ERROR_BODY);
         throw ChatCompletionsErrors.forStatus(
-            head.status(), body, RetryAfter.from(head.headers(), Instant.now()), mapper);
+            head.status(),
+            body,
+            RetryAfter.from(head.headers()::firstValue, Instant.now()),
+            mapper);
       }
       String contentType =
           head.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);

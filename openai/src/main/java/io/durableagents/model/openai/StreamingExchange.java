@@ -130,7 +130,7 @@ final class StreamingExchange implements AutoCloseable {
       }
       if (System.nanoTime() - deadline >= 0) {
         throw ModelException.transientFailure(
-            "model_timeout",
+            FailureTypes.MODEL_TIMEOUT,
             "The model server at "
                 + where()
                 + " sent nothing for "
@@ -157,7 +157,7 @@ final class StreamingExchange implements AutoCloseable {
         cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
     if (cause instanceof HttpTimeoutException) {
       return ModelException.transientFailure(
-          "model_timeout",
+          FailureTypes.MODEL_TIMEOUT,
           "The model server at " + where() + " did not answer in time: " + detail,
           null);
     }

@@ -632,18 +632,6 @@ class OpenAiModelProviderTest {
         .hasMessageContaining("scripted:PATH", "openai:MODEL");
   }
 
-  @Test
-  void retryAfter_acceptsSecondsAndHttpDates() {
-    Instant now = Instant.parse("2025-01-01T00:00:00Z");
-    assertThat(RetryAfter.parse("1", now)).isEqualTo(Duration.ofSeconds(1));
-    assertThat(RetryAfter.parse(" 120 ", now)).isEqualTo(Duration.ofMinutes(2));
-    assertThat(RetryAfter.parse("Wed, 01 Jan 2025 00:00:30 GMT", now))
-        .isEqualTo(Duration.ofSeconds(30));
-    assertThat(RetryAfter.parse("Tue, 31 Dec 2024 23:59:00 GMT", now)).isEqualTo(Duration.ZERO);
-    assertThat(RetryAfter.parse("soon", now)).isNull();
-    assertThat(RetryAfter.parse("-5", now)).isNull();
-  }
-
   private static ModelException modelFailure(ThrowingCallable call) {
     ModelException failure = catchThrowableOfType(ModelException.class, call);
     assertThat(failure).as("the call fails with a ModelException").isNotNull();

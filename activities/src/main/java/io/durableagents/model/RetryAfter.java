@@ -1,35 +1,41 @@
-package io.durableagents.model.openai;
+package io.durableagents.model;
 
-import java.net.http.HttpHeaders;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
+import java.util.function.Function;
 
-/** Reads how long a server asked us to wait: {@code Retry-After} (seconds or HTTP date). */
-final class RetryAfter {
+/**
+ * Reads how long a model server asked us to wait before a retry: {@code Retry-After} (seconds or
+ * HTTP date), or {@code retry-after-ms}. Providers pass the result to {@link
+ * ModelException#transientFailure}, so the model activity's next attempt waits that long.
+ */
+public final class RetryAfter {
   private RetryAfter() {}
 
   /**
    * The wait the headers ask for, or null when they give none: {@code retry-after-ms} (sent by
    * OpenAI, more precise) wins over {@code Retry-After}, which is delay-seconds or an HTTP date
    * (RFC 9110 §10.2.3). A date in the past means no wait.
+   *
+   * @param header a header's first value by its name (case-insensitive), empty when absent
    */
-  static Duration from(HttpHeaders headers, Instant now) {
-    Optional<String> millis = headers.firstValue("retry-after-ms");
+  public static Duration from(Function<String, Optional<String>> header, Instant now) {
+    Optional<String> millis = header.apply("retry-after-ms");
     if (millis.isPresent()) {
       Duration parsed = millis(millis.get());
       if (parsed != null) {
         return parsed;
       }
     }
-    return headers.firstValue("retry-after").map(value -> parse(value, now)).orElse(null);
+    return header.apply("retry-after").map(value -> parse(value, now)).orElse(null);
   }
 
   /** {@code Retry-After} as delay-seconds or an HTTP date; null when it is neither. */
-  static Duration parse(String value, Instant now) {
+  public static Duration parse(String value, Instant now) {
     String v = value.strip();
     if (v.isEmpty()) {
       return null;
