@@ -1,6 +1,5 @@
 package io.durableagents.app;
 
-import io.durableagents.app.demo.ConciergeAgent;
 import io.durableagents.app.demo.DemoModel;
 import io.durableagents.app.http.SseDeltaServer;
 import io.durableagents.cli.ConnectionSettings;
@@ -10,6 +9,7 @@ import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.store.AgentStore;
 import io.durableagents.streaming.DeltaListener;
+import io.durableagents.testing.ConciergeAgent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.VersioningBehavior;
 import io.temporal.common.WorkerDeploymentVersion;

@@ -1,6 +1,6 @@
 package io.durableagents.app.agents;
 
-import io.durableagents.app.demo.ConciergeAgent;
+import io.durableagents.testing.ConciergeAgent;
 import io.durableagents.tools.ApprovalPolicy;
 import io.durableagents.tools.Tool;
 import java.util.ArrayList;

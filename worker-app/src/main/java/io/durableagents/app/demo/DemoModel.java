@@ -5,6 +5,7 @@ import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
 import io.durableagents.model.ScriptedModelProvider;
+import io.durableagents.testing.ConciergeAgent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -10,6 +10,7 @@ import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.client.DecisionOptions;
 import io.durableagents.session.RunStatus;
+import io.durableagents.testing.ConciergeAgent;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.ToolCallRecord;
 import java.nio.file.Path;

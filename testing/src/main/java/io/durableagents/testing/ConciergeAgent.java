@@ -1,4 +1,4 @@
-package io.durableagents.app.demo;
+package io.durableagents.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Agent;
@@ -20,6 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The demo agent {@code concierge}: weather, restaurant search and table booking over deterministic
  * fake data. {@code book_table} waits for a human approval and is idempotent on the call's {@link
  * ToolContext#idempotencyKey()}, as every tool with side effects should be.
+ *
+ * <p>It is what {@code agents demo} runs, and an agent to try a model provider or a store with: its
+ * conversation needs a tool call, an approval and a final answer.
  */
 public final class ConciergeAgent {
   /** The agent's name, as sessions name it ({@code agents send --agent concierge}). */
