@@ -155,12 +155,14 @@ public final class AgentsPlugin extends SimplePlugin {
                 definitions, store, options.getMaxPayloadBytes(), options.getDeltaListeners())
             .withArtifacts(options.getArtifactStore())
             .withTranscripts(transcripts)
-            .withMetrics(options.getMetrics()),
+            .withMetrics(options.getMetrics())
+            .withTracer(options.getTracer()),
         new ToolActivitiesImpl(definitions, options.getMaxPayloadBytes())
             .withArtifacts(options.getArtifactStore())
             .withRunningTools(runningTools)
             .withHooks(new ToolHooks(options.getToolHooks(), options.getToolHookTimeout()))
-            .withMetrics(options.getMetrics()),
+            .withMetrics(options.getMetrics())
+            .withTracer(options.getTracer()),
         new CheckpointActivitiesImpl(store, options.getDefaultAgent(), options.getMetrics()),
         new ApprovalActivitiesImpl(registry, store),
         new LeaseActivitiesImpl(),

@@ -10,6 +10,7 @@ import io.durableagents.store.AgentStore;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.streaming.DeltaListener;
 import io.durableagents.tools.ToolHook;
+import io.durableagents.tracing.AgentTracer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -40,6 +41,7 @@ public final class AgentsPluginOptions {
   private final List<ToolHook> toolHooks;
   private final Duration toolHookTimeout;
   private final AgentMetrics metrics;
+  private final AgentTracer tracer;
 
   /**
    * Default bound of one tool result or model answer, serialized: well under Temporal's 2 MB
@@ -81,6 +83,7 @@ public final class AgentsPluginOptions {
     this.searchAttributeUpserts = builder.searchAttributeUpserts;
     this.toolHooks = List.copyOf(builder.toolHooks);
     this.metrics = builder.metrics;
+    this.tracer = builder.tracer;
     this.toolHookTimeout = builder.toolHookTimeout;
   }
 
@@ -115,6 +118,11 @@ public final class AgentsPluginOptions {
   /** What the workers report their agents' work to (default {@link AgentMetrics#NONE}). */
   public AgentMetrics getMetrics() {
     return metrics;
+  }
+
+  /** What opens the workers' model-turn and tool-call spans (default {@link AgentTracer#NONE}). */
+  public AgentTracer getTracer() {
+    return tracer;
   }
 
   /** The deadlock detection timeout the plugin sets on its workers. */
@@ -292,6 +300,7 @@ public final class AgentsPluginOptions {
 
     private final List<DeltaListener> deltaListeners = new ArrayList<>();
     private AgentMetrics metrics = AgentMetrics.NONE;
+    private AgentTracer tracer = AgentTracer.NONE;
 
     private Builder() {}
 
@@ -312,6 +321,7 @@ public final class AgentsPluginOptions {
       toolHooks.addAll(options.toolHooks);
       toolHookTimeout = options.toolHookTimeout;
       metrics = options.metrics;
+      tracer = options.tracer;
     }
 
     /**
@@ -321,6 +331,16 @@ public final class AgentsPluginOptions {
      */
     public Builder setMetrics(AgentMetrics metrics) {
       this.metrics = Objects.requireNonNull(metrics, "metrics");
+      return this;
+    }
+
+    /**
+     * What opens a trace span around each model turn and tool call, on the activity's thread
+     * (default {@link AgentTracer#NONE}): for OpenTelemetry, {@code
+     * OpenTelemetryAgentTracer.of(openTelemetry)} of module {@code durable-agents-opentelemetry}.
+     */
+    public Builder setTracer(AgentTracer tracer) {
+      this.tracer = Objects.requireNonNull(tracer, "tracer");
       return this;
     }
 

@@ -14,13 +14,17 @@ import io.durableagents.conversation.ToolCall;
 import io.durableagents.metrics.AgentMetrics;
 import io.durableagents.model.AttachmentContent;
 import io.durableagents.model.ModelException;
+import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
+import io.durableagents.model.ModelStream;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.store.StoreException;
 import io.durableagents.store.internal.CheckpointStore;
 import io.durableagents.streaming.DeltaListener;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
+import io.durableagents.tracing.AgentTracer;
+import io.durableagents.tracing.ModelTurnTrace;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.CallCheck;
 import io.durableagents.workflow.internal.activity.ModelActivities;
@@ -55,6 +59,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
   private final List<DeltaListener> deltaListeners;
   private TranscriptCache transcripts = new TranscriptCache();
   private AgentMetrics metrics = AgentMetrics.NONE;
+  private AgentTracer tracer = AgentTracer.NONE;
   private MeteredSaves saves;
   private ArtifactStore artifacts = FileArtifactStore.defaultStore();
 
@@ -74,6 +79,12 @@ public final class ModelActivitiesImpl implements ModelActivities {
   public ModelActivitiesImpl withMetrics(AgentMetrics metrics) {
     this.metrics = metrics;
     this.saves = new MeteredSaves(store, metrics);
+    return this;
+  }
+
+  /** Opens a span around each provider call with {@code tracer}. */
+  public ModelActivitiesImpl withTracer(AgentTracer tracer) {
+    this.tracer = tracer;
     return this;
   }
 
@@ -119,15 +130,11 @@ public final class ModelActivitiesImpl implements ModelActivities {
     long started = System.nanoTime();
     try {
       ModelResponse response =
-          ModelAnswers.checked(
-              definitions
-                  .registry()
-                  .provider(agent)
-                  .generate(
-                      modelRequest,
-                      DeltaForwardingStream.forActivity(
-                          context, request.sessionId(), request.step(), deltaListeners)),
-              request.step());
+          generate(
+              definitions.registry().provider(agent),
+              modelRequest,
+              DeltaForwardingStream.forActivity(
+                  context, request.sessionId(), request.step(), deltaListeners));
       metrics.modelTurn(
           agent.name(),
           definition.model(),
@@ -187,6 +194,23 @@ public final class ModelActivitiesImpl implements ModelActivities {
       }
       throw failure.build();
     }
+  }
+
+  /** The provider's checked answer, traced: the span covers the call and the answer's checks. */
+  private ModelResponse generate(ModelProvider provider, ModelRequest request, ModelStream stream) {
+    ModelTurnTrace trace = tracer.modelTurn(provider, request);
+    ModelResponse response;
+    try {
+      response = ModelAnswers.checked(provider.generate(request, stream), request.step());
+    } catch (ModelException e) {
+      trace.failed(e.code(), e.getMessage());
+      throw e;
+    } catch (RuntimeException e) {
+      trace.failed(Failures.type(e), e.getMessage());
+      throw e;
+    }
+    trace.answered(response);
+    return response;
   }
 
   /**

@@ -13,6 +13,8 @@ import io.durableagents.tools.RetryableToolException;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolCancellation;
 import io.durableagents.tools.ToolContext;
+import io.durableagents.tracing.AgentTracer;
+import io.durableagents.tracing.ToolCallTrace;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.IdempotencyKeys;
 import io.durableagents.workflow.internal.activity.ToolActivities;
@@ -64,19 +66,26 @@ public final class ToolActivitiesImpl implements ToolActivities {
   private RunningTools running = new RunningTools();
   private ToolHooks hooks = ToolHooks.NONE;
   private AgentMetrics metrics = AgentMetrics.NONE;
+  private AgentTracer tracer = AgentTracer.NONE;
 
   public ToolActivitiesImpl(AgentDefinitions definitions, int maxPayloadBytes) {
     this.definitions = definitions;
     this.maxPayloadBytes = maxPayloadBytes;
   }
 
-  /** Registers the running calls with {@code running}, which a worker shutdown cancels. */
   /** Reports each call's attempt to {@code metrics}. */
   public ToolActivitiesImpl withMetrics(AgentMetrics metrics) {
     this.metrics = metrics;
     return this;
   }
 
+  /** Opens a span around each call's attempt with {@code tracer}. */
+  public ToolActivitiesImpl withTracer(AgentTracer tracer) {
+    this.tracer = tracer;
+    return this;
+  }
+
+  /** Registers the running calls with {@code running}, which a worker shutdown cancels. */
   public ToolActivitiesImpl withRunningTools(RunningTools running) {
     this.running = running;
     return this;
@@ -100,18 +109,23 @@ public final class ToolActivitiesImpl implements ToolActivities {
     long startedAt = System.currentTimeMillis();
     long started = System.nanoTime();
     ToolOutcome outcome;
+    ToolCallTrace trace =
+        tracer.toolCall(
+            request.sessionId(),
+            request.agent(),
+            request.toolName(),
+            request.toolCallId(),
+            request.arguments());
     try {
       outcome = execute(request);
     } catch (RuntimeException e) {
+      String type = Failures.type(e);
       metrics.toolCall(
-          request.agent(),
-          request.toolName(),
-          Duration.ofNanos(System.nanoTime() - started),
-          e instanceof ApplicationFailure failure
-              ? failure.getType()
-              : e.getClass().getSimpleName());
+          request.agent(), request.toolName(), Duration.ofNanos(System.nanoTime() - started), type);
+      trace.failed(type, e.getMessage());
       throw e;
     }
+    trace.ended(outcome.result(), outcome.errorCode());
     metrics.toolCall(
         request.agent(),
         request.toolName(),
