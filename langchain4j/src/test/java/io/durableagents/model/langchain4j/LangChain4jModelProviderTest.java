@@ -9,10 +9,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
+import io.durableagents.conversation.Attachment;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.conversation.Usage;
+import io.durableagents.model.AttachmentContent;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
@@ -22,6 +25,7 @@ import io.durableagents.workflow.FailureTypes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -561,6 +565,70 @@ class LangChain4jModelProviderTest {
     assertThat(properties.path("options").path("required")).isEqualTo(json("[\"precision\"]"));
     assertThat(properties.path("options").path("properties").path("precision"))
         .isEqualTo(json("{\"type\": \"integer\", \"minimum\": 0}"));
+  }
+
+  @Test
+  void attachments_goAsContentParts_imagesTextAndPdf_andOtherTypesAreRefused() {
+    server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
+    Message withFiles =
+        new Message(
+            Role.USER,
+            "see attached",
+            null,
+            null,
+            null,
+            null,
+            List.of(
+                new Attachment("a-1", "notes.txt", "text/plain"),
+                new Attachment("a-2", "chart.png", "image/png"),
+                new Attachment("a-3", "invoice.pdf", "application/pdf")));
+    Map<String, AttachmentContent> bytes =
+        Map.of(
+            "a-1",
+            new AttachmentContent(
+                "a-1", "notes.txt", "text/plain", "hello notes".getBytes(StandardCharsets.UTF_8)),
+            "a-2",
+            new AttachmentContent("a-2", "chart.png", "image/png", new byte[] {1, 2}),
+            "a-3",
+            new AttachmentContent("a-3", "invoice.pdf", "application/pdf", new byte[] {3}));
+
+    streaming()
+        .generate(
+            request(List.of(withFiles), List.of()).toBuilder().setAttachments(bytes).build(),
+            new Recording());
+
+    JsonNode content = server.requests().get(0).json().path("messages").get(1).path("content");
+    assertThat(content.get(0).path("text").asText()).isEqualTo("see attached");
+    assertThat(content.get(1).path("text").asText()).isEqualTo("hello notes");
+    assertThat(content.get(2).path("image_url").path("url").asText())
+        .isEqualTo("data:image/png;base64,AQI=");
+    assertThat(content.get(3).toString()).contains("Aw==");
+
+    Message zip =
+        new Message(
+            Role.USER,
+            "and this",
+            null,
+            null,
+            null,
+            null,
+            List.of(new Attachment("a-4", "all.zip", "application/zip")));
+    ModelException refused =
+        modelFailure(
+            () ->
+                streaming()
+                    .generate(
+                        request(List.of(zip), List.of()).toBuilder()
+                            .setAttachments(
+                                Map.of(
+                                    "a-4",
+                                    new AttachmentContent(
+                                        "a-4", "all.zip", "application/zip", new byte[] {4})))
+                            .build(),
+                        new Recording()));
+    assertThat(refused.code()).isEqualTo(FailureTypes.MODEL_REQUEST_INVALID);
+    assertThat(refused.getMessage()).contains("a-4", "application/zip");
+    assertThat(server.requests()).hasSize(1);
   }
 
   private static ModelException modelFailure(ThrowingCallable call) {
