@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
@@ -99,35 +100,43 @@ public final class SpringAiModelProvider implements ModelProvider {
   public ModelResponse generate(ModelRequest request, ModelStream stream) {
     Prompt prompt = prompts.prompt(request, model);
     ChatResponseAccumulator answer = new ChatResponseAccumulator(mapper);
+    // The model's failures are classified where they arise; anything else thrown here comes from
+    // the activity's ModelStream (a cancel) and passes on unchanged.
     try {
       Flux<ChatResponse> flux;
       try {
         flux = chatModel.stream(prompt);
       } catch (UnsupportedOperationException notStreaming) {
         return blocking(prompt, stream, answer);
+      } catch (RuntimeException e) {
+        throw errors.classify(e);
       }
       try {
         return streamed(flux, stream, answer);
-      } catch (UnsupportedOperationException notStreaming) {
-        if (answer.responses() > 0) {
-          throw notStreaming;
-        }
+      } catch (NotStreaming notStreaming) {
         return blocking(prompt, stream, answer);
       }
     } catch (ModelException e) {
       throw e.withPartialText(answer.text());
-    } catch (RuntimeException e) {
-      if (isFromTheStream(e, stream)) {
-        throw e; // a cancel or a heartbeat failure: the activity's own, passed on as it is
-      }
-      throw errors.classify(e).withPartialText(answer.text());
     }
   }
 
   private ModelResponse streamed(
       Flux<ChatResponse> flux, ModelStream stream, ChatResponseAccumulator answer) {
     ModelEventQueue<ChatResponse> events = new ModelEventQueue<>(idleTimeout);
-    Disposable subscription = flux.subscribe(events::put, events::fail, events::complete);
+    AtomicBoolean received = new AtomicBoolean();
+    Disposable subscription =
+        flux.subscribe(
+            response -> {
+              received.set(true);
+              events.put(response);
+            },
+            error ->
+                events.fail(
+                    error instanceof UnsupportedOperationException && !received.get()
+                        ? new NotStreaming()
+                        : errors.classify(error)),
+            events::complete);
     try {
       for (ChatResponse response = events.take(stream);
           response != null;
@@ -150,7 +159,9 @@ public final class SpringAiModelProvider implements ModelProvider {
               try {
                 events.put(chatModel.call(prompt));
                 events.complete();
-              } catch (RuntimeException | Error e) {
+              } catch (RuntimeException e) {
+                events.fail(errors.classify(e));
+              } catch (Error e) {
                 events.fail(e);
               }
             });
@@ -162,21 +173,16 @@ public final class SpringAiModelProvider implements ModelProvider {
       }
       return answer.finish(false);
     } finally {
+      // Interrupts a blocking call still running (the HTTP client may or may not abort on it).
       call.cancel(true);
     }
   }
 
-  /**
-   * Whether {@code e} was thrown by the activity's own {@link ModelStream} (a cancel), which must
-   * pass unchanged, rather than by the model.
-   */
-  private static boolean isFromTheStream(RuntimeException e, ModelStream stream) {
-    for (StackTraceElement frame : e.getStackTrace()) {
-      if (frame.getClassName().equals(stream.getClass().getName())) {
-        return true;
-      }
+  /** The model's stream said it cannot stream before it sent anything: call it instead. */
+  private static final class NotStreaming extends RuntimeException {
+    NotStreaming() {
+      super("streaming is not supported", null, false, false);
     }
-    return false;
   }
 
   @Override
