@@ -7,10 +7,13 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.durableagents.conversation.Attachment;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
+import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.conversation.Usage;
+import io.durableagents.model.AttachmentContent;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
@@ -591,6 +594,34 @@ class SpringAiModelProviderTest {
         throw failure;
       }
     };
+  }
+
+  @Test
+  void anImageAttachment_goesToTheModelAsMediaOfTheUserMessage() {
+    server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
+    Message withImage =
+        new Message(
+            Role.USER,
+            "what is this?",
+            null,
+            null,
+            null,
+            null,
+            List.of(new Attachment("a-1", "chart.png", "image/png")));
+    ModelRequest request =
+        request(List.of(withImage), List.of()).toBuilder()
+            .setAttachments(
+                Map.of(
+                    "a-1",
+                    new AttachmentContent("a-1", "chart.png", "image/png", new byte[] {1, 2})))
+            .build();
+
+    provider().generate(request, new Recording());
+
+    JsonNode content = server.requests().get(0).json().path("messages").get(1).path("content");
+    assertThat(content.findValuesAsText("text")).containsExactly("what is this?");
+    assertThat(content.findPath("image_url").path("url").asText())
+        .isEqualTo("data:image/png;base64,AQI=");
   }
 
   @Test
