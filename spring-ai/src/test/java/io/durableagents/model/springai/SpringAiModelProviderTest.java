@@ -575,6 +575,27 @@ class SpringAiModelProviderTest {
   }
 
   @Test
+  void springAisOwnRefusal_isModelRequestInvalid_andAnUnknownFailure_aTransientModelError() {
+    ModelException refused =
+        modelFailure(
+            () ->
+                SpringAiModelProvider.of(
+                        failing(new IllegalArgumentException("Audio output is not supported")))
+                    .generate(hello(), new Recording()));
+    ModelException unknown =
+        modelFailure(
+            () ->
+                SpringAiModelProvider.of(failing(new NullPointerException("choices")))
+                    .generate(hello(), new Recording()));
+
+    assertThat(refused.code()).isEqualTo(FailureTypes.MODEL_REQUEST_INVALID);
+    assertThat(refused.retryable()).isFalse();
+    assertThat(refused.getMessage()).contains("Audio output is not supported");
+    assertThat(unknown.code()).isEqualTo(FailureTypes.MODEL_ERROR);
+    assertThat(unknown.retryable()).isTrue();
+  }
+
+  @Test
   void aToolCallback_refusesToRun() {
     DefinitionOnlyToolCallback callback =
         new DefinitionOnlyToolCallback(
