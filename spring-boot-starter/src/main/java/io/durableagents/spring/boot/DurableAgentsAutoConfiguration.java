@@ -24,8 +24,12 @@ import io.durableagents.streaming.DeltaListener;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolHook;
 import io.temporal.client.WorkflowClient;
+import io.temporal.spring.boot.TemporalOptionsCustomizer;
 import io.temporal.spring.boot.autoconfigure.RootNamespaceAutoConfiguration;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
+import io.temporal.worker.WorkerPlugin;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -36,6 +40,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -73,11 +78,14 @@ public class DurableAgentsAutoConfiguration {
 
   /**
    * The store: {@code durable-agents.store.url}, else the application's DataSource (migrated with
-   * the store's own Flyway history table), else the default SQLite file.
+   * the store's own Flyway history table), else the default SQLite file. It is made after the
+   * application's own database initialization (its Flyway or Liquibase migrations, its SQL
+   * scripts).
    */
   @Bean
   @ConditionalOnMissingBean
   @ConditionalOnProperty(name = WORKER_ENABLED, matchIfMissing = true)
+  @DependsOnDatabaseInitialization
   public AgentStore agentStore(
       DurableAgentsProperties properties, ObjectProvider<DataSource> dataSources) {
     DurableAgentsProperties.Store store = properties.getStore();
@@ -86,8 +94,8 @@ public class DurableAgentsAutoConfiguration {
             DurableAgentsProperties.PREFIX + ".store.history-limit",
             store.getHistoryLimit(),
             () -> StoreOptions.newBuilder().setHistoryLimit(store.getHistoryLimit()).build());
-    DataSource dataSource = dataSources.getIfUnique();
-    if (StoreLocation.usesDataSource(properties, dataSource)) {
+    DataSource dataSource = StoreLocation.dataSource(properties, dataSources);
+    if (dataSource != null) {
       return AgentStores.open(dataSource, options);
     }
     String url = StoreLocation.storeUrl(properties);
@@ -211,6 +219,27 @@ public class DurableAgentsAutoConfiguration {
     return queues.isEmpty() ? List.of(properties.getTaskQueue()) : queues;
   }
 
+  /**
+   * On the embedded test server ({@code spring.temporal.test-server.enabled}) Temporal's starter
+   * ignores plugin beans that are also service-stubs plugins, as every {@code SimplePlugin} is: the
+   * plugin joins the test server's worker factory through its options instead.
+   */
+  @Bean
+  @ConditionalOnProperty(name = WORKER_ENABLED, matchIfMissing = true)
+  @ConditionalOnProperty(name = "spring.temporal.test-server.enabled")
+  public TemporalOptionsCustomizer<WorkerFactoryOptions.Builder> durableAgentsTestServerPlugin(
+      ObjectProvider<AgentsPlugin> plugin) {
+    return builder -> {
+      AgentsPlugin agents = plugin.getObject();
+      WorkerPlugin[] current = builder.build().getPlugins();
+      List<WorkerPlugin> plugins = new ArrayList<>(current == null ? List.of() : List.of(current));
+      if (!plugins.contains(agents)) {
+        plugins.add(agents);
+      }
+      return builder.setPlugins(plugins.toArray(WorkerPlugin[]::new));
+    };
+  }
+
   /** Fails the start when a task queue of the plugin has no worker of Temporal's starter. */
   @Bean
   @ConditionalOnProperty(name = WORKER_ENABLED, matchIfMissing = true)
@@ -240,7 +269,9 @@ public class DurableAgentsAutoConfiguration {
       DurableAgentsProperties properties,
       ObjectProvider<DataSource> dataSources,
       Environment environment) {
-    String url = StoreLocation.projectionUrl(properties, dataSources.getIfUnique(), environment);
+    String url =
+        StoreLocation.projectionUrl(
+            properties, StoreLocation.dataSource(properties, dataSources), environment);
     return InvalidProperty.check(
         DurableAgentsProperties.PREFIX + ".projection.url", url, () -> ProjectionReader.open(url));
   }

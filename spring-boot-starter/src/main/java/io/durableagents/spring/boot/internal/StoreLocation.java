@@ -5,6 +5,7 @@ import io.durableagents.spring.boot.DurableAgentsProperties;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.env.Environment;
 
 /**
@@ -20,11 +21,16 @@ public final class StoreLocation {
 
   private StoreLocation() {}
 
-  /** Whether the store goes on {@code dataSource} (null when the application has none). */
-  public static boolean usesDataSource(DurableAgentsProperties properties, DataSource dataSource) {
-    return properties.getStore().getUrl() == null
-        && properties.getStore().isUseDataSource()
-        && dataSource != null;
+  /**
+   * The DataSource the store goes on, or null when it has a URL, may not use the DataSource, or the
+   * application has no single one. Looked up only when it may be used, so that an application whose
+   * DataSource is not configured still starts with a store URL.
+   */
+  public static DataSource dataSource(
+      DurableAgentsProperties properties, ObjectProvider<DataSource> dataSources) {
+    boolean mayUse =
+        properties.getStore().getUrl() == null && properties.getStore().isUseDataSource();
+    return mayUse ? dataSources.getIfUnique() : null;
   }
 
   /** The store's URL when it does not use the DataSource. */
@@ -35,15 +41,16 @@ public final class StoreLocation {
 
   /**
    * The JDBC URL the projection reader reads: {@code durable-agents.projection.url}, else the
-   * store's. A DataSource's URL is its HikariCP URL or {@code spring.datasource.url}; PostgreSQL
-   * credentials set beside it are added to the URL, where the reader takes them.
+   * store's ({@code dataSource} is the one {@link #dataSource} chose). A DataSource's URL is its
+   * HikariCP URL or {@code spring.datasource.url}; PostgreSQL credentials set beside it are added
+   * to the URL, where the reader takes them.
    */
   public static String projectionUrl(
       DurableAgentsProperties properties, DataSource dataSource, Environment environment) {
     if (properties.getProjection().getUrl() != null) {
       return properties.getProjection().getUrl();
     }
-    if (!usesDataSource(properties, dataSource)) {
+    if (dataSource == null) {
       return storeUrl(properties);
     }
     String url;
