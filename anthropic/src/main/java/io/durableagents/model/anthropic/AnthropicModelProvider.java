@@ -267,9 +267,9 @@ public final class AnthropicModelProvider implements ModelProvider {
 
     /**
      * How long the API may send nothing, before its first event or between two, before the call
-     * fails as a transient {@code model_timeout} (default 5 minutes; the API sends {@code ping}
-     * events while a long answer is prepared). The model activity's start-to-close timeout bounds
-     * the whole call in any case.
+     * fails as a transient {@code model_timeout} (default 5 minutes; the API's {@code ping} events
+     * do not count, the SDK drops them). The model activity's start-to-close timeout bounds the
+     * whole call in any case.
      */
     public Builder setIdleTimeout(Duration idleTimeout) {
       this.idleTimeout = positive(idleTimeout, "idleTimeout");

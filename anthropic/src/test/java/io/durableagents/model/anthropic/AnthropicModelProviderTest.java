@@ -23,6 +23,8 @@ import io.durableagents.model.ModelStream;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.workflow.FailureTypes;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -277,6 +279,26 @@ class AnthropicModelProviderTest {
 
     assertThat(failure.retryable()).isFalse();
     assertThat(failure.getMessage()).contains("HTTP 401", "invalid x-api-key");
+  }
+
+  @Test
+  void connectionRefused_isTransientModelUnavailable() throws IOException {
+    int port;
+    try (ServerSocket socket =
+        new ServerSocket(0, 1, InetAddress.getByAddress(new byte[] {127, 0, 0, 1}))) {
+      port = socket.getLocalPort();
+    }
+    AnthropicModelProvider nobody =
+        AnthropicModelProvider.newBuilder()
+            .setBaseUrl("http://127.0.0.1:" + port)
+            .setApiKey(FakeMessagesServer.API_KEY)
+            .setModel("claude-test")
+            .build();
+
+    ModelException failure = modelFailure(() -> nobody.generate(hello(), new Recording()));
+
+    assertThat(failure.retryable()).isTrue();
+    assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_UNAVAILABLE);
   }
 
   @Test
