@@ -7,7 +7,7 @@ final class Failures {
   private Failures() {}
 
   /** An application failure's type, else the exception's simple class name. */
-  static String type(RuntimeException e) {
+  static String type(Throwable e) {
     return e instanceof ApplicationFailure failure
         ? failure.getType()
         : e.getClass().getSimpleName();

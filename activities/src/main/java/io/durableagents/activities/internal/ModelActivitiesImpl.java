@@ -205,7 +205,8 @@ public final class ModelActivitiesImpl implements ModelActivities {
     } catch (ModelException e) {
       trace.failed(e.code(), e.getMessage());
       throw e;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // Ended whatever the failure: the trace's span may be current on this pooled thread.
       trace.failed(Failures.type(e), e.getMessage());
       throw e;
     }

@@ -124,6 +124,10 @@ public final class ToolActivitiesImpl implements ToolActivities {
           request.agent(), request.toolName(), Duration.ofNanos(System.nanoTime() - started), type);
       trace.failed(type, e.getMessage());
       throw e;
+    } catch (Error e) {
+      // Ended whatever the failure: the trace's span may be current on this pooled thread.
+      trace.failed(Failures.type(e), e.getMessage());
+      throw e;
     }
     trace.ended(outcome.result(), outcome.errorCode());
     metrics.toolCall(
