@@ -15,6 +15,7 @@ import io.durableagents.spring.boot.internal.ConsoleDeltas;
 import io.durableagents.spring.boot.internal.ConsoleSettings;
 import io.durableagents.spring.boot.internal.InvalidProperty;
 import io.durableagents.spring.boot.internal.MicrometerMetrics;
+import io.durableagents.spring.boot.internal.SpringAiModels;
 import io.durableagents.spring.boot.internal.StoreLocation;
 import io.durableagents.spring.boot.internal.WorkerQueuesCheck;
 import io.durableagents.store.AgentStore;
@@ -55,7 +56,8 @@ import org.springframework.core.env.Environment;
  *       durable-agents.worker.task-queues}, default {@code durable-agents.task-queue}), serving the
  *       {@link Agent} beans, the agents of {@code durable-agents.agents.*} (tools: {@link Tool}
  *       beans by name), the {@link AgentFactory} beans as dynamic agents (by bean name), the {@link
- *       ToolHook} and {@link DeltaListener} beans, the {@link ModelProvider} bean, and the {@link
+ *       ToolHook} and {@link DeltaListener} beans, the {@link ModelProvider} bean (else a Spring AI
+ *       {@code ChatModel} bean, with {@code durable-agents-spring-ai}), and the {@link
  *       AgentMetrics} bean, or Micrometer meters on the {@code MeterRegistry} bean;
  *   <li>an {@link AgentStore} on {@code durable-agents.store.url}, else on the application's {@link
  *       DataSource} (the store's Flyway migrations run on it), else on {@value
@@ -168,6 +170,10 @@ public class DurableAgentsAutoConfiguration {
           "Several ModelProvider beans "
               + List.of(beans.getBeanNamesForType(ModelProvider.class))
               + ": mark the agents' default one @Primary");
+    }
+    if (unique == null
+        && SpringAiModels.available(DurableAgentsAutoConfiguration.class.getClassLoader())) {
+      return SpringAiModels.of(beans);
     }
     return unique;
   }
