@@ -4,6 +4,7 @@ import com.anthropic.client.AnthropicClientAsync;
 import com.anthropic.client.okhttp.AnthropicOkHttpClientAsync;
 import com.anthropic.core.Timeout;
 import com.anthropic.core.http.AsyncStreamResponse;
+import com.anthropic.errors.AnthropicException;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -156,8 +157,9 @@ public final class AnthropicModelProvider implements ModelProvider {
     MessageCreateParams params = MessagesRequest.params(request, modelName, maxTokens, mapper);
     ModelEventQueue<RawMessageStreamEvent> events = new ModelEventQueue<>(idleTimeout);
     MessagesStreamAccumulator answer = new MessagesStreamAccumulator(mapper);
-    AsyncStreamResponse<RawMessageStreamEvent> response = client.messages().createStreaming(params);
+    AsyncStreamResponse<RawMessageStreamEvent> response = null;
     try {
+      response = client.messages().createStreaming(params);
       response.subscribe(
           new AsyncStreamResponse.Handler<RawMessageStreamEvent>() {
             @Override
@@ -189,8 +191,13 @@ public final class AnthropicModelProvider implements ModelProvider {
     } catch (ModelException e) {
       // The run's history keeps what was streamed on the failed step.
       throw e.withPartialText(answer.text());
+    } catch (AnthropicException e) {
+      // Refused by the SDK before any request was made.
+      throw AnthropicErrors.map(e);
     } finally {
-      response.close();
+      if (response != null) {
+        response.close();
+      }
     }
   }
 

@@ -80,7 +80,12 @@ final class MessagesStreamAccumulator {
         blockDelta(event.asContentBlockDelta(), stream);
       } else if (event.isMessageDelta()) {
         requireStarted("message_delta");
-        event.asMessageDelta().delta().stopReason().map(StopReason::asString).ifPresent(this::stop);
+        event
+            .asMessageDelta()
+            .delta()
+            .stopReason()
+            .map(StopReason::asString)
+            .ifPresent(reason -> stopReason = reason);
         usage(event.asMessageDelta().usage());
       } else if (event.isMessageStop()) {
         requireStarted("message_stop");
@@ -91,10 +96,6 @@ final class MessagesStreamAccumulator {
     } catch (AnthropicInvalidDataException e) {
       throw invalid("a malformed event (" + e.getMessage() + "): " + json(event._json()));
     }
-  }
-
-  private void stop(String reason) {
-    stopReason = reason;
   }
 
   private void requireStarted(String type) {
