@@ -21,6 +21,8 @@ import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
 import io.durableagents.model.ToolDefinition;
+import io.durableagents.model.openai.FakeChatCompletionsServer;
+import io.durableagents.model.openai.Wire;
 import io.durableagents.workflow.FailureTypes;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -16,26 +16,31 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A Chat Completions server on 127.0.0.1 for tests: answers {@code POST /v1/chat/completions} with
- * the scripted replies in order, byte for byte, and records every request.
+ * the scripted replies in order, byte for byte, and records every request. Shared (as this module's
+ * test jar) with the tests of the providers that reach OpenAI's API through another library.
  */
-final class FakeChatCompletionsServer implements AutoCloseable {
+public final class FakeChatCompletionsServer implements AutoCloseable {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   /** What the server writes for one request. */
   @FunctionalInterface
-  interface Reply {
+  public interface Reply {
+    /** Writes the reply to one request. */
     void write(HttpExchange exchange) throws IOException, InterruptedException;
   }
 
   /** One request as received. */
-  record Recorded(String method, String path, Map<String, List<String>> headers, String body) {
-    JsonNode json() {
+  public record Recorded(
+      String method, String path, Map<String, List<String>> headers, String body) {
+    /** The body as JSON. */
+    public JsonNode json() {
       try {
         return MAPPER.readTree(body);
       } catch (IOException e) {
@@ -44,7 +49,7 @@ final class FakeChatCompletionsServer implements AutoCloseable {
     }
 
     /** The first value of a header, by case-insensitive name. */
-    String header(String name) {
+    public String header(String name) {
       return headers.entrySet().stream()
           .filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
           .map(e -> e.getValue().get(0))
@@ -58,7 +63,8 @@ final class FakeChatCompletionsServer implements AutoCloseable {
   private final Queue<Reply> replies = new ConcurrentLinkedQueue<>();
   private final List<Recorded> requests = Collections.synchronizedList(new ArrayList<>());
 
-  FakeChatCompletionsServer() {
+  /** A server on a free loopback port, started. */
+  public FakeChatCompletionsServer() {
     try {
       server =
           HttpServer.create(
@@ -72,16 +78,25 @@ final class FakeChatCompletionsServer implements AutoCloseable {
   }
 
   /** The base URL to configure: {@code http://127.0.0.1:PORT/v1}. */
-  String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+  public String baseUrl() {
+    return rootUrl() + "/v1";
   }
 
-  FakeChatCompletionsServer reply(Reply... next) {
+  /**
+   * The server's root, {@code http://127.0.0.1:PORT}, for clients that add {@code /v1} themselves.
+   */
+  public String rootUrl() {
+    return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  /** Queues the replies to the next requests, in order. */
+  public FakeChatCompletionsServer reply(Reply... next) {
     replies.addAll(List.of(next));
     return this;
   }
 
-  List<Recorded> requests() {
+  /** The requests received so far, in order. */
+  public List<Recorded> requests() {
     synchronized (requests) {
       return List.copyOf(requests);
     }
@@ -116,7 +131,7 @@ final class FakeChatCompletionsServer implements AutoCloseable {
   }
 
   /** A 200 event stream with exactly this body (the wire text, blank lines included). */
-  static Reply stream(String wire) {
+  public static Reply stream(String wire) {
     return exchange -> {
       exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
       exchange.sendResponseHeaders(200, 0);
@@ -133,7 +148,7 @@ final class FakeChatCompletionsServer implements AutoCloseable {
   }
 
   /** A response with a status, headers and a body of known length. */
-  static Reply status(int status, Map<String, String> headers, String body) {
+  public static Reply status(int status, Map<String, String> headers, String body) {
     return exchange -> {
       headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
@@ -149,7 +164,7 @@ final class FakeChatCompletionsServer implements AutoCloseable {
    * everyMillis} for up to a minute. {@code hungUp} counts down when a write fails because the
    * client closed the connection.
    */
-  static Reply endless(String first, long everyMillis, java.util.concurrent.CountDownLatch hungUp) {
+  public static Reply endless(String first, long everyMillis, CountDownLatch hungUp) {
     return exchange -> {
       exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
       exchange.sendResponseHeaders(200, 0);
@@ -172,10 +187,24 @@ final class FakeChatCompletionsServer implements AutoCloseable {
   }
 
   /** Sends nothing for {@code millis}, then {@code then}. */
-  static Reply delayed(long millis, Reply then) {
+  public static Reply delayed(long millis, Reply then) {
     return exchange -> {
       Thread.sleep(millis);
       then.write(exchange);
+    };
+  }
+
+  /** A complete (not streamed) chat completion: what a blocking client receives. */
+  public static Reply completion(String json) {
+    return status(200, Map.of("Content-Type", "application/json"), json);
+  }
+
+  /** Sends nothing until {@code release} opens (a minute at most), then {@code then}. */
+  public static Reply held(CountDownLatch release, Reply then) {
+    return exchange -> {
+      if (release.await(1, TimeUnit.MINUTES)) {
+        then.write(exchange);
+      }
     };
   }
 

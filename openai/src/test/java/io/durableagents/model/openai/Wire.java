@@ -6,11 +6,11 @@ package io.durableagents.model.openai;
  * after each, {@code usage: null} on every chunk but the last (with {@code
  * stream_options.include_usage}), whose {@code choices} is empty, then {@code data: [DONE]}.
  */
-final class Wire {
+public final class Wire {
   private Wire() {}
 
   /** A plain answer "Hello there!" in three text deltas, with usage. */
-  static final String PLAIN_ANSWER =
+  public static final String PLAIN_ANSWER =
       """
       data: {"id":"chatcmpl-B1","object":"chat.completion.chunk","created":1735689600,"model":"gpt-4o-mini-2024-07-18","service_tier":"default","system_fingerprint":"fp_0ba0d124f1","choices":[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}],"usage":null}
 
@@ -32,7 +32,7 @@ final class Wire {
    * Text, then two tool calls: {@code add} (index 0) whose arguments {"a":1,"b":2} arrive in three
    * fragments, and {@code echo} (index 1) in one; id and name only in each call's first fragment.
    */
-  static final String TOOL_CALLS =
+  public static final String TOOL_CALLS =
       """
       data: {"id":"chatcmpl-B2","object":"chat.completion.chunk","created":1735689601,"model":"gpt-4o-mini-2024-07-18","system_fingerprint":"fp_0ba0d124f1","choices":[{"index":0,"delta":{"role":"assistant","content":"Let me add.","refusal":null},"logprobs":null,"finish_reason":null}],"usage":null}
 
@@ -55,7 +55,7 @@ final class Wire {
       """;
 
   /** A tool call with its arguments complete, then the stream ends: no finish part, no [DONE]. */
-  static final String CUT_AFTER_TOOL_CALL =
+  public static final String CUT_AFTER_TOOL_CALL =
       """
       data: {"id":"chatcmpl-B3","object":"chat.completion.chunk","created":1735689602,"model":"gpt-4o-mini-2024-07-18","system_fingerprint":"fp_0ba0d124f1","choices":[{"index":0,"delta":{"role":"assistant","content":"Adding","refusal":null},"logprobs":null,"finish_reason":null}],"usage":null}
 
@@ -64,7 +64,7 @@ final class Wire {
       """;
 
   /** A plain answer of the given text deltas, with usage and [DONE]. */
-  static String answer(String... deltas) {
+  public static String answer(String... deltas) {
     StringBuilder wire = new StringBuilder();
     wire.append(chunk("{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null}", null));
     for (String delta : deltas) {
@@ -83,7 +83,7 @@ final class Wire {
     return wire.toString();
   }
 
-  static String chunk(String delta, String finishReason) {
+  public static String chunk(String delta, String finishReason) {
     return "data: {\"id\":\"chatcmpl-G\",\"object\":\"chat.completion.chunk\",\"created\":1735689700,"
         + "\"model\":\"gpt-4o-mini-2024-07-18\",\"choices\":[{\"index\":0,\"delta\":"
         + delta
@@ -92,7 +92,7 @@ final class Wire {
         + "}],\"usage\":null}\n\n";
   }
 
-  static String quote(String text) {
+  public static String quote(String text) {
     try {
       return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(text);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

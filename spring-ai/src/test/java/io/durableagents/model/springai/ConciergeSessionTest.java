@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.client.AgentClient;
+import io.durableagents.model.openai.FakeChatCompletionsServer;
+import io.durableagents.model.openai.Wire;
 import io.durableagents.session.RunStatus;
 import io.durableagents.testing.AgentTestEnvironment;
 import io.durableagents.testing.ConciergeAgent;

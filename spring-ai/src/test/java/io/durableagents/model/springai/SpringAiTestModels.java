@@ -1,5 +1,6 @@
 package io.durableagents.model.springai;
 
+import io.durableagents.model.openai.FakeChatCompletionsServer;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
@@ -37,7 +38,7 @@ final class SpringAiTestModels {
       FakeChatCompletionsServer server, ClientHttpConnector connector) {
     OpenAiApi api =
         OpenAiApi.builder()
-            .baseUrl(server.baseUrl())
+            .baseUrl(server.rootUrl())
             .apiKey("sk-test-key")
             .webClientBuilder(WebClient.builder().clientConnector(connector))
             .build();
