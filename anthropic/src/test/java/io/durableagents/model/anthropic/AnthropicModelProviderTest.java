@@ -501,6 +501,26 @@ class AnthropicModelProviderTest {
   }
 
   @Test
+  void aCancelBeforeTheApiAnswers_returnsWithinTheAliveInterval() {
+    server.reply(
+        FakeMessagesServer.delayed(
+            10_000, FakeMessagesServer.stream(Wire.textAnswer("end_turn", "late"))));
+    RuntimeException cancelled = new IllegalStateException("activity cancelled");
+    ModelStream stream =
+        new Recording() {
+          @Override
+          public void alive() {
+            throw cancelled;
+          }
+        };
+
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> provider().generate(hello(), stream)).isSameAs(cancelled);
+
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @Test
   void requestBody_systemAlternationGroupedToolResultsAndTools() throws IOException {
     ToolCall weather = new ToolCall("toolu_1", "get_weather", json("{\"city\":\"Paris\"}"));
     ToolCall restaurant =

@@ -211,6 +211,14 @@ final class FakeMessagesServer implements AutoCloseable {
     };
   }
 
+  /** Sends nothing for {@code millis}, then {@code then}. */
+  static Reply delayed(long millis, Reply then) {
+    return exchange -> {
+      Thread.sleep(millis);
+      then.write(exchange);
+    };
+  }
+
   @Override
   public void close() {
     server.stop(0);
