@@ -249,20 +249,13 @@ public class DurableAgentsAutoConfiguration {
   /** Fails the start when a task queue of the plugin has no worker of Temporal's starter. */
   @Bean
   @ConditionalOnProperty(name = WORKER_ENABLED, matchIfMissing = true)
-  public static WorkerQueuesCheck durableAgentsWorkerQueuesCheck(
-      ObjectProvider<WorkerFactory> factories, Environment environment) {
-    DurableAgentsProperties properties = bindStatic(environment);
+  public WorkerQueuesCheck durableAgentsWorkerQueuesCheck(
+      ObjectProvider<WorkerFactory> factories, DurableAgentsProperties properties) {
     String property =
         properties.getWorker().getTaskQueues().isEmpty()
             ? DurableAgentsProperties.PREFIX + ".task-queue"
             : DurableAgentsProperties.PREFIX + ".worker.task-queues";
     return new WorkerQueuesCheck(factories, taskQueues(properties), property);
-  }
-
-  private static DurableAgentsProperties bindStatic(Environment environment) {
-    return org.springframework.boot.context.properties.bind.Binder.get(environment)
-        .bind(DurableAgentsProperties.PREFIX, DurableAgentsProperties.class)
-        .orElseGet(DurableAgentsProperties::new);
   }
 
   /**
