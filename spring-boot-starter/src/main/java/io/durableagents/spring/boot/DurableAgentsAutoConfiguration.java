@@ -24,6 +24,7 @@ import io.durableagents.store.StoreOptions;
 import io.durableagents.streaming.DeltaListener;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolHook;
+import io.durableagents.tracing.AgentTracer;
 import io.temporal.client.WorkflowClient;
 import io.temporal.spring.boot.TemporalOptionsCustomizer;
 import io.temporal.spring.boot.autoconfigure.RootNamespaceAutoConfiguration;
@@ -58,7 +59,8 @@ import org.springframework.core.env.Environment;
  *       beans by name), the {@link AgentFactory} beans as dynamic agents (by bean name), the {@link
  *       ToolHook} and {@link DeltaListener} beans, the {@link ModelProvider} bean (else a Spring AI
  *       {@code ChatModel} bean, with {@code durable-agents-spring-ai}), and the {@link
- *       AgentMetrics} bean, or Micrometer meters on the {@code MeterRegistry} bean;
+ *       AgentMetrics} bean, or Micrometer meters on the {@code MeterRegistry} bean, and the {@link
+ *       AgentTracer} bean (e.g. {@code OpenTelemetryAgentTracer.of(openTelemetry)});
  *   <li>an {@link AgentStore} on {@code durable-agents.store.url}, else on the application's {@link
  *       DataSource} (the store's Flyway migrations run on it), else on {@value
  *       StoreLocation#DEFAULT_URL};
@@ -120,6 +122,7 @@ public class DurableAgentsAutoConfiguration {
       ObjectProvider<ToolHook> toolHooks,
       ObjectProvider<DeltaListener> deltaListeners,
       ObjectProvider<AgentMetrics> metrics,
+      ObjectProvider<AgentTracer> tracers,
       ListableBeanFactory beans) {
     AgentsPluginOptions.Builder builder = AgentsPluginOptions.newBuilder().setStore(store);
     List<Agent> all =
@@ -155,6 +158,10 @@ public class DurableAgentsAutoConfiguration {
     AgentMetrics chosenMetrics = agentMetrics(properties, metrics, beans);
     if (chosenMetrics != null) {
       builder.setMetrics(chosenMetrics);
+    }
+    AgentTracer tracer = tracers.getIfUnique();
+    if (tracer != null) {
+      builder.setTracer(tracer);
     }
     workerSettings(properties, builder);
     return new AgentsPlugin(

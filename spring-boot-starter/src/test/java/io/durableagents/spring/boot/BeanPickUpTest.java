@@ -16,6 +16,7 @@ import io.durableagents.plugin.AgentsPluginOptions;
 import io.durableagents.testing.ConciergeAgent;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolHook;
+import io.durableagents.tracing.AgentTracer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
@@ -30,6 +31,7 @@ import org.springframework.ai.chat.prompt.Prompt;
 /** Which beans the starter picks up, and how an application's own beans take their place. */
 class BeanPickUpTest {
   private static final ToolHook AUDIT = new ToolHook() {};
+  private static final AgentTracer TRACER = new AgentTracer() {};
 
   @Test
   void agentsToolsHooksModelAndMeterRegistry_makeThePlugin_onTheStartersWorker() {
@@ -41,6 +43,7 @@ class BeanPickUpTest {
         .withBean("audit", ToolHook.class, () -> AUDIT)
         .withBean("model", ModelProvider.class, () -> model)
         .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+        .withBean(AgentTracer.class, () -> TRACER)
         .withPropertyValues(
             "durable-agents.agents.planner.instructions=Plan the evening.",
             "durable-agents.agents.planner.tools=get_weather,find_restaurant",
@@ -63,6 +66,7 @@ class BeanPickUpTest {
               assertThat(options.getToolHooks()).containsExactly(AUDIT);
               assertThat(options.getModelProvider()).isSameAs(model);
               assertThat(options.getMetrics()).isInstanceOf(MicrometerAgentMetrics.class);
+              assertThat(options.getTracer()).isSameAs(TRACER);
               assertThat(options.getTaskQueues()).containsExactly("agents");
               assertThat(context).hasSingleBean(AgentClient.class);
               assertThat(context).hasSingleBean(ProjectionReader.class);
