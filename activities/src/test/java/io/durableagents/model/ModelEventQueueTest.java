@@ -17,16 +17,18 @@ class ModelEventQueueTest {
   @Test
   void eventsFromAnotherThreadArriveInOrder_thenTheEnd() {
     ModelEventQueue<String> events = new ModelEventQueue<>(Duration.ofSeconds(5));
-    CompletableFuture.runAsync(
-        () -> {
-          events.put("a");
-          events.put("b");
-          events.complete();
-        });
+    CompletableFuture<Void> producer =
+        CompletableFuture.runAsync(
+            () -> {
+              events.put("a");
+              events.put("b");
+              events.complete();
+            });
     assertThat(events.take(ModelStream.discarding())).isEqualTo("a");
     assertThat(events.take(ModelStream.discarding())).isEqualTo("b");
     assertThat(events.take(ModelStream.discarding())).isNull();
     assertThat(events.take(ModelStream.discarding())).as("ended stays ended").isNull();
+    producer.join();
   }
 
   @Test

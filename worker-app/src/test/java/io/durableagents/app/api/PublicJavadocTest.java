@@ -1,38 +1,22 @@
 package io.durableagents.app.api;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
+import io.durableagents.testing.PublicJavadoc;
 import java.io.IOException;
-import java.io.StringWriter;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import javax.tools.Diagnostic;
-import javax.tools.DiagnosticCollector;
-import javax.tools.DocumentationTool;
-import javax.tools.JavaFileObject;
-import javax.tools.StandardJavaFileManager;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every public and protected declaration of a public package (one without an {@code internal}
- * segment) of every module has a javadoc comment: the JDK's javadoc with {@code -Xdoclint:missing}
- * reports "no comment" for none of them. Its missing {@code @param} and {@code @return} warnings
- * are not required.
+ * Every public and protected declaration of a public package of every module has a javadoc comment
+ * ({@link PublicJavadoc}). A module with a {@code PublicJavadocTest} of its own (an integration
+ * whose libraries are not on this module's class path) is checked there instead.
  */
 class PublicJavadocTest {
 
@@ -40,109 +24,33 @@ class PublicJavadocTest {
 
   @Test
   void everyPublicDeclarationHasAComment(@TempDir Path output) throws Exception {
-    Path root = projectRoot();
+    Path root = PublicJavadoc.projectRoot(PublicJavadocTest.class);
     List<Path> sourceRoots = sourceRoots(root);
-    List<Path> files = publicSources(sourceRoots);
-    assertTrue(files.size() > 100, "public sources found: " + files.size() + " in " + sourceRoots);
-
-    DocumentationTool javadoc = ToolProvider.getSystemDocumentationTool();
-    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-    StringWriter log = new StringWriter();
-    boolean succeeded;
-    try (StandardJavaFileManager fileManager =
-        javadoc.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
-      List<String> options =
-          List.of(
-              "-quiet",
-              "-locale",
-              "en",
-              "-encoding",
-              "UTF-8",
-              "-Xdoclint:missing",
-              "-Xmaxwarns",
-              "100000",
-              // Internal types and libraries: the compiled modules on this test's class path.
-              "--class-path",
-              System.getProperty("java.class.path"),
-              "-d",
-              output.toString());
-      succeeded =
-          javadoc
-              .getTask(
-                  log,
-                  fileManager,
-                  diagnostics,
-                  null,
-                  options,
-                  fileManager.getJavaFileObjectsFromPaths(files))
-              .call();
-    }
-    assertTrue(succeeded, "javadoc failed:\n" + errors(diagnostics) + log);
-
-    Set<String> missing = new TreeSet<>();
-    for (Diagnostic<? extends JavaFileObject> diagnostic : diagnostics.getDiagnostics()) {
-      if (diagnostic.getSource() == null
-          || !diagnostic.getMessage(Locale.ROOT).equals("no comment")) {
-        continue;
-      }
-      Path file = Path.of(diagnostic.getSource().toUri());
-      String relative = root.relativize(file).toString().replace(File.separatorChar, '/');
-      int line = (int) diagnostic.getLineNumber();
-      missing.add(relative + ":" + line + ": " + Files.readAllLines(file).get(line - 1).strip());
-    }
-    assertEquals("", String.join("\n", missing), "public declarations without a javadoc comment");
+    assertTrue(sourceRoots.size() > 8, "modules found: " + sourceRoots);
+    PublicJavadoc.assertEveryPublicDeclarationHasAComment(root, sourceRoots, output);
   }
 
-  /** The root of the checkout: the parent of this module's directory. */
-  private static Path projectRoot() throws URISyntaxException {
-    Path testClasses =
-        Path.of(
-            PublicJavadocTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    return testClasses.getParent().getParent().getParent(); // <module>/target/test-classes
-  }
-
-  /** {@code <module>/src/main/java} of each module of the root pom. */
+  /** {@code <module>/src/main/java} of each module of the root pom that has no check of its own. */
   private static List<Path> sourceRoots(Path root) throws IOException {
     Matcher modules = MODULE.matcher(Files.readString(root.resolve("pom.xml")));
     List<Path> roots = new ArrayList<>();
     while (modules.find()) {
-      Path sources = root.resolve(modules.group(1).strip()).resolve("src/main/java");
-      if (Files.isDirectory(sources)) {
+      Path module = root.resolve(modules.group(1).strip());
+      Path sources = module.resolve("src/main/java");
+      if (Files.isDirectory(sources) && !hasOwnCheck(module)) {
         roots.add(sources);
       }
     }
     return roots;
   }
 
-  /** The Java files of the source roots outside an {@code internal} package. */
-  private static List<Path> publicSources(List<Path> sourceRoots) throws IOException {
-    List<Path> files = new ArrayList<>();
-    for (Path sourceRoot : sourceRoots) {
-      try (Stream<Path> walk = Files.walk(sourceRoot)) {
-        walk.filter(path -> path.toString().endsWith(".java"))
-            .filter(path -> !isInternal(sourceRoot.relativize(path)))
-            .forEach(files::add);
-      }
+  private static boolean hasOwnCheck(Path module) throws IOException {
+    Path tests = module.resolve("src/test/java");
+    if (!Files.isDirectory(tests)) {
+      return false;
     }
-    return files;
-  }
-
-  private static boolean isInternal(Path relative) {
-    Path packageDirectory = relative.getParent();
-    if (packageDirectory != null) {
-      for (Path segment : packageDirectory) {
-        if (segment.toString().equals("internal")) {
-          return true;
-        }
-      }
+    try (var walk = Files.walk(tests)) {
+      return walk.anyMatch(path -> path.getFileName().toString().equals("PublicJavadocTest.java"));
     }
-    return false;
-  }
-
-  private static String errors(DiagnosticCollector<JavaFileObject> diagnostics) {
-    return diagnostics.getDiagnostics().stream()
-        .filter(diagnostic -> diagnostic.getKind() == Diagnostic.Kind.ERROR)
-        .map(Object::toString)
-        .collect(Collectors.joining("\n", "", "\n"));
   }
 }
