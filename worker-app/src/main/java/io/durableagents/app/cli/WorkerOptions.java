@@ -40,7 +40,7 @@ public class WorkerOptions {
       names = "--model",
       paramLabel = "SPEC",
       description =
-          "Model the agents use: scripted:PATH (a script file, see docs/models.md) or openai:MODEL (env AGENTS_MODEL; default: the concierge demo script).")
+          "Model the agents use: scripted:PATH (a script file, see docs/models.md), openai:MODEL or anthropic:MODEL (env AGENTS_MODEL; default: the concierge demo script).")
   String model;
 
   @Option(
