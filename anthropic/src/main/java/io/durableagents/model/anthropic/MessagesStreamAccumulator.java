@@ -7,16 +7,15 @@ import com.anthropic.models.messages.RawContentBlockDeltaEvent;
 import com.anthropic.models.messages.RawContentBlockStartEvent;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.anthropic.models.messages.StopReason;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.conversation.Usage;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
+import io.durableagents.model.ToolArguments;
 import io.durableagents.workflow.FailureTypes;
 import java.util.ArrayList;
 import java.util.List;
@@ -237,15 +236,7 @@ final class MessagesStreamAccumulator {
         JsonNode start = startInput == null ? null : startInput.convert(JsonNode.class);
         return start != null && start.isObject() ? start : mapper.createObjectNode();
       }
-      try {
-        JsonNode parsed = mapper.readTree(raw);
-        if (parsed != null && parsed.isObject()) {
-          return parsed;
-        }
-      } catch (JsonProcessingException e) {
-        // kept as text below
-      }
-      return TextNode.valueOf(raw);
+      return ToolArguments.parse(raw);
     }
   }
 }

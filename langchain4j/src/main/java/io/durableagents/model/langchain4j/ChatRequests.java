@@ -21,6 +21,7 @@ import io.durableagents.conversation.ToolCall;
 import io.durableagents.model.AttachmentContent;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
+import io.durableagents.model.ToolArguments;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.workflow.FailureTypes;
 import java.nio.charset.StandardCharsets;
@@ -70,7 +71,7 @@ final class ChatRequests {
       // LangChain4j refuses a blank system message; an empty one says nothing anyway.
       case SYSTEM -> blank(message.text()) ? null : SystemMessage.from(message.text());
       case USER -> user(message, request);
-      case ASSISTANT -> assistant(message, mapper);
+      case ASSISTANT -> assistant(message);
       case TOOL ->
           ToolExecutionResultMessage.from(
               message.toolCallId(), message.toolName(), json(message.result(), mapper));
@@ -121,14 +122,14 @@ final class ChatRequests {
             + ": the LangChain4j provider sends images, text and PDF files only.");
   }
 
-  private static AiMessage assistant(Message message, ObjectMapper mapper) {
+  private static AiMessage assistant(Message message) {
     List<ToolExecutionRequest> calls = new ArrayList<>();
     for (ToolCall call : message.toolCalls()) {
       calls.add(
           ToolExecutionRequest.builder()
               .id(call.id())
               .name(call.name())
-              .arguments(arguments(call.arguments(), mapper))
+              .arguments(ToolArguments.text(call.arguments()))
               .build());
     }
     String text = message.text() == null ? "" : message.text();
@@ -139,20 +140,6 @@ final class ChatRequests {
         .text(text.isEmpty() ? null : text)
         .toolExecutionRequests(calls)
         .build();
-  }
-
-  /**
-   * The arguments as the JSON text LangChain4j carries. Arguments the model sent that were not a
-   * JSON object are a string node holding the model's raw text, and go back verbatim.
-   */
-  private static String arguments(JsonNode arguments, ObjectMapper mapper) {
-    if (arguments == null || arguments.isNull() || arguments.isMissingNode()) {
-      return "{}";
-    }
-    if (arguments.isTextual()) {
-      return arguments.textValue();
-    }
-    return json(arguments, mapper);
   }
 
   private static String json(JsonNode node, ObjectMapper mapper) {

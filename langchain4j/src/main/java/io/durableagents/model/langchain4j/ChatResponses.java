@@ -1,9 +1,6 @@
 package io.durableagents.model.langchain4j;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -13,6 +10,7 @@ import io.durableagents.conversation.ToolCall;
 import io.durableagents.conversation.Usage;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelResponse;
+import io.durableagents.model.ToolArguments;
 import io.durableagents.workflow.FailureTypes;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +34,7 @@ final class ChatResponses {
     List<ToolCall> toolCalls = new ArrayList<>();
     if (message != null) {
       for (ToolExecutionRequest call : message.toolExecutionRequests()) {
-        toolCalls.add(new ToolCall(call.id(), call.name(), arguments(call.arguments(), mapper)));
+        toolCalls.add(new ToolCall(call.id(), call.name(), ToolArguments.parse(call.arguments())));
       }
     }
     FinishReason finish = response.finishReason();
@@ -79,25 +77,5 @@ final class ChatResponses {
 
   private static long count(Integer tokens) {
     return tokens == null ? 0 : tokens;
-  }
-
-  /**
-   * Parsed arguments when they are a JSON object; otherwise the model's raw text as a string node,
-   * so that schema validation answers the model with {@code invalid_arguments} instead of the run
-   * failing. Empty arguments are an empty object.
-   */
-  static JsonNode arguments(String raw, ObjectMapper mapper) {
-    if (raw == null || raw.isBlank()) {
-      return mapper.createObjectNode();
-    }
-    try {
-      JsonNode parsed = mapper.readTree(raw);
-      if (parsed != null && parsed.isObject()) {
-        return parsed;
-      }
-    } catch (JsonProcessingException e) {
-      // kept as text below
-    }
-    return TextNode.valueOf(raw);
   }
 }

@@ -3,13 +3,13 @@ package io.durableagents.model.openai;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.conversation.Usage;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
+import io.durableagents.model.ToolArguments;
 import io.durableagents.workflow.FailureTypes;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,7 +146,8 @@ final class ChatCompletionsAccumulator {
                 + (call.id == null ? "" : " (id " + shorten(call.id) + ")")
                 + " without a function name.");
       }
-      toolCalls.add(new ToolCall(call.id, call.name, arguments(call.arguments.toString())));
+      toolCalls.add(
+          new ToolCall(call.id, call.name, ToolArguments.parse(call.arguments.toString())));
     }
     return new ModelResponse(
         text.toString(), toolCalls, finishReason(finishReason, !toolCalls.isEmpty()), usage);
@@ -179,26 +180,6 @@ final class ChatCompletionsAccumulator {
     if (arguments != null && arguments.isTextual()) {
       call.arguments.append(arguments.textValue());
     }
-  }
-
-  /**
-   * Parsed arguments when they are a JSON object; otherwise the model's raw text as a string node,
-   * so that schema validation answers the model with {@code invalid_arguments} instead of the run
-   * failing. Empty arguments are an empty object.
-   */
-  JsonNode arguments(String raw) {
-    if (raw.isBlank()) {
-      return mapper.createObjectNode();
-    }
-    try {
-      JsonNode parsed = mapper.readTree(raw);
-      if (parsed != null && parsed.isObject()) {
-        return parsed;
-      }
-    } catch (JsonProcessingException e) {
-      // kept as text below
-    }
-    return TextNode.valueOf(raw);
   }
 
   /**

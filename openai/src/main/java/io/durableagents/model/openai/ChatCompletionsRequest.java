@@ -10,6 +10,7 @@ import io.durableagents.conversation.Role;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
+import io.durableagents.model.ToolArguments;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.workflow.FailureTypes;
 
@@ -124,7 +125,7 @@ final class ChatCompletionsRequest {
             callNode
                 .putObject("function")
                 .put("name", call.name())
-                .put("arguments", arguments(call, mapper));
+                .put("arguments", ToolArguments.text(call.arguments()));
           }
         }
       }
@@ -134,21 +135,6 @@ final class ChatCompletionsRequest {
       }
     }
     return node;
-  }
-
-  /**
-   * The arguments as the JSON string OpenAI expects. Arguments the model sent that were not a JSON
-   * object are kept as a string node holding the model's raw text, and go back verbatim.
-   */
-  private static String arguments(ToolCall call, ObjectMapper mapper) {
-    JsonNode arguments = call.arguments();
-    if (arguments == null || arguments.isNull() || arguments.isMissingNode()) {
-      return "{}";
-    }
-    if (arguments.isTextual()) {
-      return arguments.textValue();
-    }
-    return json(arguments, mapper);
   }
 
   private static String json(JsonNode node, ObjectMapper mapper) {

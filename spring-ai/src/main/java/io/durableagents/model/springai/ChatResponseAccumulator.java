@@ -1,15 +1,12 @@
 package io.durableagents.model.springai;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.ToolCall;
 import io.durableagents.conversation.Usage;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
+import io.durableagents.model.ToolArguments;
 import io.durableagents.workflow.FailureTypes;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,17 +23,12 @@ import org.springframework.ai.chat.model.Generation;
  * models (Anthropic's) give each content block a generation of its own.
  */
 final class ChatResponseAccumulator {
-  private final ObjectMapper mapper;
   private final StringBuilder text = new StringBuilder();
   private final List<PartialCall> calls = new ArrayList<>();
   private String finishReason;
   private long inputTokens;
   private long outputTokens;
   private int responses;
-
-  ChatResponseAccumulator(ObjectMapper mapper) {
-    this.mapper = mapper;
-  }
 
   /** The text streamed so far. */
   String text() {
@@ -133,32 +125,14 @@ final class ChatResponseAccumulator {
                 + (call.id == null ? "" : " (id " + shorten(call.id) + ")")
                 + " without a tool name.");
       }
-      toolCalls.add(new ToolCall(call.id, call.name, arguments(call.arguments.toString())));
+      toolCalls.add(
+          new ToolCall(call.id, call.name, ToolArguments.parse(call.arguments.toString())));
     }
     return new ModelResponse(
         text.toString(),
         toolCalls,
         finishReason(finishReason, !toolCalls.isEmpty()),
         new Usage(inputTokens, outputTokens));
-  }
-
-  /**
-   * Parsed arguments when they are a JSON object; otherwise the model's raw text as a string node,
-   * which the tool's validation answers with {@code invalid_arguments}. Empty is an empty object.
-   */
-  JsonNode arguments(String raw) {
-    if (raw.isBlank()) {
-      return mapper.createObjectNode();
-    }
-    try {
-      JsonNode parsed = mapper.readTree(raw);
-      if (parsed != null && parsed.isObject()) {
-        return parsed;
-      }
-    } catch (JsonProcessingException e) {
-      // kept as text below
-    }
-    return TextNode.valueOf(raw);
   }
 
   /**

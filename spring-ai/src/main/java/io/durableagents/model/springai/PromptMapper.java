@@ -10,6 +10,7 @@ import io.durableagents.conversation.ToolCall;
 import io.durableagents.model.AttachmentContent;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
+import io.durableagents.model.ToolArguments;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.workflow.FailureTypes;
 import java.util.ArrayList;
@@ -106,15 +107,7 @@ final class PromptMapper {
 
   private AssistantMessage.ToolCall toolCall(ToolCall call) {
     return new AssistantMessage.ToolCall(
-        nonNull(call.id()), "function", nonNull(call.name()), arguments(call.arguments()));
-  }
-
-  /** The arguments as JSON text; a string node is the model's raw text and goes back verbatim. */
-  private String arguments(JsonNode arguments) {
-    if (arguments == null || arguments.isNull() || arguments.isMissingNode()) {
-      return "{}";
-    }
-    return arguments.isTextual() ? arguments.textValue() : json(arguments);
+        nonNull(call.id()), "function", nonNull(call.name()), ToolArguments.text(call.arguments()));
   }
 
   private List<ToolCallback> tools(List<ToolDefinition> tools) {

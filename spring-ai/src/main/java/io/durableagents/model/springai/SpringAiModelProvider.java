@@ -99,7 +99,7 @@ public final class SpringAiModelProvider implements ModelProvider {
   @Override
   public ModelResponse generate(ModelRequest request, ModelStream stream) {
     Prompt prompt = prompts.prompt(request, model);
-    ChatResponseAccumulator answer = new ChatResponseAccumulator(mapper);
+    ChatResponseAccumulator answer = new ChatResponseAccumulator();
     // The model's failures are classified where they arise; anything else thrown here comes from
     // the activity's ModelStream (a cancel) and passes on unchanged.
     try {
