@@ -21,13 +21,13 @@ import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
 import io.durableagents.model.ModelStream;
 import io.durableagents.model.ToolDefinition;
+import io.durableagents.testing.RecordingModelStream;
 import io.durableagents.workflow.FailureTypes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -71,31 +71,10 @@ class AnthropicModelProviderTest {
     return request(List.of(Message.user("hello")), List.of());
   }
 
-  /** Everything a provider reported, in order. */
-  static class Recording implements ModelStream {
-    final List<String> events = new ArrayList<>();
-    int alive;
-
-    @Override
-    public void text(String delta) {
-      events.add("text:" + delta);
-    }
-
-    @Override
-    public void reasoning(String delta) {
-      events.add("reasoning:" + delta);
-    }
-
-    @Override
-    public void alive() {
-      alive++;
-    }
-  }
-
   @Test
   void textAnswer_streamsEachDeltaInOrder_andReturnsTextStopAndUsage_withTheApisHeaders() {
     server.reply(FakeMessagesServer.stream(Wire.textAnswer("end_turn", "Hello", " there", "!")));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelResponse response = provider().generate(hello(), stream);
 
@@ -131,7 +110,7 @@ class AnthropicModelProviderTest {
                 + Wire.blockStop(1)
                 + Wire.messageDelta("end_turn", 20)
                 + Wire.messageStop()));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelResponse response = provider().generate(hello(), stream);
 
@@ -154,7 +133,7 @@ class AnthropicModelProviderTest {
                     "toolu_2",
                     "find_restaurant",
                     List.of("", "{\"city\":\"Paris\",", "\"people\":2,\"time\":\"19:30\"}")))));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelResponse response = provider().generate(hello(), stream);
 
@@ -183,7 +162,7 @@ class AnthropicModelProviderTest {
                 new Wire.Call("toolu_1", "now", List.of()),
                 new Wire.Call("toolu_2", "add", List.of("{\"a\": 1,", " \"b\": ")))));
 
-    ModelResponse response = provider().generate(hello(), new Recording());
+    ModelResponse response = provider().generate(hello(), new RecordingModelStream());
 
     assertThat(response.toolCalls().get(0).arguments()).isEqualTo(JSON.createObjectNode());
     assertThat(response.toolCalls().get(1).arguments())
@@ -199,13 +178,14 @@ class AnthropicModelProviderTest {
         FakeMessagesServer.stream(Wire.textAnswer("pause_turn", "Wait")));
     AnthropicModelProvider provider = provider();
 
-    assertThat(provider.generate(hello(), new Recording()).finishReason())
+    assertThat(provider.generate(hello(), new RecordingModelStream()).finishReason())
         .isEqualTo(FinishReason.LENGTH);
-    assertThat(provider.generate(hello(), new Recording()).finishReason())
+    assertThat(provider.generate(hello(), new RecordingModelStream()).finishReason())
         .isEqualTo("content-filter");
-    assertThat(provider.generate(hello(), new Recording()).finishReason())
+    assertThat(provider.generate(hello(), new RecordingModelStream()).finishReason())
         .isEqualTo(FinishReason.STOP);
-    assertThat(provider.generate(hello(), new Recording()).finishReason()).isEqualTo("other");
+    assertThat(provider.generate(hello(), new RecordingModelStream()).finishReason())
+        .isEqualTo("other");
     assertThat(MessagesStreamAccumulator.finishReason("end_turn", true))
         .isEqualTo(FinishReason.TOOL_CALLS);
     assertThat(MessagesStreamAccumulator.finishReason("end_turn", false))
@@ -222,14 +202,15 @@ class AnthropicModelProviderTest {
         FakeMessagesServer.stream(Wire.textAnswer("end_turn", "Hello")));
     AnthropicModelProvider provider = provider();
 
-    ModelException failure = modelFailure(() -> provider.generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.retryable()).isTrue();
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_RATE_LIMITED);
     assertThat(failure.retryAfter()).isEqualTo(Duration.ofSeconds(7));
     assertThat(failure.getMessage()).contains("HTTP 429", "Number of request tokens");
     assertThat(server.requests()).hasSize(1);
-    assertThat(provider.generate(hello(), new Recording()).text()).isEqualTo("Hello");
+    assertThat(provider.generate(hello(), new RecordingModelStream()).text()).isEqualTo("Hello");
   }
 
   @Test
@@ -239,8 +220,10 @@ class AnthropicModelProviderTest {
         FakeMessagesServer.error(500, "api_error", "Internal server error"));
     AnthropicModelProvider provider = provider();
 
-    ModelException overloaded = modelFailure(() -> provider.generate(hello(), new Recording()));
-    ModelException failed = modelFailure(() -> provider.generate(hello(), new Recording()));
+    ModelException overloaded =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
+    ModelException failed =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
 
     assertThat(overloaded.retryable()).isTrue();
     assertThat(overloaded.code()).isEqualTo(FailureTypes.MODEL_UNAVAILABLE);
@@ -257,7 +240,8 @@ class AnthropicModelProviderTest {
         FakeMessagesServer.error(
             400, "invalid_request_error", "messages.1.content: tool_use ids must be unique"));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.retryable()).isFalse();
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_REQUEST_INVALID);
@@ -275,7 +259,8 @@ class AnthropicModelProviderTest {
             .setModel("claude-test")
             .build();
 
-    ModelException failure = modelFailure(() -> wrongKey.generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> wrongKey.generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.retryable()).isFalse();
     assertThat(failure.getMessage()).contains("HTTP 401", "invalid x-api-key");
@@ -295,7 +280,8 @@ class AnthropicModelProviderTest {
             .setModel("claude-test")
             .build();
 
-    ModelException failure = modelFailure(() -> nobody.generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> nobody.generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.retryable()).isTrue();
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_UNAVAILABLE);
@@ -311,7 +297,7 @@ class AnthropicModelProviderTest {
                 + Wire.blockStop(0)
                 + Wire.toolUseStart(1, "toolu_1", "book_table")
                 + Wire.inputJsonDelta(1, "{\"restaurant\":")));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelException failure = modelFailure(() -> provider().generate(hello(), stream));
 
@@ -331,7 +317,8 @@ class AnthropicModelProviderTest {
                 + Wire.textDelta(0, "Half")
                 + Wire.messageStop()));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.INCOMPLETE_RESPONSE);
     assertThat(failure.getMessage()).contains("without a stop reason");
@@ -346,7 +333,8 @@ class AnthropicModelProviderTest {
                 + Wire.textDelta(0, "Let me")
                 + Wire.errorEvent("overloaded_error", "Overloaded")));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.retryable()).isTrue();
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_UNAVAILABLE);
@@ -364,9 +352,12 @@ class AnthropicModelProviderTest {
             Wire.messageStart(10) + Wire.errorEvent("invalid_request_error", "prompt too long")));
     AnthropicModelProvider provider = provider();
 
-    ModelException limited = modelFailure(() -> provider.generate(hello(), new Recording()));
-    ModelException apiError = modelFailure(() -> provider.generate(hello(), new Recording()));
-    ModelException invalid = modelFailure(() -> provider.generate(hello(), new Recording()));
+    ModelException limited =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
+    ModelException apiError =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
+    ModelException invalid =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
 
     assertThat(limited.code()).isEqualTo(FailureTypes.MODEL_RATE_LIMITED);
     assertThat(limited.retryable()).isTrue();
@@ -385,7 +376,8 @@ class AnthropicModelProviderTest {
                 + Wire.event("content_block_delta", "{\"type\":\"content_block_delta\",\"ind")
                 + Wire.messageStop()));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_RESPONSE_INVALID);
     assertThat(failure.retryable()).isFalse();
@@ -411,10 +403,14 @@ class AnthropicModelProviderTest {
                         + "\"content_block\":{\"type\":\"tool_use\",\"input\":{}}}")));
     AnthropicModelProvider provider = provider();
 
-    ModelException noIndex = modelFailure(() -> provider.generate(hello(), new Recording()));
-    ModelException notATool = modelFailure(() -> provider.generate(hello(), new Recording()));
-    ModelException early = modelFailure(() -> provider.generate(hello(), new Recording()));
-    ModelException noName = modelFailure(() -> provider.generate(hello(), new Recording()));
+    ModelException noIndex =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
+    ModelException notATool =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
+    ModelException early =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
+    ModelException noName =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
 
     assertThat(List.of(noIndex, notATool, early, noName))
         .allSatisfy(
@@ -439,7 +435,7 @@ class AnthropicModelProviderTest {
             .setModel("claude-test")
             .setIdleTimeout(Duration.ofMillis(1500))
             .build();
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelException failure = modelFailure(() -> provider.generate(hello(), stream));
 
@@ -455,8 +451,8 @@ class AnthropicModelProviderTest {
     CountDownLatch hungUp = new CountDownLatch(1);
     server.reply(FakeMessagesServer.endless("one", 50, hungUp));
     RuntimeException cancelled = new IllegalStateException("activity cancelled");
-    Recording stream =
-        new Recording() {
+    RecordingModelStream stream =
+        new RecordingModelStream() {
           @Override
           public void text(String delta) {
             super.text(delta);
@@ -483,7 +479,7 @@ class AnthropicModelProviderTest {
     server.reply(FakeMessagesServer.silentAfterStart(hungUp, 100, true));
     RuntimeException cancelled = new IllegalStateException("activity cancelled");
     ModelStream stream =
-        new Recording() {
+        new RecordingModelStream() {
           @Override
           public void alive() {
             throw cancelled;
@@ -507,7 +503,7 @@ class AnthropicModelProviderTest {
             10_000, FakeMessagesServer.stream(Wire.textAnswer("end_turn", "late"))));
     RuntimeException cancelled = new IllegalStateException("activity cancelled");
     ModelStream stream =
-        new Recording() {
+        new RecordingModelStream() {
           @Override
           public void alive() {
             throw cancelled;
@@ -547,7 +543,7 @@ class AnthropicModelProviderTest {
             new ToolDefinition("now", null, null));
     server.reply(FakeMessagesServer.stream(Wire.textAnswer("end_turn", "D'accord")));
 
-    provider().generate(request(conversation, tools), new Recording());
+    provider().generate(request(conversation, tools), new RecordingModelStream());
 
     JsonNode body = server.requests().get(0).json();
     assertThat(body.path("system").asText()).isEqualTo("Be brief.\n\nAnswer in French.");
@@ -597,11 +593,12 @@ class AnthropicModelProviderTest {
             .setMaxTokens(512)
             .build();
 
-    agentsModel.generate(hello(), new Recording());
+    agentsModel.generate(hello(), new RecordingModelStream());
     ModelException none =
         modelFailure(
             () ->
-                agentsModel.generate(hello().toBuilder().setModel(null).build(), new Recording()));
+                agentsModel.generate(
+                    hello().toBuilder().setModel(null).build(), new RecordingModelStream()));
 
     assertThat(server.requests().get(0).json().path("model").asText()).isEqualTo("agent-model");
     assertThat(server.requests().get(0).json().path("max_tokens").asLong()).isEqualTo(512);
@@ -641,7 +638,7 @@ class AnthropicModelProviderTest {
             .build();
     server.reply(FakeMessagesServer.stream(Wire.textAnswer("end_turn", "A chart")));
 
-    provider().generate(request, new Recording());
+    provider().generate(request, new RecordingModelStream());
 
     JsonNode content = server.requests().get(0).json().path("messages").get(0).path("content");
     String b64png = Base64.getEncoder().encodeToString(png);
@@ -675,7 +672,8 @@ class AnthropicModelProviderTest {
                     "a-zip",
                     new AttachmentContent("a-zip", "x.zip", "application/zip", new byte[] {1})))
             .build();
-    ModelException refused = modelFailure(() -> provider().generate(zip, new Recording()));
+    ModelException refused =
+        modelFailure(() -> provider().generate(zip, new RecordingModelStream()));
     assertThat(refused.code()).isEqualTo(FailureTypes.MODEL_REQUEST_INVALID);
     assertThat(refused.getMessage()).contains("application/zip");
     assertThat(server.requests()).hasSize(1);

@@ -19,17 +19,16 @@ import io.durableagents.model.AttachmentContent;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
-import io.durableagents.model.ModelStream;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.model.openai.FakeChatCompletionsServer;
 import io.durableagents.model.openai.Wire;
+import io.durableagents.testing.RecordingModelStream;
 import io.durableagents.workflow.FailureTypes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -91,31 +90,10 @@ class LangChain4jModelProviderTest {
     return request(List.of(Message.user("hello")), List.of());
   }
 
-  /** Everything a provider reported, in order. */
-  static class Recording implements ModelStream {
-    final List<String> events = new ArrayList<>();
-    int alive;
-
-    @Override
-    public void text(String delta) {
-      events.add("text:" + delta);
-    }
-
-    @Override
-    public void reasoning(String delta) {
-      events.add("reasoning:" + delta);
-    }
-
-    @Override
-    public void alive() {
-      alive++;
-    }
-  }
-
   @Test
   void streamedText_eachDeltaGoesToTheStreamInOrder_andTheAnswerHasTextStopAndUsage() {
     server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelResponse response = streaming().generate(hello(), stream);
 
@@ -129,7 +107,7 @@ class LangChain4jModelProviderTest {
   @Test
   void streamedToolCalls_argumentsSplitAcrossChunks_areWholeJsonObjects() {
     server.reply(FakeChatCompletionsServer.stream(Wire.TOOL_CALLS));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelResponse response = streaming().generate(hello(), stream);
 
@@ -154,7 +132,7 @@ class LangChain4jModelProviderTest {
                   + Wire.chunk("{}", entry.getKey())
                   + "data: [DONE]\n\n"));
 
-      ModelResponse response = streaming().generate(hello(), new Recording());
+      ModelResponse response = streaming().generate(hello(), new RecordingModelStream());
 
       assertThat(response.finishReason()).as(entry.getKey()).isEqualTo(entry.getValue());
       assertThat(response.text()).isEqualTo("Par");
@@ -172,7 +150,7 @@ class LangChain4jModelProviderTest {
                 + Wire.chunk("{}", "tool_calls")
                 + "data: [DONE]\n\n"));
 
-    ModelResponse response = streaming().generate(hello(), new Recording());
+    ModelResponse response = streaming().generate(hello(), new RecordingModelStream());
 
     assertThat(response.toolCalls()).hasSize(1);
     assertThat(response.toolCalls().get(0).arguments()).isEqualTo(TextNode.valueOf("{\"a\": 1,"));
@@ -190,7 +168,7 @@ class LangChain4jModelProviderTest {
                 + Wire.chunk("{\"content\":\"Done.\"}", null)
                 + Wire.chunk("{}", "stop")
                 + "data: [DONE]\n\n"));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
     LangChain4jModelProvider provider =
         LangChain4jModelProvider.newBuilder(streamingModel().returnThinking(true).build()).build();
 
@@ -211,7 +189,8 @@ class LangChain4jModelProviderTest {
         FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
     LangChain4jModelProvider provider = streaming();
 
-    ModelException failure = modelFailure(() -> provider.generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_RATE_LIMITED);
     assertThat(failure.retryable()).isTrue();
@@ -219,7 +198,8 @@ class LangChain4jModelProviderTest {
         .contains("HTTP 429", "Rate limit reached for gpt-4o-mini", "rate_limit_exceeded");
     // LangChain4j's exceptions carry no headers: the activity's backoff applies (documented).
     assertThat(failure.retryAfter()).isNull();
-    assertThat(provider.generate(hello(), new Recording()).text()).isEqualTo("Hello there!");
+    assertThat(provider.generate(hello(), new RecordingModelStream()).text())
+        .isEqualTo("Hello there!");
   }
 
   @Test
@@ -231,7 +211,8 @@ class LangChain4jModelProviderTest {
             "{\"error\":{\"message\":\"The server had an error while processing your request.\","
                 + "\"type\":\"server_error\"}}"));
 
-    ModelException failure = modelFailure(() -> streaming().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> streaming().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_UNAVAILABLE);
     assertThat(failure.retryable()).isTrue();
@@ -249,7 +230,8 @@ class LangChain4jModelProviderTest {
                 + "\"type\":\"invalid_request_error\",\"param\":\"messages\","
                 + "\"code\":\"context_length_exceeded\"}}"));
 
-    ModelException failure = modelFailure(() -> streaming().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> streaming().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_REQUEST_INVALID);
     assertThat(failure.retryable()).isFalse();
@@ -265,7 +247,7 @@ class LangChain4jModelProviderTest {
   @Test
   void streamCutBeforeTheFinishPart_isIncompleteResponse_keepingOnlyTheStreamedText() {
     server.reply(FakeChatCompletionsServer.stream(Wire.CUT_AFTER_TOOL_CALL));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelException failure = modelFailure(() -> streaming().generate(hello(), stream));
 
@@ -287,14 +269,16 @@ class LangChain4jModelProviderTest {
                 + "event: error\n"
                 + "data: {\"error\":{\"message\":\"Invalid 'messages[1]'.\",\"type\":\"invalid_request_error\"}}\n\n"));
 
-    ModelException overloaded = modelFailure(() -> streaming().generate(hello(), new Recording()));
+    ModelException overloaded =
+        modelFailure(() -> streaming().generate(hello(), new RecordingModelStream()));
 
     assertThat(overloaded.code()).isEqualTo(FailureTypes.MODEL_UNAVAILABLE);
     assertThat(overloaded.retryable()).isTrue();
     assertThat(overloaded.getMessage()).contains("The engine is overloaded.", "server_error");
     assertThat(overloaded.partialText()).isEqualTo("Half an ans");
 
-    ModelException invalid = modelFailure(() -> streaming().generate(hello(), new Recording()));
+    ModelException invalid =
+        modelFailure(() -> streaming().generate(hello(), new RecordingModelStream()));
 
     assertThat(invalid.code()).isEqualTo(FailureTypes.MODEL_REQUEST_INVALID);
     assertThat(invalid.retryable()).isFalse();
@@ -310,7 +294,8 @@ class LangChain4jModelProviderTest {
                 + Wire.chunk("{}", "stop")
                 + "data: [DONE]\n\n"));
 
-    ModelException failure = modelFailure(() -> streaming().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> streaming().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_RESPONSE_INVALID);
     assertThat(failure.retryable()).isFalse();
@@ -333,7 +318,8 @@ class LangChain4jModelProviderTest {
                     .build())
             .build();
 
-    ModelException failure = modelFailure(() -> provider.generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_UNAVAILABLE);
     assertThat(failure.retryable()).isTrue();
@@ -345,8 +331,8 @@ class LangChain4jModelProviderTest {
     CountDownLatch hungUp = new CountDownLatch(1);
     server.reply(FakeChatCompletionsServer.endless("one", 50, hungUp));
     RuntimeException cancelled = new IllegalStateException("activity cancelled");
-    Recording stream =
-        new Recording() {
+    RecordingModelStream stream =
+        new RecordingModelStream() {
           @Override
           public void text(String delta) {
             super.text(delta);
@@ -373,8 +359,8 @@ class LangChain4jModelProviderTest {
         FakeChatCompletionsServer.held(
             release, FakeChatCompletionsServer.endless("one", 50, hungUp)));
     RuntimeException cancelled = new IllegalStateException("activity cancelled");
-    Recording stream =
-        new Recording() {
+    RecordingModelStream stream =
+        new RecordingModelStream() {
           @Override
           public void alive() {
             super.alive();
@@ -401,7 +387,7 @@ class LangChain4jModelProviderTest {
         LangChain4jModelProvider.newBuilder(streamingModel().build())
             .setIdleTimeout(Duration.ofMillis(1500))
             .build();
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelException failure = modelFailure(() -> provider.generate(hello(), stream));
     release.countDown();
@@ -424,7 +410,7 @@ class LangChain4jModelProviderTest {
                "logprobs": null, "finish_reason": "tool_calls"}],
              "usage": {"prompt_tokens": 31, "completion_tokens": 9, "total_tokens": 40}}
             """));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelResponse response = blocking().generate(hello(), stream);
 
@@ -445,7 +431,8 @@ class LangChain4jModelProviderTest {
             Map.of("Content-Type", "application/json", "Retry-After", "3"),
             "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\"}}"));
 
-    ModelException failure = modelFailure(() -> blocking().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> blocking().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_RATE_LIMITED);
     assertThat(failure.retryable()).isTrue();
@@ -460,8 +447,8 @@ class LangChain4jModelProviderTest {
         FakeChatCompletionsServer.held(
             release, FakeChatCompletionsServer.completion("{\"choices\": []}")));
     RuntimeException cancelled = new IllegalStateException("activity cancelled");
-    Recording stream =
-        new Recording() {
+    RecordingModelStream stream =
+        new RecordingModelStream() {
           @Override
           public void alive() {
             super.alive();
@@ -514,7 +501,7 @@ class LangChain4jModelProviderTest {
                  "required": ["a", "b"]}
                 """));
 
-    streaming().generate(request(messages, List.of(tool)), new Recording());
+    streaming().generate(request(messages, List.of(tool)), new RecordingModelStream());
 
     FakeChatCompletionsServer.Recorded sent = server.requests().get(0);
     assertThat(sent.path()).isEqualTo("/v1/chat/completions");
@@ -597,7 +584,7 @@ class LangChain4jModelProviderTest {
     streaming()
         .generate(
             request(List.of(withFiles), List.of()).toBuilder().setAttachments(bytes).build(),
-            new Recording());
+            new RecordingModelStream());
 
     JsonNode content = server.requests().get(0).json().path("messages").get(1).path("content");
     assertThat(content.get(0).path("text").asText()).isEqualTo("see attached");
@@ -627,7 +614,7 @@ class LangChain4jModelProviderTest {
                                     new AttachmentContent(
                                         "a-4", "all.zip", "application/zip", new byte[] {4})))
                             .build(),
-                        new Recording()));
+                        new RecordingModelStream()));
     assertThat(refused.code()).isEqualTo(FailureTypes.MODEL_REQUEST_INVALID);
     assertThat(refused.getMessage()).contains("a-4", "application/zip");
     assertThat(server.requests()).hasSize(1);

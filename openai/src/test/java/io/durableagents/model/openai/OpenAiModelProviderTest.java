@@ -16,10 +16,10 @@ import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelProviders;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
-import io.durableagents.model.ModelStream;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.streaming.Delta;
 import io.durableagents.streaming.internal.DeltaForwardingStream;
+import io.durableagents.testing.RecordingModelStream;
 import io.durableagents.workflow.FailureTypes;
 import io.temporal.client.ActivityCanceledException;
 import java.io.IOException;
@@ -29,7 +29,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -74,31 +73,10 @@ class OpenAiModelProviderTest {
     return request(List.of(Message.user("hello")), List.of());
   }
 
-  /** Everything a provider reported, in order. */
-  static class Recording implements ModelStream {
-    final List<String> events = new ArrayList<>();
-    int alive;
-
-    @Override
-    public void text(String delta) {
-      events.add("text:" + delta);
-    }
-
-    @Override
-    public void reasoning(String delta) {
-      events.add("reasoning:" + delta);
-    }
-
-    @Override
-    public void alive() {
-      alive++;
-    }
-  }
-
   @Test
   void plainAnswer_streamsEachTextDeltaInOrder_andReturnsTextStopAndUsage() {
     server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelResponse response = provider().generate(hello(), stream);
 
@@ -150,7 +128,7 @@ class OpenAiModelProviderTest {
                             "a-3", "invoice.pdf", "application/pdf", new byte[] {3})))
             .build();
 
-    provider().generate(request, new Recording());
+    provider().generate(request, new RecordingModelStream());
 
     JsonNode content = server.requests().get(0).json().path("messages").get(1).path("content");
     assertThat(content.get(0).path("type").asText()).isEqualTo("text");
@@ -166,7 +144,7 @@ class OpenAiModelProviderTest {
   @Test
   void toolCalls_argumentsInThreeFragments_areJoinedByIndex() {
     server.reply(FakeChatCompletionsServer.stream(Wire.TOOL_CALLS));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelResponse response = provider().generate(hello(), stream);
 
@@ -191,13 +169,15 @@ class OpenAiModelProviderTest {
         FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
     OpenAiModelProvider provider = provider();
 
-    ModelException failure = modelFailure(() -> provider.generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.retryable()).isTrue();
     assertThat(failure.retryAfter()).isEqualTo(Duration.ofSeconds(1));
     assertThat(failure.code()).isEqualTo("model_rate_limited");
     assertThat(failure.getMessage()).contains("Rate limit reached for gpt-4o-mini");
-    assertThat(provider.generate(hello(), new Recording()).text()).isEqualTo("Hello there!");
+    assertThat(provider.generate(hello(), new RecordingModelStream()).text())
+        .isEqualTo("Hello there!");
   }
 
   @Test
@@ -211,7 +191,8 @@ class OpenAiModelProviderTest {
                 DateTimeFormatter.RFC_1123_DATE_TIME.format(inTenSeconds.atOffset(ZoneOffset.UTC))),
             "upstream overloaded"));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.retryable()).isTrue();
     assertThat(failure.code()).isEqualTo("model_unavailable");
@@ -228,7 +209,8 @@ class OpenAiModelProviderTest {
             "{\"error\":{\"message\":\"Invalid schema for function 'add': 'objekt' is not valid under any of the given schemas.\","
                 + "\"type\":\"invalid_request_error\",\"param\":\"tools[0].function.parameters\",\"code\":\"invalid_function_parameters\"}}"));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.retryable()).isFalse();
     assertThat(failure.code()).isEqualTo("model_request_invalid");
@@ -240,7 +222,7 @@ class OpenAiModelProviderTest {
   @Test
   void streamCutBeforeTheFinishPart_isIncompleteResponse_neverAPartialAnswer() {
     server.reply(FakeChatCompletionsServer.stream(Wire.CUT_AFTER_TOOL_CALL));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelException failure = modelFailure(() -> provider().generate(hello(), stream));
 
@@ -256,7 +238,7 @@ class OpenAiModelProviderTest {
             Wire.chunk("{\"role\":\"assistant\",\"content\":\"Half an ans\"}", null)
                 + "data: [DONE]\n\n"));
 
-    assertThatThrownBy(() -> provider().generate(hello(), new Recording()))
+    assertThatThrownBy(() -> provider().generate(hello(), new RecordingModelStream()))
         .isInstanceOfSatisfying(
             ModelException.class, e -> assertThat(e.code()).isEqualTo("incomplete_response"));
   }
@@ -267,7 +249,7 @@ class OpenAiModelProviderTest {
     String cut = wire.substring(0, wire.indexOf("\"finish_reason\":\"stop\"") - 10);
     server.reply(FakeChatCompletionsServer.stream(cut));
 
-    assertThatThrownBy(() -> provider().generate(hello(), new Recording()))
+    assertThatThrownBy(() -> provider().generate(hello(), new RecordingModelStream()))
         .isInstanceOfSatisfying(
             ModelException.class, e -> assertThat(e.code()).isEqualTo("incomplete_response"));
   }
@@ -295,7 +277,7 @@ class OpenAiModelProviderTest {
             json(
                 "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}"));
 
-    provider().generate(request(messages, List.of(tool)), new Recording());
+    provider().generate(request(messages, List.of(tool)), new RecordingModelStream());
 
     FakeChatCompletionsServer.Recorded sent = server.requests().get(0);
     assertThat(sent.method()).isEqualTo("POST");
@@ -346,7 +328,7 @@ class OpenAiModelProviderTest {
             .setStep(1)
             .build();
 
-    provider().generate(request, new Recording());
+    provider().generate(request, new RecordingModelStream());
 
     JsonNode body = server.requests().get(0).json();
     assertThat(body.has("tools")).isFalse();
@@ -362,7 +344,7 @@ class OpenAiModelProviderTest {
     OpenAiModelProvider.newBuilder()
         .setBaseUrl(server.baseUrl())
         .build()
-        .generate(hello(), new Recording());
+        .generate(hello(), new RecordingModelStream());
 
     assertThat(server.requests().get(0).json().path("model").asText()).isEqualTo("agent-model");
     assertThat(server.requests().get(0).header("Authorization")).isNull();
@@ -379,7 +361,7 @@ class OpenAiModelProviderTest {
                 + Wire.chunk("{}", "tool_calls")
                 + "data: [DONE]\n\n"));
 
-    ModelResponse response = provider().generate(hello(), new Recording());
+    ModelResponse response = provider().generate(hello(), new RecordingModelStream());
 
     assertThat(response.toolCalls()).hasSize(1);
     assertThat(response.toolCalls().get(0).arguments().isTextual()).isTrue();
@@ -406,7 +388,8 @@ class OpenAiModelProviderTest {
             "{\"prompt_tokens\":99999999999999999999999,\"completion_tokens\":3}")) {
       server.reply(FakeChatCompletionsServer.stream(answerWithUsage(usage)));
 
-      ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+      ModelException failure =
+          modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
       assertThat(failure.code()).as(usage).isEqualTo(FailureTypes.MODEL_RESPONSE_INVALID);
       assertThat(failure.retryable()).as(usage).isFalse();
@@ -415,7 +398,8 @@ class OpenAiModelProviderTest {
           .containsPattern("usage\\.(prompt|completion)_tokens");
     }
     server.reply(FakeChatCompletionsServer.stream(answerWithUsage("{\"prompt_tokens\":null}")));
-    assertThat(provider().generate(hello(), new Recording()).usage()).isEqualTo(Usage.ZERO);
+    assertThat(provider().generate(hello(), new RecordingModelStream()).usage())
+        .isEqualTo(Usage.ZERO);
   }
 
   @Test
@@ -429,7 +413,8 @@ class OpenAiModelProviderTest {
                 + Wire.chunk("{}", "tool_calls")
                 + "data: [DONE]\n\n"));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_RESPONSE_INVALID);
     assertThat(failure.retryable()).isFalse();
@@ -447,7 +432,7 @@ class OpenAiModelProviderTest {
                 + Wire.chunk("{\"content\":\"Done.\"}", null)
                 + Wire.chunk("{}", "length")
                 + "data: [DONE]\n\n"));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelResponse response = provider().generate(hello(), stream);
 
@@ -464,7 +449,8 @@ class OpenAiModelProviderTest {
             Wire.chunk("{\"role\":\"assistant\",\"content\":\"Hel\"}", null)
                 + "data: {\"error\":{\"message\":\"The server had an error while processing your request.\",\"type\":\"server_error\"}}\n\n"));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.retryable()).isTrue();
     assertThat(failure.getMessage()).contains("The server had an error");
@@ -478,7 +464,8 @@ class OpenAiModelProviderTest {
                 + Wire.chunk("{\"content\":\"an ans\"}", null)
                 + "data: {\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}\n\n"));
 
-    ModelException midStream = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException midStream =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(midStream.retryable()).isTrue();
     assertThat(midStream.partialText()).isEqualTo("Half an ans");
@@ -487,7 +474,8 @@ class OpenAiModelProviderTest {
         FakeChatCompletionsServer.stream(
             Wire.chunk("{\"role\":\"assistant\",\"content\":\"Cut off he\"}", null)));
 
-    ModelException cut = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException cut =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(cut.code()).isEqualTo("incomplete_response");
     assertThat(cut.partialText()).isEqualTo("Cut off he");
@@ -497,7 +485,8 @@ class OpenAiModelProviderTest {
   void aFailureBeforeAnyText_carriesNoPartialText() {
     server.reply(FakeChatCompletionsServer.status(500, java.util.Map.of(), "{}"));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.partialText()).isNull();
   }
@@ -515,7 +504,8 @@ class OpenAiModelProviderTest {
             .setModel("m")
             .build();
 
-    ModelException failure = modelFailure(() -> provider.generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.retryable()).isTrue();
     assertThat(failure.code()).isEqualTo("model_connection_failed");
@@ -532,7 +522,7 @@ class OpenAiModelProviderTest {
             .setModel("m")
             .setIdleTimeout(Duration.ofMillis(800))
             .build();
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelException failure = modelFailure(() -> provider.generate(hello(), stream));
 
@@ -546,8 +536,8 @@ class OpenAiModelProviderTest {
     CountDownLatch hungUp = new CountDownLatch(1);
     server.reply(FakeChatCompletionsServer.endless("one", 50, hungUp));
     RuntimeException cancelled = new IllegalStateException("activity cancelled");
-    Recording stream =
-        new Recording() {
+    RecordingModelStream stream =
+        new RecordingModelStream() {
           @Override
           public void text(String delta) {
             super.text(delta);

@@ -17,10 +17,10 @@ import io.durableagents.model.AttachmentContent;
 import io.durableagents.model.ModelException;
 import io.durableagents.model.ModelRequest;
 import io.durableagents.model.ModelResponse;
-import io.durableagents.model.ModelStream;
 import io.durableagents.model.ToolDefinition;
 import io.durableagents.model.openai.FakeChatCompletionsServer;
 import io.durableagents.model.openai.Wire;
+import io.durableagents.testing.RecordingModelStream;
 import io.durableagents.workflow.FailureTypes;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -28,7 +28,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -85,31 +84,10 @@ class SpringAiModelProviderTest {
     return request(List.of(Message.user("hello")), List.of());
   }
 
-  /** Everything a provider reported, in order. */
-  static class Recording implements ModelStream {
-    final List<String> events = new ArrayList<>();
-    int alive;
-
-    @Override
-    public void text(String delta) {
-      events.add("text:" + delta);
-    }
-
-    @Override
-    public void reasoning(String delta) {
-      events.add("reasoning:" + delta);
-    }
-
-    @Override
-    public void alive() {
-      alive++;
-    }
-  }
-
   @Test
   void streamedText_goesToTheStreamDeltaByDelta_andTheAnswerHasTextStopAndUsage() {
     server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelResponse response = provider().generate(hello(), stream);
 
@@ -123,7 +101,7 @@ class SpringAiModelProviderTest {
   @Test
   void toolCallsSplitAcrossChunks_comeBackJoined_andNoToolRunsInsideSpringAi() {
     server.reply(FakeChatCompletionsServer.stream(Wire.TOOL_CALLS));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
     ToolDefinition add =
         new ToolDefinition(
             "add", "Adds two integers.", json("{\"type\":\"object\",\"properties\":{}}"));
@@ -157,9 +135,9 @@ class SpringAiModelProviderTest {
                 + "data: [DONE]\n\n"));
     SpringAiModelProvider provider = provider();
 
-    assertThat(provider.generate(hello(), new Recording()).finishReason())
+    assertThat(provider.generate(hello(), new RecordingModelStream()).finishReason())
         .isEqualTo(FinishReason.LENGTH);
-    assertThat(provider.generate(hello(), new Recording()).finishReason())
+    assertThat(provider.generate(hello(), new RecordingModelStream()).finishReason())
         .isEqualTo("content-filter");
   }
 
@@ -190,7 +168,7 @@ class SpringAiModelProviderTest {
                 + Wire.chunk("{}", "tool_calls")
                 + "data: [DONE]\n\n"));
 
-    ModelResponse response = provider().generate(hello(), new Recording());
+    ModelResponse response = provider().generate(hello(), new RecordingModelStream());
 
     assertThat(response.toolCalls()).hasSize(1);
     assertThat(response.toolCalls().get(0).arguments()).isEqualTo(TextNode.valueOf("{\"a\": 1,"));
@@ -207,14 +185,16 @@ class SpringAiModelProviderTest {
         FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
     SpringAiModelProvider provider = provider();
 
-    ModelException failure = modelFailure(() -> provider.generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_RATE_LIMITED);
     assertThat(failure.retryable()).isTrue();
     assertThat(failure.retryAfter()).isEqualTo(Duration.ofSeconds(7));
     assertThat(failure.getMessage()).contains("HTTP 429", "Rate limit reached for gpt-4o-mini");
     assertThat(server.requests()).as("Spring AI did not retry").hasSize(1);
-    assertThat(provider.generate(hello(), new Recording()).text()).isEqualTo("Hello there!");
+    assertThat(provider.generate(hello(), new RecordingModelStream()).text())
+        .isEqualTo("Hello there!");
   }
 
   @Test
@@ -225,7 +205,8 @@ class SpringAiModelProviderTest {
             Map.of("Content-Type", "application/json"),
             "{\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\"}}"));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_UNAVAILABLE);
     assertThat(failure.retryable()).isTrue();
@@ -244,7 +225,8 @@ class SpringAiModelProviderTest {
             "{\"error\":{\"message\":\"This model's maximum context length is 128000 tokens.\","
                 + "\"type\":\"invalid_request_error\",\"code\":\"context_length_exceeded\"}}"));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_REQUEST_INVALID);
     assertThat(failure.retryable()).isFalse();
@@ -255,7 +237,7 @@ class SpringAiModelProviderTest {
   @Test
   void streamCutInTheMiddle_isIncompleteResponse_keepingOnlyTheStreamedText() {
     server.reply(FakeChatCompletionsServer.stream(Wire.CUT_AFTER_TOOL_CALL));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelException failure = modelFailure(() -> provider().generate(hello(), stream));
 
@@ -276,7 +258,8 @@ class SpringAiModelProviderTest {
                 + "data: {\"error\":{\"message\":\"The server had an error while processing your"
                 + " request.\",\"type\":\"server_error\"}}\n\n"));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.INCOMPLETE_RESPONSE);
     assertThat(failure.retryable()).isFalse();
@@ -290,7 +273,8 @@ class SpringAiModelProviderTest {
             Wire.chunk("{\"role\":\"assistant\",\"content\":\"Hi\"}", null)
                 + "data: {\"id\":\"chatcmpl-G\",\"choices\":[{\"index\":0,\"delta\":{\"content\n\n"));
 
-    ModelException failure = modelFailure(() -> provider().generate(hello(), new Recording()));
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_RESPONSE_INVALID);
     assertThat(failure.retryable()).isFalse();
@@ -312,7 +296,8 @@ class SpringAiModelProviderTest {
             .build();
 
     ModelException failure =
-        modelFailure(() -> SpringAiModelProvider.of(model).generate(hello(), new Recording()));
+        modelFailure(
+            () -> SpringAiModelProvider.of(model).generate(hello(), new RecordingModelStream()));
 
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_UNAVAILABLE);
     assertThat(failure.retryable()).isTrue();
@@ -327,7 +312,7 @@ class SpringAiModelProviderTest {
         SpringAiModelProvider.newBuilder(SpringAiTestModels.openAi(server))
             .setIdleTimeout(Duration.ofMillis(1500))
             .build();
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelException failure = modelFailure(() -> provider.generate(hello(), stream));
 
@@ -343,8 +328,8 @@ class SpringAiModelProviderTest {
     server.reply(FakeChatCompletionsServer.endless("one", 50, hungUp));
     RuntimeException cancelled = new IllegalStateException("activity cancelled");
     AtomicLong cancelledAt = new AtomicLong();
-    Recording stream =
-        new Recording() {
+    RecordingModelStream stream =
+        new RecordingModelStream() {
           @Override
           public void text(String delta) {
             super.text(delta);
@@ -371,8 +356,8 @@ class SpringAiModelProviderTest {
             1500, FakeChatCompletionsServer.endless("late", 50, hungUp)));
     RuntimeException cancelled = new IllegalStateException("activity cancelled");
     AtomicLong cancelledAt = new AtomicLong();
-    Recording stream =
-        new Recording() {
+    RecordingModelStream stream =
+        new RecordingModelStream() {
           @Override
           public void alive() {
             cancelledAt.set(System.nanoTime());
@@ -411,7 +396,7 @@ class SpringAiModelProviderTest {
     provider()
         .generate(
             request(messages, List.of(new ToolDefinition("add", "Adds two integers.", schema))),
-            new Recording());
+            new RecordingModelStream());
 
     FakeChatCompletionsServer.Recorded sent = server.requests().get(0);
     assertThat(sent.path()).isEqualTo("/v1/chat/completions");
@@ -451,8 +436,8 @@ class SpringAiModelProviderTest {
     server.reply(FakeChatCompletionsServer.endless("one", 50, hungUp));
     RuntimeException cancelled = new IllegalStateException("activity cancelled");
     AtomicLong cancelledAt = new AtomicLong();
-    Recording stream =
-        new Recording() {
+    RecordingModelStream stream =
+        new RecordingModelStream() {
           @Override
           public void text(String delta) {
             super.text(delta);
@@ -485,7 +470,7 @@ class SpringAiModelProviderTest {
                    "function": {"name": "add", "arguments": "{\\"a\\":1,\\"b\\":2}"}}]}}],
              "usage": {"prompt_tokens": 50, "completion_tokens": 12, "total_tokens": 62}}
             """));
-    Recording stream = new Recording();
+    RecordingModelStream stream = new RecordingModelStream();
 
     ModelResponse response =
         SpringAiModelProvider.of(SpringAiTestModels.blockingOnly(SpringAiTestModels.openAi(server)))
@@ -517,9 +502,12 @@ class SpringAiModelProviderTest {
         SpringAiModelProvider.of(
             SpringAiTestModels.blockingOnly(SpringAiTestModels.openAi(server)));
 
-    ModelException limited = modelFailure(() -> provider.generate(hello(), new Recording()));
-    ModelException down = modelFailure(() -> provider.generate(hello(), new Recording()));
-    ModelException refused = modelFailure(() -> provider.generate(hello(), new Recording()));
+    ModelException limited =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
+    ModelException down =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
+    ModelException refused =
+        modelFailure(() -> provider.generate(hello(), new RecordingModelStream()));
 
     assertThat(limited.code()).isEqualTo(FailureTypes.MODEL_RATE_LIMITED);
     assertThat(limited.retryable()).isTrue();
@@ -562,9 +550,10 @@ class SpringAiModelProviderTest {
         SpringAiModelProvider.of(
             failing(new ResourceAccessException("I/O error", new ConnectException("refused"))));
 
-    ModelException rate = modelFailure(() -> limited.generate(hello(), new Recording()));
-    ModelException bad = modelFailure(() -> invalid.generate(hello(), new Recording()));
-    ModelException down = modelFailure(() -> unreachable.generate(hello(), new Recording()));
+    ModelException rate = modelFailure(() -> limited.generate(hello(), new RecordingModelStream()));
+    ModelException bad = modelFailure(() -> invalid.generate(hello(), new RecordingModelStream()));
+    ModelException down =
+        modelFailure(() -> unreachable.generate(hello(), new RecordingModelStream()));
 
     assertThat(rate.code()).isEqualTo(FailureTypes.MODEL_RATE_LIMITED);
     assertThat(rate.retryAfter()).isEqualTo(Duration.ofSeconds(3));
@@ -583,12 +572,12 @@ class SpringAiModelProviderTest {
             () ->
                 SpringAiModelProvider.of(
                         failing(new IllegalArgumentException("Audio output is not supported")))
-                    .generate(hello(), new Recording()));
+                    .generate(hello(), new RecordingModelStream()));
     ModelException unknown =
         modelFailure(
             () ->
                 SpringAiModelProvider.of(failing(new NullPointerException("choices")))
-                    .generate(hello(), new Recording()));
+                    .generate(hello(), new RecordingModelStream()));
 
     assertThat(refused.code()).isEqualTo(FailureTypes.MODEL_REQUEST_INVALID);
     assertThat(refused.retryable()).isFalse();
@@ -639,7 +628,7 @@ class SpringAiModelProviderTest {
                     new AttachmentContent("a-1", "chart.png", "image/png", new byte[] {1, 2})))
             .build();
 
-    provider().generate(request, new Recording());
+    provider().generate(request, new RecordingModelStream());
 
     JsonNode content = server.requests().get(0).json().path("messages").get(1).path("content");
     assertThat(content.findValuesAsText("text")).containsExactly("what is this?");
@@ -654,7 +643,7 @@ class SpringAiModelProviderTest {
     SpringAiModelProvider.newBuilder(SpringAiTestModels.openAi(server))
         .setModel("gpt-4.1")
         .build()
-        .generate(hello(), new Recording());
+        .generate(hello(), new RecordingModelStream());
 
     assertThat(server.requests().get(0).json().path("model").asText()).isEqualTo("gpt-4.1");
   }
