@@ -24,9 +24,11 @@ import io.durableagents.workflow.internal.wire.CheckpointSave;
 import io.durableagents.workflow.internal.wire.Decision;
 import io.durableagents.workflow.internal.wire.SendRequest;
 import io.durableagents.workflow.internal.wire.SessionStart;
+import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -208,9 +210,10 @@ class ProjectionRebuilderTest {
             "{\"sessionId\":\"" + session + "\",\"continueAfterEvents\":20}", SessionStart.class);
     RunResult paused = followContinued(session, send(session, "add and pay", start));
     assertThat(paused.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
-    // The rebuild takes notifications from their activities' results. A run that hands over
-    // before its notifier's result is recorded leaves it out (the notifier ran; the live row
-    // has the time): decide once the result is in the history, so that the tables compare.
+    // The paused run is due to continue as new at once (the tiny bound), but it hands over only
+    // once its notifier's result is recorded (change id notified-before-handover): the result is
+    // in the history even when the run continued as new. Deciding after it also keeps the run's
+    // end from handing over while the notifier still runs.
     await("the notification of " + session + " in its history")
         .atMost(Duration.ofSeconds(30))
         .until(
@@ -233,12 +236,58 @@ class ProjectionRebuilderTest {
 
     List<WorkflowExecutionHistory> runs = ProjectionRebuilder.fetchRuns(client, session);
     assertThat(runs).hasSizeGreaterThan(1);
+    // The workflow run that paused waited for its notifier, then continued as new: the golden
+    // history of that change (copied into the workflows module's histories).
+    WorkflowExecutionHistory pausedRun =
+        runs.stream()
+            .filter(run -> recordsChangeId(run, "notified-before-handover"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(pausedRun.getLastEvent().getEventType())
+        .isEqualTo(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
+    long notifierScheduled =
+        pausedRun.getEvents().stream()
+            .filter(event -> event.hasActivityTaskScheduledEventAttributes())
+            .filter(
+                event ->
+                    event
+                        .getActivityTaskScheduledEventAttributes()
+                        .getActivityType()
+                        .getName()
+                        .equals("agents.NotifyApproval"))
+            .findFirst()
+            .orElseThrow()
+            .getEventId();
+    assertThat(pausedRun.getEvents())
+        .as("the notifier's result is in the run that continued as new")
+        .anyMatch(
+            event ->
+                event.hasActivityTaskCompletedEventAttributes()
+                    && event.getActivityTaskCompletedEventAttributes().getScheduledEventId()
+                        == notifierScheduled);
+    Path golden = Path.of("target", "histories", "approval-handover-notified-before-handover.json");
+    Files.createDirectories(golden.getParent());
+    Files.writeString(golden, pausedRun.toJson(true));
     String freshUrl = "jdbc:sqlite:" + dir.resolve("fresh-can.db");
     try (CheckpointStore fresh = CheckpointStore.of(AgentStores.open(freshUrl))) {
       ProjectionRebuilder.newInstance().rebuild(session, runs, fresh);
     }
     assertThat(ProjectionTables.read(freshUrl, session))
         .isEqualTo(ProjectionTables.read(liveUrl(), session));
+  }
+
+  /** Whether {@code run} has a version marker of {@code changeId}. */
+  private static boolean recordsChangeId(WorkflowExecutionHistory run, String changeId) {
+    return run.getEvents().stream()
+        .filter(event -> event.hasMarkerRecordedEventAttributes())
+        .map(event -> event.getMarkerRecordedEventAttributes())
+        .filter(marker -> marker.getMarkerName().equals("Version"))
+        .map(marker -> marker.getDetailsMap().get("changeId"))
+        .anyMatch(
+            payloads ->
+                payloads != null
+                    && payloads.getPayloadsCount() > 0
+                    && payloads.getPayloads(0).getData().toStringUtf8().contains(changeId));
   }
 
   /**

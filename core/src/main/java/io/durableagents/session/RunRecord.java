@@ -11,8 +11,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param run the run's number (from 1)
  * @param status the run's status at its newest entry
  * @param startedAt when the run started
- * @param finishedAt when it settled ({@code finished}, {@code failed} or {@code cancelled}); null
- *     while it has not (in progress, awaiting approval, or resumed after a failure)
+ * @param finishedAt when it settled (the status finished, failed or cancelled); null while it has
+ *     not (in progress, awaiting approval, or resumed after a failure)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -17,6 +17,7 @@ import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Async;
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.HashMap;
@@ -161,9 +162,13 @@ final class ActivityStubs {
     return localAgents;
   }
 
-  /** Starts the notifier without waiting for it; the approval wait does not depend on it. */
-  void notifyLater(String sessionId, String agent, Approval approval) {
-    Async.function(approvals::notifyApproval, new ApprovalNotice(sessionId, agent, approval));
+  /**
+   * Starts the notifier without waiting for it; the approval wait does not depend on it, only the
+   * wait's hand-over to a new workflow run does ({@code ToolBatch}).
+   */
+  Promise<Long> notifyLater(String sessionId, String agent, Approval approval) {
+    return Async.function(
+        approvals::notifyApproval, new ApprovalNotice(sessionId, agent, approval));
   }
 
   ForkActivities forks() {

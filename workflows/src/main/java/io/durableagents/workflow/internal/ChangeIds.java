@@ -59,6 +59,15 @@ final class ChangeIds {
    */
   static final String RECORDED_RESTORE = "recorded-restore";
 
+  /**
+   * An approval wait that is due to continue as new first waits for the result of the approval's
+   * notifier, started by the same wait. Before it, a run that continued as new at once abandoned
+   * that activity: a notifier not yet started never ran, and the result of one that had run was
+   * lost, so the rebuilt projection lacked the approval's notification time. Only recorded by waits
+   * that started a notifier.
+   */
+  static final String NOTIFIED_BEFORE_HANDOVER = "notified-before-handover";
+
   private ChangeIds() {}
 
   /**

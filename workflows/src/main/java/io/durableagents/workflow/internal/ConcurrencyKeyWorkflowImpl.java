@@ -59,6 +59,7 @@ public class ConcurrencyKeyWorkflowImpl implements ConcurrencyKeyWorkflow {
   }
 
   @Override
+  @SuppressWarnings("ReferenceEquality") // the same request still holding, not an equal one
   public void run(KeyLeases carried) {
     while (true) {
       if (holder == null && !waiting.isEmpty()) {
@@ -90,6 +91,7 @@ public class ConcurrencyKeyWorkflowImpl implements ConcurrencyKeyWorkflow {
   }
 
   /** Signals {@code next}'s session that it holds the lease; a session that is gone does not. */
+  @SuppressWarnings("ReferenceEquality") // the same request still holding, not an equal one
   private void grant(LeaseRequest next) {
     holder = next;
     grants++;

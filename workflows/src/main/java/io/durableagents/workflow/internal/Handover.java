@@ -97,6 +97,15 @@ final class Handover {
   }
 
   /**
+   * Whether an approval wait hands over only once its notifier's result is recorded; false when
+   * replaying a history from before this change, whose wait handed over at once.
+   */
+  boolean waitsForNotifier() {
+    return Workflow.getVersion(ChangeIds.NOTIFIED_BEFORE_HANDOVER, Workflow.DEFAULT_VERSION, 1)
+        != Workflow.DEFAULT_VERSION;
+  }
+
+  /**
    * Writes the waiting entries, lets every handler finish, and continues as new with the snapshot
    * (taken last, so it holds what the handlers recorded). Does not return.
    */

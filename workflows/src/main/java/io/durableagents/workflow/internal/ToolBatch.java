@@ -20,6 +20,7 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * The tool calls of one assistant turn. Every call gets exactly one result, recorded in call order.
@@ -192,6 +193,7 @@ final class ToolBatch {
     long now = Workflow.currentTimeMillis();
     Approval approval = run.takeResumedApproval(call);
     int pausedAt;
+    Promise<Long> notified = null;
     if (approval != null) {
       pausedAt = run.resumedPausedAt();
     } else {
@@ -216,10 +218,10 @@ final class ToolBatch {
                   approval, run.number(), pausedAt, ApprovalStatus.PENDING, null, 0)));
       session.subAgents.approvalOpened(approval);
       if (spec.notifier()) {
-        session.stubs.notifyLater(session.id(), spec.name(), approval);
+        notified = session.stubs.notifyLater(session.id(), spec.name(), approval);
       }
     }
-    Decision decision = awaitDecision(index, approval, pausedAt, now);
+    Decision decision = awaitDecision(index, approval, pausedAt, now, notified);
     long decidedAt = Workflow.currentTimeMillis();
     ApprovalStatus approvalState =
         decision == null
@@ -263,17 +265,24 @@ final class ToolBatch {
 
   /**
    * Waits, with the run's timer disarmed, for the decision on {@code approval} (saved at {@code
-   * pausedAt}) until it expires; hands the wait over as it stands when the workflow run grows long.
-   * Answers the decision, or null when the approval expired.
+   * pausedAt}) until it expires; hands the wait over as it stands when the workflow run grows long,
+   * but not before the approval's notifier ({@code notified}, null: none started here) has its
+   * result in this run: a run that continued as new before it would lose the notification, or its
+   * time, with the activity. Answers the decision, or null when the approval expired.
    */
-  private Decision awaitDecision(int index, Approval approval, int pausedAt, long now) {
+  private Decision awaitDecision(
+      int index, Approval approval, int pausedAt, long now, Promise<Long> notified) {
     session.approvals.pauseSaved(approval);
     state.statusChanged(RunStatus.AWAITING_APPROVAL);
     session.show();
     run.timer().disarm();
+    BooleanSupplier handOver = session.handover::due;
+    if (notified != null && session.handover.waitsForNotifier()) {
+      handOver = () -> notified.isCompleted() && session.handover.due();
+    }
     boolean stopped =
         session.approvals.awaitDecision(
-            Duration.ofMillis(Math.max(0, approval.expiresAt() - now)), session.handover::due);
+            Duration.ofMillis(Math.max(0, approval.expiresAt() - now)), handOver);
     if (stopped && !session.approvals.hasDecision()) {
       // Still waiting, but this workflow run is long: hand the wait over as it stands.
       session.continueAsNew(
