@@ -89,9 +89,9 @@ public final class MicrometerAgentMetrics implements AgentMetrics {
     timer(MODEL_TURNS, "Model turn attempts", tags.and("error", value(errorCode))).record(latency);
     if (errorCode == null) {
       counter(MODEL_TOKENS, "Tokens of answered model turns", tags.and("type", "input"))
-          .increment(inputTokens);
+          .increment((double) inputTokens);
       counter(MODEL_TOKENS, "Tokens of answered model turns", tags.and("type", "output"))
-          .increment(outputTokens);
+          .increment((double) outputTokens);
     }
   }
 

@@ -34,7 +34,7 @@ record AnatomyRow(
 
   /** A whole session's actions (its start and answer included) over its steps. */
   double actionsPerStep() {
-    return perStep(cost.totalActions());
+    return perStep((double) cost.totalActions());
   }
 
   double actionsPerSession() {
@@ -47,11 +47,11 @@ record AnatomyRow(
   }
 
   double historyEventsPerStep() {
-    return perStep(cost.events());
+    return perStep((double) cost.events());
   }
 
   double historyBytesPerStep() {
-    return perStep(cost.bytes());
+    return perStep((double) cost.bytes());
   }
 
   double workflowTasksPerStep() {

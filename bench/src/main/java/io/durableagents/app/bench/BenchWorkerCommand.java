@@ -81,7 +81,7 @@ public class BenchWorkerCommand implements Callable<Integer> {
         AgentsCommandProcess.start(
             name, dir, dir.resolve(name + ".log"), List.of(), command, Map.of());
     try {
-      if (!process.awaitReady(READY, Duration.ofSeconds(120))) {
+      if (!process.awaitReady(READY, Duration.ofMinutes(2))) {
         throw new IllegalStateException(name + " did not start:\n" + process.tail(20));
       }
     } catch (InterruptedException e) {

@@ -4,6 +4,7 @@ import io.durableagents.mcp.McpServerOptions;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 /**
  * Refuses a stdio server's command that cannot run before the SDK tries it: the SDK reports a
@@ -22,7 +23,7 @@ final class Commands {
     }
     String path = System.getenv("PATH");
     if (path != null) {
-      for (String dir : path.split(File.pathSeparator)) {
+      for (String dir : path.split(Pattern.quote(File.pathSeparator), -1)) {
         if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
           return;
         }

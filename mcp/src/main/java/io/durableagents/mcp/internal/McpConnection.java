@@ -127,6 +127,9 @@ public final class McpConnection implements AutoCloseable {
     watch.start();
   }
 
+  // customizeRequest is deprecated in the MCP SDK for an async customizer; this synchronous header
+  // copy is what it still supports, and the replacement adds nothing for fixed headers.
+  @SuppressWarnings("deprecation")
   private McpClientTransport transport() {
     if (options.command() != null) {
       Commands.requireRunnable(options);

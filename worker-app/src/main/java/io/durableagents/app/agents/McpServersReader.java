@@ -8,7 +8,6 @@ import io.durableagents.tools.ToolProvider;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +46,7 @@ final class McpServersReader {
           "expected an object of servers by name, got " + AgentsFileReader.describe(node));
       return;
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> entry = it.next();
+    for (Map.Entry<String, JsonNode> entry : node.properties()) {
       String path = LocatedTree.child("mcpServers", entry.getKey());
       McpServerOptions options = server(entry.getKey(), entry.getValue(), path);
       if (options != null) {
@@ -267,8 +265,8 @@ final class McpServersReader {
       return map;
     }
     value
-        .fields()
-        .forEachRemaining(
+        .properties()
+        .forEach(
             entry -> {
               if (entry.getValue().isTextual() || entry.getValue().isNumber()) {
                 map.put(entry.getKey(), entry.getValue().asText());
