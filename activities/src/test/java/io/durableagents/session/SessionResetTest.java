@@ -69,12 +69,59 @@ class SessionResetTest extends SessionKitTest {
 
     ForkOutcome outcome = kit.resetPrepared("reset-2", 99);
 
-    assertThat(outcome.refusal()).isEqualTo("Session 'reset-2' has no history entry at step 99.");
+    assertThat(outcome.refusal())
+        .isEqualTo("Session 'reset-2' has no history entry at step 99 on its current line.");
     assertThat(kit.store.history("reset-2", 0)).allMatch(entry -> entry.supersededBy() == null);
     assertThat(kit.store.session("reset-2").orElseThrow().lastStep()).isEqualTo(newest);
     RunResult next = kit.send("reset-2", "again");
     assertThat(next.text()).isEqualTo("two");
     assertThat(kit.session("reset-2").status().resetTo()).isNull();
+  }
+
+  @Test
+  void aResetSessionClosedBeforeItsNextRun_startsAgainFromTheResetEntry() {
+    kit = new SessionTestKit(dir, Scripts.of(ANSWERS), 10);
+    kit.send("reset-3", "hello");
+    kit.send("reset-3", "more");
+    int step = newestStepWithMessages("reset-3", 2);
+    kit.session("reset-3").close(CloseRequest.close(false));
+    assertThat(kit.resetPrepared("reset-3", step).isRefused()).isFalse();
+    // Closed again before the reset line has an entry of its own: the newest entry in the store is
+    // one the reset superseded, whose messages are no longer the session's.
+    kit.session("reset-3").close(CloseRequest.close(false));
+
+    RunResult next = kit.send("reset-3", "again");
+
+    assertThat(next.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(next.text()).isEqualTo("two");
+    assertThat(kit.store.readMessages("reset-3", 4))
+        .extracting(Message::text)
+        .containsExactly("hello", "one", "again", "two");
+  }
+
+  @Test
+  void aResetToAnEntryAnotherResetSuperseded_isRefused_andTheSessionStaysOnTheOthersLine() {
+    kit = new SessionTestKit(dir, Scripts.of(ANSWERS), 10);
+    kit.send("reset-4", "hello");
+    kit.send("reset-4", "more");
+    int step = newestStepWithMessages("reset-4", 2);
+    int newest = kit.store.session("reset-4").orElseThrow().lastStep();
+    kit.session("reset-4").close(CloseRequest.close(false));
+    assertThat(kit.resetPrepared("reset-4", step).isRefused()).isFalse();
+    kit.session("reset-4").close(CloseRequest.close(false));
+
+    // A second reset, decided before the first one superseded its entry.
+    ForkOutcome second = kit.resetPrepared("reset-4", newest);
+
+    assertThat(second.refusal())
+        .isEqualTo(
+            "Session 'reset-4' has no history entry at step " + newest + " on its current line.");
+    assertThat(kit.store.session("reset-4").orElseThrow().resetTo()).isEqualTo(step);
+    RunResult next = kit.send("reset-4", "again");
+    assertThat(next.text()).isEqualTo("two");
+    assertThat(kit.store.readMessages("reset-4", 4))
+        .extracting(Message::text)
+        .containsExactly("hello", "one", "again", "two");
   }
 
   private void assertSupersededExactly(String sessionId, List<Integer> steps) {

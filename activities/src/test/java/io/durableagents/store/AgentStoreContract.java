@@ -1247,6 +1247,8 @@ abstract class AgentStoreContract {
     assertThat(row.status()).isEqualTo(RunStatus.IN_PROGRESS);
     assertThat(store.readMessages(session, 2)).containsExactlyElementsOf(transcript.subList(0, 2));
     assertThatThrownBy(() -> store.readMessages(session, 3)).isInstanceOf(StoreException.class);
+    // Where the session stands is the reset entry, not the newer entries it superseded.
+    assertThat(store.newestCurrentEntry(session)).map(StoredEntry::step).contains(0);
     // A retried reset changes nothing more.
     assertThat(store.reset(session, "exec-2", 0, reset)).isPresent();
     assertThat(supersededSteps(session)).containsExactly(2, 1);
@@ -1260,6 +1262,7 @@ abstract class AgentStoreContract {
     assertThat(store.history(session, 0)).extracting(StoredEntry::step).containsExactly(3, 2, 1, 0);
     assertThat(supersededSteps(session)).containsExactly(2, 1);
     assertThat(store.session(session).orElseThrow().lastStep()).isEqualTo(3);
+    assertThat(store.newestCurrentEntry(session)).map(StoredEntry::step).contains(3);
 
     // Neither a step the store does not keep, nor a superseded one, is reset to.
     assertThat(store.reset(session, "exec-3", 9, "reset to step 9")).isEmpty();

@@ -33,8 +33,12 @@ public final class LifecycleActivitiesImpl implements LifecycleActivities {
       if (session == null) {
         return null;
       }
-      List<StoredEntry> newest = store.history(request.sessionId(), 1);
-      return newest.isEmpty() ? fromRow(session) : fromEntry(session, newest.get(0));
+      // The newest entry of the session's current line: after a reset, the newer entries it
+      // superseded are no longer where the session stands.
+      return store
+          .newestCurrentEntry(request.sessionId())
+          .map(entry -> fromEntry(session, entry))
+          .orElseGet(() -> fromRow(session));
     } catch (StoreException e) {
       throw StoreFailures.retried(e, request.sessionId());
     }

@@ -136,6 +136,9 @@ public interface CheckpointStore extends AgentStore {
    */
   List<StoredEntry> history(String sessionId, int limit);
 
+  /** The newest history entry of the session's current line (none a reset superseded). */
+  Optional<StoredEntry> newestCurrentEntry(String sessionId);
+
   /** The step records of a session's entries {@code from .. to} (inclusive), by entry step. */
   Map<Integer, List<StepRecord>> steps(String sessionId, int from, int to);
 

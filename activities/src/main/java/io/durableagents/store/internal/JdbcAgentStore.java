@@ -352,6 +352,14 @@ public final class JdbcAgentStore implements CheckpointStore {
   }
 
   @Override
+  public Optional<StoredEntry> newestCurrentEntry(String sessionId) {
+    EncodedSave.requireSessionId(sessionId);
+    return transactions.onConnection(
+        "read the newest history entry of session " + sessionId,
+        connection -> queries.newestCurrentEntry(connection, sessionId));
+  }
+
+  @Override
   public Map<Integer, List<StepRecord>> steps(String sessionId, int from, int to) {
     EncodedSave.requireSessionId(sessionId);
     return transactions.onConnection(

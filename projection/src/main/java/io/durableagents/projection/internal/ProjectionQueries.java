@@ -254,6 +254,18 @@ public final class ProjectionQueries {
     return List.copyOf(runs);
   }
 
+  /**
+   * The newest history entry of a session's current line: the entries a reset superseded are no
+   * longer where the session stands, and their messages are kept aside.
+   */
+  public Optional<StoredEntry> newestCurrentEntry(Connection connection, String sessionId)
+      throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(ReadSql.NEWEST_CURRENT_ENTRY)) {
+      select.setString(1, sessionId);
+      return entries(select).stream().findFirst();
+    }
+  }
+
   /** The history entry of a session at {@code step}, if the history keeps it. */
   public Optional<StoredEntry> entry(Connection connection, String sessionId, int step)
       throws SQLException {

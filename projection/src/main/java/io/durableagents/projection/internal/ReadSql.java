@@ -48,6 +48,11 @@ public final class ReadSql {
 
   public static final String HISTORY_LIMIT = HISTORY + " LIMIT ?";
 
+  /** The newest entry no reset superseded (parameter: session). */
+  public static final String NEWEST_CURRENT_ENTRY =
+      "SELECT * FROM agent_checkpoints WHERE session_id = ? AND superseded_by IS NULL"
+          + " ORDER BY step DESC LIMIT 1";
+
   /** The step records of a session's entries {@code from .. to}, in the order they were taken. */
   public static final String STEPS =
       "SELECT * FROM agent_steps WHERE session_id = ? AND step BETWEEN ? AND ?"

@@ -90,7 +90,11 @@ final class SessionRestore {
     if (past == null) {
       log.info("{} has no entry at step {} in the store: not reset", session.id(), step);
       session.refuseFork(
-          "Session '" + session.id() + "' has no history entry at step " + step + ".");
+          "Session '"
+              + session.id()
+              + "' has no history entry at step "
+              + step
+              + " on its current line.");
       return null;
     }
     log.info("{} is reset to its entry at step {}", session.id(), step);
