@@ -22,8 +22,12 @@ public interface AgentStore extends AutoCloseable {
   /**
    * Removes a session from the store. Without {@code keepHistory} every row goes: the session row,
    * the transcript, the history entries and the approvals. With {@code keepHistory} the history
-   * entries and the transcript messages they hold stay (so its history and forks from it still
-   * work); the session row, its approvals and later messages go.
+   * entries and the transcript messages they hold stay, retired: each entry is marked superseded by
+   * {@code delete with kept history at TIME} (as a reset marks the entries it supersedes), and its
+   * messages are kept beside it; the session row, its approvals and the session's transcript go. A
+   * session started again under the id is a new session: it numbers its runs and history entries
+   * after the kept ones, so the history of the id shows both, the older entries marked, and nothing
+   * of the new session writes over the kept history.
    *
    * <p>The workflow does not know: a session that receives another message afterwards saves only
    * its new messages, so its projection has a gap until it is rebuilt from the workflow history.

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * A reset: a closed session's new workflow under the same id goes on from one of its history
  * entries, the later entries kept in the store and marked superseded by the reset, with the
  * messages their transcripts need; a reset to an entry the store does not keep is refused and the
- * session goes on from its newest entry.
+ * session goes on from its newest entry. A delete that keeps the history retires its entries the
+ * same way, so that a new session under the id never writes over them.
  */
 class SessionResetTest extends SessionKitTest {
   private static final String ANSWERS =
@@ -122,6 +123,46 @@ class SessionResetTest extends SessionKitTest {
     assertThat(kit.store.readMessages("reset-4", 4))
         .extracting(Message::text)
         .containsExactly("hello", "one", "again", "two");
+  }
+
+  @Test
+  void aNewSessionUnderTheIdOfOneDeletedWithItsHistoryKept_neverWritesOverThatHistory()
+      throws Exception {
+    kit = new SessionTestKit(dir, Scripts.of(ANSWERS), 10);
+    kit.send("kept-1", "first conversation");
+    kit.send("kept-1", "more");
+    List<StoredEntry> before = kit.store.history("kept-1", 0);
+    kit.session("kept-1").close(CloseRequest.delete(false, true));
+
+    RunResult next = kit.send("kept-1", "second life");
+
+    // A new session: its own transcript, its runs and entries numbered after the kept ones.
+    assertThat(next.text()).isEqualTo("one");
+    assertThat(next.messageCount()).isEqualTo(2);
+    assertThat(next.run()).isEqualTo(before.get(0).run() + 1);
+    assertThat(kit.store.readMessages("kept-1", 2))
+        .extracting(Message::text)
+        .containsExactly("second life", "one");
+    List<StoredEntry> after = kit.store.history("kept-1", 0);
+    assertThat(after).hasSizeGreaterThan(before.size());
+    List<StoredEntry> kept = after.subList(after.size() - before.size(), after.size());
+    assertThat(kept).extracting(StoredEntry::step).isEqualTo(steps(before));
+    assertThat(kept).extracting(StoredEntry::messageCount).isEqualTo(counts(before));
+    String retiredBy = kept.get(0).supersededBy();
+    assertThat(retiredBy).startsWith("delete with kept history at ");
+    assertThat(kept).allMatch(entry -> retiredBy.equals(entry.supersededBy()));
+    assertThat(supersededTexts("kept-1", retiredBy))
+        .containsExactly("first conversation", "one", "more", "two");
+    assertThat(after.subList(0, after.size() - before.size()))
+        .allMatch(entry -> entry.supersededBy() == null && entry.step() > before.get(0).step());
+  }
+
+  private static List<Integer> steps(List<StoredEntry> entries) {
+    return entries.stream().map(StoredEntry::step).toList();
+  }
+
+  private static List<Integer> counts(List<StoredEntry> entries) {
+    return entries.stream().map(StoredEntry::messageCount).toList();
   }
 
   private void assertSupersededExactly(String sessionId, List<Integer> steps) {

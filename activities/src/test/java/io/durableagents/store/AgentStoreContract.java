@@ -1346,8 +1346,24 @@ abstract class AgentStoreContract {
 
     assertThat(store.session(session)).isEmpty();
     assertThat(store.approvals(session, false)).isEmpty();
-    assertThat(store.history(session, 0)).isEqualTo(before);
-    assertThat(store.readMessages(session, 4)).containsExactlyElementsOf(transcript);
+    // The entries stay as they were, retired: marked superseded by the delete, their messages kept
+    // aside, so that a new session under the id writes over neither.
+    List<StoredEntry> kept = store.history(session, 0);
+    assertThat(kept)
+        .extracting(StoredEntry::step)
+        .isEqualTo(before.stream().map(StoredEntry::step).toList());
+    assertThat(kept)
+        .extracting(StoredEntry::messageCount)
+        .isEqualTo(before.stream().map(StoredEntry::messageCount).toList());
+    String retiredBy = kept.get(0).supersededBy();
+    assertThat(retiredBy).startsWith("delete with kept history at ");
+    assertThat(kept).allMatch(entry -> retiredBy.equals(entry.supersededBy()));
+    assertThatThrownBy(() -> store.readMessages(session, 1)).isInstanceOf(StoreException.class);
+    // A new session under the id numbers its runs and entries after the kept ones.
+    assertThat(store.retireKeptHistory(session, "delete with kept history before now"))
+        .map(StoredEntry::step)
+        .contains(2);
+    assertThat(store.history(session, 0)).isEqualTo(kept);
 
     // Deleting again with the history kept finds nothing more to remove; without, the rest goes.
     assertThat(store.delete(session, true)).isFalse();

@@ -162,7 +162,8 @@ public final class ForkActivitiesImpl implements ForkActivities {
         awaitsModel,
         runUsage(entry),
         entry.fingerprint(),
-        entry.runConfig());
+        entry.runConfig(),
+        false);
   }
 
   /**

@@ -11,6 +11,8 @@ import io.durableagents.workflow.internal.activity.LifecycleActivities;
 import io.durableagents.workflow.internal.activity.SessionClose;
 import io.durableagents.workflow.internal.activity.SessionRef;
 import io.durableagents.workflow.internal.activity.SessionReset;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
@@ -31,7 +33,14 @@ public final class LifecycleActivitiesImpl implements LifecycleActivities {
     try {
       StoredSession session = store.adopt(request.sessionId(), request.executionId()).orElse(null);
       if (session == null) {
-        return null;
+        // A new session; under the id of one deleted with its history kept, it numbers its runs
+        // and entries after that history's, so that it never writes over it.
+        return store
+            .retireKeptHistory(
+                request.sessionId(),
+                "delete with kept history before " + Instant.now().truncatedTo(ChronoUnit.SECONDS))
+            .map(kept -> ForkState.newLife(kept.run(), kept.step()))
+            .orElse(null);
       }
       // The newest entry of the session's current line: after a reset, the newer entries it
       // superseded are no longer where the session stands.
@@ -81,7 +90,8 @@ public final class LifecycleActivitiesImpl implements LifecycleActivities {
         at.awaitsModel(),
         at.runUsage(),
         at.fingerprint(),
-        at.runConfig());
+        at.runConfig(),
+        false);
   }
 
   @Override
@@ -116,7 +126,8 @@ public final class LifecycleActivitiesImpl implements LifecycleActivities {
         false,
         entry.runUsage(),
         entry.fingerprint(),
-        entry.runConfig());
+        entry.runConfig(),
+        false);
   }
 
   /** A session whose history entries were all pruned: its row says where it stood. */
@@ -139,7 +150,8 @@ public final class LifecycleActivitiesImpl implements LifecycleActivities {
         false,
         null,
         session.fingerprint(),
-        session.runConfig());
+        session.runConfig(),
+        false);
   }
 
   /** The text of the transcript's last message when the model wrote it, else null. */

@@ -120,6 +120,15 @@ public interface CheckpointStore extends AgentStore {
    */
   Optional<ResetPoint> reset(String sessionId, String executionId, int step, String resetId);
 
+  /**
+   * For a new session under the id {@code sessionId} of a session deleted with its history kept:
+   * retires the kept entries of its current line (marked superseded by {@code retiredBy}, their
+   * messages copied aside; entries a delete retired already stay as they are) and answers the kept
+   * history's newest entry, after whose run and step the new session numbers its own. Empty (and
+   * nothing written) when the store has a session row under the id, or no history.
+   */
+  Optional<StoredEntry> retireKeptHistory(String sessionId, String retiredBy);
+
   /** The entry a session was reset to, and its session row as it was before the reset. */
   record ResetPoint(StoredEntry entry, StoredSession session) {}
 

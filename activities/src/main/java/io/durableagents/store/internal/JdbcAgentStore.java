@@ -18,6 +18,7 @@ import io.durableagents.store.StoreException;
 import io.durableagents.store.StoreOptions;
 import io.durableagents.workflow.internal.wire.CheckpointSave;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -210,7 +211,31 @@ public final class JdbcAgentStore implements CheckpointStore {
         "delete session " + sessionId,
         connection -> {
           SessionRows.lock(connection, sessionId);
-          return SessionRemoval.delete(connection, sessionId, keepHistory);
+          return SessionRemoval.delete(
+              connection,
+              sessionId,
+              keepHistory,
+              "delete with kept history at " + Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        });
+  }
+
+  @Override
+  public Optional<StoredEntry> retireKeptHistory(String sessionId, String retiredBy) {
+    EncodedSave.requireSessionId(sessionId);
+    Objects.requireNonNull(retiredBy, "retiredBy");
+    return transactions.inTransaction(
+        "retire the kept history of session " + sessionId,
+        connection -> {
+          SessionRows.lock(connection, sessionId);
+          if (queries.session(connection, sessionId).isPresent()) {
+            return Optional.empty();
+          }
+          List<StoredEntry> newest = queries.history(connection, sessionId, 1);
+          if (newest.isEmpty()) {
+            return Optional.empty();
+          }
+          SessionRemoval.retire(connection, sessionId, retiredBy);
+          return Optional.of(newest.get(0));
         });
   }
 

@@ -18,12 +18,16 @@ import java.sql.SQLException;
 final class SessionRemoval {
   private SessionRemoval() {}
 
-  /** Deletes the session's rows (its transcript and history kept when asked); whether any were. */
-  static boolean delete(Connection connection, String sessionId, boolean keepHistory)
+  /**
+   * Deletes the session's rows; whether any were. With {@code keepHistory}, its history entries
+   * stay, retired as {@code retiredBy} names (see {@link #retire}).
+   */
+  static boolean delete(
+      Connection connection, String sessionId, boolean keepHistory, String retiredBy)
       throws SQLException {
     int removed = 0;
     if (keepHistory) {
-      removed += executeUpdate(connection, Sql.DELETE_MESSAGES_PAST_HISTORY, sessionId, sessionId);
+      removed += retire(connection, sessionId, retiredBy);
     } else {
       removed += executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
       removed += executeUpdate(connection, Sql.DELETE_SUPERSEDED_MESSAGES, sessionId);
@@ -34,6 +38,22 @@ final class SessionRemoval {
     removed += executeUpdate(connection, Sql.DELETE_APPROVALS, sessionId);
     removed += executeUpdate(connection, Sql.DELETE_SESSION, sessionId);
     return removed > 0;
+  }
+
+  /**
+   * Retires the history entries of the session's current line, as a reset would supersede them:
+   * they stay, marked superseded by {@code retiredBy}, with the messages their transcripts need
+   * copied aside, and the session's transcript is emptied. A new session under the id then writes
+   * from message 0, and its entries are numbered after the retired ones (it never writes over
+   * them). Answers how many rows changed.
+   */
+  static int retire(Connection connection, String sessionId, String retiredBy) throws SQLException {
+    int changed =
+        executeUpdate(
+            connection, Sql.COPY_SUPERSEDED_MESSAGES, retiredBy, sessionId, sessionId, -1);
+    changed += executeUpdate(connection, Sql.SUPERSEDE_ENTRIES, retiredBy, sessionId, -1);
+    changed += executeUpdate(connection, Sql.DELETE_MESSAGES, sessionId);
+    return changed;
   }
 
   /** Deletes every row of a session whose id a new workflow reuses. */
@@ -57,6 +77,7 @@ final class SessionRemoval {
     entries += executeUpdate(connection, Sql.PRUNE_CHECKPOINTS, before);
     executeUpdate(connection, Sql.PRUNE_ORPHAN_STEPS);
     messages += executeUpdate(connection, Sql.PRUNE_ORPHAN_MESSAGES);
+    messages += executeUpdate(connection, Sql.PRUNE_ORPHAN_SUPERSEDED_MESSAGES);
     return new PruneResult(sessions, entries, messages, approvals);
   }
 

@@ -167,11 +167,6 @@ public final class Sql {
           + "SELECT step FROM agent_checkpoints WHERE session_id = ?"
           + " ORDER BY step DESC LIMIT 1 OFFSET ?)";
 
-  /** Messages past the newest kept history entry (parameters: session, session). */
-  public static final String DELETE_MESSAGES_PAST_HISTORY =
-      "DELETE FROM agent_messages WHERE session_id = ? AND seq >= COALESCE("
-          + "(SELECT MAX(message_count) FROM agent_checkpoints WHERE session_id = ?), 0)";
-
   public static final String DELETE_MESSAGES_FROM =
       "DELETE FROM agent_messages WHERE session_id = ? AND seq >= ?";
 
@@ -215,6 +210,15 @@ public final class Sql {
           + "SELECT 1 FROM agent_sessions s WHERE s.session_id = agent_messages.session_id)"
           + " AND NOT EXISTS ("
           + "SELECT 1 FROM agent_checkpoints c WHERE c.session_id = agent_messages.session_id)";
+
+  /**
+   * Messages kept aside for superseded entries (by a reset, or retired by a delete that kept the
+   * history) that no entry refers to any more.
+   */
+  public static final String PRUNE_ORPHAN_SUPERSEDED_MESSAGES =
+      "DELETE FROM agent_superseded_messages WHERE NOT EXISTS (SELECT 1 FROM agent_checkpoints c"
+          + " WHERE c.session_id = agent_superseded_messages.session_id"
+          + " AND c.superseded_by = agent_superseded_messages.superseded_by)";
 
   /**
    * A new workflow execution takes a closed session over (parameters: execution id, session): its

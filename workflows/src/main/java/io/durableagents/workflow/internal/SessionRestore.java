@@ -43,6 +43,19 @@ final class SessionRestore {
           lookups.restoreSession(
               new SessionRef(session.id(), Workflow.getInfo().getFirstExecutionRunId()));
     }
+    if (past != null && past.newLife()) {
+      if (!session.lifecycle.closing()) {
+        log.info(
+            "{} starts afresh after the kept history of its deleted session (run {}, step {})",
+            session.id(),
+            past.run(),
+            past.step());
+        session.state.numberAfter(past.run(), past.step());
+        return true;
+      }
+      // A close or delete of a deleted session: as for an id the store does not know.
+      past = null;
+    }
     if (past != null) {
       log.info("{} starts again from its entry at step {}", session.id(), past.step());
       SessionState state = session.state;

@@ -185,6 +185,15 @@ final class SessionState {
     visibility.agentKnown(past.agent(), past.searchAttributes());
   }
 
+  /**
+   * A new session under an id whose deleted session's history is kept: its runs and entries go on
+   * after {@code run} and {@code lastStep}.
+   */
+  void numberAfter(int run, int lastStep) {
+    lastRun = run;
+    step = lastStep;
+  }
+
   /** The session was moved back to its history entry {@code entryStep}. */
   void resetTo(Integer entryStep) {
     resetTo = entryStep;

@@ -20,7 +20,10 @@ import java.util.List;
  * run with a model turn. Absent in results of older workers: false. {@code runUsage}: the tokens
  * the entry's run has used (its {@code maxTokens} budget continues); {@code fingerprint} and {@code
  * runConfig}: the definition and configuration the entry's run recorded, which the fork's run
- * keeps.
+ * keeps. {@code newLife} (absent in results of older workers: false): the session id was deleted
+ * with its history kept, and a new session starts under it; only {@code run} and {@code step}
+ * count, the numbers of the kept history's newest entry, after which the new session's runs and
+ * entries go on so that they never write over the kept ones.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -42,12 +45,23 @@ public record ForkState(
     @JsonProperty("awaitsModel") boolean awaitsModel,
     @JsonProperty("runUsage") Usage runUsage,
     @JsonProperty("fingerprint") String fingerprint,
-    @JsonProperty("runConfig") JsonNode runConfig) {
+    @JsonProperty("runConfig") JsonNode runConfig,
+    @JsonProperty("newLife") boolean newLife) {
 
   public ForkState {
     pendingCalls = pendingCalls == null ? List.of() : List.copyOf(pendingCalls);
     checks = checks == null ? List.of() : List.copyOf(checks);
     usage = usage == null ? Usage.ZERO : usage;
     runUsage = runUsage == null ? Usage.ZERO : runUsage;
+  }
+
+  /**
+   * A new session under an id whose deleted session's history is kept: its runs and entries are
+   * numbered on after {@code run} and {@code step}.
+   */
+  public static ForkState newLife(int run, int step) {
+    return new ForkState(
+        null, run, 0, step, 0, null, null, null, null, null, null, null, null, false, false, null,
+        null, null, true);
   }
 }
