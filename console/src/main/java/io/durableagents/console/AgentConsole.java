@@ -6,6 +6,7 @@ import io.durableagents.client.AgentClientException;
 import io.durableagents.client.CheckpointNotFoundException;
 import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.ProjectionReader;
+import io.durableagents.client.SessionConflictException;
 import io.durableagents.client.SessionExistsException;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.client.SessionRecoveringException;
@@ -232,6 +233,13 @@ public final class AgentConsole implements AutoCloseable {
                 ctx,
                 ApiException.conflict(
                     "session_exists", e.getMessage(), Map.of("sessionId", e.sessionId()))));
+    routes.exception(
+        SessionConflictException.class,
+        (e, ctx) ->
+            answer(
+                ctx,
+                ApiException.conflict(
+                    "session_conflict", e.getMessage(), Map.of("sessionId", e.sessionId()))));
     routes.exception(
         CheckpointNotFoundException.class,
         (e, ctx) -> answer(ctx, ApiException.notFound(e.getMessage())));

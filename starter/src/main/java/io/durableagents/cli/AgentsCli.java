@@ -5,6 +5,7 @@ import io.durableagents.client.ApprovalNotFoundException;
 import io.durableagents.client.CheckpointNotFoundException;
 import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.SessionAwaitingApprovalException;
+import io.durableagents.client.SessionConflictException;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.client.SessionRecoveringException;
 import io.durableagents.client.internal.RecoveryRetry;
@@ -118,7 +119,9 @@ public final class AgentsCli {
     if (hasFailureType(e, FailureTypes.SESSION_AWAITING_APPROVAL)) {
       return ExitCodes.AWAITING_APPROVAL;
     }
-    if (e instanceof IllegalArgumentException || e instanceof InvalidInputException) {
+    if (e instanceof IllegalArgumentException
+        || e instanceof InvalidInputException
+        || e instanceof SessionConflictException) {
       return ExitCodes.USAGE;
     }
     return ExitCodes.ERROR;

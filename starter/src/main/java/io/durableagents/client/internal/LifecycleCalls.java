@@ -13,6 +13,7 @@ import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.DeleteWorkflowExecutionRequest;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
@@ -47,10 +48,35 @@ public final class LifecycleCalls {
    * Closes the session and answers its status, closed. A session already closed answers as it is.
    */
   public SessionStatus close(String sessionId, boolean force) {
+    return close(sessionId, null, force);
+  }
+
+  /**
+   * Closes the chain of workflow runs of the session that started with run {@code firstRunId} (any
+   * chain when null) and answers its status; empty when that chain is no longer the session's
+   * latest workflow: another request started the session again meanwhile.
+   */
+  Optional<SessionStatus> closeChain(String sessionId, String firstRunId, boolean force) {
+    try {
+      return Optional.of(close(sessionId, firstRunId, force));
+    } catch (SessionNotFoundException e) {
+      Optional<WorkflowExecutionInfo> latest = latest(sessionId);
+      if (latest.isPresent() && !latest.get().getFirstRunId().equals(firstRunId)) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  private SessionStatus close(String sessionId, String firstRunId, boolean force) {
     SessionIds.requireValid(sessionId);
     AgentSessionWorkflow stub = calls.session(sessionId);
+    // With firstRunId, only that chain: a workflow another request started meanwhile is left alone.
     UpdateOptions<SessionStatus> completed =
-        ClientCalls.update(SessionStatus.class, "close", WorkflowUpdateStage.COMPLETED);
+        UpdateOptions.newBuilder(
+                ClientCalls.update(SessionStatus.class, "close", WorkflowUpdateStage.COMPLETED))
+            .setFirstExecutionRunId(firstRunId)
+            .build();
     CloseRequest request = CloseRequest.close(force);
     for (int attempt = 1; attempt <= MAX_CLOSE_ATTEMPTS; attempt++) {
       SessionStatus status;
@@ -177,6 +203,12 @@ public final class LifecycleCalls {
         }
       }
     }
+  }
+
+  /** The latest workflow execution under the session id, if Temporal has one. */
+  Optional<WorkflowExecutionInfo> latest(String sessionId) {
+    return describe(calls.client().getOptions().getNamespace(), sessionId)
+        .map(DescribeWorkflowExecutionResponse::getWorkflowExecutionInfo);
   }
 
   private Optional<DescribeWorkflowExecutionResponse> describe(String namespace, String id) {

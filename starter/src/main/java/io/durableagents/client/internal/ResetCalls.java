@@ -5,17 +5,22 @@ import io.durableagents.client.CheckpointNotFoundException;
 import io.durableagents.client.HistoryEntry;
 import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.ProjectionReader;
+import io.durableagents.client.SessionConflictException;
 import io.durableagents.client.SessionIds;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.client.SessionRow;
 import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.internal.wire.ForkOutcome;
 import io.durableagents.workflow.internal.wire.SessionStart;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.client.WorkflowOptions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * A reset: the session's workflow is closed, then a new workflow under the same id moves the
@@ -26,6 +31,12 @@ import java.util.List;
 public final class ResetCalls {
   /** A send that starts the session again between the close and the reset's start: at most this. */
   private static final int MAX_RESET_ATTEMPTS = 5;
+
+  /**
+   * The memo a reset's workflow starts with (the step it resets to): another reset that finds it
+   * knows it was overtaken.
+   */
+  static final String RESET_MEMO = "agents.resetTo";
 
   private final ClientCalls calls;
   private final LifecycleCalls lifecycle;
@@ -63,18 +74,34 @@ public final class ResetCalls {
               + currentSteps(projection, sessionId)
               + ".");
     }
+    // The chain of workflow runs this reset found first: a reset's workflow that replaced it
+    // meanwhile is another reset of the same session, which came first.
+    String seenChain = null;
     for (int attempt = 1; attempt <= MAX_RESET_ATTEMPTS; attempt++) {
-      try {
-        lifecycle.close(sessionId, force);
-      } catch (SessionNotFoundException e) {
-        // Temporal dropped the closed workflow (retention): the projection has the session.
+      Optional<WorkflowExecutionInfo> latest = lifecycle.latest(sessionId);
+      if (attempt > 1
+          && latest.isPresent()
+          && !latest.get().getFirstRunId().equals(seenChain)
+          && isReset(latest.get())) {
+        throw overtaken(sessionId, step);
+      }
+      seenChain = latest.map(WorkflowExecutionInfo::getFirstRunId).orElse(null);
+      if (latest.isPresent()
+          && latest.get().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+          && lifecycle.closeChain(sessionId, seenChain, force).isEmpty()) {
+        // Started again after this reset looked: look at what started it.
+        continue;
       }
       ForkOutcome outcome = startReset(sessionId, row.agent(), step);
       if (outcome == null) {
-        // A send started the session again after its close: close that workflow too.
+        // Started again after its close (a send, or another reset): look at what started it.
         continue;
       }
       if (outcome.isRefused()) {
+        if (projection.historyEntry(sessionId, step).map(HistoryEntry::superseded).orElse(false)) {
+          // Superseded since this reset checked it: another reset of the session came first.
+          throw overtaken(sessionId, step);
+        }
         throw new AgentClientException(
             "Session '"
                 + sessionId
@@ -94,6 +121,22 @@ public final class ResetCalls {
             + " did not happen.");
   }
 
+  /** Whether {@code execution} is the workflow a reset started. */
+  private static boolean isReset(WorkflowExecutionInfo execution) {
+    return execution.getMemo().getFieldsMap().containsKey(RESET_MEMO);
+  }
+
+  private static SessionConflictException overtaken(String sessionId, int step) {
+    return new SessionConflictException(
+        sessionId,
+        "Session '"
+            + sessionId
+            + "' was reset by another request at the same time; this reset to step "
+            + step
+            + " was not made, and the session stays where the other one put it. Look at its"
+            + " history before resetting again.");
+  }
+
   /**
    * Starts the reset's workflow and waits until the session is moved back, in one call
    * (update-with-start). Null when a workflow under the id runs already.
@@ -105,6 +148,7 @@ public final class ResetCalls {
             .setTaskQueue(calls.options().getTaskQueue())
             .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
             .setStaticSummary(SessionCalls.staticSummary(agent) + " · reset to step " + step)
+            .setMemo(Map.of(RESET_MEMO, step))
             .build();
     try {
       return calls.startPrepared(options, SessionStart.reset(sessionId, step));

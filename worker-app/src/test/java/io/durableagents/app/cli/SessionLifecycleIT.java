@@ -255,6 +255,125 @@ class SessionLifecycleIT {
     assertThat(unknown.exitCode()).as(unknown.out() + unknown.err()).isEqualTo(4);
   }
 
+  @Test
+  void twoResetsAtOnce_oneMayBeRefusedAsOvertaken_andTheSessionGoesOnFromTheOther()
+      throws Exception {
+    for (int round = 1; round <= 3; round++) {
+      String session = "race-reset-" + round;
+      ok("send", session, "hello", "--projection", projection);
+      ok("send", session, "more", "--projection", projection);
+      JsonNode history = ok("history", session, "--json", "--projection", projection).json();
+      int first = newestStepWithMessages(history, 2);
+      int newest = history.get(0).path("step").asInt();
+
+      List<Outcome> outcomes =
+          atOnce(
+              List.of("reset", session, String.valueOf(first), "--projection", projection),
+              List.of("reset", session, String.valueOf(newest), "--projection", projection));
+
+      for (Outcome outcome : outcomes) {
+        // Done, or refused because the other reset came first: never a broken session.
+        assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isIn(0, 2);
+        if (outcome.exitCode() == 2) {
+          assertThat(outcome.err()).contains("was reset by another request at the same time");
+        }
+      }
+      assertThat(outcomes).anyMatch(outcome -> outcome.exitCode() == 0);
+      assertUsable(session);
+    }
+  }
+
+  @Test
+  void aResetAndACloseAtOnce_leaveTheSessionUsable() throws Exception {
+    for (int round = 1; round <= 3; round++) {
+      String session = "race-close-" + round;
+      ok("send", session, "hello", "--projection", projection);
+      ok("send", session, "more", "--projection", projection);
+      JsonNode history = ok("history", session, "--json", "--projection", projection).json();
+      int first = newestStepWithMessages(history, 2);
+
+      List<Outcome> outcomes =
+          atOnce(
+              List.of("reset", session, String.valueOf(first), "--projection", projection),
+              List.of("close", session));
+
+      for (Outcome outcome : outcomes) {
+        assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isIn(0, 2);
+      }
+      assertUsable(session);
+    }
+  }
+
+  @Test
+  void twoDeletesAtOnce_leaveNoSession_andTheIdStartsAfresh() throws Exception {
+    for (int round = 1; round <= 3; round++) {
+      String session = "race-delete-" + round;
+      ok("send", session, "hello", "--projection", projection);
+
+      List<Outcome> outcomes =
+          atOnce(
+              List.of("delete", session, "--projection", projection),
+              List.of("delete", session, "--projection", projection));
+
+      for (Outcome outcome : outcomes) {
+        // Deleted, or nothing left to delete once the other one had.
+        assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isIn(0, 4);
+      }
+      assertThat(outcomes).anyMatch(outcome -> outcome.exitCode() == 0);
+      assertThat(agents("status", session).exitCode()).isEqualTo(4);
+      JsonNode fresh =
+          ok("send", session, "hello again", "--json", "--projection", projection).json();
+      assertThat(fresh.path("status").asText()).isEqualTo("finished");
+      assertThat(fresh.path("messages").findValuesAsText("text"))
+          .containsExactly("hello again", "One.");
+    }
+  }
+
+  /**
+   * The session answers its status and takes a send whose run goes on from the transcript the
+   * session stands at (the scripted model answers by the number of assistant messages so far).
+   */
+  private static void assertUsable(String session) throws Exception {
+    JsonNode status = ok("status", session, "--json", "--projection", projection).json();
+    int messages = status.path("messageCount").asInt();
+    Outcome sent = agents("send", session, "again", "--json", "--projection", projection);
+    // Exit 3: a session reset to its newest entry plays the script's third turn, the gated call.
+    assertThat(sent.exitCode()).as(sent.out() + sent.err()).isIn(0, 3);
+    JsonNode next = sent.json();
+    assertThat(next.path("status").asText())
+        .as(next.toString())
+        .isIn("finished", "awaiting-approval");
+    // The send's message follows the transcript the session stood at, and the model answered it.
+    assertThat(next.path("messages")).hasSize(messages + 2);
+    assertThat(next.path("messages").get(messages).path("text").asText()).isEqualTo("again");
+    assertThat(ok("history", session, "--json", "--projection", projection).json()).isNotEmpty();
+  }
+
+  /** Runs the two commands at the same moment, each on its own thread, and answers both. */
+  private static List<Outcome> atOnce(List<String> a, List<String> b) throws Exception {
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      List<java.util.concurrent.Future<Outcome>> runs = new java.util.ArrayList<>();
+      for (List<String> command : List.of(a, b)) {
+        runs.add(
+            threads.submit(
+                () -> {
+                  start.await();
+                  return agents(command.toArray(String[]::new));
+                }));
+      }
+      List<Outcome> outcomes = new java.util.ArrayList<>();
+      for (java.util.concurrent.Future<Outcome> run : runs) {
+        outcomes.add(run.get());
+      }
+      return outcomes;
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
   private static int newestStepWithMessages(JsonNode history, int messages) {
     int step = -1;
     for (JsonNode entry : history) {
