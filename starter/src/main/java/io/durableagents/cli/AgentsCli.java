@@ -247,6 +247,12 @@ public final class AgentsCli {
       String[] given = args.length > 0 ? args : originalArgs(e.getCommandLine());
       err.println(commandLine.getColorScheme().errorText(Shown.shortened(e.getMessage(), given)));
       UnmatchedArgumentException.printSuggestions(e, err);
+      if (startsWithDash(e) && commandLine.getCommandSpec().userObject() instanceof SendCommand) {
+        err.println(
+            "A message that starts with '-' goes after --: "
+                + commandLine.getCommandSpec().qualifiedName()
+                + " SESSION -- TEXT");
+      }
       err.println(
           "Try '"
               + commandLine.getCommandSpec().qualifiedName()
@@ -254,6 +260,12 @@ public final class AgentsCli {
       err.flush();
       return ExitCodes.USAGE;
     }
+  }
+
+  /** An unknown option that may be meant as text: a message such as "-5 degrees?". */
+  private static boolean startsWithDash(ParameterException e) {
+    return e instanceof UnmatchedArgumentException unmatched
+        && unmatched.getUnmatched().stream().anyMatch(a -> a.startsWith("-") && !a.equals("-"));
   }
 
   /** The arguments the command line was parsed from, or none when it was not parsed yet. */

@@ -1,5 +1,6 @@
 package io.durableagents.cli;
 
+import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.workflow.SessionStatus;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -41,7 +42,21 @@ public class CloseCommand implements Callable<Integer> {
     SendCommand.requireValidSession(session);
     SessionStatus status;
     try (ConnectionOptions.Connection connected = connection.open(false)) {
-      status = connected.agents().close(session, force);
+      WaitHint hint =
+          WaitHint.after(
+              SendCommand.WAIT_HINT_AFTER,
+              "the close",
+              session,
+              spec.commandLine().getErr(),
+              connection,
+              connected);
+      try {
+        status = connected.agents().close(session, force);
+      } catch (SessionAwaitingApprovalException e) {
+        throw PendingApprovalRefusal.of(e, "agents close " + session, connected.agents());
+      } finally {
+        hint.cancel();
+      }
     }
     spec.commandLine()
         .getOut()

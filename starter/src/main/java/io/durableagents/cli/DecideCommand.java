@@ -69,10 +69,27 @@ abstract class DecideCommand implements Callable<Integer> {
     try (ConnectionOptions.Connection connected = connection.open()) {
       DecisionOptions decision =
           DecisionOptions.newBuilder().setNote(note).setDecidedBy(by).build();
-      DecisionOutcome outcome =
-          approved()
-              ? connected.agents().approve(session, approvalId, decision)
-              : connected.agents().reject(session, approvalId, decision);
+      WaitHint hint =
+          WaitHint.after(
+              SendCommand.WAIT_HINT_AFTER,
+              "the run",
+              session,
+              spec.commandLine().getErr(),
+              connection,
+              connected);
+      DecisionOutcome outcome;
+      RunResult result = null;
+      try {
+        outcome =
+            approved()
+                ? connected.agents().approve(session, approvalId, decision)
+                : connected.agents().reject(session, approvalId, decision);
+        if (!noWait) {
+          result = connected.agents().awaitRun(session);
+        }
+      } finally {
+        hint.cancel();
+      }
       if (noWait) {
         if (json) {
           RunResultPrinter.printJson(outcome, out);
@@ -83,7 +100,6 @@ abstract class DecideCommand implements Callable<Integer> {
         }
         return ExitCodes.OK;
       }
-      RunResult result = connected.agents().awaitRun(session);
       RunResultPrinter.print(result, json, out);
       return ExitCodes.forStatus(result.status());
     }

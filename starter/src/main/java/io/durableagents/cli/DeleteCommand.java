@@ -1,5 +1,6 @@
 package io.durableagents.cli;
 
+import io.durableagents.client.SessionAwaitingApprovalException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,7 +47,24 @@ public class DeleteCommand implements Callable<Integer> {
   public Integer call() {
     SendCommand.requireValidSession(session);
     try (ConnectionOptions.Connection connected = connection.open(false)) {
-      connected.agents().delete(session, keepHistory, force);
+      WaitHint hint =
+          WaitHint.after(
+              SendCommand.WAIT_HINT_AFTER,
+              "the delete",
+              session,
+              spec.commandLine().getErr(),
+              connection,
+              connected);
+      try {
+        connected.agents().delete(session, keepHistory, force);
+      } catch (SessionAwaitingApprovalException e) {
+        throw PendingApprovalRefusal.of(
+            e,
+            "agents delete " + session + (keepHistory ? " --keep-history" : ""),
+            connected.agents());
+      } finally {
+        hint.cancel();
+      }
     }
     spec.commandLine()
         .getOut()

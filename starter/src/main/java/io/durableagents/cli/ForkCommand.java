@@ -101,7 +101,12 @@ public class ForkCommand implements Callable<Integer> {
     try (ConnectionOptions.Connection connected = connection.open()) {
       WaitHint hint =
           WaitHint.after(
-              SendCommand.WAIT_HINT_AFTER, "the fork", spec.commandLine().getErr(), connection);
+              SendCommand.WAIT_HINT_AFTER,
+              "the fork",
+              newId != null ? newId : session,
+              spec.commandLine().getErr(),
+              connection,
+              connected);
       ForkResult fork;
       try {
         fork = connected.agents().fork(session, fromStep, patch, newId);

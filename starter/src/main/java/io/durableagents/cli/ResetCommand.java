@@ -1,5 +1,6 @@
 package io.durableagents.cli;
 
+import io.durableagents.client.SessionAwaitingApprovalException;
 import io.durableagents.workflow.SessionStatus;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -49,7 +50,22 @@ public class ResetCommand implements Callable<Integer> {
     SendCommand.requireValidSession(session);
     SessionStatus status;
     try (ConnectionOptions.Connection connected = connection.open(true)) {
-      status = connected.agents().reset(session, step, force);
+      WaitHint hint =
+          WaitHint.after(
+              SendCommand.WAIT_HINT_AFTER,
+              "the reset",
+              session,
+              spec.commandLine().getErr(),
+              connection,
+              connected);
+      try {
+        status = connected.agents().reset(session, step, force);
+      } catch (SessionAwaitingApprovalException e) {
+        throw PendingApprovalRefusal.of(
+            e, "agents reset " + session + " " + step, connected.agents());
+      } finally {
+        hint.cancel();
+      }
     }
     spec.commandLine()
         .getOut()

@@ -11,11 +11,14 @@ import io.durableagents.client.SessionExistsException;
 import io.durableagents.client.SessionIds;
 import io.durableagents.workflow.Limits;
 import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.SessionStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -82,7 +85,8 @@ public class SendCommand implements Callable<Integer> {
       names = "--agent",
       paramLabel = "NAME",
       description =
-          "Agent of a new session (default: the worker's); refused for an existing session.")
+          "Agent of a new session (default: the worker's); refused for an existing session"
+              + " started with another.")
   String agent;
 
   @Option(
@@ -91,7 +95,7 @@ public class SendCommand implements Callable<Integer> {
       description =
           "Model-turn budget of a new session's runs, 1 to "
               + Limits.MAX_STEPS
-              + "; refused for an existing session.")
+              + "; refused for an existing session started with another budget.")
   Integer maxSteps;
 
   @Option(
@@ -127,7 +131,8 @@ public class SendCommand implements Callable<Integer> {
     }
     JsonNode parsed;
     ObjectMapper mapper = new ObjectMapper();
-    try (JsonParser parser = mapper.createParser(runConfig)) {
+    try (JsonParser parser =
+        mapper.createParser(runConfig).enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)) {
       parsed = mapper.readTree(parser);
       // readTree stops after the first value: anything after it would be dropped silently.
       if (parsed != null && parser.nextToken() != null) {
@@ -137,6 +142,14 @@ public class SendCommand implements Callable<Integer> {
                 + parser.currentTokenLocation().getColumnNr());
       }
     } catch (JsonProcessingException e) {
+      if (e.getOriginalMessage().startsWith("Duplicate field")) {
+        // Otherwise the last value would win silently.
+        throw new ParameterException(
+            spec.commandLine(),
+            "--run-config names a field twice: "
+                + e.getOriginalMessage()
+                + "; give each field once.");
+      }
       throw new ParameterException(
           spec.commandLine(), "--run-config is not JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
@@ -162,12 +175,13 @@ public class SendCommand implements Callable<Integer> {
           "--max-steps must be 1 to " + Limits.MAX_STEPS + ", got " + maxSteps + ".");
     }
     String input = MessageInput.resolve(text, inputFile, stdin);
-    if (input.isEmpty() && startOptions() != null) {
+    if (input.isEmpty() && runOptions() != null) {
+      // They would be dropped: an empty message starts no run to apply them to.
       throw new CliException(
           ExitCodes.USAGE,
-          startOptions()
-              + takenOnlyAtStart()
-              + "; an empty message starts nothing (it waits for the run in progress).");
+          runOptions()
+              + " of the run a message starts; an empty message starts nothing (it waits for the"
+              + " run in progress).");
     }
     SendOptions options =
         SendOptions.newBuilder()
@@ -183,13 +197,21 @@ public class SendCommand implements Callable<Integer> {
     RunResult result;
     try (ConnectionOptions.Connection connected = connection.open()) {
       WaitHint hint =
-          WaitHint.after(WAIT_HINT_AFTER, "the run", spec.commandLine().getErr(), connection);
+          WaitHint.after(
+              WAIT_HINT_AFTER,
+              "the run",
+              session,
+              spec.commandLine().getErr(),
+              connection,
+              connected);
       try {
         // An empty message sends nothing: it waits for the run in progress.
-        result =
-            input.isEmpty()
-                ? connected.agents().awaitRun(session)
-                : connected.agents().send(session, input, options);
+        if (input.isEmpty()) {
+          requireStartedWith(connected.agents());
+          result = connected.agents().awaitRun(session);
+        } else {
+          result = connected.agents().send(session, input, options);
+        }
       } catch (SessionExistsException e) {
         throw startOptionsRefused();
       } finally {
@@ -211,6 +233,46 @@ public class SendCommand implements Callable<Integer> {
       err.flush();
     }
     return ExitCodes.forStatus(result.status());
+  }
+
+  /**
+   * Start options on an empty message: taken when the session was started with them, as a send of a
+   * message takes them (a script that names its agent on every send may wait with one too).
+   */
+  private void requireStartedWith(AgentClient agents) {
+    if (startOptions() == null) {
+      return;
+    }
+    SessionStatus status = agents.status(session).orElse(null);
+    if (status == null) {
+      throw new CliException(
+          ExitCodes.USAGE,
+          startOptions()
+              + takenOnlyAtStart()
+              + "; an empty message starts nothing (it waits for the run in progress).");
+    }
+    if ((agent != null && !agent.equals(status.agent()))
+        || (maxSteps != null && !maxSteps.equals(status.maxSteps()))) {
+      throw startOptionsRefused();
+    }
+  }
+
+  /** The options of the run a message starts, as given; null when none is. */
+  private String runOptions() {
+    List<String> given = new ArrayList<>();
+    if (runConfig != null) {
+      given.add("--run-config");
+    }
+    if (concurrencyKey != null) {
+      given.add("--concurrency-key");
+    }
+    if (idempotencyKey != null) {
+      given.add("--idempotency-key");
+    }
+    if (given.isEmpty()) {
+      return null;
+    }
+    return String.join(" and ", given) + (given.size() > 1 ? " are options" : " is an option");
   }
 
   /** The options that only a session's first send takes, as given; null when none is. */

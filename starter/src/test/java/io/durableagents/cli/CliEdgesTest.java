@@ -140,11 +140,40 @@ class CliEdgesTest {
   }
 
   @Test
-  void startOptions_withAnEmptyMessage_areRefused_itStartsNothing() {
+  void startOptions_withAnEmptyMessage_areCheckedAgainstTheSession_likeASendsAre() {
+    // Whether the session was started with them is the session's to answer (SessionLifecycleIT).
+    assertPassedTheChecks(run("send", "s1", "", "--agent", "concierge", "--max-steps", "3"));
+  }
+
+  @Test
+  void runOptions_withAnEmptyMessage_areRefused_itStartsNoRun() {
     assertUsage(
-        run("send", "s1", "", "--agent", "concierge", "--max-steps", "3"),
-        "--agent and --max-steps are taken only by the send that starts a session; an empty"
+        run("send", "s1", "", "--concurrency-key", "k"),
+        "--concurrency-key is an option of the run a message starts; an empty message starts"
+            + " nothing (it waits for the run in progress).");
+    assertUsage(
+        run("send", "s1", "", "--run-config", "{}", "--idempotency-key", "i-1"),
+        "--run-config and --idempotency-key are options of the run a message starts; an empty"
             + " message starts nothing (it waits for the run in progress).");
+    assertPassedTheChecks(run("send", "s1", "hi", "--concurrency-key", "k"));
+  }
+
+  @Test
+  void aMessageStartingWithADash_getsTheDoubleDashHint() {
+    CliHarness.Outcome outcome = run("send", "s1", "-5 degrees?");
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(ExitCodes.USAGE);
+    assertThat(outcome.err())
+        .contains("A message that starts with '-' goes after --: agents send SESSION -- TEXT");
+  }
+
+  @Test
+  void aRunConfigNamingAFieldTwice_isRefused_notReadAsItsLastValue() {
+    CliHarness.Outcome outcome = run("send", "s1", "hi", "--run-config", "{\"a\":1,\"a\":2}");
+
+    assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(ExitCodes.USAGE);
+    assertThat(outcome.err())
+        .startsWith("--run-config names a field twice: Duplicate field 'a'; give each field once.");
   }
 
   // ---- 5. blank decider --------------------------------------------------------------------

@@ -351,7 +351,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
               + size
               + " bytes of JSON, over the limit of "
               + maxPayloadBytes
-              + " bytes (AgentsPluginOptions.maxPayloadBytes), and it could not be"
+              + " bytes (AgentsPluginOptions.Builder.setMaxPayloadBytes), and it could not be"
               + " stored: "
               + e.getMessage()
               + ". Return less, or a reference to where the data is.");

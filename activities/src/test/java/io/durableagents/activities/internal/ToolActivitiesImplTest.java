@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.durableagents.agent.Agent;
+import io.durableagents.artifacts.ArtifactStore;
 import io.durableagents.model.ScriptedModelProvider;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolCancellation;
@@ -147,6 +148,58 @@ class ToolActivitiesImplTest {
         .hasStackTraceContaining(FailureTypes.TOOL_TRANSIENT)
         .hasStackTraceContaining("the worker is shutting down");
     assertThat(seen.get("reason")).isEqualTo(ToolCancellation.Reason.WORKER_SHUTDOWN);
+  }
+
+  @Test
+  void aResultTooLargeToStore_namesTheBuilderMethodThatSetsTheLimit() {
+    Agent agent =
+        Agent.newBuilder("worker")
+            .setTools(
+                Tool.newBuilder("big")
+                    .setInputSchema("{\"type\": \"object\"}")
+                    .setHandler((arguments, context) -> Map.of("text", "x".repeat(4096)))
+                    .build())
+            .build();
+    AgentRegistry registry =
+        new AgentRegistry(
+            List.of(agent), "worker", ScriptedModelProvider.fromJson("{\"turns\": []}"));
+    ArtifactStore failing =
+        new ArtifactStore() {
+          @Override
+          public String put(byte[] bytes, String mediaType) {
+            throw new IllegalStateException("disk full");
+          }
+
+          @Override
+          public byte[] read(String artifactId) {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public void delete(String artifactId) {
+            throw new UnsupportedOperationException();
+          }
+        };
+    TestActivityEnvironment small = TestActivityEnvironment.newInstance();
+    try {
+      small.registerActivitiesImplementations(
+          new ToolActivitiesImpl(new AgentDefinitions(registry, null), 1024)
+              .withArtifacts(failing));
+      ToolActivities stub =
+          small.newActivityStub(
+              ToolActivities.class,
+              ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(30)).build());
+
+      ToolOutcome outcome = stub.executeTool(request("big"));
+
+      assertThat(outcome.error()).isTrue();
+      // The option as a user sets it: the builder's method, not a field name.
+      assertThat(outcome.result().toString())
+          .contains("over the limit of 1024 bytes (AgentsPluginOptions.Builder.setMaxPayloadBytes)")
+          .contains("disk full");
+    } finally {
+      small.close();
+    }
   }
 
   private CompletableFuture<ToolOutcome> startedInBackground(ToolActivities stub, String tool) {

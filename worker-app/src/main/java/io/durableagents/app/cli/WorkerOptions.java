@@ -95,6 +95,14 @@ public class WorkerOptions {
       throw new ParameterException(
           mixee.commandLine(), "--http-port must be between 1 and 65535, got " + httpPort);
     }
+    if (model != null && model.isBlank()) {
+      // Blank would mean the demo's scripted model: a real worker serving scripted answers.
+      throw new ParameterException(
+          mixee.commandLine(),
+          "--model needs a spec: scripted:PATH, openai:MODEL or anthropic:MODEL, got "
+              + (model.isEmpty() ? "an empty one" : "only whitespace")
+              + " (leave it out for the demo script).");
+    }
     WorkerDeploymentVersion version;
     try {
       version = WorkerConfig.deployment(deployment, buildId);
@@ -105,7 +113,7 @@ public class WorkerOptions {
         temporal,
         connection.taskQueue(),
         connection.projection(),
-        model == null || model.isBlank() ? null : model.strip(),
+        model == null ? null : model.strip(),
         httpPort,
         historyLimit.storeOptions(),
         version,

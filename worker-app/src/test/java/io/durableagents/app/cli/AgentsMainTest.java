@@ -1,6 +1,7 @@
 package io.durableagents.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.durableagents.app.WorkerConfig;
 import io.durableagents.app.testing.RealTemporal;
@@ -99,6 +100,22 @@ class AgentsMainTest {
             workerConfig(env, "--model", "scripted:cli.json", "--temporal", "127.0.0.1:1")
                 .temporalAddress())
         .isEqualTo("127.0.0.1:1");
+  }
+
+  @Test
+  void anEmptyModelSpec_isRefused_notReadAsTheDemoScript() throws IOException {
+    Map<String, String> env = env();
+
+    assertThatThrownBy(() -> workerConfig(env, "--model", ""))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessage(
+            "--model needs a spec: scripted:PATH, openai:MODEL or anthropic:MODEL, got an empty"
+                + " one (leave it out for the demo script).");
+    assertThatThrownBy(() -> workerConfig(env, "--model", "   "))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("got only whitespace");
+    // Left out, the worker plays the demo script.
+    assertThat(workerConfig(env).modelSpec()).isNull();
   }
 
   @Test

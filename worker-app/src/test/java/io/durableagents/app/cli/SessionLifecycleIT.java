@@ -1,6 +1,7 @@
 package io.durableagents.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,10 +11,16 @@ import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.client.ApprovalRow;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.session.ApprovalStatus;
+import io.durableagents.workflow.internal.wire.SessionStart;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -165,9 +172,28 @@ class SessionLifecycleIT {
     Outcome refusedClose = agents("close", "gated-1");
     Outcome refusedDelete = agents("delete", "gated-1");
 
+    String step =
+        ok("history", "gated-1", "--json", "--projection", projection)
+            .json()
+            .get(0)
+            .path("step")
+            .asText();
+    Outcome refusedReset = agents("reset", "gated-1", step, "--projection", projection);
+
     assertThat(refusedClose.exitCode()).as(refusedClose.err()).isEqualTo(3);
     assertThat(refusedClose.err()).contains("is awaiting approval").contains("force");
     assertThat(refusedDelete.exitCode()).as(refusedDelete.err()).isEqualTo(3);
+    assertThat(refusedReset.exitCode()).as(refusedReset.err()).isEqualTo(3);
+    // Each refusal names the command that was run with its flag, and the decisions.
+    String approvalId = paused.json().path("approval").path("approvalId").asText();
+    assertThat(approvalId).as(paused.out()).isNotEmpty();
+    assertThat(refusedClose.err())
+        .contains("approval " + approvalId + " for tool 'book_table'")
+        .contains("'agents approve gated-1 " + approvalId + "'")
+        .contains("'agents reject gated-1 " + approvalId + "'")
+        .contains("'agents close gated-1 --force'");
+    assertThat(refusedDelete.err()).contains("'agents delete gated-1 --force'");
+    assertThat(refusedReset.err()).contains("'agents reset gated-1 " + step + " --force'");
     Outcome stillOpen = agents("status", "gated-1", "--json");
     assertThat(stillOpen.exitCode()).isEqualTo(3);
     assertThat(stillOpen.json().path("status").asText()).isEqualTo("awaiting-approval");
@@ -394,6 +420,93 @@ class SessionLifecycleIT {
     }
     java.util.Collections.sort(steps);
     return steps;
+  }
+
+  @Test
+  void anEmptySend_takesTheAgentTheSessionWasStartedWith_andRefusesAnother() {
+    ok("send", "agent-1", "hello", "--projection", projection);
+
+    // As a send of a message with the same --agent is taken, a wait with it is too.
+    Outcome same = agents("send", "agent-1", "", "--agent", "concierge");
+    Outcome other = agents("send", "agent-1", "", "--agent", "researcher");
+    Outcome unknown = agents("send", "agent-none", "", "--agent", "concierge");
+
+    assertThat(same.exitCode()).as(same.out() + same.err()).isZero();
+    assertThat(other.exitCode()).as(other.err()).isEqualTo(2);
+    assertThat(other.err()).contains("Session 'agent-1' already exists: --agent is taken only");
+    assertThat(unknown.exitCode()).as(unknown.err()).isEqualTo(2);
+    assertThat(unknown.err())
+        .contains("--agent is taken only by the send that starts a session; an empty message");
+  }
+
+  @Test
+  void theStatusOfAConcurrencyKeysLock_saysItIsNoSession() {
+    ok("send", "keyed-1", "hello", "--concurrency-key", "k1", "--projection", projection);
+
+    Outcome lock = agents("status", "agents-key:k1");
+
+    assertThat(lock.exitCode()).as(lock.out() + lock.err()).isEqualTo(4);
+    assertThat(lock.err().strip())
+        .isEqualTo(
+            "No session 'agents-key:k1': it is the lock of concurrency key 'k1', not a session.");
+  }
+
+  @Test
+  void closeAndDelete_sayWhatTheyWaitFor_whenNoWorkerPolls() throws Exception {
+    WorkflowClient client =
+        WorkflowClient.newInstance(
+            WorkflowServiceStubs.newServiceStubs(
+                WorkflowServiceStubsOptions.newBuilder().setTarget(server.address()).build()));
+    String idle = "idle-1";
+    client
+        .newUntypedWorkflowStub(
+            "AgentSession",
+            WorkflowOptions.newBuilder().setWorkflowId(idle).setTaskQueue("idle").build())
+        .start(new SessionStart(idle, null, null));
+    try {
+      StringWriter closeErr = new StringWriter();
+      StringWriter deleteErr = new StringWriter();
+      Thread close = inBackground(closeErr, "close", idle, "--task-queue", "idle");
+      Thread delete = inBackground(deleteErr, "delete", idle, "--task-queue", "idle");
+
+      await("both hints")
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                assertThat(closeErr.toString())
+                    .contains(
+                        "Still waiting for the close... is a worker polling task queue 'idle'");
+                assertThat(deleteErr.toString())
+                    .contains(
+                        "Still waiting for the delete... is a worker polling task queue 'idle'");
+              });
+      client.newUntypedWorkflowStub(idle).terminate("test done");
+      close.join(Duration.ofSeconds(30).toMillis());
+      delete.join(Duration.ofSeconds(30).toMillis());
+    } finally {
+      client.getWorkflowServiceStubs().shutdownNow();
+    }
+  }
+
+  /** Runs the command on a daemon thread, printing its stderr to {@code err}. */
+  private static Thread inBackground(StringWriter err, String... args) {
+    Thread thread =
+        new Thread(
+            () -> {
+              CommandLine commandLine =
+                  AgentsMain.commandLine(
+                      Map.of(
+                          "TEMPORAL_ADDRESS",
+                          server.address(),
+                          "TEMPORAL_CONFIG_FILE",
+                          noProfiles.toString()));
+              commandLine.setOut(new PrintWriter(new StringWriter(), true));
+              commandLine.setErr(new PrintWriter(err, true));
+              commandLine.execute(args);
+            });
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
   }
 
   @Test
