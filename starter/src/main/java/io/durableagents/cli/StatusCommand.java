@@ -4,12 +4,10 @@ import io.durableagents.client.AgentClientException;
 import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.client.SessionRow;
-import io.durableagents.client.internal.SessionCalls;
 import io.durableagents.session.RunStatus;
 import io.durableagents.session.SessionLifecycle;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
-import io.durableagents.workflow.internal.wire.ConcurrencyKeyWorkflow;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,20 +43,6 @@ public class StatusCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the status as one JSON document.")
   boolean json;
 
-  /** No session {@code session}; for the id of a key's lock, saying what the id names. */
-  private static RuntimeException notFound(String session) {
-    if (SessionCalls.isKeyLock(session)) {
-      return new CliException(
-          ExitCodes.NOT_FOUND,
-          "No session '"
-              + session
-              + "': it is the lock of concurrency key '"
-              + session.substring(ConcurrencyKeyWorkflow.ID_PREFIX.length())
-              + "', not a session.");
-    }
-    return new SessionNotFoundException(session);
-  }
-
   @Override
   public Integer call() {
     SendCommand.requireValidSession(session);
@@ -67,7 +51,10 @@ public class StatusCommand implements Callable<Integer> {
     try (ConnectionOptions.Connection connected = connection.open()) {
       status =
           withMessages(
-              connected.agents().status(session).orElseThrow(() -> notFound(session)),
+              connected
+                  .agents()
+                  .status(session)
+                  .orElseThrow(() -> new SessionNotFoundException(session)),
               connected.projection());
       lineage = json ? List.of() : subAgentLines(connected.projection());
     }

@@ -1,9 +1,13 @@
 package io.durableagents.client;
 
 import io.durableagents.workflow.Limits;
+import io.durableagents.workflow.internal.wire.ConcurrencyKeyWorkflow;
 import java.util.regex.Pattern;
 
-/** Session ids are workflow ids; they are limited to a safe, printable set. */
+/**
+ * Session ids are workflow ids; they are limited to a safe, printable set, outside the ids of the
+ * concurrency keys' locks ({@code agents-key:KEY}).
+ */
 public final class SessionIds {
   private static final Pattern VALID =
       Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0," + (Limits.SESSION_ID_CHARS - 1) + "}");
@@ -19,6 +23,15 @@ public final class SessionIds {
               + ": use 1-"
               + Limits.SESSION_ID_CHARS
               + " characters of letters, digits and . _ : @ -, starting with a letter or digit.");
+    }
+    if (sessionId.startsWith(ConcurrencyKeyWorkflow.ID_PREFIX)) {
+      // The workflow ids of the concurrency keys' locks: a session under one would take its lock.
+      throw new IllegalArgumentException(
+          "Invalid session id '"
+              + printable(sessionId)
+              + "': ids starting with '"
+              + ConcurrencyKeyWorkflow.ID_PREFIX
+              + "' are reserved for the locks of concurrency keys.");
     }
     return sessionId;
   }

@@ -399,21 +399,12 @@ public final class SessionCalls {
       if (ClientFailures.isNotFound(e)) {
         return Optional.empty();
       }
-      if (e instanceof WorkflowQueryException && isKeyLock(sessionId)) {
-        // A concurrency key's lock workflow answers no session query: the id names no session.
-        return Optional.empty();
-      }
       if (RecoveryRetry.isFailedTaskRefusal(e)) {
         throw new SessionRecoveringException(sessionId, e);
       }
       throw new AgentClientException(
           "Cannot read status of '" + sessionId + "': " + ClientFailures.rootMessage(e), e);
     }
-  }
-
-  /** Whether {@code id} is the workflow id of a concurrency key's lock, which no session has. */
-  public static boolean isKeyLock(String id) {
-    return id.startsWith(ConcurrencyKeyWorkflow.ID_PREFIX);
   }
 
   /**
