@@ -1,6 +1,7 @@
 package io.durableagents.client.internal;
 
 import io.durableagents.client.AgentClientException;
+import io.durableagents.client.InvalidInputException;
 import io.durableagents.client.SessionIds;
 import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.session.SessionLifecycle;
@@ -111,6 +112,7 @@ public final class LifecycleCalls {
    */
   public void delete(String sessionId, boolean keepHistory, boolean force) {
     SessionIds.requireValid(sessionId);
+    requireOwnTaskQueue(sessionId, "delete");
     WorkflowOptions options =
         WorkflowOptions.newBuilder()
             .setWorkflowId(sessionId)
@@ -203,6 +205,34 @@ public final class LifecycleCalls {
         }
       }
     }
+  }
+
+  /**
+   * Refuses {@code command} of a closed session on a task queue other than the one its workflow ran
+   * on: the command starts the session's workflow again, on the client's task queue, and one that
+   * no worker of the session polls would keep the session there for good.
+   */
+  void requireOwnTaskQueue(String sessionId, String command) {
+    String taskQueue = calls.options().getTaskQueue();
+    Optional<WorkflowExecutionInfo> latest = latest(sessionId);
+    if (latest.isEmpty()
+        || latest.get().getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+        || latest.get().getTaskQueue().equals(taskQueue)) {
+      return;
+    }
+    throw new InvalidInputException(
+        "Session '"
+            + sessionId
+            + "' ran on task queue '"
+            + latest.get().getTaskQueue()
+            + "', not '"
+            + taskQueue
+            + "': a "
+            + command
+            + " starts its workflow again on the given task queue, which would move the session"
+            + " there. Give its own (--task-queue "
+            + latest.get().getTaskQueue()
+            + ").");
   }
 
   /** The latest workflow execution under the session id, if Temporal has one. */

@@ -74,6 +74,7 @@ public final class ResetCalls {
               + currentSteps(projection, sessionId)
               + ".");
     }
+    lifecycle.requireOwnTaskQueue(sessionId, "reset");
     // The chain of workflow runs this reset found first: a reset's workflow that replaced it
     // meanwhile is another reset of the same session, which came first.
     String seenChain = null;

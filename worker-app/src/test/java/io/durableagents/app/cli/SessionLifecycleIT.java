@@ -282,6 +282,42 @@ class SessionLifecycleIT {
   }
 
   @Test
+  void aDeleteOrResetOfAClosedSession_onATaskQueueItDidNotRunOn_isRefused_andMovesNothing()
+      throws Exception {
+    ok("send", "dl-3", "hello", "--projection", projection);
+    ok("close", "dl-3");
+    int step =
+        ok("history", "dl-3", "--json", "--projection", projection)
+            .json()
+            .get(0)
+            .path("step")
+            .asInt();
+
+    Outcome delete =
+        agents("delete", "dl-3", "--task-queue", "nobody-polls", "--projection", projection);
+    Outcome reset =
+        agents(
+            "reset",
+            "dl-3",
+            String.valueOf(step),
+            "--task-queue",
+            "nobody-polls",
+            "--projection",
+            projection);
+
+    for (Outcome refused : List.of(delete, reset)) {
+      assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(2);
+      assertThat(refused.err())
+          .contains("Session 'dl-3' ran on task queue 'agents', not 'nobody-polls'");
+    }
+    // The session stayed where it was: closed, on its own task queue, and deleted from there.
+    assertThat(ok("status", "dl-3", "--json").json().path("lifecycle").asText())
+        .isEqualTo("closed");
+    ok("delete", "dl-3", "--projection", projection);
+    assertThat(agents("status", "dl-3").exitCode()).isEqualTo(4);
+  }
+
+  @Test
   void twoResetsAtOnce_oneMayBeRefusedAsOvertaken_andTheSessionGoesOnFromTheOther()
       throws Exception {
     for (int round = 1; round <= 3; round++) {
@@ -440,15 +476,34 @@ class SessionLifecycleIT {
   }
 
   @Test
-  void theStatusOfAConcurrencyKeysLock_saysItIsNoSession() {
+  void theIdOfAConcurrencyKeysLock_isNoSessionId_soNoSessionCanTakeTheLock() throws Exception {
     ok("send", "keyed-1", "hello", "--concurrency-key", "k1", "--projection", projection);
 
-    Outcome lock = agents("status", "agents-key:k1");
+    for (String command : List.of("send", "status")) {
+      Outcome lock =
+          command.equals("send")
+              ? agents("send", "agents-key:k1", "hi")
+              : agents("status", "agents-key:k1");
 
-    assertThat(lock.exitCode()).as(lock.out() + lock.err()).isEqualTo(4);
-    assertThat(lock.err().strip())
-        .isEqualTo(
-            "No session 'agents-key:k1': it is the lock of concurrency key 'k1', not a session.");
+      assertThat(lock.exitCode()).as(lock.out() + lock.err()).isEqualTo(2);
+      assertThat(lock.err())
+          .contains(
+              "Invalid session id 'agents-key:k1': ids starting with 'agents-key:' are reserved"
+                  + " for the locks of concurrency keys.");
+    }
+    // The key's runs are not held up by a session under its lock's id.
+    JsonNode next =
+        ok(
+                "send",
+                "keyed-1",
+                "again",
+                "--concurrency-key",
+                "k1",
+                "--json",
+                "--projection",
+                projection)
+            .json();
+    assertThat(next.path("status").asText()).isEqualTo("finished");
   }
 
   @Test
