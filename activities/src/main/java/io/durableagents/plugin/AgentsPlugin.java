@@ -111,8 +111,8 @@ public final class AgentsPlugin extends SimplePlugin {
 
   /**
    * Lowers the worker's heartbeat throttling so that a cancel reaches a streaming model turn soon,
-   * and gives workflow tasks the plugin's deadlock detection timeout where the worker has the SDK's
-   * default (see {@link AgentsPluginOptions.Builder#setDeadlockDetectionTimeout}).
+   * and gives workflow tasks the plugin's deadlock detection timeout where the worker's options
+   * leave it unset, 0 (see {@link AgentsPluginOptions.Builder#setDeadlockDetectionTimeout}).
    */
   @Override
   public void configureWorker(String taskQueue, WorkerOptions.Builder builder) {
@@ -128,6 +128,7 @@ public final class AgentsPlugin extends SimplePlugin {
       builder.setMaxHeartbeatThrottleInterval(interval);
     }
     Duration deadlock = options.getDeadlockDetectionTimeout();
+    // 0 is unset: the SDK puts its own default (1 s) in only after the plugins configured.
     if (deadlock != null && current.getDefaultDeadlockDetectionTimeout() == 0) {
       builder.setDefaultDeadlockDetectionTimeout(deadlock.toMillis());
     }

@@ -265,8 +265,14 @@ public final class AgentsPluginOptions {
      * JVM that has just started, a loaded machine) can take over a second for a task's first steps:
      * with 1 s such tasks fail on live workers, and after two failures in a row Temporal refuses
      * the session's updates until a task completes. The plugin sets this on the workers it
-     * registers on where the worker's options leave the SDK's default; a value set there is kept.
+     * registers on where the worker's options leave the timeout unset; a value set there is kept.
      * Null leaves the worker's setting alone.
+     *
+     * <p>Unset means 0 in the SDK's {@code WorkerOptions}: options from {@code
+     * WorkerOptions.newBuilder()...build()}, or none at all ({@code factory.newWorker(queue)}), get
+     * this timeout. {@code WorkerOptions.getDefaultInstance()} and options built with {@code
+     * validateAndBuildWithDefaults()} hold the SDK's defaults filled in, 1 s among them, which
+     * cannot be told from a 1 s the team chose: that worker keeps 1 s.
      */
     public Builder setDeadlockDetectionTimeout(Duration timeout) {
       if (timeout != null && (timeout.isNegative() || timeout.isZero())) {

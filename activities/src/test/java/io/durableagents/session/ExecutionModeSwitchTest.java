@@ -3,13 +3,13 @@ package io.durableagents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.agent.Execution;
+import io.durableagents.testing.TestReplayer;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.durableagents.workflow.internal.wire.Decision;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.common.WorkflowExecutionHistory;
-import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.WorkerOptions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,7 +74,7 @@ class ExecutionModeSwitchTest {
       assertThat(scheduled(history, "agents.ExecuteTool"))
           .isEqualTo(toolActivitiesBefore + toolActivitiesAfter);
       assertThat(scheduled(history, "agents.ModelTurn")).isEqualTo(2);
-      WorkflowReplayer.replayWorkflowExecution(history, AgentSessionWorkflowImpl.class);
+      TestReplayer.replay(history, AgentSessionWorkflowImpl.class);
     }
   }
 

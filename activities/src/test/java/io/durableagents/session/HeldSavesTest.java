@@ -7,13 +7,13 @@ import io.durableagents.agent.Execution;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.store.internal.ProjectionRebuilder;
 import io.durableagents.testing.ModelTurnInputs;
+import io.durableagents.testing.TestReplayer;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.internal.AgentSessionWorkflowImpl;
 import io.temporal.api.failure.v1.Failure;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.history.v1.MarkerRecordedEventAttributes;
-import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.time.Duration;
@@ -133,8 +133,7 @@ class HeldSavesTest extends SessionKitTest {
                 assertThat(count.get()).isEqualTo(1);
               }
             });
-    WorkflowReplayer.replayWorkflowExecution(
-        kit.client.fetchHistory("held-3"), AgentSessionWorkflowImpl.class);
+    TestReplayer.replay(kit.client.fetchHistory("held-3"), AgentSessionWorkflowImpl.class);
   }
 
   /** Echo, a 2.5 s step, echo, answer; tools as activities: each call ends a workflow task. */
@@ -182,8 +181,7 @@ class HeldSavesTest extends SessionKitTest {
     assertThat(kit.effects)
         .hasSize(6)
         .allSatisfy((call, count) -> assertThat(count.get()).isEqualTo(1));
-    WorkflowReplayer.replayWorkflowExecution(
-        kit.client.fetchHistory("held-4"), AgentSessionWorkflowImpl.class);
+    TestReplayer.replay(kit.client.fetchHistory("held-4"), AgentSessionWorkflowImpl.class);
   }
 
   private void awaitEffects(int count) {

@@ -95,6 +95,8 @@ class PluginRegistrationTest {
 
       assertThat(deadlockTimeoutAfter(plugin, "agents", 0)).isEqualTo(5000);
       assertThat(deadlockTimeoutAfter(plugin, "agents", 1500)).isEqualTo(1500);
+      // A team's own 1 s, the SDK's default value, set explicitly: kept.
+      assertThat(deadlockTimeoutAfter(plugin, "agents", 1000)).isEqualTo(1000);
       assertThat(deadlockTimeoutAfter(plugin, "other", 0)).isZero();
       AgentsPlugin custom =
           new AgentsPlugin(options.setDeadlockDetectionTimeout(Duration.ofSeconds(8)).build());

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.agent.Execution;
 import io.durableagents.plugin.SearchAttributeUpserts;
+import io.durableagents.testing.TestReplayer;
 import io.durableagents.workflow.ForkPatch;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.TriggerEnvelope;
@@ -20,7 +21,6 @@ import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.common.converter.DefaultDataConverter;
-import io.temporal.testing.WorkflowReplayer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -305,7 +305,7 @@ class ReplayFreshHistoryTest {
                           .WORKFLOW_EXECUTION_STATUS_COMPLETED);
       WorkflowExecutionHistory leaseHistory =
           kit.client.fetchHistory(ConcurrencyKeyWorkflow.workflowId("customer:42"));
-      WorkflowReplayer.replayWorkflowExecution(leaseHistory, ConcurrencyKeyWorkflowImpl.class);
+      TestReplayer.replay(leaseHistory, ConcurrencyKeyWorkflowImpl.class);
       Path out = Path.of("target", "histories", "concurrency-key-lease.json");
       Files.createDirectories(out.getParent());
       Files.writeString(out, leaseHistory.toJson(true));
@@ -376,7 +376,7 @@ class ReplayFreshHistoryTest {
       assertThat(first.getLastEvent().getEventType())
           .isEqualTo(
               io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
-      WorkflowReplayer.replayWorkflowExecution(first, AgentSessionWorkflowImpl.class);
+      TestReplayer.replay(first, AgentSessionWorkflowImpl.class);
       Path out = Path.of("target", "histories", "continue-as-new.json");
       Files.createDirectories(out.getParent());
       Files.writeString(out, first.toJson(true));
@@ -419,7 +419,7 @@ class ReplayFreshHistoryTest {
       assertThat(first.getLastEvent().getEventType())
           .isEqualTo(
               io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
-      WorkflowReplayer.replayWorkflowExecution(first, AgentSessionWorkflowImpl.class);
+      TestReplayer.replay(first, AgentSessionWorkflowImpl.class);
       Path out = Path.of("target", "histories", "continue-as-new-input.json");
       Files.createDirectories(out.getParent());
       Files.writeString(out, first.toJson(true));
@@ -521,7 +521,7 @@ class ReplayFreshHistoryTest {
   private static void replayAndKeep(SessionTestKit kit, String sessionId, String file)
       throws Exception {
     WorkflowExecutionHistory history = kit.client.fetchHistory(sessionId);
-    WorkflowReplayer.replayWorkflowExecution(history, AgentSessionWorkflowImpl.class);
+    TestReplayer.replay(history, AgentSessionWorkflowImpl.class);
     Path out = Path.of("target", "histories", file);
     Files.createDirectories(out.getParent());
     Files.writeString(out, history.toJson(true));

@@ -96,7 +96,7 @@ final class SessionTestKit implements AutoCloseable {
 
   /** A kit whose model turns and tool calls all run in {@code mode}. */
   SessionTestKit(Path dir, ModelProvider model, int maxSteps, Execution mode) {
-    this(dir, model, maxSteps, mode, WorkerOptions.getDefaultInstance());
+    this(dir, model, maxSteps, mode, WorkerOptions.newBuilder().build());
   }
 
   /** A kit whose workers (the first and any {@link #redeploy}ed one) have {@code workerOptions}. */
@@ -126,7 +126,7 @@ final class SessionTestKit implements AutoCloseable {
       java.util.function.UnaryOperator<Agent.Builder> customize,
       WorkerFactoryOptions.Builder factory,
       Execution mode) {
-    this(dir, model, customize, factory, mode, WorkerOptions.getDefaultInstance());
+    this(dir, model, customize, factory, mode, WorkerOptions.newBuilder().build());
   }
 
   /**

@@ -13,6 +13,7 @@ import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -42,7 +43,9 @@ import java.util.stream.Stream;
  * <p>Histories come as {@link WorkflowExecutionHistory} objects, as JSON files (written by {@code
  * temporal workflow show --output json} or by {@link WorkflowExecutionHistory#toJson}), or from a
  * server with a visibility query. Each run is reported, also after one fails. Workflow inputs are
- * decoded with the {@code GlobalDataConverter}, as the SDK's replayer does.
+ * decoded with the {@code GlobalDataConverter}, as the SDK's replayer does. Unlike the SDK's
+ * replayer, a workflow thread may run a minute without yielding before the replay fails as a
+ * deadlock: the first replay of a cold JVM on a busy machine loads classes for seconds.
  */
 public final class SessionReplayer {
   /** The visibility query of every session workflow: all runs, open and closed. */
@@ -57,6 +60,13 @@ public final class SessionReplayer {
   public static final long MAX_HISTORY_FILE_BYTES = 256L << 20;
 
   private static final String REPLAY_TASK_QUEUE = "session-replay";
+
+  /**
+   * The replaying worker's deadlock detection timeout. The SDK's 1 s fails the first replay of a
+   * cold JVM on a busy machine (a CI runner), while it loads the workflow's classes, as a
+   * "deadlock" rather than for what it replays; a replay has no latency to keep.
+   */
+  private static final long DEADLOCK_DETECTION_MS = 60_000;
 
   private final List<Class<?>> workflowImplementations;
 
@@ -163,7 +173,12 @@ public final class SessionReplayer {
     List<SessionReplayResult> results = new ArrayList<>();
     // One in-memory environment for all: the SDK's own batch replay does the same.
     try (TestWorkflowEnvironment environment = TestWorkflowEnvironment.newInstance()) {
-      Worker worker = environment.newWorker(REPLAY_TASK_QUEUE);
+      Worker worker =
+          environment.newWorker(
+              REPLAY_TASK_QUEUE,
+              WorkerOptions.newBuilder()
+                  .setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION_MS)
+                  .build());
       worker.registerWorkflowImplementationTypes(workflowImplementations.toArray(Class<?>[]::new));
       for (RecordedRun run : runs) {
         results.add(

@@ -14,6 +14,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.common.VersioningBehavior;
 import io.temporal.common.WorkerDeploymentVersion;
 import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerDeploymentOptions;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
@@ -33,6 +34,7 @@ public final class AgentWorker implements AutoCloseable {
   private final WorkflowServiceStubs service;
   private final WorkflowClient client;
   private final WorkerFactory factory;
+  private final Worker worker;
   private final AgentStore store;
   private final SseDeltaServer events;
 
@@ -40,11 +42,13 @@ public final class AgentWorker implements AutoCloseable {
       WorkflowServiceStubs service,
       WorkflowClient client,
       WorkerFactory factory,
+      Worker worker,
       AgentStore store,
       SseDeltaServer events) {
     this.service = service;
     this.client = client;
     this.factory = factory;
+    this.worker = worker;
     this.store = store;
     this.events = events;
   }
@@ -90,9 +94,9 @@ public final class AgentWorker implements AutoCloseable {
       WorkerFactory factory =
           WorkerFactory.newInstance(
               client, WorkerFactoryOptions.newBuilder().setPlugins(plugin).build());
-      factory.newWorker(config.taskQueue(), workerOptions(config.deployment()));
+      Worker worker = factory.newWorker(config.taskQueue(), workerOptions(config.deployment()));
       factory.start();
-      return new AgentWorker(service, client, factory, store, events);
+      return new AgentWorker(service, client, factory, worker, store, events);
     } catch (RuntimeException e) {
       if (events != null) {
         events.close();
@@ -107,12 +111,14 @@ public final class AgentWorker implements AutoCloseable {
 
   /**
    * The options of a worker polling as {@code deployment}: worker versioning on, workflows pinned
-   * to the version they start on by default (the session workflow declares it too). Null gives the
-   * SDK's defaults: an unversioned worker.
+   * to the version they start on by default (the session workflow declares it too). Null gives an
+   * unversioned worker. Every other option is left unset, so the plugin and the SDK apply their
+   * defaults: {@code WorkerOptions.getDefaultInstance()} would hold the SDK's defaults as if set,
+   * among them a 1 s deadlock detection timeout the plugin must keep as the worker's own choice.
    */
   public static WorkerOptions workerOptions(WorkerDeploymentVersion deployment) {
     if (deployment == null) {
-      return WorkerOptions.getDefaultInstance();
+      return WorkerOptions.newBuilder().build();
     }
     return WorkerOptions.newBuilder()
         .setDeploymentOptions(
@@ -137,6 +143,11 @@ public final class AgentWorker implements AutoCloseable {
    */
   public WorkflowClient client() {
     return client;
+  }
+
+  /** The options the worker polls with, as the plugin and the SDK completed them. */
+  WorkerOptions pollingOptions() {
+    return worker.getWorkerOptions();
   }
 
   /** The port of the events endpoint, or -1 when the worker serves none. */

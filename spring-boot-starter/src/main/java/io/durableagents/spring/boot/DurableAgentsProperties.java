@@ -191,7 +191,9 @@ public class DurableAgentsProperties {
     /** How often a running model turn or tool call learns of a cancel, at most. */
     private Duration cancelCheckInterval = Duration.ofMillis(500);
 
-    /** The workflow tasks' deadlock detection timeout, where the worker has the SDK's default. */
+    /**
+     * The workflow tasks' deadlock detection timeout, where the worker's options leave it unset.
+     */
     private Duration deadlockDetectionTimeout = Duration.ofSeconds(5);
 
     /** Whether sessions upsert their search attributes. */

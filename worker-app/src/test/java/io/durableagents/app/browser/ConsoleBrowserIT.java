@@ -138,7 +138,7 @@ class ConsoleBrowserIT {
     // The conversation around the call loads after the card.
     waitForConversation(card);
     card.findElement(By.cssSelector("textarea[name=note]")).sendKeys("Regular guest, approved");
-    card.findElement(By.cssSelector("button.approve")).click();
+    browser.click(cardCss(paused.approval().approvalId()) + " button.approve", PAGE);
 
     assertThat(outcome(paused.approval().approvalId()))
         .containsIgnoringCase("approved")
@@ -153,7 +153,7 @@ class ConsoleBrowserIT {
 
     // The session list leads to the session page, which shows the finished run.
     browser.open(stack.console.url().resolve("sessions"));
-    browser.waitFor("table#sessions tr[data-session-id='" + session + "'] a", PAGE).click();
+    browser.click("table#sessions tr[data-session-id='" + session + "'] a", PAGE);
     waitForStatus("finished");
     assertThat(browser.driver().getCurrentUrl()).isEqualTo(sessionPage(session).toString());
     browser.waitUntil(
@@ -172,7 +172,7 @@ class ConsoleBrowserIT {
     browser.open(stack.console.url());
     WebElement card = card(paused.approval().approvalId());
     card.findElement(By.cssSelector("textarea[name=note]")).sendKeys("Fully booked that night");
-    card.findElement(By.cssSelector("button.reject")).click();
+    browser.click(cardCss(paused.approval().approvalId()) + " button.reject", PAGE);
 
     assertThat(outcome(paused.approval().approvalId()))
         .containsIgnoringCase("rejected")
@@ -214,7 +214,7 @@ class ConsoleBrowserIT {
 
     browser.open(stack.console.url());
     WebElement card = card(approvalId);
-    String cardCss = "article.approval[data-approval-id='" + approvalId + "']";
+    String cardCss = cardCss(approvalId);
     assertThat(card.getAttribute("data-session-id")).isEqualTo(child);
     assertThat(card.findElement(By.cssSelector(".tool")).getText()).isEqualTo("forecast");
     assertThat(card.findElement(By.cssSelector("pre.arguments")).getText()).contains("Paris");
@@ -226,7 +226,7 @@ class ConsoleBrowserIT {
     WebElement parentLink = card.findElement(By.cssSelector(".sub-agent-of a.parent-link"));
     assertThat(parentLink.getText()).isEqualTo(parent);
     assertThat(parentLink.getAttribute("href")).isEqualTo(sessionPage(parent).toString());
-    card.findElement(By.cssSelector("button.approve")).click();
+    browser.click(cardCss + " button.approve", PAGE);
 
     assertThat(outcome(approvalId))
         .containsIgnoringCase("approved")
@@ -268,22 +268,25 @@ class ConsoleBrowserIT {
     // The parent's page lists its sub-agent session, which links to the child's page...
     browser.open(sessionPage(parent));
     waitForStatus("awaiting-approval");
-    WebElement subAgent = browser.waitFor("#lineage ul.sub-agents li a", PAGE);
+    // Read in scripts and clicked by selector: the page rebuilds its lineage whenever it refreshes.
+    String subAgent = "#lineage ul.sub-agents li a";
+    browser.waitFor(subAgent, PAGE);
     assertThat(texts("#lineage ul.sub-agents li"))
         .containsExactly(child + " (agent weather, call " + callId + "): finished");
-    assertThat(subAgent.getText()).isEqualTo(child);
-    assertThat(subAgent.getAttribute("href")).isEqualTo(sessionPage(child).toString());
+    assertThat(texts(subAgent)).containsExactly(child);
+    assertThat(hrefOf(subAgent)).isEqualTo(sessionPage(child).toString());
     assertThat(browser.findAll("#lineage p.sub-agent-of")).as("the parent's own lineage").isEmpty();
-    subAgent.click();
+    browser.click(subAgent, PAGE);
 
     // ...which links back to the parent, for the call that started it.
     waitForStatus("finished");
     assertThat(browser.driver().getCurrentUrl()).isEqualTo(sessionPage(child).toString());
-    WebElement backLink = browser.waitFor("#lineage p.sub-agent-of a", PAGE);
+    String backLink = "#lineage p.sub-agent-of a";
+    browser.waitFor(backLink, PAGE);
     assertThat(texts("#lineage p.sub-agent-of"))
         .containsExactly("Sub-agent session of " + parent + ", for its call " + callId);
-    assertThat(backLink.getText()).isEqualTo(parent);
-    assertThat(backLink.getAttribute("href")).isEqualTo(sessionPage(parent).toString());
+    assertThat(texts(backLink)).containsExactly(parent);
+    assertThat(hrefOf(backLink)).isEqualTo(sessionPage(parent).toString());
     assertThat(browser.findAll("#lineage ul.sub-agents")).as("the child's sub-agents").isEmpty();
     browser.waitUntil(
         PAGE,
@@ -291,8 +294,7 @@ class ConsoleBrowserIT {
         driver ->
             texts("#transcript .message[data-role=assistant] .text")
                 .contains("Tonight in Paris: sunny, about 21°C."));
-    // Found again: the page rebuilds its lineage whenever it refreshes.
-    browser.waitFor("#lineage p.sub-agent-of a", PAGE).click();
+    browser.click(backLink, PAGE);
     waitForStatus("awaiting-approval");
     assertThat(browser.driver().getCurrentUrl()).isEqualTo(sessionPage(parent).toString());
   }
@@ -306,18 +308,18 @@ class ConsoleBrowserIT {
 
     browser.open(stack.console.url());
     browser.waitFor("#login-form input[name=token]", PAGE).sendKeys("t-dana-secret");
-    browser.driver().findElement(By.cssSelector("#login-form button[type=submit]")).click();
+    browser.click("#login-form button[type=submit]", PAGE);
     WebElement card = card(approvalId);
     browser.waitUntil(
         PAGE,
         "#identity to name the token's approver",
         driver -> textOf("#identity .identity-name").equals("dana"));
     assertThat(browser.driver().manage().getCookieNamed("agents_session").isHttpOnly()).isTrue();
-    card.findElement(By.cssSelector("button.approve")).click();
+    browser.click(cardCss(approvalId) + " button.approve", PAGE);
     assertThat(outcome(approvalId)).containsIgnoringCase("approved").contains("dana");
     assertThat(decidedApproval(approvalId).decidedBy()).isEqualTo("dana");
 
-    browser.driver().findElement(By.id("sign-out")).click();
+    browser.click("#sign-out", PAGE);
     browser.waitFor("#login-form input[name=token]", PAGE);
     assertThat(browser.driver().manage().getCookieNamed("agents_session")).isNull();
     assertThat(texts("#identity")).containsExactly("Not signed in");
@@ -449,7 +451,9 @@ class ConsoleBrowserIT {
     int newest = stack.projection.history(session, 1).get(0).step();
 
     browser.open(sessionPage(session));
-    browser.waitFor("#timeline li[data-step='" + step + "'] button.reset-here", PAGE).click();
+    // Clicked by selector: the timeline is rebuilt whenever the page refreshes (its first load
+    // and the session's events can each refresh it), which can replace a button found before.
+    browser.click("#timeline li[data-step='" + step + "'] button.reset-here", PAGE);
     acceptConfirm();
 
     awaitResult("Reset to step " + step);
@@ -464,13 +468,13 @@ class ConsoleBrowserIT {
     assertThat(browser.findAll("#timeline li[data-step='" + newest + "'] button")).isEmpty();
     assertThat(stack.agents.send(session, "again").text()).isEqualTo("Two.");
 
-    browser.driver().findElement(By.id("close-session")).click();
+    browser.click("#close-session", PAGE);
     acceptConfirm();
     awaitResult("Closed.");
     assertThat(stack.agents.status(session).orElseThrow().lifecycle())
         .isEqualTo(io.durableagents.session.SessionLifecycle.CLOSED);
 
-    browser.driver().findElement(By.id("delete-session")).click();
+    browser.click("#delete-session", PAGE);
     acceptConfirm();
     awaitResult("Deleted.");
     assertThat(stack.agents.status(session)).isEmpty();
@@ -617,7 +621,19 @@ class ConsoleBrowserIT {
   }
 
   private WebElement card(String approvalId) {
-    return browser.waitFor("article.approval[data-approval-id='" + approvalId + "']", PAGE);
+    return browser.waitFor(cardCss(approvalId), PAGE);
+  }
+
+  /** The selector of an approval's inbox card. */
+  private static String cardCss(String approvalId) {
+    return "article.approval[data-approval-id='" + approvalId + "']";
+  }
+
+  /** The resolved {@code href} of the first element matching {@code css}, read in one script. */
+  private String hrefOf(String css) {
+    return (String)
+        browser.script(
+            "const e = document.querySelector(arguments[0]); return e ? e.href : null;", css);
   }
 
   /**

@@ -16,8 +16,10 @@ import java.util.logging.Level;
 import java.util.stream.Collectors;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.ElementClickInterceptedException;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.UnexpectedAlertBehaviour;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -237,6 +239,29 @@ public final class HeadlessChromium implements AutoCloseable {
     return new WebDriverWait(driver, timeout, POLL)
         .withMessage(() -> "no element " + css + " on " + driver.getCurrentUrl() + consoleLog())
         .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(css)));
+  }
+
+  /**
+   * Clicks the first element matching {@code css} once one is shown and enabled. The pages rebuild
+   * parts of themselves whenever they refresh, so an element found a moment ago can be gone by the
+   * click: each try finds the element again, and a click that met a replaced (stale) or covered
+   * element is tried again. Such a click never reached the page, so none is doubled.
+   */
+  public void click(String css, Duration timeout) {
+    new WebDriverWait(driver, timeout, POLL)
+        .ignoring(StaleElementReferenceException.class)
+        .ignoring(ElementClickInterceptedException.class)
+        .withMessage(
+            () -> "no clickable element " + css + " on " + driver.getCurrentUrl() + consoleLog())
+        .until(
+            page -> {
+              WebElement element = page.findElement(By.cssSelector(css));
+              if (!element.isDisplayed() || !element.isEnabled()) {
+                return false;
+              }
+              element.click();
+              return true;
+            });
   }
 
   /** Waits until {@code condition} returns neither null nor false, and returns its value. */

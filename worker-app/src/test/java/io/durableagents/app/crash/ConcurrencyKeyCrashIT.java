@@ -61,7 +61,7 @@ class ConcurrencyKeyCrashIT {
   private static final int MAX_KILLS = 10;
   private static final Duration KILL_EVERY = Duration.ofSeconds(4);
   private static final Duration DEADLINE = Duration.ofMinutes(4);
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -206,8 +206,9 @@ class ConcurrencyKeyCrashIT {
       }
     }
     assertThat(overlaps).as("runs of one key that worked at the same time").isEmpty();
+    // Visibility is eventually consistent, and lags on a busy machine.
     await("the sessions of customer:0 are found by their key")
-        .atMost(Duration.ofSeconds(30))
+        .atMost(Duration.ofMinutes(5))
         .until(
             () ->
                 temporal

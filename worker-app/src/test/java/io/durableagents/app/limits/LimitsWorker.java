@@ -67,7 +67,7 @@ final class LimitsWorker implements AutoCloseable {
    */
   static LimitsWorker create(
       String address, Path dir, String taskQueue, Agent agent, ModelProvider model) {
-    return create(address, dir, taskQueue, agent, model, WorkerOptions.getDefaultInstance());
+    return create(address, dir, taskQueue, agent, model, WorkerOptions.newBuilder().build());
   }
 
   /** A worker with {@code workerOptions}, and {@code interceptors} added to its factory. */

@@ -28,7 +28,12 @@ import java.util.concurrent.TimeoutException;
  */
 public final class AgentsProcesses implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+  /**
+   * How long a background command may take to print its ready line: a JVM that starts, connects and
+   * opens its store takes seconds on an idle machine and much longer on a busy one.
+   */
+  private static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
 
   /** What a command printed, and how it exited. */
   public record Result(int exitCode, String out, String err) {
