@@ -166,6 +166,10 @@ class SubAgentTest extends SessionKitTest {
         .extracting(a -> a.approval().approvalId())
         .containsExactly(paused.approval().approvalId());
     assertThat(forecasts).hasValue(0);
+    // While it waits on its child, the parent is in the store: its session row, and the entry of
+    // the turn that called the sub-agent (its history, a reset and the console find it).
+    assertThat(kit.store.session("trip-2")).isPresent();
+    assertThat(kit.store.history("trip-2", 0)).isNotEmpty();
 
     DecisionOutcome outcome =
         kit.session("trip-2")

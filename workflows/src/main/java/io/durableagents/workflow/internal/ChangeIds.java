@@ -75,4 +75,13 @@ final class ChangeIds {
    * sub-agents, which no history before it has.
    */
   static final String SUB_AGENTS = "sub-agents";
+
+  /**
+   * A run that calls a sub-agent first writes its entries that wait for a later write (deferred to
+   * the next model turn, or held by turns), then starts the child: the parent's rows are in the
+   * store while it waits for the child, which may wait days for a decision. Before it, a new parent
+   * was "no session" to its history, reset and the console for that long. Only recorded by batches
+   * that call a sub-agent.
+   */
+  static final String SUB_AGENT_WAIT_SAVES = "sub-agent-wait-saves";
 }

@@ -52,6 +52,9 @@ final class ToolBatch {
   private int recorded;
   private int stateApplied;
 
+  /** Whether the batch wrote its waiting entries before a sub-agent call. */
+  private boolean savedForSubAgents;
+
   ToolBatch(
       Session session, AgentRun run, AgentSpec spec, List<ToolCall> calls, List<CallCheck> checks) {
     this.session = session;
@@ -103,6 +106,9 @@ final class ToolBatch {
       }
       int index = i;
       applyStateUpdates();
+      if (!savedForSubAgents && spec.tool(call.name()).isSubAgent()) {
+        saveBeforeWaitingOnSubAgents();
+      }
       inFlight.add(
           runner
               .run(call, index, state.businessState())
@@ -110,6 +116,19 @@ final class ToolBatch {
     }
     awaitAll(inFlight);
     recordPrefix(calls.size());
+  }
+
+  /**
+   * Writes the run's entries that wait for a later write before the batch's first sub-agent call
+   * starts: the parent waits on its child for as long as the child takes, and meanwhile its history
+   * and session row must be in the store ({@link ChangeIds#SUB_AGENT_WAIT_SAVES}).
+   */
+  private void saveBeforeWaitingOnSubAgents() {
+    savedForSubAgents = true;
+    if (Workflow.getVersion(ChangeIds.SUB_AGENT_WAIT_SAVES, Workflow.DEFAULT_VERSION, 1)
+        != Workflow.DEFAULT_VERSION) {
+      session.checkpoints.flush();
+    }
   }
 
   /** After a cancel: every call without a result gets {@code {"error": "cancelled"}}. */
