@@ -181,6 +181,32 @@ class ConcurrencyKeyTest {
   }
 
   @Test
+  void aRunWhoseLeaseCannotBeAskedFor_endsWhenCancelled() throws Exception {
+    try (SessionTestKit kit = kit()) {
+      // Something that no worker runs holds the workflow id of key 'stuck''s lock: asking for
+      // the lease never gets an answer.
+      kit.client
+          .newUntypedWorkflowStub(
+              "NoSuchWorkflow",
+              io.temporal.client.WorkflowOptions.newBuilder()
+                  .setWorkflowId(ConcurrencyKeyWorkflow.workflowId("stuck"))
+                  .setTaskQueue("nobody-polls")
+                  .build())
+          .start();
+      CompletableFuture<RunResult> run = sendKeyed(kit, "cs-a", "stuck");
+      await()
+          .atMost(WAIT)
+          .ignoreExceptions() // the send may not have started the session yet
+          .until(() -> kit.session("cs-a").status().concurrencyKey() != null);
+
+      kit.session("cs-a").cancel("the key's lock does not answer");
+
+      assertThat(run.get(30, TimeUnit.SECONDS).status()).isEqualTo(RunStatus.CANCELLED);
+      assertThat(timeline).isEmpty();
+    }
+  }
+
+  @Test
   void theAgentsDefaultKey_comesFromTheTrigger_andASentKeyWinsOverIt() throws Exception {
     try (SessionTestKit kit = kit()) {
       TriggerEnvelope trigger =

@@ -84,4 +84,11 @@ final class ChangeIds {
    * that call a sub-agent.
    */
   static final String SUB_AGENT_WAIT_SAVES = "sub-agent-wait-saves";
+
+  /**
+   * A cancel of a run that asks for its concurrency key's lease ends the ask (activity {@code
+   * AcquireLease}, retried without a limit) instead of waiting for its end: a lock that cannot
+   * answer no longer keeps the run from being cancelled. Only recorded by runs with a key.
+   */
+  static final String CANCELLABLE_LEASE_WAIT = "cancellable-lease-wait";
 }

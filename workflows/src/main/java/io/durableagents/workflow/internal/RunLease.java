@@ -76,18 +76,26 @@ final class RunLease {
   /**
    * Queues for the lease and waits for its grant, showing the run {@code queued}. The wait ends
    * with a {@code CanceledFailure} when the run is cancelled; the queue is left on {@link
-   * #release}. The acquire itself is not cancelled: it is quick, and once it returns the run knows
-   * whether it must give anything back.
+   * #release}. From {@link ChangeIds#CANCELLABLE_LEASE_WAIT} on, a cancel also ends the ask for the
+   * lease, which is quick unless the key's lock cannot answer (a workflow no worker runs under its
+   * id); before, the ask ran to its end whatever came, retried without a limit.
    */
   void acquire() {
     Workflow.getVersion(ChangeIds.CONCURRENCY_KEYS, Workflow.DEFAULT_VERSION, 1);
     requested = true;
-    Workflow.newDetachedCancellationScope(
-            () ->
-                place =
-                    Workflow.newActivityStub(LeaseActivities.class, ACQUIRE_OPTIONS)
-                        .acquireLease(request))
-        .run();
+    Runnable ask =
+        () ->
+            place =
+                Workflow.newActivityStub(LeaseActivities.class, ACQUIRE_OPTIONS)
+                    .acquireLease(request);
+    if (Workflow.getVersion(ChangeIds.CANCELLABLE_LEASE_WAIT, Workflow.DEFAULT_VERSION, 1)
+        == Workflow.DEFAULT_VERSION) {
+      Workflow.newDetachedCancellationScope(ask).run();
+    } else {
+      // A cancel ends the ask too: release() then leaves a queue the run may have joined, and a
+      // grant that comes all the same is given back (AgentSessionWorkflowImpl#leaseGranted).
+      ask.run();
+    }
     if (!granted) {
       session.state.statusChanged(RunStatus.QUEUED);
       session.show();
