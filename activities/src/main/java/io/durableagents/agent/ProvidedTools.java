@@ -74,7 +74,7 @@ final class ProvidedTools {
             "agent '{}' goes on without the tools of optional {}: {}",
             agent,
             provider.name(),
-            e.toString());
+            e.getMessage() == null ? e.toString() : e.getMessage());
         continue;
       }
       tools.sort(Comparator.comparing(Tool::name));

@@ -11,6 +11,9 @@ import io.durableagents.tools.ToolProvider;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.internal.wire.Decision;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -136,12 +139,35 @@ class ToolProviderTest {
             agent -> agent.addToolProvider(provider),
             io.temporal.worker.WorkerFactoryOptions.newBuilder());
 
-    RunResult failed = kit.send("p-3", "look it up");
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream logged = new ByteArrayOutputStream();
+    RunResult failed;
+    // slf4j-simple writes to the System.err of the moment.
+    System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
+    try {
+      failed = kit.send("p-3", "look it up");
+    } finally {
+      System.setErr(stderr);
+    }
 
     assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
     assertThat(failed.error().code()).isEqualTo(FailureTypes.AGENT_UNAVAILABLE);
     assertThat(failed.error().message())
         .contains("cannot list the tools of lookup service: connection refused");
     assertThat(toolsSeen).as("no model turn").isEmpty();
+    String log = logged.toString(StandardCharsets.UTF_8);
+    System.err.print(log);
+    assertThat(log.lines().filter(line -> line.contains("lookup service")).toList())
+        .as("one line per attempt at the run's start, naming the agent, the provider and why")
+        .hasSize(provider.listings.get())
+        .allSatisfy(
+            line ->
+                assertThat(line)
+                    .contains("WARN")
+                    .containsPattern(
+                        "Agent '[^']+' cannot list the tools of lookup service: connection refused"
+                            + " \\(run start, attempt [1-5] of 5\\)$"));
+    assertThat(provider.listings.get()).isEqualTo(5);
+    assertThat(log).doesNotContain("\tat ").doesNotContain("Caused by");
   }
 }

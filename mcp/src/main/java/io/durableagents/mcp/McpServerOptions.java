@@ -3,10 +3,13 @@ package io.durableagents.mcp;
 import io.durableagents.tools.ApprovalPolicy;
 import java.net.URI;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One MCP server an agent takes tools from: a process the worker starts and talks to over stdio
@@ -22,6 +25,16 @@ import java.util.Objects;
  * }</pre>
  */
 public final class McpServerOptions {
+  /**
+   * The longest tool or connect timeout: the MCP client waits in nanoseconds, a {@code long} of
+   * them (about 292 years).
+   */
+  public static final Duration MAX_TIMEOUT = Duration.ofNanos(Long.MAX_VALUE);
+
+  /** Headers the JDK's HTTP client sets itself and refuses to take from a caller. */
+  private static final Set<String> RESTRICTED_HEADERS =
+      Set.of("connection", "content-length", "expect", "host", "upgrade");
+
   private final String name;
   private final String command;
   private final List<String> args;
@@ -225,7 +238,13 @@ public final class McpServerOptions {
       return this;
     }
 
-    /** The options; refuses a server with neither or both of a command and a URL. */
+    /**
+     * The options; refuses what can never work, naming the field: neither or both of a command and
+     * a URL, an empty command, {@code headers} on a stdio server or {@code env} on an HTTP one, a
+     * header that is not a valid HTTP header (a space in its name, a line break in its value) or
+     * that the HTTP client sets itself, and a timeout that is not positive or longer than the
+     * client can wait ({@link #MAX_TIMEOUT}).
+     */
     public McpServerOptions build() {
       if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
         throw new IllegalArgumentException(
@@ -235,18 +254,97 @@ public final class McpServerOptions {
         throw new IllegalArgumentException(
             "MCP server '" + name + "' needs either a command (stdio) or a url (HTTP).");
       }
+      if (command != null && command.isBlank()) {
+        throw refused("command is empty: it names the program the worker starts, e.g. python3.");
+      }
+      if (command != null && !headers.isEmpty()) {
+        throw refused(
+            "headers are sent to an HTTP server (url); a stdio server (command) takes none (give it"
+                + " env instead).");
+      }
+      if (url != null && !env.isEmpty()) {
+        throw refused(
+            "env is the environment of a stdio server's process (command); an HTTP server (url)"
+                + " takes none (give it headers instead).");
+      }
       if (url != null && !("http".equals(url.getScheme()) || "https".equals(url.getScheme()))) {
-        throw new IllegalArgumentException(
-            "MCP server '" + name + "': url must be http or https, not " + url + ".");
+        throw refused("url must be http or https, not " + url + ".");
       }
+      if (url != null && (url.getHost() == null || url.getHost().isEmpty())) {
+        throw refused("url " + url + " names no host.");
+      }
+      headers.forEach(this::checkHeader);
       if (maxAttempts < 1) {
-        throw new IllegalArgumentException(
-            "MCP server '" + name + "': maxAttempts must be at least 1.");
+        throw refused("maxAttempts must be at least 1.");
       }
-      if (toolTimeout.isZero() || toolTimeout.isNegative() || connectTimeout.isZero()) {
-        throw new IllegalArgumentException("MCP server '" + name + "': timeouts must be positive.");
-      }
+      checkTimeout("toolTimeout", toolTimeout);
+      checkTimeout("connectTimeout", connectTimeout);
       return new McpServerOptions(this);
+    }
+
+    private void checkTimeout(String field, Duration timeout) {
+      if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(MAX_TIMEOUT) > 0) {
+        throw refused(
+            field
+                + " must be positive and at most "
+                + MAX_TIMEOUT.toDays()
+                + " days (the longest the MCP client can wait), got "
+                + timeout
+                + ".");
+      }
+    }
+
+    private IllegalArgumentException refused(String problem) {
+      return new IllegalArgumentException("MCP server '" + name + "': " + problem);
+    }
+
+    /**
+     * Refuses a header the HTTP client cannot send: a name that is not an RFC 9110 token (a space,
+     * a colon), a value with a line break or another control character, or a header the JDK's
+     * client sets itself (unless {@code jdk.httpclient.allowRestrictedHeaders} allows it).
+     */
+    private void checkHeader(String header, String value) {
+      if (header.isEmpty() || !header.chars().allMatch(Builder::isTokenChar)) {
+        throw refused(
+            "headers: '"
+                + header
+                + "' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only, no spaces"
+                + " or colons).");
+      }
+      for (int i = 0; i < value.length(); i++) {
+        char c = value.charAt(i);
+        if (c == '\r' || c == '\n') {
+          throw refused("headers." + header + ": the value holds a line break (CR or LF).");
+        }
+        if ((c < ' ' && c != '\t') || c == 0x7f || c > 0xff) {
+          throw refused(
+              "headers."
+                  + header
+                  + ": the value holds a character an HTTP header cannot carry (U+"
+                  + String.format(Locale.ROOT, "%04X", (int) c)
+                  + ").");
+        }
+      }
+      String lower = header.toLowerCase(Locale.ROOT);
+      if (RESTRICTED_HEADERS.contains(lower) && !allowedRestrictedHeaders().contains(lower)) {
+        throw refused("headers: '" + header + "' is set by the HTTP client itself.");
+      }
+    }
+
+    private static boolean isTokenChar(int c) {
+      return (c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+    }
+
+    private static Set<String> allowedRestrictedHeaders() {
+      String allowed = System.getProperty("jdk.httpclient.allowRestrictedHeaders", "");
+      Set<String> names = new HashSet<>();
+      for (String name : allowed.split(",", -1)) {
+        names.add(name.strip().toLowerCase(Locale.ROOT));
+      }
+      return names;
     }
   }
 }

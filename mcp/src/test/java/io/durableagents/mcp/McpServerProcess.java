@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** An {@link McpTestServer} serving streamable HTTP in a process of its own. */
+/** An {@link McpTestServer} serving streamable HTTP (or holding its port silent) in a process. */
 public final class McpServerProcess implements AutoCloseable {
   private final Process process;
   private final int port;
@@ -35,9 +35,21 @@ public final class McpServerProcess implements AutoCloseable {
 
   /** Starts an HTTP server on {@code port} (0: a free one) and waits until it serves. */
   public static McpServerProcess http(int port) throws Exception {
+    return start("http", port);
+  }
+
+  /**
+   * Starts a server that accepts connections on a free port and never answers on them, and waits
+   * until it listens.
+   */
+  public static McpServerProcess silent() throws Exception {
+    return start("silent", 0);
+  }
+
+  private static McpServerProcess start(String mode, int port) throws Exception {
     int chosen = port == 0 ? freePort() : port;
     Process process =
-        new ProcessBuilder(command("http", String.valueOf(chosen)))
+        new ProcessBuilder(command(mode, String.valueOf(chosen)))
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .start();
     CompletableFuture<Boolean> ready = new CompletableFuture<>();

@@ -10,6 +10,10 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,15 +24,21 @@ import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
 
 /**
- * A real MCP server written with the SDK, run as a process of its own by the tests: {@code stdio}
- * or {@code http PORT} (streamable HTTP at {@code /mcp}). Its tools:
+ * A real MCP server written with the SDK, run as a process of its own by the tests: {@code stdio},
+ * {@code noisy} (stdio, with lines that are not JSON-RPC on stdout: one when it starts, two before
+ * each answer), {@code http PORT} (streamable HTTP at {@code /mcp}), {@code silent PORT} (accepts
+ * connections on the port and never answers), or {@code exit CODE} (a server that writes {@value
+ * #EXIT_LINE} on stderr and exits with that code at once). Its tools:
  *
  * <ul>
  *   <li>{@code forecast {city}}: structured content with the city, a forecast and the server's pid;
  *   <li>{@code echo_meta {text}}: the text and the idempotency key the call's {@code _meta} held;
  *   <li>{@code slow {seconds}}: answers after that many seconds;
  *   <li>{@code broken}: a result marked as an error;
- *   <li>{@code bad_schema}: listed with an invalid input schema (a property of type 42).
+ *   <li>{@code bad_schema}: listed with an invalid input schema (a property of type 42);
+ *   <li>{@code content {block}}: a result of one content block, the {@code block} argument (a
+ *       content block's JSON, e.g. {@code {"type": "image", "data": ..., "mimeType": ...}}) read as
+ *       the SDK's {@code McpSchema.Content} and sent back.
  * </ul>
  *
  * Its first line on stderr is {@value #READY} once it serves.
@@ -36,16 +46,35 @@ import org.apache.catalina.startup.Tomcat;
 public final class McpTestServer {
   public static final String READY = "mcp-test-server ready";
 
+  /** What the server writes on stderr in {@code exit} mode before it exits. */
+  public static final String EXIT_LINE = "mcp-test-server: the forecast database is missing";
+
+  /** What the server writes on stdout in {@code noisy} mode, besides its JSON-RPC messages. */
+  public static final List<String> NOISE =
+      List.of("mcp-test-server starting", "{\"log\": \"about to answer\"}", "42");
+
+  private static boolean noisy;
+
   private static final McpJsonMapper JSON =
       new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper());
 
   private McpTestServer() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length > 0 && "http".equals(args[0])) {
-      serveHttp(Integer.parseInt(args[1]));
-    } else {
-      serveStdio();
+    String mode = args.length > 0 ? args[0] : "stdio";
+    switch (mode) {
+      case "http" -> serveHttp(Integer.parseInt(args[1]));
+      case "silent" -> holdSilent(Integer.parseInt(args[1]));
+      case "exit" -> {
+        System.err.println(EXIT_LINE);
+        System.exit(Integer.parseInt(args[1]));
+      }
+      case "noisy" -> {
+        noisy = true;
+        System.out.println(NOISE.get(0));
+        serveStdio();
+      }
+      default -> serveStdio();
     }
   }
 
@@ -59,6 +88,17 @@ public final class McpTestServer {
     }
     server.close();
     System.exit(0);
+  }
+
+  /** Accepts every connection and keeps it open without a byte: a server that hangs. */
+  @SuppressWarnings("resource") // the sockets live as long as the process
+  private static void holdSilent(int port) throws IOException {
+    ServerSocket socket = new ServerSocket(port);
+    System.err.println(READY);
+    List<Socket> held = new ArrayList<>();
+    while (held.add(socket.accept())) {
+      System.err.println("mcp-test-server: holding connection " + held.size() + " silent");
+    }
   }
 
   private static void serveHttp(int port) throws Exception {
@@ -142,7 +182,18 @@ public final class McpTestServer {
                     "bad_schema",
                     "Listed with an invalid schema",
                     "{\"type\":\"object\",\"properties\":{\"x\":{\"type\":42}}}",
-                    (exchange, request) -> structured(Map.of("ran", true)))))
+                    (exchange, request) -> structured(Map.of("ran", true))),
+                tool(
+                    "content",
+                    "Answers with the content block it is given",
+                    "{\"type\":\"object\",\"properties\":{\"block\":{\"type\":\"object\"}}}",
+                    (exchange, request) ->
+                        CallToolResult.builder()
+                            .content(
+                                List.of(
+                                    JSON.convertValue(
+                                        request.arguments().get("block"), McpSchema.Content.class)))
+                            .build())))
         .build();
   }
 
@@ -162,7 +213,16 @@ public final class McpTestServer {
                 .description(description)
                 .inputSchema(JSON, schema)
                 .build())
-        .callHandler(handler)
+        .callHandler(
+            (exchange, request) -> {
+              if (noisy) {
+                // Written before the answer, on the stdout the answer goes to.
+                System.out.println(NOISE.get(1));
+                System.out.println(NOISE.get(2));
+                System.out.flush();
+              }
+              return handler.apply(exchange, request);
+            })
         .build();
   }
 

@@ -42,7 +42,7 @@ class McpToolProviderTest {
     assertThat(tools)
         .extracting(Tool::name)
         .as("bad_schema is left out")
-        .containsExactlyInAnyOrder("broken", "echo_meta", "forecast", "slow");
+        .containsExactlyInAnyOrder("broken", "content", "echo_meta", "forecast", "slow");
     Tool echo = tool(tools, "echo_meta");
     assertThat(echo.inputSchema().at("/properties/text/type").asText()).isEqualTo("string");
     assertThat(tool(tools, "slow").needsApproval(JSON.createObjectNode())).isTrue();
@@ -84,7 +84,8 @@ class McpToolProviderTest {
     assertThatThrownBy(() -> inFlight.get(10, TimeUnit.SECONDS))
         .as("the call in flight fails well before its 30 s")
         .hasCauseInstanceOf(RetryableToolException.class)
-        .hasMessageContaining("MCP server 'test'");
+        .hasMessageContaining("MCP server 'test' did not answer the call")
+        .hasMessageContaining("the process exited with code 137");
     JsonNode again = call(forecast, "{\"city\": \"Oslo\"}", "k2");
     assertThat(again.at("/structuredContent/forecast").asText()).isEqualTo("sunny");
     assertThat(again.at("/structuredContent/pid").asLong()).isNotEqualTo(firstPid);
@@ -203,7 +204,7 @@ class McpToolProviderTest {
 
     assertThat(agent.tools())
         .extracting(Tool::name)
-        .containsExactly("forecast", "broken", "echo_meta", "slow");
+        .containsExactly("forecast", "broken", "content", "echo_meta", "slow");
     assertThat(agent.tool("forecast")).isSameAs(ownForecast);
     assertThat(agent.tool("echo_meta")).isNotNull();
   }

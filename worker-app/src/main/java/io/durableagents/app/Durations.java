@@ -20,7 +20,10 @@ public final class Durations {
 
   private Durations() {}
 
-  /** The duration {@code text} means, or empty when it is none of the forms or negative. */
+  /**
+   * The duration {@code text} means, or empty when it is none of the forms, negative, or more than
+   * a {@link Duration} holds.
+   */
   public static Optional<Duration> parse(String text) {
     String value = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
     if (value.startsWith("p")) {
@@ -34,19 +37,24 @@ public final class Durations {
     Matcher part = PART.matcher(value);
     Duration total = Duration.ZERO;
     int end = 0;
-    while (part.find() && part.start() == end) {
-      long amount = Long.parseLong(part.group(1));
-      total =
-          total.plus(
-              switch (part.group(2)) {
-                case "ms" -> Duration.ofMillis(amount);
-                case "s" -> Duration.ofSeconds(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                case "h" -> Duration.ofHours(amount);
-                case "d" -> Duration.ofDays(amount);
-                default -> Duration.ofDays(7 * amount);
-              });
-      end = part.end();
+    try {
+      while (part.find() && part.start() == end) {
+        long amount = Long.parseLong(part.group(1));
+        total =
+            total.plus(
+                switch (part.group(2)) {
+                  case "ms" -> Duration.ofMillis(amount);
+                  case "s" -> Duration.ofSeconds(amount);
+                  case "m" -> Duration.ofMinutes(amount);
+                  case "h" -> Duration.ofHours(amount);
+                  case "d" -> Duration.ofDays(amount);
+                  default -> Duration.ofDays(Math.multiplyExact(7, amount));
+                });
+        end = part.end();
+      }
+    } catch (NumberFormatException | ArithmeticException e) {
+      // More than a Duration holds (or a long): no duration anything can wait.
+      return Optional.empty();
     }
     return end == value.length() && end > 0 ? Optional.of(total) : Optional.empty();
   }

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.regex.Pattern;
 
 /**
- * Refuses a stdio server's command that cannot run before the SDK tries it: the SDK reports a
- * process that did not start only when the client's initialization times out.
+ * Refuses a stdio server's command that cannot run before its process is started, in words that say
+ * why: not on the PATH, no executable file.
  */
 final class Commands {
   private Commands() {}
@@ -16,7 +16,7 @@ final class Commands {
   static void requireRunnable(McpServerOptions options) {
     String command = options.command();
     if (command.contains(File.separator)) {
-      if (!Files.isExecutable(Path.of(command))) {
+      if (!isExecutableFile(Path.of(command))) {
         throw notFound(options, "no executable file " + command);
       }
       return;
@@ -24,12 +24,16 @@ final class Commands {
     String path = System.getenv("PATH");
     if (path != null) {
       for (String dir : path.split(Pattern.quote(File.pathSeparator), -1)) {
-        if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
+        if (!dir.isEmpty() && isExecutableFile(Path.of(dir, command))) {
           return;
         }
       }
     }
     throw notFound(options, "'" + command + "' is not on the PATH");
+  }
+
+  private static boolean isExecutableFile(Path path) {
+    return Files.isRegularFile(path) && Files.isExecutable(path);
   }
 
   private static IllegalStateException notFound(McpServerOptions options, String why) {

@@ -4,24 +4,29 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.mcp.McpServerOptions;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.net.URI;
-import java.util.HashMap;
-import java.util.Map;
+import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
+import java.net.ConnectException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The worker's one client of an MCP server, shared by all calls: opened on first use (a stdio
  * server's process is started then), and opened again after a call found it broken (the process
- * died, the HTTP server went away), so a restarted server is reached again.
+ * died, the HTTP server went away), so a restarted server is reached again. Failures are worded for
+ * the people who run the worker: what happened to the server, never the client library's own words.
  */
 public final class McpConnection implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(McpConnection.class);
@@ -36,8 +41,26 @@ public final class McpConnection implements AutoCloseable {
   private static final JsonSchemaValidator NOT_CHECKED =
       (schema, content) -> JsonSchemaValidator.ValidationResponse.asValid(null);
 
+  /** The status the SDK's HTTP transport puts in its messages ("... Status code:404, ..."). */
+  private static final Pattern HTTP_STATUS = Pattern.compile("(?i)status code:\\s*(\\d{3})");
+
+  /** An open client, and the process behind it for a stdio server (else null). */
+  static final class Session {
+    private final McpSyncClient client;
+    private final StdioTransport stdio;
+
+    private Session(McpSyncClient client, StdioTransport stdio) {
+      this.client = client;
+      this.stdio = stdio;
+    }
+
+    McpSyncClient client() {
+      return client;
+    }
+  }
+
   private final McpServerOptions options;
-  private McpSyncClient client;
+  private Session session;
   private boolean closed;
 
   public McpConnection(McpServerOptions options) {
@@ -45,27 +68,40 @@ public final class McpConnection implements AutoCloseable {
   }
 
   /**
-   * The open client, opening it first if needed.
+   * The open session, opening it first if needed.
    *
-   * @throws IllegalStateException naming the server when it cannot be started or reached
+   * @throws IllegalStateException naming the server and saying why, when it cannot be started or
+   *     reached
    */
-  public synchronized McpSyncClient client() {
+  synchronized Session session() {
     if (closed) {
       throw new IllegalStateException("MCP server '" + options.name() + "': connection closed");
     }
-    if (client == null) {
-      client = open();
+    if (session == null) {
+      session = open();
     }
-    return client;
+    return session;
   }
 
-  /** Drops {@code broken} (if it is still the open client), so the next call opens another. */
-  public synchronized void reset(McpSyncClient broken) {
-    if (client == broken && client != null) {
-      log.info("MCP server '{}': connection lost, it is opened again on the next call", name());
+  /** Drops {@code broken} (if it is still the open session), so the next call opens another. */
+  void reset(Session broken) {
+    drop(broken, broken.stdio == null ? null : broken.stdio.lost());
+  }
+
+  /**
+   * Drops {@code broken} if it is still the open session; {@code lost} says why its process ended
+   * (null: a request found the connection broken).
+   */
+  private synchronized void drop(Session broken, String lost) {
+    if (session == broken && session != null) {
+      if (lost != null) {
+        log.warn("MCP server '{}': {}; it is started again on the next call", name(), lost);
+      } else {
+        log.info("MCP server '{}': connection lost, it is opened again on the next call", name());
+      }
       // Not gracefully: the peer is gone, and closing fails the calls still waiting on it.
-      client.close();
-      client = null;
+      session.client.close();
+      session = null;
     }
   }
 
@@ -76,14 +112,71 @@ public final class McpConnection implements AutoCloseable {
   @Override
   public synchronized void close() {
     closed = true;
-    if (client != null) {
-      closeQuietly(client);
-      client = null;
+    if (session != null) {
+      closeQuietly(session.client);
+      session = null;
     }
   }
 
-  private McpSyncClient open() {
-    McpClientTransport transport = transport();
+  /**
+   * What went wrong with a request of {@code session} that failed with {@code failure}, waited for
+   * up to {@code timeout}: "the process exited with code 3 (stderr: ...)", "no answer within 1m",
+   * "cannot connect to localhost:3001 (connection refused)", "HTTP 404"...
+   */
+  String why(Session session, Throwable failure, Duration timeout) {
+    if (session != null && session.stdio != null) {
+      String lost = session.stdio.lost();
+      if (lost != null) {
+        return lost;
+      }
+    }
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof TimeoutException) {
+        return "no answer within " + words(timeout);
+      }
+      if (cause instanceof HttpConnectTimeoutException) {
+        return "no connection within " + words(options.connectTimeout());
+      }
+      if (cause instanceof HttpTimeoutException) {
+        return "no answer within " + words(timeout);
+      }
+      if (cause instanceof UnresolvedAddressException) {
+        return "unknown host " + options.url().getHost();
+      }
+      if (cause instanceof ConnectException) {
+        if (find(cause, UnresolvedAddressException.class) != null) {
+          return "unknown host " + options.url().getHost();
+        }
+        String message = cause.getMessage();
+        // The JDK's HTTP client says nothing of a refused connection but its type.
+        return message == null || message.isBlank() ? "connection refused" : message;
+      }
+      if (cause instanceof McpHttpClientTransportAuthorizationException refused) {
+        return "HTTP "
+            + refused.getResponseInfo().statusCode()
+            + ": the server refused the request's credentials (its headers)";
+      }
+      if (cause instanceof McpTransportSessionNotFoundException) {
+        return "the server no longer knows the MCP session";
+      }
+      Matcher status = cause.getMessage() == null ? null : HTTP_STATUS.matcher(cause.getMessage());
+      if (status != null && status.find()) {
+        return "HTTP " + status.group(1) + ("404".equals(status.group(1)) ? " (not found)" : "");
+      }
+      if (cause.getMessage() != null && cause.getMessage().startsWith("Failed to send message")) {
+        // The SDK's words for a status it has no case for (a 5xx), without the status.
+        return "the server answered with an HTTP error";
+      }
+    }
+    return rootMessage(failure);
+  }
+
+  private Session open() {
+    if (options.command() != null) {
+      Commands.requireRunnable(options);
+    }
+    StdioTransport stdio = options.command() != null ? new StdioTransport(options) : null;
+    McpClientTransport transport = stdio != null ? stdio : new HttpTransport(options);
     McpSyncClient opened =
         McpClient.sync(transport)
             .clientInfo(new McpSchema.Implementation("durable-agents", "0.2.0"))
@@ -91,70 +184,40 @@ public final class McpConnection implements AutoCloseable {
             .initializationTimeout(options.connectTimeout())
             .jsonSchemaValidator(NOT_CHECKED)
             .build();
+    Session opening = new Session(opened, stdio);
+    if (stdio != null) {
+      // A process that ends fails what waits on it at once (the handshake, the calls in flight)
+      // rather than letting it wait out its timeout, and the next call starts the server again.
+      stdio.onLost(
+          () -> {
+            try {
+              opened.close();
+            } catch (RuntimeException e) {
+              // The SDK's client fails to close while its handshake has not begun: nothing waits
+              // then, and the handshake's first message fails on the ended process.
+              log.debug("MCP server '{}': closing the client failed: {}", name(), e.toString());
+            }
+            drop(opening, stdio.lost());
+          });
+    }
     try {
       opened.initialize();
     } catch (RuntimeException e) {
+      String why = why(opening, e, options.connectTimeout());
       closeQuietly(opened);
       throw new IllegalStateException(
           "MCP server '"
               + name()
               + "' cannot be "
-              + (options.command() != null ? "started (" + options.command() + ")" : "reached")
+              + (stdio != null
+                  ? "started (" + options.command() + ")"
+                  : "reached at " + options.url())
               + ": "
-              + rootMessage(e),
+              + why,
           e);
     }
     log.info("MCP server '{}': connected", name());
-    if (transport instanceof StdioClientTransport stdio) {
-      watchExit(stdio, opened);
-    }
-    return opened;
-  }
-
-  /**
-   * When a stdio server's process ends, the client is dropped at once: its waiting calls fail (to
-   * be retried) rather than wait out their timeout, and the next call starts the server again.
-   */
-  private void watchExit(StdioClientTransport stdio, McpSyncClient opened) {
-    Thread watch =
-        new Thread(
-            () -> {
-              stdio.awaitForExit();
-              reset(opened);
-            },
-            "mcp-exit-" + name());
-    watch.setDaemon(true);
-    watch.start();
-  }
-
-  // customizeRequest is deprecated in the MCP SDK for an async customizer; this synchronous header
-  // copy is what it still supports, and the replacement adds nothing for fixed headers.
-  @SuppressWarnings("deprecation")
-  private McpClientTransport transport() {
-    if (options.command() != null) {
-      Commands.requireRunnable(options);
-      Map<String, String> env = new HashMap<>(System.getenv());
-      env.putAll(options.env());
-      StdioClientTransport stdio =
-          new StdioClientTransport(
-              ServerParameters.builder(options.command()).args(options.args()).env(env).build(),
-              JSON);
-      stdio.setStdErrorHandler(line -> log.debug("MCP server '{}' stderr: {}", name(), line));
-      return stdio;
-    }
-    URI url = options.url();
-    String base = url.getScheme() + "://" + url.getRawAuthority();
-    String endpoint =
-        url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-    if (url.getRawQuery() != null) {
-      endpoint += "?" + url.getRawQuery();
-    }
-    return HttpClientStreamableHttpTransport.builder(base)
-        .endpoint(endpoint)
-        .jsonMapper(JSON)
-        .connectTimeout(options.connectTimeout())
-        .customizeRequest(request -> options.headers().forEach(request::header))
-        .build();
+    return opening;
   }
 
   private void closeQuietly(McpSyncClient closing) {
@@ -166,6 +229,27 @@ public final class McpConnection implements AutoCloseable {
       log.debug("MCP server '{}': closing the client failed: {}", name(), e.toString());
       closing.close();
     }
+  }
+
+  private static <T extends Throwable> T find(Throwable failure, Class<T> type) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (type.isInstance(cause)) {
+        return type.cast(cause);
+      }
+    }
+    return null;
+  }
+
+  /** A timeout in words: "20s", "1m", "1500ms", "2h". */
+  static String words(Duration duration) {
+    if (duration.toMillis() % 1000 != 0 || duration.toMillis() < 1000) {
+      return duration.toMillis() + "ms";
+    }
+    long seconds = duration.toSeconds();
+    if (seconds % 3600 == 0) {
+      return seconds / 3600 + "h";
+    }
+    return seconds % 60 == 0 ? seconds / 60 + "m" : seconds + "s";
   }
 
   /** The innermost message of a failure, for errors that name the server. */

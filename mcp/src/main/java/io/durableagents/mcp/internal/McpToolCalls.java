@@ -46,7 +46,8 @@ public final class McpToolCalls {
    * The server's tools the agent takes, as listed now; invalid ones are left out with a warning.
    */
   public List<Tool> list() {
-    McpSyncClient client = connection.client();
+    McpConnection.Session session = connection.session();
+    McpSyncClient client = session.client();
     List<McpSchema.Tool> listed = new ArrayList<>();
     try {
       McpSchema.ListToolsResult page = client.listTools();
@@ -60,13 +61,10 @@ public final class McpToolCalls {
       throw new IllegalStateException(
           "MCP server '" + options.name() + "' refused to list its tools: " + e.getMessage(), e);
     } catch (RuntimeException e) {
-      connection.reset(client);
+      String why = connection.why(session, e, options.toolTimeout());
+      connection.reset(session);
       throw new IllegalStateException(
-          "MCP server '"
-              + options.name()
-              + "' did not list its tools: "
-              + McpConnection.rootMessage(e),
-          e);
+          "MCP server '" + options.name() + "' did not list its tools: " + why, e);
     }
     List<Tool> tools = new ArrayList<>();
     for (McpSchema.Tool tool : listed) {
@@ -114,9 +112,9 @@ public final class McpToolCalls {
 
   /** Runs one call of tool {@code name}; its result as the server gave it. */
   JsonNode call(String name, JsonNode arguments, ToolContext context) {
-    McpSyncClient client;
+    McpConnection.Session session;
     try {
-      client = connection.client();
+      session = connection.session();
     } catch (IllegalStateException e) {
       throw new RetryableToolException(e.getMessage(), e);
     }
@@ -129,7 +127,7 @@ public final class McpToolCalls {
             meta);
     McpSchema.CallToolResult result;
     try {
-      result = client.callTool(request);
+      result = session.client().callTool(request);
     } catch (McpError e) {
       // The server answered: another attempt gets the same answer.
       throw new IllegalStateException(
@@ -138,30 +136,31 @@ public final class McpToolCalls {
       if (context.isCancelled()) {
         throw e;
       }
-      connection.reset(client);
+      String why = connection.why(session, e, options.toolTimeout());
+      connection.reset(session);
       throw new RetryableToolException(
-          "MCP server '"
-              + options.name()
-              + "' did not answer the call: "
-              + McpConnection.rootMessage(e),
-          e);
+          "MCP server '" + options.name() + "' did not answer the call: " + why, e);
     }
     return result(result);
   }
 
   /**
    * The result the model sees: the server's structured content when it sent some, else its content
-   * blocks; a result the server marked as an error says so.
+   * blocks as it sent them, each with its {@code type} (text, image, audio, resource,
+   * resource_link); a result the server marked as an error says so.
    */
   private static JsonNode result(McpSchema.CallToolResult result) {
+    // The whole result, not its content list alone: the blocks' type is written from the list's
+    // declared element type (McpSchema.Content), which a list on its own has lost.
+    JsonNode sent = MAPPER.valueToTree(result);
     ObjectNode json = MAPPER.createObjectNode();
     if (Boolean.TRUE.equals(result.isError())) {
       json.put("isError", true);
     }
     if (result.structuredContent() != null) {
-      json.set("structuredContent", MAPPER.valueToTree(result.structuredContent()));
+      json.set("structuredContent", sent.get("structuredContent"));
     } else {
-      json.set("content", MAPPER.valueToTree(result.content()));
+      json.set("content", sent.has("content") ? sent.get("content") : MAPPER.createArrayNode());
     }
     return json;
   }

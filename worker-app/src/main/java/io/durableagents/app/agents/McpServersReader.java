@@ -86,7 +86,6 @@ final class McpServersReader {
     }
     if (command != null) {
       options.setCommand(command, strings(node, path, "args"));
-      options.setEnv(stringMap(node, path, "env"));
     } else {
       try {
         options.setUrl(new URI(url));
@@ -94,8 +93,10 @@ final class McpServersReader {
         reader.problem(LocatedTree.child(path, "url"), "not a URL: " + e.getMessage());
         return null;
       }
-      options.setHeaders(stringMap(node, path, "headers"));
     }
+    // Both are read for either kind of server: the options refuse the one that cannot apply.
+    options.setEnv(stringMap(node, path, "env"));
+    options.setHeaders(stringMap(node, path, "headers"));
     JsonNode optional = node.get("optional");
     if (optional != null) {
       if (optional.isBoolean()) {
@@ -121,7 +122,11 @@ final class McpServersReader {
     try {
       return options.build();
     } catch (IllegalArgumentException e) {
-      reader.problem(path, e.getMessage());
+      // The options name the server and the field; the path names the server already.
+      String prefix = "MCP server '" + name + "': ";
+      String message = e.getMessage();
+      reader.problem(
+          path, message.startsWith(prefix) ? message.substring(prefix.length()) : message);
       return null;
     }
   }

@@ -360,6 +360,48 @@ class AgentsFileTest {
   }
 
   @Test
+  void mcpServers_thatCanNeverWork_areRefusedAtLoad_namingTheField() {
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                mcpServers:
+                  empty:
+                    command: ''
+                  stdio-headers:
+                    command: python3
+                    headers: {Authorization: "Bearer abc"}
+                  crlf:
+                    url: http://localhost/mcp
+                    headers: {Authorization: "Bearer abc\\r\\nX-Admin: yes"}
+                  spaced:
+                    url: http://localhost/mcp
+                    headers: {"X Token": abc}
+                  forever:
+                    url: http://localhost/mcp
+                    toolTimeout: 1000000d
+                  huge:
+                    url: http://localhost/mcp
+                    connectTimeout: 99999999999999999999s
+                agents:
+                  - name: a
+                """))
+        .containsExactly(
+            "agents.yaml:2: mcpServers.empty: command is empty: it names the program the worker"
+                + " starts, e.g. python3.",
+            "agents.yaml:4: mcpServers.stdio-headers: headers are sent to an HTTP server (url); a"
+                + " stdio server (command) takes none (give it env instead).",
+            "agents.yaml:7: mcpServers.crlf: headers.Authorization: the value holds a line break"
+                + " (CR or LF).",
+            "agents.yaml:10: mcpServers.spaced: headers: 'X Token' is not a header name (letters,"
+                + " digits and !#$%&'*+-.^_`|~ only, no spaces or colons).",
+            "agents.yaml:13: mcpServers.forever: toolTimeout must be positive and at most 106751"
+                + " days (the longest the MCP client can wait), got PT24000000H.",
+            "agents.yaml:18: mcpServers.huge.connectTimeout: expected a positive duration such as"
+                + " PT10M, 10m, 30s or P7D, got a string (\"99999999999999999999s\")");
+  }
+
+  @Test
   void unknownFields_areProblems_withASuggestionForNearMisses() {
     assertThat(
             problems(
