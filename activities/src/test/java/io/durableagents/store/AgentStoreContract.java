@@ -1219,7 +1219,17 @@ abstract class AgentStoreContract {
     String session = newSessionId();
     List<Message> transcript = conversation();
     store.saveCheckpoint(
-        save(session, "exec-1", 1, 0, RunStatus.IN_PROGRESS, null, 0, transcript.subList(0, 2)));
+        save(
+            session,
+            "exec-1",
+            1,
+            0,
+            RunStatus.IN_PROGRESS,
+            null,
+            0,
+            transcript.subList(0, 2),
+            new Usage(10, 3),
+            500L));
     store.saveCheckpoint(
         save(session, "exec-1", 1, 1, RunStatus.IN_PROGRESS, null, 2, transcript.subList(2, 3)));
     store.saveCheckpoint(
@@ -1231,7 +1241,9 @@ abstract class AgentStoreContract {
             RunStatus.FINISHED,
             FinishReason.STOP,
             3,
-            transcript.subList(3, 4)));
+            transcript.subList(3, 4),
+            new Usage(30, 9),
+            500L));
     String reset = "reset to step 0 at 2026-12-04T01:30:00Z";
 
     CheckpointStore.ResetPoint point = store.reset(session, "exec-2", 0, reset).orElseThrow();
@@ -1244,7 +1256,11 @@ abstract class AgentStoreContract {
     assertThat(row.messageCount()).isEqualTo(2);
     assertThat(row.lastStep()).isEqualTo(2);
     assertThat(row.resetTo()).isZero();
-    assertThat(row.status()).isEqualTo(RunStatus.IN_PROGRESS);
+    // Where the session's status stands too: the entry's run does not go on, and the totals are
+    // the entry's (the superseded entries' tokens are not counted).
+    assertThat(row.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(point.session().usage()).isEqualTo(new Usage(30, 9));
+    assertThat(row.usage()).isEqualTo(new Usage(10, 3));
     assertThat(store.readMessages(session, 2)).containsExactlyElementsOf(transcript.subList(0, 2));
     assertThatThrownBy(() -> store.readMessages(session, 3)).isInstanceOf(StoreException.class);
     // Where the session stands is the reset entry, not the newer entries it superseded.

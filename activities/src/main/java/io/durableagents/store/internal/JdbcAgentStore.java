@@ -9,6 +9,7 @@ import io.durableagents.projection.internal.StoredApproval;
 import io.durableagents.projection.internal.StoredEntry;
 import io.durableagents.projection.internal.StoredSession;
 import io.durableagents.session.RunRecord;
+import io.durableagents.session.RunStatus;
 import io.durableagents.session.StepRecord;
 import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.store.AgentStore;
@@ -277,13 +278,18 @@ public final class JdbcAgentStore implements CheckpointStore {
               connection, Sql.COPY_SUPERSEDED_MESSAGES, resetId, sessionId, sessionId, step);
           executeUpdate(connection, Sql.SUPERSEDE_ENTRIES, resetId, sessionId, step);
           StoredEntry at = entry.get();
+          // The status and totals the session's status shows from now on: a run the entry was
+          // in the middle of does not go on, so its session stands finished.
+          RunStatus status = RunStatus.settled(at.status()) ? at.status() : RunStatus.FINISHED;
           executeUpdate(
               connection,
               Sql.RESET_SESSION,
               executionId,
-              at.status().value(),
+              status.value(),
               at.messageCount(),
               at.transcriptHash(),
+              at.usage().inputTokens(),
+              at.usage().outputTokens(),
               step,
               sessionId);
           executeUpdate(connection, Sql.DELETE_MESSAGES_FROM, sessionId, at.messageCount());

@@ -247,12 +247,14 @@ public final class Sql {
 
   /**
    * A reset's workflow execution takes the session over, standing at the reset entry again
-   * (parameters: execution id, status, message count, transcript hash, reset step, session). The
-   * row keeps its newest step, so the new line's entries are numbered after the superseded ones.
+   * (parameters: execution id, status, message count, transcript hash, input and output tokens,
+   * reset step, session). The row keeps its newest step, so the new line's entries are numbered
+   * after the superseded ones.
    */
   public static final String RESET_SESSION =
       "UPDATE agent_sessions SET execution_id = ?, closed_at = NULL, status = ?,"
-          + " message_count = ?, transcript_hash = ?, reset_to = ? WHERE session_id = ?";
+          + " message_count = ?, transcript_hash = ?, input_tokens = ?, output_tokens = ?,"
+          + " reset_to = ? WHERE session_id = ?";
 
   public static final String DELETE_SUPERSEDED_MESSAGES =
       "DELETE FROM agent_superseded_messages WHERE session_id = ?";
