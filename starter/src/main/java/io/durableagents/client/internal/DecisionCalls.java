@@ -1,8 +1,12 @@
 package io.durableagents.client.internal;
 
+import io.durableagents.client.ApprovalNotFoundException;
+import io.durableagents.client.ApprovalRow;
 import io.durableagents.client.DecisionOptions;
 import io.durableagents.client.InvalidInputException;
+import io.durableagents.client.ProjectionReader;
 import io.durableagents.client.SessionIds;
+import io.durableagents.client.SessionNotFoundException;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.internal.wire.AgentSessionWorkflow;
 import io.durableagents.workflow.internal.wire.Decision;
@@ -11,6 +15,7 @@ import io.temporal.client.UpdateOptions;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowUpdateStage;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** Decisions on a session's pending approvals: update {@code approve}, answered once taken. */
@@ -38,7 +43,7 @@ public final class DecisionCalls {
           sessionId,
           () -> WorkflowClient.startUpdate(stub::approve, decision, completed).getResult());
     } catch (RuntimeException e) {
-      throw refused(sessionId, e);
+      throw settledElsewhere(sessionId, approvalId, refused(sessionId, e));
     }
   }
 
@@ -52,7 +57,49 @@ public final class DecisionCalls {
     return calls.updateAsync(
         sessionId,
         () -> WorkflowClient.startUpdate(stub::approve, decision, accepted),
-        e -> refused(sessionId, e));
+        e -> settledElsewhere(sessionId, approvalId, refused(sessionId, e)));
+  }
+
+  /**
+   * A decision for an approval that the running workflow does not know, or for a session whose
+   * workflow is closed: when the projection holds the approval settled (cancelled by a forced close
+   * or reset, decided, expired), it is already decided, not unknown. {@code refusal} as it is
+   * otherwise.
+   */
+  private RuntimeException settledElsewhere(
+      String sessionId, String approvalId, RuntimeException refusal) {
+    boolean unknown =
+        refusal instanceof SessionNotFoundException
+            || (refusal instanceof ApprovalNotFoundException notFound
+                && !notFound.alreadyDecided());
+    ProjectionReader projection = calls.options().getProjection();
+    if (!unknown || projection == null) {
+      return refusal;
+    }
+    Optional<ApprovalRow> settled;
+    try {
+      settled =
+          projection.approvals(sessionId, false).stream()
+              .filter(row -> row.approvalId().equals(approvalId) && !row.isPending())
+              .findFirst();
+    } catch (RuntimeException e) {
+      refusal.addSuppressed(e);
+      return refusal;
+    }
+    return settled
+        .<RuntimeException>map(
+            row ->
+                new ApprovalNotFoundException(
+                    "Approval "
+                        + approvalId
+                        + " of session '"
+                        + sessionId
+                        + "' is already decided: "
+                        + row.status().value()
+                        + (row.decidedBy() == null ? "" : " by " + row.decidedBy())
+                        + ".",
+                    true))
+        .orElse(refusal);
   }
 
   private static RuntimeException refused(String sessionId, RuntimeException e) {

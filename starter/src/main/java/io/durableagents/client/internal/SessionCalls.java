@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -80,7 +81,8 @@ public final class SessionCalls {
         // settles.
         result = calls.call(sessionId, () -> stub.send(ATTACH));
       } catch (RuntimeException e) {
-        throw waitFailure(sessionId, e);
+        RuntimeException failure = waitFailure(sessionId, e);
+        result = lastResultIfClosed(sessionId, failure).orElseThrow(() -> failure);
       }
       // The session continued as new while we waited: attach to its next workflow run.
     } while (result != null && result.isContinued());
@@ -103,7 +105,31 @@ public final class SessionCalls {
             sessionId,
             () -> WorkflowClient.startUpdate(stub::send, ATTACH, accepted),
             e -> waitFailure(sessionId, e));
-    return settledAsync(sessionId, answer);
+    return settledAsync(sessionId, answer)
+        .exceptionallyCompose(
+            e -> {
+              Throwable cause = e instanceof CompletionException ? e.getCause() : e;
+              Optional<RunResult> last =
+                  cause instanceof RuntimeException failure
+                      ? lastResultIfClosed(sessionId, failure)
+                      : Optional.empty();
+              return last.map(r -> CompletableFuture.completedFuture(withMessages(r)))
+                  .orElseGet(() -> CompletableFuture.failedFuture(cause));
+            });
+  }
+
+  /**
+   * The last run's result of a closed session whose workflow Temporal still keeps (a wait for its
+   * run finds no running workflow, {@code failure}), as its status query answers it; empty for
+   * anything else.
+   */
+  private Optional<RunResult> lastResultIfClosed(String sessionId, RuntimeException failure) {
+    if (!(failure instanceof SessionNotFoundException)) {
+      return Optional.empty();
+    }
+    return status(sessionId)
+        .filter(status -> status.lifecycle() == SessionLifecycle.CLOSED)
+        .map(SessionStatus::lastResult);
   }
 
   private static RuntimeException waitFailure(String sessionId, RuntimeException e) {

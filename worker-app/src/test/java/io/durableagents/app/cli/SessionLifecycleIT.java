@@ -207,6 +207,17 @@ class SessionLifecycleIT {
           .singleElement()
           .satisfies(a -> assertThat(a.status()).isEqualTo(ApprovalStatus.CANCELLED));
     }
+    // The approval the forced close cancelled is decided already, not unknown; a wait for the
+    // closed session's run answers its last run's result, as its status shows it.
+    Outcome late = agents("approve", "gated-1", approvalId, "--projection", projection);
+    assertThat(late.exitCode()).as(late.out() + late.err()).isEqualTo(1);
+    assertThat(late.err())
+        .contains("Approval " + approvalId + " of session 'gated-1' is already decided: cancelled");
+    Outcome last = agents("send", "gated-1", "", "--json", "--projection", projection);
+    assertThat(last.exitCode()).as(last.out() + last.err()).isZero();
+    assertThat(last.json().path("status").asText()).isEqualTo("cancelled");
+    assertThat(last.json().path("run").asInt())
+        .isEqualTo(ok("status", "gated-1", "--json").json().path("run").asInt());
     ok("delete", "gated-1");
     assertNotFound("status", "gated-1");
   }
