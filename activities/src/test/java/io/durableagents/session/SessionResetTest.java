@@ -81,12 +81,7 @@ class SessionResetTest extends SessionKitTest {
 
   @Test
   void aResetSessionClosedBeforeItsNextRun_startsAgainFromTheResetEntry() {
-    kit = new SessionTestKit(dir, Scripts.of(ANSWERS), 10);
-    kit.send("reset-3", "hello");
-    kit.send("reset-3", "more");
-    int step = newestStepWithMessages("reset-3", 2);
-    kit.session("reset-3").close(CloseRequest.close(false));
-    assertThat(kit.resetPrepared("reset-3", step).isRefused()).isFalse();
+    resetToTheFirstAnswer("reset-3");
     // Closed again before the reset line has an entry of its own: the newest entry in the store is
     // one the reset superseded, whose messages are no longer the session's.
     kit.session("reset-3").close(CloseRequest.close(false));
@@ -102,13 +97,8 @@ class SessionResetTest extends SessionKitTest {
 
   @Test
   void aResetToAnEntryAnotherResetSuperseded_isRefused_andTheSessionStaysOnTheOthersLine() {
-    kit = new SessionTestKit(dir, Scripts.of(ANSWERS), 10);
-    kit.send("reset-4", "hello");
-    kit.send("reset-4", "more");
-    int step = newestStepWithMessages("reset-4", 2);
-    int newest = kit.store.session("reset-4").orElseThrow().lastStep();
-    kit.session("reset-4").close(CloseRequest.close(false));
-    assertThat(kit.resetPrepared("reset-4", step).isRefused()).isFalse();
+    int step = resetToTheFirstAnswer("reset-4");
+    int newest = kit.store.history("reset-4", 1).get(0).step();
     kit.session("reset-4").close(CloseRequest.close(false));
 
     // A second reset, decided before the first one superseded its entry.
@@ -163,6 +153,20 @@ class SessionResetTest extends SessionKitTest {
 
   private static List<Integer> counts(List<StoredEntry> entries) {
     return entries.stream().map(StoredEntry::messageCount).toList();
+  }
+
+  /**
+   * Two runs on {@code sessionId} ("hello", "more"), then a reset to the entry after the first
+   * answer; answers that entry's step.
+   */
+  private int resetToTheFirstAnswer(String sessionId) {
+    kit = new SessionTestKit(dir, Scripts.of(ANSWERS), 10);
+    kit.send(sessionId, "hello");
+    kit.send(sessionId, "more");
+    int step = newestStepWithMessages(sessionId, 2);
+    kit.session(sessionId).close(CloseRequest.close(false));
+    assertThat(kit.resetPrepared(sessionId, step).isRefused()).isFalse();
+    return step;
   }
 
   private void assertSupersededExactly(String sessionId, List<Integer> steps) {
