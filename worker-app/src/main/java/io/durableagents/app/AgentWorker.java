@@ -2,11 +2,14 @@ package io.durableagents.app;
 
 import io.durableagents.app.demo.DemoModel;
 import io.durableagents.app.http.SseDeltaServer;
+import io.durableagents.cli.CliException;
 import io.durableagents.cli.ConnectionSettings;
+import io.durableagents.cli.ExitCodes;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.model.ModelProviders;
 import io.durableagents.plugin.AgentsPlugin;
 import io.durableagents.plugin.AgentsPluginOptions;
+import io.durableagents.projection.ProjectionUrl;
 import io.durableagents.store.AgentStore;
 import io.durableagents.streaming.DeltaListener;
 import io.durableagents.testing.ConciergeAgent;
@@ -19,6 +22,7 @@ import io.temporal.worker.WorkerDeploymentOptions;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
+import java.nio.file.FileSystemException;
 import java.util.List;
 
 /**
@@ -55,7 +59,9 @@ public final class AgentWorker implements AutoCloseable {
 
   /**
    * Connects (failing in seconds on a wrong address, namespace or credentials, before the store is
-   * opened and migrated), registers the plugin on {@code config.taskQueue()} and starts polling.
+   * opened and migrated), registers the plugin on {@code config.taskQueue()} and starts polling. A
+   * store that cannot be opened or an events port that cannot be listened on is a {@link
+   * CliException} naming it and the setting to change.
    */
   public static AgentWorker start(WorkerConfig config) {
     return start(config, List.of());
@@ -72,9 +78,9 @@ public final class AgentWorker implements AutoCloseable {
     AgentStore store = null;
     SseDeltaServer events = null;
     try {
-      store = StoreOpening.open(config.projectionUrl(), config.storeOptions());
+      store = openStore(config);
       if (config.httpPort() != null) {
-        events = SseDeltaServer.start(config.httpPort());
+        events = startEvents(config.httpPort());
       }
       WorkflowClient client =
           WorkflowClient.newInstance(service, config.temporal().clientOptions());
@@ -107,6 +113,60 @@ public final class AgentWorker implements AutoCloseable {
       service.shutdownNow();
       throw e;
     }
+  }
+
+  /**
+   * The projection store of {@code config}, or a one-line {@link CliException} naming its URL: exit
+   * code 2 for a URL that names no supported store, 1 for one that cannot be opened.
+   */
+  private static AgentStore openStore(WorkerConfig config) {
+    String url = ProjectionUrl.describe(config.projectionUrl());
+    try {
+      return StoreOpening.open(config.projectionUrl(), config.storeOptions());
+    } catch (IllegalArgumentException e) {
+      throw new CliException(
+          ExitCodes.USAGE, e.getMessage() + " (fix --projection or AGENTS_PROJECTION_URL).", e);
+    } catch (RuntimeException e) {
+      throw new CliException(
+          ExitCodes.ERROR,
+          "Cannot open the projection store "
+              + url
+              + ": "
+              + rootMessage(e)
+              + " (fix --projection or AGENTS_PROJECTION_URL).",
+          e);
+    }
+  }
+
+  /** The events endpoint on {@code port}, or a one-line {@link CliException} naming the port. */
+  private static SseDeltaServer startEvents(int port) {
+    try {
+      return SseDeltaServer.start(port);
+    } catch (RuntimeException e) {
+      throw new CliException(
+          ExitCodes.ERROR,
+          "Cannot serve model deltas on 127.0.0.1:"
+              + port
+              + ": "
+              + rootMessage(e)
+              + " (stop what listens there or choose another --http-port).",
+          e);
+    }
+  }
+
+  /** The innermost message; for a file system error, its kind too (its message is a path). */
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage();
+    if (message == null || message.isBlank()) {
+      return root.getClass().getSimpleName();
+    }
+    return root instanceof FileSystemException
+        ? root.getClass().getSimpleName() + ": " + message
+        : message;
   }
 
   /**

@@ -75,6 +75,9 @@ public class DevCommand implements Callable<Integer> {
     if (consolePort > 0) {
       Ports.requireFree(consolePort, "--console-port"); // before a server and a worker start
     }
+    if (options.httpPort() != null) {
+      Ports.requireFree(options.httpPort(), "--http-port", Ports.EVENTS_GUESS);
+    }
     PrintWriter out = spec.commandLine().getOut();
     Foreground foreground = Foreground.install(spec.commandLine().getErr());
     String address = server.start(binary, foreground, out);

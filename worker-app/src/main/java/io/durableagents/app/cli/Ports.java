@@ -10,6 +10,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 final class Ports {
+  /** What may hold a taken {@code --http-port}. */
+  static final String EVENTS_GUESS = " (another worker's events endpoint?)";
+
   private Ports() {}
 
   static void requireValid(CommandSpec spec, int port) {
@@ -24,6 +27,14 @@ final class Ports {
    * it would fail, or worse, a readiness check would reach whatever already listens there.
    */
   static void requireFree(int port, String option) {
+    requireFree(port, option, " (another Temporal server?)");
+  }
+
+  /**
+   * {@link #requireFree(int, String)} for a port of something else than Temporal, {@code guess}
+   * saying what may hold it (or empty).
+   */
+  static void requireFree(int port, String option, String guess) {
     try (ServerSocket socket = new ServerSocket()) {
       socket.setReuseAddress(true);
       socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
@@ -32,7 +43,9 @@ final class Ports {
           ExitCodes.ERROR,
           "127.0.0.1:"
               + port
-              + " is already in use (another Temporal server?): stop it or choose another "
+              + " is already in use"
+              + guess
+              + ": stop it or choose another "
               + option
               + ".");
     }

@@ -26,6 +26,9 @@ public class WorkerCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     WorkerConfig config = options.config();
+    if (config.httpPort() != null) {
+      Ports.requireFree(config.httpPort(), "--http-port", Ports.EVENTS_GUESS); // before connecting
+    }
     PrintWriter out = spec.commandLine().getOut();
     Foreground foreground = Foreground.install(spec.commandLine().getErr());
     foreground.own(AgentWorker.start(config));

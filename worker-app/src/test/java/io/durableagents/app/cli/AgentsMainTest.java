@@ -3,6 +3,7 @@ package io.durableagents.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.durableagents.app.EmbeddedTemporalServer;
 import io.durableagents.app.WorkerConfig;
 import io.durableagents.app.testing.RealTemporal;
 import io.durableagents.projection.ProjectionUrl;
@@ -239,6 +240,48 @@ class AgentsMainTest {
               "127.0.0.1:"
                   + taken.getLocalPort()
                   + " is already in use (another Temporal server?): stop it or choose another --ui-port.");
+    }
+  }
+
+  @Test
+  void worker_andDev_whoseHttpPortIsInUse_failInOneLine_namingTheOption() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String port = String.valueOf(taken.getLocalPort());
+      for (String[] args :
+          List.of(
+              new String[] {"worker", "--temporal", "127.0.0.1:1", "--http-port", port},
+              new String[] {
+                "dev", "--embedded", "--port", String.valueOf(freePort()), "--http-port", port
+              })) {
+        Outcome outcome = execute(env(), args);
+
+        assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(1);
+        assertThat(outcome.err().strip())
+            .isEqualTo(
+                "127.0.0.1:"
+                    + port
+                    + " is already in use (another worker's events endpoint?): stop it or choose"
+                    + " another --http-port.");
+        assertThat(outcome.out()).isEmpty();
+      }
+    }
+  }
+
+  @Test
+  void worker_whoseProjectionCannotBeOpened_failsInOneLine_namingItsUrl() throws Exception {
+    Path notAFile = Files.createDirectory(dir.resolve("projection.db"));
+    String url = "jdbc:sqlite:" + notAFile;
+    try (EmbeddedTemporalServer server = EmbeddedTemporalServer.start(freePort())) {
+      Outcome outcome =
+          execute(env(), "worker", "--temporal", server.address(), "--projection", url);
+
+      assertThat(outcome.exitCode()).as(outcome.err()).isEqualTo(1);
+      assertThat(outcome.err().strip().lines()).hasSize(1);
+      assertThat(outcome.err().strip())
+          .startsWith("Cannot open the projection store " + url + ": ")
+          .contains("SQLITE_CANTOPEN")
+          .endsWith("(fix --projection or AGENTS_PROJECTION_URL).");
+      assertThat(outcome.out()).isEmpty();
     }
   }
 

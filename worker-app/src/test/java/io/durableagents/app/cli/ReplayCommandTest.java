@@ -3,7 +3,9 @@ package io.durableagents.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.durableagents.testing.SessionReplayer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.RandomAccessFile;
 import java.io.StringWriter;
@@ -58,6 +60,36 @@ class ReplayCommandTest {
         .contains("OK   golden-tool-loop 340dbc38-da8d-4a4c-b76f-357d3458bfb5")
         .doesNotContain("FAIL")
         .endsWith(files + " replayed, 0 failed." + System.lineSeparator());
+  }
+
+  /**
+   * A session cancelled while it waited for an approval: the SDK's {@code Workflow.await} with a
+   * timeout cancels its timer, whose failed promise nobody reads, and the SDK used to log that with
+   * a stack trace at the end of each such replay (temporalio/sdk-java#631).
+   */
+  @Test
+  void aRunCancelledWhileAwaitingApproval_replaysInOneLine_withoutWarningsOnStderr()
+      throws IOException {
+    Path recorded =
+        Path.of("src", "test", "resources", "histories", "cancelled-while-awaiting-approval.json");
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream logged = new ByteArrayOutputStream();
+    Outcome outcome;
+    System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
+    try {
+      outcome = replay(recorded.toString());
+    } finally {
+      System.setErr(stderr);
+    }
+
+    assertThat(outcome.exitCode()).as(outcome.err() + outcome.out()).isZero();
+    assertThat(outcome.out().lines().toList())
+        .containsExactly(
+            "OK   chat-2 01a250d0-e77a-7e90-ac1e-96ce4e136503", "1 replayed, 0 failed.");
+    assertThat(logged.toString(StandardCharsets.UTF_8))
+        .doesNotContain("WARN")
+        .doesNotContain("never accessed")
+        .doesNotContain("\tat ");
   }
 
   @Test
