@@ -158,7 +158,8 @@ public final class SessionStatus {
 
   /**
    * The model-turn budget the session's start set for every run (a send's {@code maxSteps}), or
-   * null when its runs take the agent's.
+   * null when its runs take the agent's. A sub-agent session shows the budget its runs take: the
+   * smaller of what its parent's run had left and its agent's own (once its run knows the agent).
    */
   @JsonProperty("maxSteps")
   public Integer maxSteps() {

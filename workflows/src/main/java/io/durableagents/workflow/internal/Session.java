@@ -5,6 +5,7 @@ import io.durableagents.session.Approval;
 import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
+import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.wire.SessionSnapshot;
 import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.workflow.Workflow;
@@ -206,11 +207,25 @@ final class Session {
         .setLastResult(results.last())
         .setApproval(waitingApproval())
         .setBusinessState(state.businessState())
-        .setMaxSteps(start.maxSteps())
+        .setMaxSteps(shownMaxSteps())
         .setLifecycle(lifecycle.state())
         .setResetTo(state.resetTo())
         .setConcurrencyKey(state.concurrencyKey())
         .setQueuePlace(lease == null ? null : lease.waitingPlace())
         .build();
+  }
+
+  /**
+   * The per-run budget the session's start set, as its runs take it: a sub-agent session's runs
+   * take no more than their agent declares ({@link AgentRun}'s budget), so once the agent is known
+   * the smaller of the two is shown.
+   */
+  private Integer shownMaxSteps() {
+    Integer override = start.maxSteps();
+    AgentSpec spec = state.spec();
+    if (override == null || override <= 0 || spec == null || !subAgents.isSubAgent()) {
+      return override;
+    }
+    return AgentRun.maxSteps(override, spec, true);
   }
 }
