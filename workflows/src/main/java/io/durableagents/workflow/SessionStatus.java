@@ -120,7 +120,11 @@ public final class SessionStatus {
     return usage;
   }
 
-  /** The result of the newest settled run (without messages), or null. */
+  /**
+   * The result of the last run (without messages): that of the run waiting for a decision, paused
+   * (awaiting approval) as its send was answered; else that of the newest settled run; null before
+   * the first.
+   */
   @JsonProperty("lastResult")
   public RunResult lastResult() {
     return lastResult;

@@ -204,7 +204,7 @@ final class Session {
         .setCheckpointStep(state.step())
         .setMessageCount(state.transcript().size())
         .setUsage(state.totalUsage())
-        .setLastResult(results.last())
+        .setLastResult(shownLastResult())
         .setApproval(waitingApproval())
         .setBusinessState(state.businessState())
         .setMaxSteps(shownMaxSteps())
@@ -213,6 +213,22 @@ final class Session {
         .setConcurrencyKey(state.concurrencyKey())
         .setQueuePlace(lease == null ? null : lease.waitingPlace())
         .build();
+  }
+
+  /**
+   * The last run's result as {@code status} shows it: the run that waits for a decision answers
+   * with its paused result (awaiting approval), as its sender was answered; else the newest settled
+   * run's. Neither carries the transcript.
+   */
+  private RunResult shownLastResult() {
+    AgentRun current = currentRun;
+    if (current != null
+        && state.activeRun() == current.number()
+        && awaitingDecision()
+        && !current.cancelRequested()) {
+      return current.pausedResult();
+    }
+    return results.last();
   }
 
   /**
