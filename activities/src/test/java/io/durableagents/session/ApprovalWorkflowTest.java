@@ -13,6 +13,7 @@ import io.durableagents.session.internal.ApprovalRecord;
 import io.durableagents.workflow.DecisionOutcome;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.RunResult;
+import io.durableagents.workflow.SessionStatus;
 import io.durableagents.workflow.ToolCallRecord;
 import io.durableagents.workflow.internal.wire.Decision;
 import io.durableagents.workflow.internal.wire.Rejection;
@@ -121,6 +122,35 @@ class ApprovalWorkflowTest extends SessionKitTest {
         .filteredOn(entry -> entry.step() == row.step())
         .singleElement()
         .satisfies(entry -> assertThat(entry.status()).isEqualTo(RunStatus.IN_PROGRESS));
+  }
+
+  @org.junit.jupiter.api.Test
+  void theStatusOfAPausedSession_showsThePausedRunAsItsLastResult_andTheProjectionHasItsMessages() {
+    RunResult paused = startPaused("status-1", Execution.ACTIVITY);
+
+    SessionStatus status = kit.session("status-1").status();
+
+    assertThat(status.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    RunResult last = status.lastResult();
+    assertThat(last).as("the paused run, as its send was answered").isNotNull();
+    assertThat(last.run()).isEqualTo(1);
+    assertThat(last.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(last.finishReason()).isEqualTo(FinishReason.AWAITING_APPROVAL);
+    assertThat(last.approval().approvalId()).isEqualTo(paused.approval().approvalId());
+    assertThat(last.toolCalls()).extracting(ToolCallRecord::id).containsExactly("call_0_0");
+    assertThat(last.messageCount()).isEqualTo(paused.messageCount());
+    assertThat(last.checkpointStep()).isEqualTo(paused.checkpointStep());
+    assertThat(last.messages()).as("the query never holds the transcript").isNull();
+    // The messages it counts are in the projection, where a client reads them.
+    List<Message> transcript = kit.store.readMessages("status-1", last.messageCount());
+    assertThat(transcript).hasSize(last.messageCount());
+    assertThat(transcript.get(0).text()).isEqualTo("pay the bill");
+    assertThat(transcript.get(1).role()).isEqualTo(Role.ASSISTANT);
+
+    kit.session("status-1")
+        .approve(new Decision(paused.approval().approvalId(), true, "ok", "alice"));
+    RunResult done = kit.attach("status-1");
+    assertThat(kit.session("status-1").status().lastResult()).isEqualTo(done);
   }
 
   private static HistoryEvent scheduled(List<HistoryEvent> events, String activityType, int nth) {

@@ -262,6 +262,32 @@ class SubAgentTest extends SessionKitTest {
   }
 
   @Test
+  void
+      aSubAgentSessionsStatus_showsTheStepBudgetItRunsWith_theSmallerOfItsAgentsAndTheParentsLeft() {
+    // The parent may take 12 model turns and took 1 before its call: 11 are left. The sub-agent
+    // declares 4, and its run takes the smaller.
+    start(
+        agent ->
+            agent
+                .setMaxSteps(12)
+                .addSubAgent(
+                    weather(ApprovalPolicy.ALWAYS, FORECASTS).toBuilder().setMaxSteps(4).build(),
+                    "Answers weather questions."));
+    RunResult paused = kit.send("trip-10", "Weather in Oslo?");
+    String childId = paused.approval().sessionId();
+
+    assertThat(kit.session(childId).status().maxSteps()).isEqualTo(4);
+    assertThat(kit.session("trip-10").status().maxSteps())
+        .as("the parent's runs take its agent's budget")
+        .isNull();
+
+    kit.session("trip-10")
+        .approve(new Decision(paused.approval().approvalId(), true, null, "alice"));
+    assertThat(kit.attach("trip-10").status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(kit.session(childId).status().maxSteps()).isEqualTo(4);
+  }
+
+  @Test
   void aChildsApprovalWait_doesNotCountAgainstTheParentsRunTimeout() {
     start(
         agent ->

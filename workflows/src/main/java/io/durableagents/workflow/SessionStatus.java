@@ -120,7 +120,11 @@ public final class SessionStatus {
     return usage;
   }
 
-  /** The result of the newest settled run (without messages), or null. */
+  /**
+   * The result of the last run (without messages): that of the run waiting for a decision, paused
+   * (awaiting approval) as its send was answered; else that of the newest settled run; null before
+   * the first.
+   */
   @JsonProperty("lastResult")
   public RunResult lastResult() {
     return lastResult;
@@ -158,7 +162,8 @@ public final class SessionStatus {
 
   /**
    * The model-turn budget the session's start set for every run (a send's {@code maxSteps}), or
-   * null when its runs take the agent's.
+   * null when its runs take the agent's. A sub-agent session shows the budget its runs take: the
+   * smaller of what its parent's run had left and its agent's own (once its run knows the agent).
    */
   @JsonProperty("maxSteps")
   public Integer maxSteps() {

@@ -223,6 +223,36 @@ class SessionLifecycleIT {
   }
 
   @Test
+  void status_ofASessionPausedOnAnApproval_showsThePausedRunWithItsMessages() throws Exception {
+    ok("send", "paused-1", "one", "--projection", projection);
+    ok("send", "paused-1", "two", "--projection", projection);
+    Outcome paused = agents("send", "paused-1", "book it", "--json", "--projection", projection);
+    assertThat(paused.exitCode()).as(paused.err()).isEqualTo(3);
+
+    Outcome status = agents("status", "paused-1", "--json", "--projection", projection);
+
+    assertThat(status.exitCode()).as(status.err()).isEqualTo(3);
+    assertThat(status.err()).isEmpty();
+    JsonNode last = status.json().path("lastResult");
+    assertThat(last.path("run").asInt()).as(status.out()).isEqualTo(3);
+    assertThat(last.path("status").asText()).isEqualTo("awaiting-approval");
+    assertThat(last.path("approval").path("approvalId").asText())
+        .isEqualTo(paused.json().path("approval").path("approvalId").asText());
+    JsonNode messages = last.path("messages");
+    assertThat(messages.isArray()).as(status.out()).isTrue();
+    assertThat(messages).hasSize(last.path("messageCount").asInt());
+    assertThat(messages.findValuesAsText("text"))
+        .containsSubsequence("one", "One.", "two", "Two.", "book it");
+    assertThat(messages.get(messages.size() - 1).path("toolCalls").get(0).path("name").asText())
+        .isEqualTo("book_table");
+    Outcome human = agents("status", "paused-1");
+    assertThat(human.exitCode()).isEqualTo(3);
+    assertThat(human.out()).contains("Last run:");
+
+    ok("close", "paused-1", "--force");
+  }
+
+  @Test
   void reset_movesTheSessionBackToAnEntry_keepsTheLaterOnesMarked_andASendGoesOnFromIt()
       throws Exception {
     ok("send", "reset-1", "hello", "--projection", projection);

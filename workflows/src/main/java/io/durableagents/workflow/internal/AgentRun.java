@@ -441,12 +441,19 @@ final class AgentRun {
    * no more than its parent's run had left.
    */
   private int maxSteps(AgentSpec spec) {
-    Integer override = session.start.maxSteps();
+    return maxSteps(session.start.maxSteps(), spec, session.subAgents.isSubAgent());
+  }
+
+  /**
+   * The model-turn budget of a run of {@code spec} with the session's {@code override} (null or not
+   * positive: none); a sub-agent's run takes no more than its agent declares.
+   */
+  static int maxSteps(Integer override, AgentSpec spec, boolean subAgent) {
     if (override == null || override <= 0) {
       return spec.maxSteps();
     }
     int capped = Math.min(override, Limits.MAX_STEPS);
-    return session.subAgents.isSubAgent() ? Math.min(capped, spec.maxSteps()) : capped;
+    return subAgent ? Math.min(capped, spec.maxSteps()) : capped;
   }
 
   /** The model turns the run has left (its sub-agents' turns count against it). */

@@ -5,6 +5,7 @@ import io.durableagents.session.Approval;
 import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.RunResult;
 import io.durableagents.workflow.SessionStatus;
+import io.durableagents.workflow.internal.activity.AgentSpec;
 import io.durableagents.workflow.internal.wire.SessionSnapshot;
 import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.workflow.Workflow;
@@ -203,14 +204,44 @@ final class Session {
         .setCheckpointStep(state.step())
         .setMessageCount(state.transcript().size())
         .setUsage(state.totalUsage())
-        .setLastResult(results.last())
+        .setLastResult(shownLastResult())
         .setApproval(waitingApproval())
         .setBusinessState(state.businessState())
-        .setMaxSteps(start.maxSteps())
+        .setMaxSteps(shownMaxSteps())
         .setLifecycle(lifecycle.state())
         .setResetTo(state.resetTo())
         .setConcurrencyKey(state.concurrencyKey())
         .setQueuePlace(lease == null ? null : lease.waitingPlace())
         .build();
+  }
+
+  /**
+   * The last run's result as {@code status} shows it: the run that waits for a decision answers
+   * with its paused result (awaiting approval), as its sender was answered; else the newest settled
+   * run's. Neither carries the transcript.
+   */
+  private RunResult shownLastResult() {
+    AgentRun current = currentRun;
+    if (current != null
+        && state.activeRun() == current.number()
+        && awaitingDecision()
+        && !current.cancelRequested()) {
+      return current.pausedResult();
+    }
+    return results.last();
+  }
+
+  /**
+   * The per-run budget the session's start set, as its runs take it: a sub-agent session's runs
+   * take no more than their agent declares ({@link AgentRun}'s budget), so once the agent is known
+   * the smaller of the two is shown.
+   */
+  private Integer shownMaxSteps() {
+    Integer override = start.maxSteps();
+    AgentSpec spec = state.spec();
+    if (override == null || override <= 0 || spec == null || !subAgents.isSubAgent()) {
+      return override;
+    }
+    return AgentRun.maxSteps(override, spec, true);
   }
 }
