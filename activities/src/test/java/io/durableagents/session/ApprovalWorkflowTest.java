@@ -272,6 +272,21 @@ class ApprovalWorkflowTest extends SessionKitTest {
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Execution.class)
+  void theRunsOwnInputSentAgainWhilePaused_isARetry_answeredWithThePause(Execution mode) {
+    RunResult paused = startPaused("retry-1", mode);
+
+    // A client whose first send was lost (its worker killed) sends it again after the run paused.
+    RunResult again = kit.send("retry-1", "pay the bill");
+
+    assertThat(again.status()).isEqualTo(RunStatus.AWAITING_APPROVAL);
+    assertThat(again.run()).isEqualTo(paused.run());
+    assertThat(again.approval().approvalId()).isEqualTo(paused.approval().approvalId());
+    assertThat(kit.store.session("retry-1").orElseThrow().messageCount())
+        .isEqualTo(paused.messageCount());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Execution.class)
   void sendWhilePaused_isRefusedWithTheApprovalId_andNothingReachesHistory(Execution mode) {
     RunResult paused = startPaused("busy-1", mode);
     int eventsBefore = kit.client.fetchHistory("busy-1").getEvents().size();

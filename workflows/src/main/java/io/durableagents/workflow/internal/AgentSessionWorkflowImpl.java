@@ -275,7 +275,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           session.id());
     }
     Approval pending = session.waitingApproval();
-    if (!inputs.isEmpty() && pending != null) {
+    if (!inputs.isEmpty() && pending != null && !repeatsRunInput(inputs)) {
       throw Rejection.failure(
           FailureTypes.SESSION_AWAITING_APPROVAL,
           "Session '"
@@ -297,6 +297,18 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
           FailureTypes.NO_RUN,
           "Session '" + session.id() + "' has no run yet: send a non-empty input first.");
     }
+  }
+
+  /**
+   * Whether every input is the input that started the run in progress: a client's retry of the send
+   * whose answer it lost (its worker was killed), which is answered as the run stands, paused
+   * included, rather than refused.
+   */
+  private boolean repeatsRunInput(List<Message> inputs) {
+    AgentRun current = session.currentRun();
+    return current != null
+        && session.state.activeRun() != 0
+        && inputs.stream().allMatch(input -> input.equals(current.startInput()));
   }
 
   @Override
