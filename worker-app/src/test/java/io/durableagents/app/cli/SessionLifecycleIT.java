@@ -363,9 +363,7 @@ class SessionLifecycleIT {
       throws Exception {
     for (int round = 1; round <= 3; round++) {
       String session = "race-reset-" + round;
-      ok("send", session, "hello", "--projection", projection);
-      ok("send", session, "more", "--projection", projection);
-      JsonNode history = ok("history", session, "--json", "--projection", projection).json();
+      JsonNode history = afterTwoRuns(session);
       int first = newestStepWithMessages(history, 2);
       int newest = history.get(0).path("step").asInt();
 
@@ -390,9 +388,7 @@ class SessionLifecycleIT {
   void aResetAndACloseAtOnce_leaveTheSessionUsable() throws Exception {
     for (int round = 1; round <= 3; round++) {
       String session = "race-close-" + round;
-      ok("send", session, "hello", "--projection", projection);
-      ok("send", session, "more", "--projection", projection);
-      JsonNode history = ok("history", session, "--json", "--projection", projection).json();
+      JsonNode history = afterTwoRuns(session);
       int first = newestStepWithMessages(history, 2);
 
       List<Outcome> outcomes =
@@ -430,6 +426,13 @@ class SessionLifecycleIT {
       assertThat(fresh.path("messages").findValuesAsText("text"))
           .containsExactly("hello again", "One.");
     }
+  }
+
+  /** Runs "hello" and "more" on a new session {@code session}; answers its history. */
+  private static JsonNode afterTwoRuns(String session) throws Exception {
+    ok("send", session, "hello", "--projection", projection);
+    ok("send", session, "more", "--projection", projection);
+    return ok("history", session, "--json", "--projection", projection).json();
   }
 
   /**
