@@ -15,13 +15,14 @@ import io.durableagents.conversation.Role;
 import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.RunResult;
 import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.deployment.v1.WorkerDeploymentInfo;
 import io.temporal.api.enums.v1.EventType;
-import io.temporal.api.enums.v1.RoutingConfigUpdateState;
+import io.temporal.api.enums.v1.TaskQueueType;
 import io.temporal.api.enums.v1.VersioningBehavior;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.history.v1.WorkflowTaskCompletedEventAttributes;
+import io.temporal.api.taskqueue.v1.TaskQueue;
 import io.temporal.api.workflow.v1.WorkflowExecutionVersioningInfo;
+import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
 import io.temporal.api.workflowservice.v1.DescribeWorkerDeploymentRequest;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
@@ -262,7 +263,12 @@ class WorkerVersioningIT {
 
   /**
    * Makes {@code buildId} the deployment's current version, as an operator does, once its worker
-   * polls; returns when the server routes to it.
+   * polls; returns when the session task queue routes to it.
+   *
+   * <p>It asks the task queue rather than waiting for the deployment's routing config update state
+   * to leave {@code IN_PROGRESS}: the server can leave that state in progress for good after the
+   * task queue already routes to the new version (seen on a busy machine), and routing is what the
+   * sessions need.
    */
   private static void setCurrentVersion(String buildId) {
     await("current version " + buildId)
@@ -288,20 +294,42 @@ class WorkerVersioningIT {
         .ignoreExceptions()
         .untilAsserted(
             () -> {
-              WorkerDeploymentInfo info =
-                  service
-                      .blockingStub()
-                      .describeWorkerDeployment(
-                          DescribeWorkerDeploymentRequest.newBuilder()
-                              .setNamespace("default")
-                              .setDeploymentName(DEPLOYMENT)
-                              .build())
-                      .getWorkerDeploymentInfo();
-              assertThat(info.getRoutingConfig().getCurrentDeploymentVersion().getBuildId())
+              assertThat(deploymentCurrentBuildId())
+                  .as("the deployment's current version")
                   .isEqualTo(buildId);
-              assertThat(info.getRoutingConfigUpdateState())
-                  .isNotEqualTo(RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_IN_PROGRESS);
+              assertThat(taskQueueCurrentBuildId())
+                  .as("the task queue's current version")
+                  .isEqualTo(buildId);
             });
+  }
+
+  private static String deploymentCurrentBuildId() {
+    return service
+        .blockingStub()
+        .describeWorkerDeployment(
+            DescribeWorkerDeploymentRequest.newBuilder()
+                .setNamespace("default")
+                .setDeploymentName(DEPLOYMENT)
+                .build())
+        .getWorkerDeploymentInfo()
+        .getRoutingConfig()
+        .getCurrentDeploymentVersion()
+        .getBuildId();
+  }
+
+  /** The version the session task queue sends new workflow tasks to, as the server reports it. */
+  private static String taskQueueCurrentBuildId() {
+    return service
+        .blockingStub()
+        .describeTaskQueue(
+            DescribeTaskQueueRequest.newBuilder()
+                .setNamespace("default")
+                .setTaskQueue(TaskQueue.newBuilder().setName(TASK_QUEUE))
+                .setTaskQueueType(TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW)
+                .build())
+        .getVersioningInfo()
+        .getCurrentDeploymentVersion()
+        .getBuildId();
   }
 
   private static String projectionUrl() {
