@@ -1,6 +1,6 @@
 package io.durableagents.app;
 
-import io.temporal.testserver.TestServer;
+import io.temporal.internal.testservice.TestServicesStarter;
 import java.lang.reflect.Field;
 import java.util.LinkedList;
 import org.slf4j.Logger;
@@ -27,10 +27,9 @@ final class TestServerLockEvents {
   private TestServerLockEvents() {}
 
   /** Replaces the server's lock event log; answers whether it could. */
-  static boolean stopRecording(TestServer.PortBoundTestServer server) {
+  static boolean stopRecording(TestServicesStarter services) {
     try {
-      Object starter = read(server, "testServicesStarter");
-      Object timer = read(starter, "selfAdvancingTimer");
+      Object timer = read(services, "selfAdvancingTimer");
       Field events = timer.getClass().getDeclaredField("lockEvents");
       if (events.getType() != LinkedList.class) {
         return false;

@@ -157,7 +157,7 @@ final class Bench implements AutoCloseable {
   private void open(String temporal, String namespace, String projection) throws IOException {
     String address;
     if (temporal == null) {
-      server = EmbeddedTemporalServer.start(0);
+      server = EmbeddedTemporalServer.startSticky(0);
       address = server.address();
     } else {
       address = temporal;
