@@ -11,8 +11,11 @@ import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +36,8 @@ import org.apache.catalina.startup.Tomcat;
  * <ul>
  *   <li>{@code forecast {city}}: structured content with the city, a forecast and the server's pid;
  *   <li>{@code echo_meta {text}}: the text and the idempotency key the call's {@code _meta} held;
- *   <li>{@code slow {seconds}}: answers after that many seconds;
+ *   <li>{@code slow {seconds, startedFile}}: answers after that many seconds; first creates the
+ *       file {@code startedFile} if given, so that a test knows the call reached the server;
  *   <li>{@code broken}: a result marked as an error;
  *   <li>{@code bad_schema}: listed with an invalid input schema (a property of type 42);
  *   <li>{@code content {block}}: a result of one content block, the {@code block} argument (a
@@ -75,6 +79,16 @@ public final class McpTestServer {
         serveStdio();
       }
       default -> serveStdio();
+    }
+  }
+
+  private static void markStarted(Object startedFile) {
+    if (startedFile != null) {
+      try {
+        Files.writeString(Path.of(startedFile.toString()), "started");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
   }
 
@@ -159,9 +173,11 @@ public final class McpTestServer {
                 tool(
                     "slow",
                     "Answers after some seconds",
-                    "{\"type\":\"object\",\"properties\":{\"seconds\":{\"type\":\"integer\"}}}",
+                    "{\"type\":\"object\",\"properties\":{\"seconds\":{\"type\":\"integer\"},"
+                        + "\"startedFile\":{\"type\":\"string\"}}}",
                     (exchange, request) -> {
                       long seconds = ((Number) request.arguments().get("seconds")).longValue();
+                      markStarted(request.arguments().get("startedFile"));
                       try {
                         Thread.sleep(seconds * 1000);
                       } catch (InterruptedException e) {

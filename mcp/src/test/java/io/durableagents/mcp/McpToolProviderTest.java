@@ -2,6 +2,7 @@ package io.durableagents.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,16 +14,21 @@ import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolCancellation;
 import io.durableagents.tools.ToolContext;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The tools of real MCP server processes (the SDK's, from the test tree) over stdio and HTTP. */
 class McpToolProviderTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
 
   private McpToolProvider source;
 
@@ -72,10 +78,11 @@ class McpToolProviderTest {
     Tool forecast = tool(tools, "forecast");
     long firstPid =
         call(forecast, "{\"city\": \"Oslo\"}", "k1").at("/structuredContent/pid").asLong();
+    Path started = dir.resolve("slow-started");
     CompletableFuture<JsonNode> inFlight =
         CompletableFuture.supplyAsync(
-            () -> callUnchecked(tool(tools, "slow"), "{\"seconds\": 30}"));
-    Thread.sleep(1_000);
+            () -> callUnchecked(tool(tools, "slow"), slowArguments(started)));
+    awaitStarted(started);
 
     ProcessHandle first = ProcessHandle.of(firstPid).orElseThrow();
     first.destroyForcibly();
@@ -104,17 +111,19 @@ class McpToolProviderTest {
             .setCancellation(cancellation)
             .build();
     CompletableFuture<Object> call = new CompletableFuture<>();
+    Path started = dir.resolve("slow-started");
     Thread handler =
         new Thread(
             () -> {
               try {
-                call.complete(slow.handler().execute(JSON.readTree("{\"seconds\": 30}"), context));
+                call.complete(
+                    slow.handler().execute(JSON.readTree(slowArguments(started)), context));
               } catch (Exception e) {
                 call.completeExceptionally(e);
               }
             });
     handler.start();
-    Thread.sleep(1_000);
+    awaitStarted(started);
 
     long cancelledAt = System.nanoTime();
     // What the tool activity does on a cancel: the cancellation fires, the thread is interrupted.
@@ -223,6 +232,21 @@ class McpToolProviderTest {
     List<String> command = McpServerProcess.command("stdio");
     return McpServerOptions.newBuilder("test")
         .setCommand(command.get(0), command.subList(1, command.size()));
+  }
+
+  /** A 30 s call of {@code slow} that creates {@code started} once the server runs it. */
+  private static String slowArguments(Path started) {
+    return JSON.createObjectNode()
+        .put("seconds", 30)
+        .put("startedFile", started.toString())
+        .toString();
+  }
+
+  private static void awaitStarted(Path started) {
+    await("the slow call reached the server")
+        .atMost(Duration.ofMinutes(1))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> Files.exists(started));
   }
 
   private static Tool tool(List<Tool> tools, String name) {
