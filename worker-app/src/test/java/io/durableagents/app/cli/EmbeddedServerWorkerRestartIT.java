@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,28 +70,28 @@ class EmbeddedServerWorkerRestartIT {
     assertThat(first.json().path("text").asText()).isEqualTo("First answer.");
 
     // SIGTERM: the worker shuts down cleanly, telling the server it stops polling.
-    Process cleanlyStopped = processes.process("worker-1");
-    cleanlyStopped.destroy();
-    assertThat(cleanlyStopped.waitFor(1, TimeUnit.MINUTES)).isTrue();
-    startWorker("worker-2");
-
+    replaceWorker("worker-1", "worker-2", Process::destroy);
     assertStatusAnswers(1, "First answer.");
-    Result second = agents("send", "restart-1", "and again", "--json");
-    assertThat(second.exitCode()).as(second.err()).isZero();
-    assertThat(second.json().path("run").asInt()).isEqualTo(2);
-    assertThat(second.json().path("text").asText()).isEqualTo("Second answer.");
+    assertNextSendAnswers(2, "Second answer.");
 
     // kill -9: nothing is told to the server.
-    Process killed = processes.process("worker-2");
-    killed.destroyForcibly();
-    assertThat(killed.waitFor(1, TimeUnit.MINUTES)).isTrue();
-    startWorker("worker-3");
-
+    replaceWorker("worker-2", "worker-3", Process::destroyForcibly);
     assertStatusAnswers(2, "Second answer.");
-    Result third = agents("send", "restart-1", "once more", "--json");
-    assertThat(third.exitCode()).as(third.err()).isZero();
-    assertThat(third.json().path("run").asInt()).isEqualTo(3);
-    assertThat(third.json().path("text").asText()).isEqualTo("Third answer.");
+    assertNextSendAnswers(3, "Third answer.");
+  }
+
+  private void replaceWorker(String old, String next, Consumer<Process> stop) throws Exception {
+    Process process = processes.process(old);
+    stop.accept(process);
+    assertThat(process.waitFor(1, TimeUnit.MINUTES)).as(old + " stopped").isTrue();
+    startWorker(next);
+  }
+
+  private void assertNextSendAnswers(int run, String text) throws Exception {
+    Result sent = agents("send", "restart-1", "and again", "--json");
+    assertThat(sent.exitCode()).as(sent.err()).isZero();
+    assertThat(sent.json().path("run").asInt()).isEqualTo(run);
+    assertThat(sent.json().path("text").asText()).isEqualTo(text);
   }
 
   private void startWorker(String name) throws Exception {
