@@ -13,6 +13,7 @@ import io.durableagents.client.AgentClient;
 import io.durableagents.client.AgentClientOptions;
 import io.durableagents.session.RunStatus;
 import io.durableagents.workflow.RunResult;
+import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -37,8 +38,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A cancel reaches tool code, on the real dev server with worker processes: a 30 s tool stops
- * within 2 s of the cancel, also when it runs again after its first worker was SIGKILLed; a tool
- * that ignores the cancel finishes and its real result is recorded.
+ * within 2 s of the cancel reaching its worker, also when it runs again after its first worker was
+ * SIGKILLed; a tool that ignores the cancel finishes and its real result is recorded.
  *
  * <p>As a local activity the tool stops later: while a local activity runs, its workflow task stays
  * open and the server buffers the cancel signal until the SDK's workflow task heartbeat (at 80% of
@@ -48,9 +49,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ToolCancellationIT {
   /** How soon after the cancel a tool that honours interrupts must have stopped. */
   private static final Duration STOP_BOUND = Duration.ofSeconds(2);
-
-  /** The SDK's workflow task heartbeat while a local activity runs: 80% of the 10 s timeout. */
-  private static final Duration WORKFLOW_TASK_HEARTBEAT = Duration.ofSeconds(8);
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -92,13 +90,13 @@ class ToolCancellationIT {
     agents.cancel(session);
 
     JsonNode stopped = awaitLine("long", "stopped", second.pid(), Duration.ofSeconds(30));
+    long stoppedAt = stopped.get("at").asLong();
     System.out.printf(
         "%s: the tool stopped %d ms after the cancel (%s)%n",
-        mode, stopped.get("at").asLong() - cancelledAt, cancelPath(session, cancelledAt));
-    assertThat(Duration.ofMillis(stopped.get("at").asLong() - cancelledAt))
-        .as("time from the cancel to the tool's stop")
-        .isLessThanOrEqualTo(
-            mode == Execution.ACTIVITY ? STOP_BOUND : WORKFLOW_TASK_HEARTBEAT.plus(STOP_BOUND));
+        mode, stoppedAt - cancelledAt, cancelPath(session, cancelledAt));
+    assertThat(Duration.ofMillis(stoppedAt - cancelReachedTheWorker(session, mode)))
+        .as("time from the cancel reaching the tool's worker to the tool's stop")
+        .isLessThanOrEqualTo(STOP_BOUND);
     assertThat(stopped.get("reason").asText()).isEqualTo("RUN_CANCELLED");
     RunResult result = run.get(60, TimeUnit.SECONDS);
     assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
@@ -121,6 +119,29 @@ class ToolCancellationIT {
     assertThat(result.toolCalls()).hasSize(1);
     assertThat(result.toolCalls().get(0).result())
         .isEqualTo(JSON.readTree("{\"booked\": true, \"sawCancel\": true}"));
+  }
+
+  /**
+   * When the cancel reached the worker running the tool, by the server's clock (the same machine's
+   * as the tool's): the activity's cancel request recorded (a regular activity learns of it from
+   * its next heartbeat), or the start of the first workflow task after the cancel signal was
+   * written (the one that reads it, for a local activity). What comes before is the server's and
+   * the worker's task latency, which a busy machine stretches and the product promises nothing of.
+   */
+  private long cancelReachedTheWorker(String session, Execution mode) {
+    boolean signalled = false;
+    for (HistoryEvent event :
+        WorkflowClient.newInstance(service).fetchHistory(session).getHistory().getEventsList()) {
+      signalled |= event.hasWorkflowExecutionSignaledEventAttributes();
+      boolean reached =
+          mode == Execution.ACTIVITY
+              ? event.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED
+              : signalled && event.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED;
+      if (reached) {
+        return Timestamps.toMillis(event.getEventTime());
+      }
+    }
+    throw new AssertionError("the cancel never reached a worker in the history of " + session);
   }
 
   /**
