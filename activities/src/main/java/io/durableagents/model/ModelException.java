@@ -2,6 +2,8 @@ package io.durableagents.model;
 
 import io.durableagents.workflow.FailureTypes;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * A failed model call. {@code retryable} failures (429, 5xx, timeouts) are retried per the model
@@ -9,6 +11,22 @@ import java.time.Duration;
  * run with {@code code}.
  */
 public class ModelException extends RuntimeException {
+  /**
+   * How model servers word a request over the context window: OpenAI ({@code
+   * context_length_exceeded}, "maximum context length"), Anthropic ("prompt is too long"), vLLM,
+   * llama.cpp ({@code exceed_context_size_error}), Mistral and Gemini's compatible endpoints.
+   */
+  private static final List<String> TOO_LONG =
+      List.of(
+          "context_length_exceeded",
+          "context length",
+          "context window",
+          "context size",
+          "exceed_context_size",
+          "prompt is too long",
+          "too many tokens",
+          "exceeds the maximum number of tokens");
+
   /** The failure type the run fails with when it is not retried. */
   private final String code;
 
@@ -52,8 +70,11 @@ public class ModelException extends RuntimeException {
   /**
    * The failure an HTTP model API's refusal means: 429 is a transient {@code model_rate_limited},
    * 5xx and 408 (the server timed out waiting for us) a transient {@code model_unavailable}, both
-   * retried after {@code retryAfter} (null: the policy's backoff); any other status a permanent
-   * {@code model_request_invalid}, which no retry can fix.
+   * retried after {@code retryAfter} (null: the policy's backoff); 413, or a 400 whose message says
+   * the request is longer than the model's context window (OpenAI's {@code
+   * context_length_exceeded}, Anthropic's "prompt is too long", the wording of compatible servers),
+   * a permanent {@code context_exceeded}; any other status a permanent {@code
+   * model_request_invalid}, which no retry can fix.
    *
    * @param detail the server's own error message, shown in the failure
    */
@@ -70,9 +91,23 @@ public class ModelException extends RuntimeException {
           "The model server failed (HTTP " + status + "): " + detail,
           retryAfter);
     }
+    if (status == 413 || (status == 400 && saysTooLong(detail))) {
+      return permanent(
+          FailureTypes.CONTEXT_EXCEEDED,
+          "The model server refused the request as too long for the model (HTTP "
+              + status
+              + "): "
+              + detail);
+    }
     return permanent(
         FailureTypes.MODEL_REQUEST_INVALID,
         "The model server refused the request (HTTP " + status + "): " + detail);
+  }
+
+  /** Whether a refusal's message is about the request's length in tokens. */
+  private static boolean saysTooLong(String detail) {
+    String text = detail == null ? "" : detail.toLowerCase(Locale.ROOT);
+    return TOO_LONG.stream().anyMatch(text::contains);
   }
 
   /** The failure type the run fails with when it is not retried. */

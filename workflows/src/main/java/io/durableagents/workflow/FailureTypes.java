@@ -71,6 +71,12 @@ public final class FailureTypes {
   /** The provider refused the request as invalid; not retried. */
   public static final String MODEL_REQUEST_INVALID = "model_request_invalid";
 
+  /**
+   * The provider refused the request as longer than the model's context window (or its request
+   * size); not retried: the same transcript is refused again.
+   */
+  public static final String CONTEXT_EXCEEDED = "context_exceeded";
+
   /** The provider's answer is not usable (see {@code ModelResponse#problems()}); not retried. */
   public static final String MODEL_RESPONSE_INVALID = "model_response_invalid";
 

@@ -251,6 +251,22 @@ class AnthropicModelProviderTest {
   }
 
   @Test
+  void aPromptOverTheModelsContextWindow_isContextExceeded_notRetried() {
+    server.reply(
+        FakeMessagesServer.error(
+            400, "invalid_request_error", "prompt is too long: 210417 tokens > 200000 maximum"));
+
+    ModelException failure =
+        modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
+
+    assertThat(failure.retryable()).isFalse();
+    assertThat(failure.code()).isEqualTo(FailureTypes.CONTEXT_EXCEEDED);
+    assertThat(failure.getMessage())
+        .contains("HTTP 400", "prompt is too long: 210417 tokens > 200000 maximum");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
   void aWrongKey_isPermanent() {
     AnthropicModelProvider wrongKey =
         AnthropicModelProvider.newBuilder()

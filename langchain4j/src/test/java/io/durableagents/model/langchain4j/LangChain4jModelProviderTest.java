@@ -226,9 +226,9 @@ class LangChain4jModelProviderTest {
         FakeChatCompletionsServer.status(
             400,
             Map.of("Content-Type", "application/json"),
-            "{\"error\":{\"message\":\"This model's maximum context length is 128000 tokens.\","
+            "{\"error\":{\"message\":\"Invalid value for 'messages[1].role'.\","
                 + "\"type\":\"invalid_request_error\",\"param\":\"messages\","
-                + "\"code\":\"context_length_exceeded\"}}"));
+                + "\"code\":\"invalid_value\"}}"));
 
     ModelException failure =
         modelFailure(() -> streaming().generate(hello(), new RecordingModelStream()));
@@ -238,9 +238,25 @@ class LangChain4jModelProviderTest {
     assertThat(failure.getMessage())
         .contains(
             "HTTP 400",
-            "maximum context length is 128000 tokens",
+            "Invalid value for 'messages[1].role'",
             "invalid_request_error",
-            "context_length_exceeded");
+            "invalid_value");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void aRequestOverTheModelsContextWindow_isContextExceeded_notRetried() {
+    server.contextWindow(500);
+    ModelRequest longer =
+        request(List.of(Message.user("a long document. ".repeat(200))), List.of());
+
+    ModelException failure =
+        modelFailure(() -> streaming().generate(longer, new RecordingModelStream()));
+
+    assertThat(failure.code()).isEqualTo(FailureTypes.CONTEXT_EXCEEDED);
+    assertThat(failure.retryable()).isFalse();
+    assertThat(failure.getMessage())
+        .contains("HTTP 400", "maximum context length is 500 tokens", "context_length_exceeded");
     assertThat(server.requests()).hasSize(1);
   }
 

@@ -62,6 +62,7 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
   private final ExecutorService executor = Executors.newCachedThreadPool();
   private final Queue<Reply> replies = new ConcurrentLinkedQueue<>();
   private final List<Recorded> requests = Collections.synchronizedList(new ArrayList<>());
+  private volatile int contextWindow;
 
   /** A server on a free loopback port, started. */
   public FakeChatCompletionsServer() {
@@ -95,6 +96,16 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * From now on, refuses as OpenAI does (HTTP 400 {@code context_length_exceeded}) every chat
+   * request over {@code tokens}, counted as a real model's tokenizer roughly would: four characters
+   * of the request body a token. A refused request takes no scripted reply.
+   */
+  public FakeChatCompletionsServer contextWindow(int tokens) {
+    contextWindow = tokens;
+    return this;
+  }
+
   /** The requests received so far, in order. */
   public List<Recorded> requests() {
     synchronized (requests) {
@@ -111,6 +122,11 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
               exchange.getRequestURI().getPath(),
               Map.copyOf(exchange.getRequestHeaders()),
               body));
+      int window = contextWindow;
+      if (window > 0 && body.length() / 4 > window) {
+        tooLong(window, body.length() / 4).write(exchange);
+        return;
+      }
       Reply reply = replies.poll();
       if (reply == null || !"/v1/chat/completions".equals(exchange.getRequestURI().getPath())) {
         status(
@@ -128,6 +144,23 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
     } finally {
       exchange.close();
     }
+  }
+
+  /** OpenAI's refusal of a request of {@code tokens} for a model of {@code window}. */
+  private static Reply tooLong(int window, int tokens) {
+    String message =
+        "This model's maximum context length is "
+            + window
+            + " tokens. However, your messages resulted in "
+            + tokens
+            + " tokens. Please reduce the length of the messages.";
+    return status(
+        400,
+        Map.of("Content-Type", "application/json"),
+        "{\"error\":{\"message\":"
+            + Wire.quote(message)
+            + ",\"type\":\"invalid_request_error\",\"param\":\"messages\","
+            + "\"code\":\"context_length_exceeded\"}}");
   }
 
   /** A 200 event stream with exactly this body (the wire text, blank lines included). */

@@ -220,6 +220,24 @@ class OpenAiModelProviderTest {
   }
 
   @Test
+  void aRequestOverTheModelsContextWindow_isContextExceeded_notRetried() {
+    server.contextWindow(500).reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
+    RecordingModelStream within = new RecordingModelStream();
+    assertThat(provider().generate(hello(), within).text()).isNotEmpty();
+
+    ModelRequest longer =
+        request(List.of(Message.user("a long document. ".repeat(200))), List.of());
+    ModelException failure =
+        modelFailure(() -> provider().generate(longer, new RecordingModelStream()));
+
+    assertThat(failure.code()).isEqualTo("context_exceeded");
+    assertThat(failure.retryable()).isFalse();
+    assertThat(failure.getMessage())
+        .contains("HTTP 400", "maximum context length is 500 tokens", "context_length_exceeded");
+    assertThat(server.requests()).hasSize(2);
+  }
+
+  @Test
   void streamCutBeforeTheFinishPart_isIncompleteResponse_neverAPartialAnswer() {
     server.reply(FakeChatCompletionsServer.stream(Wire.CUT_AFTER_TOOL_CALL));
     RecordingModelStream stream = new RecordingModelStream();

@@ -66,15 +66,15 @@ class OpenAiSessionWorkflowTest {
         FakeChatCompletionsServer.status(
             400,
             Map.of("Content-Type", "application/json"),
-            "{\"error\":{\"message\":\"This model's maximum context length is 128000 tokens.\","
-                + "\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}"));
+            "{\"error\":{\"message\":\"Invalid value for 'messages[1].role'.\","
+                + "\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"invalid_value\"}}"));
 
     RunResult result = kit().send("openai-400", "hello");
 
     assertThat(result.status()).isEqualTo(RunStatus.FAILED);
     assertThat(result.finishReason()).isEqualTo(FinishReason.ERROR);
     assertThat(result.error().code()).isEqualTo("model_request_invalid");
-    assertThat(result.error().message()).contains("maximum context length is 128000 tokens");
+    assertThat(result.error().message()).contains("Invalid value for 'messages[1].role'");
     assertThat(server.requests()).hasSize(1);
     List<StoredEntry> history = kit.store.history("openai-400", 0);
     assertThat(history).isNotEmpty();
@@ -82,6 +82,26 @@ class OpenAiSessionWorkflowTest {
     assertThat(history.get(0).finishReason()).isEqualTo(FinishReason.ERROR);
     assertThat(kit.store.readMessages("openai-400", result.messageCount()))
         .containsExactly(Message.user("hello"));
+  }
+
+  /**
+   * A session whose transcript outgrows the model's window: the run that no longer fits fails with
+   * {@code context_exceeded}, without a retry, and keeps what the session said before.
+   */
+  @Test
+  void aRunOverTheModelsContextWindow_failsWithContextExceeded_withoutRetry() {
+    server.contextWindow(600).reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
+    assertThat(kit().send("openai-window", "hello").status()).isEqualTo(RunStatus.FINISHED);
+
+    RunResult result = kit.send("openai-window", "Please read this. ".repeat(200));
+
+    assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+    assertThat(result.error().code()).isEqualTo("context_exceeded");
+    assertThat(result.error().message()).contains("maximum context length is 600 tokens");
+    assertThat(server.requests()).hasSize(2);
+    assertThat(kit.store.readMessages("openai-window", result.messageCount()))
+        .extracting(Message::text)
+        .containsExactly("hello", "Hello there!", "Please read this. ".repeat(200));
   }
 
   @Test

@@ -228,8 +228,8 @@ class SpringAiModelProviderTest {
         FakeChatCompletionsServer.status(
             400,
             Map.of("Content-Type", "application/json"),
-            "{\"error\":{\"message\":\"This model's maximum context length is 128000 tokens.\","
-                + "\"type\":\"invalid_request_error\",\"code\":\"context_length_exceeded\"}}"));
+            "{\"error\":{\"message\":\"Invalid value for 'messages[1].role'.\","
+                + "\"type\":\"invalid_request_error\",\"code\":\"invalid_value\"}}"));
 
     ModelException failure =
         modelFailure(() -> provider().generate(hello(), new RecordingModelStream()));
@@ -237,7 +237,21 @@ class SpringAiModelProviderTest {
     assertThat(failure.code()).isEqualTo(FailureTypes.MODEL_REQUEST_INVALID);
     assertThat(failure.retryable()).isFalse();
     assertThat(failure.getMessage())
-        .contains("HTTP 400", "maximum context length is 128000 tokens", "invalid_request_error");
+        .contains("HTTP 400", "Invalid value for 'messages[1].role'", "invalid_request_error");
+  }
+
+  @Test
+  void aRequestOverTheModelsContextWindow_isContextExceeded_notRetried() {
+    server.contextWindow(500);
+    ModelRequest longer =
+        request(List.of(Message.user("a long document. ".repeat(200))), List.of());
+
+    ModelException failure =
+        modelFailure(() -> provider().generate(longer, new RecordingModelStream()));
+
+    assertThat(failure.code()).isEqualTo(FailureTypes.CONTEXT_EXCEEDED);
+    assertThat(failure.retryable()).isFalse();
+    assertThat(failure.getMessage()).contains("HTTP 400", "maximum context length is 500 tokens");
   }
 
   @Test
