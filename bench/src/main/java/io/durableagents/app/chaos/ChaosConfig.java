@@ -13,8 +13,9 @@ import java.util.Objects;
  * @param sessions sessions started during the storm (forks come on top)
  * @param storm how long faults are injected; sessions arrive during its first three quarters
  * @param outage how long PostgreSQL is stopped, each time
- * @param settle how long, after the storm, every session has to settle before it is named as one
- *     that did not
+ * @param settle how long, after the storm, the sessions may go without one of them settling before
+ *     those still running are named as ones that did not (a busy machine makes them slow, not
+ *     stuck); six times this after the storm at most
  * @param seed the seed of the plan: which sessions are gated, forked, decided by the CLI, and when
  *     each fault strikes
  */
