@@ -55,7 +55,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the real Temporal server (the CLI's dev server), default worker options, the agent's default
  * timeouts and retries ({@link RecoveryTestWorker}). The worker is killed in the middle of a model
  * turn, in the middle of a tool call, or right after a tool finished; a replacement starts at once,
- * and the session must finish within {@link #BOUND} of the kill. Each case runs with model turns
+ * and the session must finish within {@link #BOUND} of the replacement's first poll (the promise of
+ * docs/operations.md; the seconds from the kill are printed too). Each case runs with model turns
  * and tools as activities and as local activities, and prints the measured seconds.
  *
  * <p>In activity mode it also proves what bounds the time: before the kill, the server has a
@@ -143,25 +144,31 @@ class RecoveryTimeIT {
       long killedAt = System.nanoTime();
       first.kill();
       startWorker(name + "-worker-2", caseDir, workerArgs, workers);
+      // The bound counts from when the replacement polls (docs/operations.md): its JVM start is
+      // the machine's, seconds more on a busy one; the timeouts that bound the rest run meanwhile.
+      long pollingAt = System.nanoTime();
       Finished finished = run.get(RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       double seconds = (finished.at() - killedAt) / 1e9;
+      double secondsPolling = (finished.at() - pollingAt) / 1e9;
 
       List<HistoryEvent> history = temporal.fetchHistory(session).getEvents();
       String retry = retryAfterKill(history, point);
       MEASURED.put(name, String.format(Locale.ROOT, "%.1f", seconds));
       System.out.printf(
           Locale.ROOT,
-          "RecoveryTimeIT: mode=%s killed=%s recovered in %.1f s (%s; client reattached %d times)%n",
+          "RecoveryTimeIT: mode=%s killed=%s recovered in %.1f s, %.1f s after the replacement"
+              + " polled (%s; client reattached %d times)%n",
           mode,
           point,
           seconds,
+          secondsPolling,
           retry,
           finished.reattached());
 
       assertThat(finished.result().status()).isEqualTo(RunStatus.FINISHED);
       assertThat(finished.result().text()).isEqualTo("done");
-      assertThat(seconds)
-          .as("seconds from the kill to the finished run")
+      assertThat(secondsPolling)
+          .as("seconds from the replacement's first poll to the finished run")
           .isLessThan((double) BOUND.toSeconds());
       assertNoWorkOfTheKilledWorkerWasLost(point, first.pid(), toolLedger, modelLedger);
       if (mode == Execution.ACTIVITY && point != KillPoint.AFTER_TOOL) {

@@ -68,11 +68,13 @@ class WorkerVersioningIT {
   private static final String DEPLOYMENT = "agents-it";
   private static final String TASK_QUEUE = "versioning-it";
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
+
   /**
    * How long the server may take to propagate routing, move a session or report drainage: seconds
    * when idle, far more on a busy machine; a wait ends as soon as the server is done.
    */
   private static final Duration WAIT = Duration.ofMinutes(3);
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String UPGRADE_CHANGE_ID = "upgrade-on-continue-as-new";
 
