@@ -181,6 +181,42 @@ class AgentClientSessionTest {
                 + " continue it, or pick a new session id.");
   }
 
+  /**
+   * A send's first attempt can start the session and lose its answer (the server restarted under
+   * it): the workflow waits for a first send it has not taken. The send made again with the same
+   * start options continues that workflow; other options are still refused.
+   */
+  @Test
+  void aSendMadeAgain_afterItsStartLanded_withoutItsFirstSend_continuesTheSession() {
+    start("{\"turns\":[{\"text\":\"first\"},{\"text\":\"second\"}]}");
+    for (String sessionId : new String[] {"landed-1", "landed-2"}) {
+      AgentSessionWorkflow session =
+          env.getWorkflowClient()
+              .newWorkflowStub(
+                  AgentSessionWorkflow.class,
+                  WorkflowOptions.newBuilder()
+                      .setWorkflowId(sessionId)
+                      .setTaskQueue(TASK_QUEUE)
+                      .build());
+      WorkflowClient.start(session::run, new SessionStart(sessionId, "tester", 3));
+    }
+    assertThat(agents.status("landed-1")).as("no send taken yet").isEmpty();
+
+    SendOptions other = SendOptions.newBuilder().setAgent("other").build();
+    assertThatThrownBy(() -> agents.send("landed-1", "hello", other))
+        .isInstanceOf(SessionExistsException.class)
+        .hasMessageStartingWith(
+            "Session 'landed-1' already exists with agent 'tester' and maxSteps 3");
+    SendOptions same = SendOptions.newBuilder().setAgent("tester").setMaxSteps(3).build();
+    RunResult sent = agents.send("landed-1", "hello", same);
+    assertThat(sent.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(sent.run()).isEqualTo(1);
+    assertThat(sent.text()).isEqualTo("first");
+    RunResult sentAsync = agents.sendAsync("landed-2", "hello", same).join();
+    assertThat(sentAsync.status()).isEqualTo(RunStatus.FINISHED);
+    assertThat(sentAsync.run()).isEqualTo(1);
+  }
+
   private void effect(String toolCallId) {
     effects.computeIfAbsent(toolCallId, id -> new AtomicInteger()).incrementAndGet();
   }

@@ -332,7 +332,9 @@ public final class SessionCalls {
    * @throws SessionExistsException naming the options that differ
    */
   private void requireStartedWith(String sessionId, SendOptions sendOptions) {
-    SessionStatus status = status(sessionId).orElse(null);
+    // Also a workflow that has not taken its first send yet: the start of this very send, whose
+    // first attempt reached the server while its answer was lost (a server restart), is retried.
+    SessionStatus status = workflowStatus(sessionId).orElse(null);
     List<String> differ = new ArrayList<>();
     if (sendOptions.getAgent() != null
         && (status == null || !sendOptions.getAgent().equals(status.agent()))) {
@@ -412,13 +414,21 @@ public final class SessionCalls {
   /** Where the session is, or empty when there is no such session (see the client's status). */
   public Optional<SessionStatus> status(String sessionId) {
     SessionIds.requireValid(sessionId);
+    return workflowStatus(sessionId)
+        .filter(status -> !(status.run() == 0 && RunStatus.IDLE.equals(status.status())))
+        .map(this::withCurrentPlace);
+  }
+
+  /**
+   * What the session's workflow answers, also before its first send is taken; empty when there is
+   * no workflow or the session was deleted.
+   */
+  private Optional<SessionStatus> workflowStatus(String sessionId) {
     try {
       SessionStatus status = calls.session(sessionId).status();
-      if ((status.run() == 0 && RunStatus.IDLE.equals(status.status()))
-          || status.lifecycle() == SessionLifecycle.DELETED) {
-        return Optional.empty();
-      }
-      return Optional.of(withCurrentPlace(status));
+      return status.lifecycle() == SessionLifecycle.DELETED
+          ? Optional.empty()
+          : Optional.of(status);
     } catch (WorkflowNotFoundException e) {
       return Optional.empty();
     } catch (WorkflowQueryException | WorkflowServiceException e) {
