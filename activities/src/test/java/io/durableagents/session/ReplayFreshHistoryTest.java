@@ -261,6 +261,36 @@ class ReplayFreshHistoryTest {
     }
   }
 
+  /**
+   * A cancel that reaches the session after its send was accepted but before the run started (here
+   * while the new session restores from a store that is down; on a busy server, when the workflow
+   * task that starts the run timed out and the cancel lands in its retry) cancels that run.
+   */
+  @Test
+  void aCancelThatArrivesBeforeTheRunStarts_cancelsIt_replays() throws Exception {
+    try (SessionTestKit kit =
+        new SessionTestKit(
+            dir, Scripts.of("{'turns':[{'text':'first answer'},{'text':'second'}]}"), 10)) {
+      String session = "golden-cancel-before-run";
+      kit.failStoreCalls("adopt", 1_000);
+      java.util.concurrent.CompletableFuture<RunResult> run =
+          java.util.concurrent.CompletableFuture.supplyAsync(() -> kit.send(session, "go"));
+      await("the restore found the store down")
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> kit.storeCalls.containsKey("adopt"));
+      kit.session(session).cancel("test");
+      kit.failStoreCalls("adopt", 0);
+
+      RunResult cancelled = run.get(2, java.util.concurrent.TimeUnit.MINUTES);
+      assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+      assertThat(cancelled.steps()).isZero();
+      // The model was never asked: the next run gets the script's first answer.
+      assertThat(kit.send(session, "again").text()).isEqualTo("first answer");
+      replayAndKeep(kit, session, "cancel-before-run.json");
+    }
+  }
+
   @Test
   void aRunQueuedForItsConcurrencyKey_andTheKeysLease_replay() throws Exception {
     try (SessionTestKit kit =

@@ -127,7 +127,7 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
         run.requestConcurrencyKey(session.inbox.takeConcurrencyKey());
       }
       run.adoptTrigger(session.inbox.takeTrigger());
-      String cancelled = session.subAgents.takeCancelBeforeRun();
+      String cancelled = session.inbox.takeCancelBeforeRun();
       if (cancelled != null) {
         run.cancel(cancelled);
       }
@@ -314,8 +314,14 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
   @Override
   public RunResult send(SendRequest request) {
     session.handover.updateReceived();
-    Workflow.await(() -> !session.state.preparingFork() && !session.lifecycle.restoring());
-    int target = accept(request);
+    session.inbox.sendArriving();
+    int target;
+    try {
+      Workflow.await(() -> !session.state.preparingFork() && !session.lifecycle.restoring());
+      target = accept(request);
+    } finally {
+      session.inbox.sendTaken(session.resumes.requested());
+    }
     if (target == 0) {
       return session.results.last();
     }
@@ -497,7 +503,16 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
     AgentRun current = session.currentRun();
     if (current == null && session.subAgents.isSubAgent() && session.results.last() == null) {
       // The parent's run was cancelled before this sub-agent's run started: it starts cancelled.
-      session.subAgents.cancelBeforeRun(InputChecks.shown(reason));
+      session.inbox.cancelBeforeRun(InputChecks.shown(reason));
+      return;
+    }
+    if (current == null
+        && (session.inbox.awaitsRun() || session.resumes.requested())
+        && Workflow.getVersion(ChangeIds.CANCEL_BEFORE_RUN, Workflow.DEFAULT_VERSION, 1)
+            != Workflow.DEFAULT_VERSION) {
+      // A send was accepted and its run has not started (the session restores, or the task that
+      // starts the run is being retried): the run starts cancelled.
+      session.inbox.cancelBeforeRun(InputChecks.shown(reason));
       return;
     }
     if (current == null) {

@@ -91,4 +91,12 @@ final class ChangeIds {
    * answer no longer keeps the run from being cancelled. Only recorded by runs with a key.
    */
   static final String CANCELLABLE_LEASE_WAIT = "cancellable-lease-wait";
+
+  /**
+   * A cancel that arrives after a send was accepted but before its run started (while a new
+   * workflow restores the session, or when the workflow task that would start the run is retried
+   * and the cancel lands in the same task) cancels that run as it starts, instead of being ignored
+   * as if no run were in progress. Only recorded by sessions that get such a cancel.
+   */
+  static final String CANCEL_BEFORE_RUN = "cancel-before-run";
 }

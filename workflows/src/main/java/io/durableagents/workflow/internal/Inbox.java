@@ -15,6 +15,15 @@ import java.util.List;
  * and kept once.
  */
 final class Inbox {
+  /**
+   * A cancel that came after inputs were accepted but before their run started (null: none): the
+   * run starts cancelled, so their sender is answered as for any cancelled run.
+   */
+  private String cancelBeforeRun;
+
+  /** Sends whose handlers wait to take their input (while the session restores, say). */
+  private int arriving;
+
   private final List<Message> queued = new ArrayList<>();
 
   /** The trigger envelope of the queued inputs, for the tools of the run they start. */
@@ -160,5 +169,38 @@ final class Inbox {
     queuedRunConfig = runConfig;
     queuedIdempotencyKey = idempotencyKey;
     interjections.addAll(runInterjections);
+  }
+
+  /** The run of the accepted inputs is to start cancelled, for {@code reason}. */
+  void cancelBeforeRun(String reason) {
+    cancelBeforeRun = reason;
+  }
+
+  /** The cancel that came before the run, taken once (null: none). */
+  String takeCancelBeforeRun() {
+    String reason = cancelBeforeRun;
+    cancelBeforeRun = null;
+    return reason;
+  }
+
+  /** A send arrived: its input is taken once the session can take it. */
+  void sendArriving() {
+    arriving++;
+  }
+
+  /**
+   * A send's input was taken. A cancel that came before it is dropped when no run is to start from
+   * what was sent ({@code runToStart} false: nothing queued, no resume).
+   */
+  void sendTaken(boolean runToStart) {
+    arriving--;
+    if (arriving == 0 && !runToStart && !hasQueued()) {
+      cancelBeforeRun = null;
+    }
+  }
+
+  /** Whether accepted inputs wait for a run that has not started: queued, or not yet taken. */
+  boolean awaitsRun() {
+    return arriving > 0 || hasQueued();
   }
 }

@@ -36,9 +36,6 @@ final class SubAgents {
   /** How the approvals of the sessions below closed, by id: a passed-on decision's outcome. */
   private final Map<String, ApprovalStatus> closed = new LinkedHashMap<>();
 
-  /** A cancel that reached a sub-agent session before its run started (null: none). */
-  private String cancelBeforeRun;
-
   SubAgents(String sessionId, SubAgentOrigin origin) {
     this.sessionId = sessionId;
     this.origin = origin;
@@ -59,17 +56,6 @@ final class SubAgents {
     return origin == null
         ? null
         : new CheckpointSave.SubAgentLink(origin.parentSessionId(), origin.toolCallId());
-  }
-
-  void cancelBeforeRun(String reason) {
-    cancelBeforeRun = reason;
-  }
-
-  /** The cancel that came before the run, taken once (null: none). */
-  String takeCancelBeforeRun() {
-    String reason = cancelBeforeRun;
-    cancelBeforeRun = null;
-    return reason;
   }
 
   // ---- upwards: this session's own approvals -------------------------------------------------
