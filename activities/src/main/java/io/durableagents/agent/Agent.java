@@ -2,6 +2,7 @@ package io.durableagents.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.activities.internal.ContextFit;
 import io.durableagents.model.ModelProvider;
 import io.durableagents.tools.Tool;
 import io.durableagents.tools.ToolHook;
@@ -58,6 +59,7 @@ public final class Agent {
   private final List<ToolHook> toolHooks;
   private final ProvidedTools provided;
   private final List<SubAgent> subAgents;
+  private final ContextOptions contextOptions;
 
   private Agent(Builder builder) {
     this.name = builder.name;
@@ -97,6 +99,16 @@ public final class Agent {
     this.concurrencyKey = builder.concurrencyKey;
     this.toolHooks = List.copyOf(builder.toolHooks);
     this.provided = new ProvidedTools(name, builder.toolProviders, byName.keySet());
+    this.contextOptions = builder.contextOptions;
+    ContextFit.require(this);
+  }
+
+  /**
+   * What the agent's model can read in one request and how its runs stay within it (see {@link
+   * ContextOptions}).
+   */
+  public ContextOptions contextOptions() {
+    return contextOptions;
   }
 
   /**
@@ -318,6 +330,7 @@ public final class Agent {
     private final List<ToolHook> toolHooks = new ArrayList<>();
     private final List<ToolProvider> toolProviders = new ArrayList<>();
     private final List<SubAgent> subAgents = new ArrayList<>();
+    private ContextOptions contextOptions = ContextOptions.getDefaultInstance();
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -347,6 +360,7 @@ public final class Agent {
       this.toolHooks.addAll(agent.toolHooks);
       this.toolProviders.addAll(agent.provided.providers());
       this.subAgents.addAll(agent.subAgents);
+      this.contextOptions = agent.contextOptions;
     }
 
     /** The model name passed to the provider (default {@code "default"}). */
@@ -473,6 +487,15 @@ public final class Agent {
     /** {@link Execution#LOCAL_ACTIVITY} for low-latency models; see {@link Execution}. */
     public Builder setModelExecution(Execution modelExecution) {
       this.modelExecution = Objects.requireNonNull(modelExecution, "modelExecution");
+      return this;
+    }
+
+    /**
+     * The model's context window, the output budget and how runs compact what the model sees (see
+     * {@link ContextOptions}; default: every setting's default).
+     */
+    public Builder setContextOptions(ContextOptions contextOptions) {
+      this.contextOptions = Objects.requireNonNull(contextOptions, "contextOptions");
       return this;
     }
 

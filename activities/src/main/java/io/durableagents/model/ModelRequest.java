@@ -15,6 +15,7 @@ public final class ModelRequest {
   private final List<ToolDefinition> tools;
   private final int step;
   private final java.util.Map<String, AttachmentContent> attachments;
+  private final int leftOutTurns;
 
   private ModelRequest(
       String sessionId,
@@ -24,7 +25,8 @@ public final class ModelRequest {
       List<Message> messages,
       List<ToolDefinition> tools,
       int step,
-      java.util.Map<String, AttachmentContent> attachments) {
+      java.util.Map<String, AttachmentContent> attachments,
+      int leftOutTurns) {
     messages = List.copyOf(messages);
     tools = List.copyOf(tools);
     attachments = attachments == null ? java.util.Map.of() : java.util.Map.copyOf(attachments);
@@ -36,6 +38,7 @@ public final class ModelRequest {
     this.tools = tools;
     this.step = step;
     this.attachments = attachments;
+    this.leftOutTurns = leftOutTurns;
   }
 
   /** A builder of a new {@code ModelRequest}. */
@@ -88,9 +91,20 @@ public final class ModelRequest {
     return attachments;
   }
 
-  /** Assistant messages already in the conversation: the number of earlier model turns. */
+  /**
+   * The model turns of the conversation that {@link #messages()} leaves out: compaction kept them
+   * out of the model's view (see docs/context.md); 0 when the view is the whole conversation.
+   */
+  public int leftOutTurns() {
+    return leftOutTurns;
+  }
+
+  /**
+   * The number of earlier model turns: the assistant messages of the conversation, those the view
+   * left out included.
+   */
   public int assistantTurns() {
-    return (int) messages.stream().filter(m -> m.role() == Role.ASSISTANT).count();
+    return leftOutTurns + (int) messages.stream().filter(m -> m.role() == Role.ASSISTANT).count();
   }
 
   @Override
@@ -108,12 +122,14 @@ public final class ModelRequest {
         && Objects.equals(messages, that.messages)
         && Objects.equals(tools, that.tools)
         && step == that.step
-        && Objects.equals(attachments, that.attachments);
+        && Objects.equals(attachments, that.attachments)
+        && leftOutTurns == that.leftOutTurns;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(sessionId, agent, model, instructions, messages, tools, step, attachments);
+    return Objects.hash(
+        sessionId, agent, model, instructions, messages, tools, step, attachments, leftOutTurns);
   }
 
   @Override
@@ -134,6 +150,8 @@ public final class ModelRequest {
         + step
         + ", attachments="
         + attachments
+        + ", leftOutTurns="
+        + leftOutTurns
         + "]";
   }
 
@@ -147,6 +165,7 @@ public final class ModelRequest {
     private List<ToolDefinition> tools;
     private int step;
     private java.util.Map<String, AttachmentContent> attachments;
+    private int leftOutTurns;
 
     private Builder() {}
 
@@ -159,6 +178,7 @@ public final class ModelRequest {
       this.tools = value.tools;
       this.step = value.step;
       this.attachments = value.attachments;
+      this.leftOutTurns = value.leftOutTurns;
     }
 
     /** Sets {@link ModelRequest#sessionId()}. */
@@ -209,10 +229,16 @@ public final class ModelRequest {
       return this;
     }
 
+    /** Sets {@link ModelRequest#leftOutTurns()}. */
+    public Builder setLeftOutTurns(int leftOutTurns) {
+      this.leftOutTurns = leftOutTurns;
+      return this;
+    }
+
     /** The value. */
     public ModelRequest build() {
       return new ModelRequest(
-          sessionId, agent, model, instructions, messages, tools, step, attachments);
+          sessionId, agent, model, instructions, messages, tools, step, attachments, leftOutTurns);
     }
   }
 }

@@ -3,6 +3,7 @@ package io.durableagents.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.durableagents.activities.internal.TokenEstimate;
 import io.durableagents.conversation.FinishReason;
 import io.durableagents.conversation.Message;
 import io.durableagents.conversation.ToolCall;
@@ -49,8 +50,24 @@ public final class ScriptedModelProvider implements ModelProvider {
 
   private final List<Turn> turns;
 
-  private ScriptedModelProvider(List<Turn> turns) {
+  /** The tokens a request may take (0: no limit), as a real model's context window. */
+  private final long contextWindow;
+
+  private ScriptedModelProvider(List<Turn> turns, long contextWindow) {
     this.turns = List.copyOf(turns);
+    this.contextWindow = contextWindow;
+  }
+
+  /**
+   * This script behind a context window of {@code tokens}: a request whose estimate ({@link
+   * TokenEstimate}) is larger is refused with {@code context_exceeded}, as a real model refuses it.
+   * A script can set it too, as its top-level {@code contextWindow}.
+   */
+  public ScriptedModelProvider withContextWindow(long tokens) {
+    if (tokens <= 0) {
+      throw new IllegalArgumentException("contextWindow must be positive, not " + tokens);
+    }
+    return new ScriptedModelProvider(turns, tokens);
   }
 
   /**
@@ -81,12 +98,21 @@ public final class ScriptedModelProvider implements ModelProvider {
     if (root == null || !root.isObject() || !root.path("turns").isArray()) {
       throw new IllegalArgumentException("Model script must be an object with a \"turns\" array.");
     }
-    knownFields(root, Set.of("turns"), "");
+    knownFields(root, Set.of("turns", "contextWindow"), "");
     List<Turn> turns = new ArrayList<>();
     for (int i = 0; i < root.get("turns").size(); i++) {
       turns.add(turn(root.get("turns").get(i), "turns[" + i + "]"));
     }
-    return new ScriptedModelProvider(turns);
+    ScriptedModelProvider provider = new ScriptedModelProvider(turns, 0);
+    if (root.has("contextWindow")) {
+      long window = count(root, "contextWindow", "");
+      if (window <= 0) {
+        throw invalid(
+            "", "contextWindow must be a positive number of tokens", root.get("contextWindow"));
+      }
+      provider = provider.withContextWindow(window);
+    }
+    return provider;
   }
 
   private static Turn turn(JsonNode turn, String at) {
@@ -219,6 +245,19 @@ public final class ScriptedModelProvider implements ModelProvider {
 
   @Override
   public ModelResponse generate(ModelRequest request, ModelStream stream) {
+    if (contextWindow > 0) {
+      long tokens =
+          TokenEstimate.request(request.instructions(), request.tools(), request.messages());
+      if (tokens > contextWindow) {
+        throw ModelException.permanent(
+            FailureTypes.CONTEXT_EXCEEDED,
+            "This model's maximum context length is "
+                + contextWindow
+                + " tokens. However, your messages resulted in "
+                + tokens
+                + " tokens.");
+      }
+    }
     int index = request.assistantTurns();
     if (index >= turns.size()) {
       stream.text(SCRIPT_ENDED);

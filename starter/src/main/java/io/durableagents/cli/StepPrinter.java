@@ -62,7 +62,14 @@ final class StepPrinter {
                   ? "-"
                   : ProjectionPrinter.cut(RunResultPrinter.printable(step.error()), ERROR_WIDTH)
             });
-        if (step.text() != null) {
+        if (step.text() != null && StepRecord.COMPACTION.equals(step.kind())) {
+          partialTexts.add(
+              "compaction at step "
+                  + entry.step()
+                  + ": "
+                  + ProjectionPrinter.cut(
+                      RunResultPrinter.printable(step.text()), PARTIAL_TEXT_WIDTH));
+        } else if (step.text() != null) {
           partialTexts.add(
               "streamed before the failure at step "
                   + entry.step()

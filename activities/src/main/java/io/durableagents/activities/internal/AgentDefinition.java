@@ -21,7 +21,8 @@ import java.util.List;
 /**
  * What a run's behaviour depends on, as recorded when the run starts: the model, the instructions,
  * the tool declarations the model sees (name, description, input schema, approval policy), the
- * structured-output schema, the budgets and the run configuration. Its fingerprint names it in the
+ * structured-output schema, the budgets, the context settings (only those made, so definitions
+ * without them keep their fingerprints) and the run configuration. Its fingerprint names it in the
  * store, so every turn of the run uses it whatever the worker's agent says by then. Sub-agents are
  * declared as tools that name the definition of the sub-agent. Tool code and the execution settings
  * (timeouts, retries, task queues) are not part of it: those are whatever the worker runs.
@@ -37,7 +38,8 @@ record AgentDefinition(
     @JsonProperty("maxSteps") int maxSteps,
     @JsonProperty("maxTokens") long maxTokens,
     @JsonProperty("runTimeoutMs") long runTimeoutMs,
-    @JsonProperty("runConfig") JsonNode runConfig) {
+    @JsonProperty("runConfig") JsonNode runConfig,
+    @JsonProperty("context") ContextDefinition context) {
 
   private static final ObjectMapper CANONICAL = new ObjectMapper();
 
@@ -112,7 +114,8 @@ record AgentDefinition(
         agent.maxSteps(),
         agent.maxTokens(),
         agent.runTimeout() == null ? 0 : agent.runTimeout().toMillis(),
-        runConfig == null || runConfig.isEmpty() ? null : runConfig);
+        runConfig == null || runConfig.isEmpty() ? null : runConfig,
+        ContextDefinition.of(agent.contextOptions()));
   }
 
   private static String approval(ApprovalPolicy policy) {

@@ -27,6 +27,7 @@ import io.durableagents.tracing.AgentTracer;
 import io.durableagents.tracing.ModelTurnTrace;
 import io.durableagents.workflow.FailureTypes;
 import io.durableagents.workflow.internal.activity.CallCheck;
+import io.durableagents.workflow.internal.activity.ContextCompaction;
 import io.durableagents.workflow.internal.activity.ModelActivities;
 import io.durableagents.workflow.internal.activity.ModelFailureDetails;
 import io.durableagents.workflow.internal.activity.ModelTurnRequest;
@@ -42,6 +43,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one model turn: reads the transcript from the store by reference, calls the provider and
@@ -57,7 +60,14 @@ public final class ModelActivitiesImpl implements ModelActivities {
   private final CheckpointStore store;
   private final int maxPayloadBytes;
   private final List<DeltaListener> deltaListeners;
+
+  /** Refusals for length a turn recovers from by compacting before it fails. */
+  static final int LENGTH_REFUSALS = 3;
+
+  private static final Logger log = LoggerFactory.getLogger(ModelActivitiesImpl.class);
+
   private TranscriptCache transcripts = new TranscriptCache();
+  private final ContextCalibration calibration = new ContextCalibration();
   private AgentMetrics metrics = AgentMetrics.NONE;
   private AgentTracer tracer = AgentTracer.NONE;
   private MeteredSaves saves;
@@ -114,27 +124,29 @@ public final class ModelActivitiesImpl implements ModelActivities {
     for (AgentDefinition.ToolDeclaration tool : definition.tools()) {
       tools.add(new ToolDefinition(tool.name(), tool.description(), tool.schema()));
     }
-    ModelRequest modelRequest =
+    ModelRequest.Builder modelRequest =
         ModelRequest.newBuilder()
             .setSessionId(request.sessionId())
             .setAgent(agent.name())
             .setModel(definition.model())
             .setInstructions(definition.instructions())
-            .setMessages(withStoredResults(messages))
             .setTools(tools)
-            .setStep(request.step())
-            .setAttachments(attachments(messages))
-            .build();
+            .setStep(request.step());
     ActivityExecutionContext context = Activity.getExecutionContext();
     long startedAt = System.currentTimeMillis();
     long started = System.nanoTime();
     try {
-      ModelResponse response =
-          generate(
-              definitions.registry().provider(agent),
+      Sent sent =
+          sendWithin(
+              request.sessionId(),
+              ContextDefinition.budget(definition.context(), definition.model()),
+              TokenEstimate.fixed(definition.instructions(), tools),
+              withStoredResults(messages),
               modelRequest,
+              definitions.registry().provider(agent),
               DeltaForwardingStream.forActivity(
                   context, request.sessionId(), request.step(), deltaListeners));
+      ModelResponse response = sent.response();
       metrics.modelTurn(
           agent.name(),
           definition.model(),
@@ -151,7 +163,8 @@ public final class ModelActivitiesImpl implements ModelActivities {
                   response.finishReason(),
                   response.usage(),
                   checks)
-              .withTimes(startedAt, System.currentTimeMillis());
+              .withTimes(startedAt, System.currentTimeMillis())
+              .withCompaction(sent.compaction());
       if (run.drift() != null) {
         result = result.withDrift(run.drift());
       }
@@ -193,6 +206,78 @@ public final class ModelActivitiesImpl implements ModelActivities {
         failure.setNextRetryDelay(e.retryAfter());
       }
       throw failure.build();
+    }
+  }
+
+  /** A provider's answer and the compaction of the view it answered, if this turn made one. */
+  private record Sent(ModelResponse response, ContextCompaction compaction) {}
+
+  /**
+   * Sends the model's view of {@code conversation} ({@link ModelView}): a refusal for length
+   * ({@code context_exceeded}) makes the session's budget smaller than what was refused ({@link
+   * ContextCalibration}) and sends the smaller view, up to {@value #LENGTH_REFUSALS} times, while
+   * the view can shrink; the provider's report of the input tokens corrects the next estimates.
+   */
+  private Sent sendWithin(
+      String sessionId,
+      ContextBudget budget,
+      long fixedTokens,
+      List<Message> conversation,
+      ModelRequest.Builder request,
+      ModelProvider provider,
+      ModelStream stream) {
+    ContextCalibration.Correction correction = calibration.of(sessionId);
+    String reason = ContextCompaction.THRESHOLD;
+    long refusedTokens = Long.MAX_VALUE;
+    ModelException lengthRefusal = null;
+    for (int refusals = 0; ; refusals++) {
+      ModelView.View view =
+          ModelView.of(
+              conversation,
+              fixedTokens,
+              budget,
+              correction.inputBudget(budget.inputBudget()),
+              correction.scale());
+      if (lengthRefusal != null && view.tokens() >= refusedTokens) {
+        // Nothing more can be left out (the run's own input, the latest turn): it cannot fit.
+        throw lengthRefusal;
+      }
+      request
+          .setMessages(view.messages())
+          .setLeftOutTurns(view.leftOutTurns())
+          .setAttachments(attachments(view.messages()));
+      try {
+        ModelResponse response = generate(provider, request.build(), stream);
+        calibration.reported(sessionId, correction, view.tokens(), response.usage().inputTokens());
+        ContextCompaction compaction = view.compaction(reason);
+        if (compaction == null && refusals > 0) {
+          // The refusal made the view smaller than the threshold alone would have.
+          compaction =
+              new ContextCompaction(
+                  "recalibrated",
+                  view.clearedResults(),
+                  view.leftOutMessages(),
+                  view.wholeTokens(),
+                  view.tokens(),
+                  reason);
+        }
+        return new Sent(response, compaction);
+      } catch (ModelException e) {
+        if (!FailureTypes.CONTEXT_EXCEEDED.equals(e.code())
+            || refusals >= LENGTH_REFUSALS
+            || budget.policies().isEmpty()) {
+          throw e;
+        }
+        log.info(
+            "{}: the provider refused a request of about {} tokens for length; compacting and"
+                + " sending again",
+            sessionId,
+            view.tokens());
+        correction = calibration.refused(sessionId, correction, view.tokens());
+        refusedTokens = view.tokens();
+        lengthRefusal = e;
+        reason = ContextCompaction.CONTEXT_EXCEEDED;
+      }
     }
   }
 

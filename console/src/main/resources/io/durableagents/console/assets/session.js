@@ -219,10 +219,15 @@ function timelineItem(entry) {
   );
 }
 
-/** The model turns and tool calls of a checkpoint, each with its duration. */
+/**
+ * The model turns and tool calls of a checkpoint, each with its duration; a compaction of the
+ * model's view with what it replaced.
+ */
 function stepList(steps) {
   if (!steps.length) return '';
-  return el('ul', { class: 'steps muted' }, steps.map((step) => el(
+  return el('ul', { class: 'steps muted' }, steps.map((step) => step.kind === 'compaction'
+    ? el('li', { 'data-kind': step.kind }, `compaction ${text(step.name)} · ${text(step.text)}`)
+    : el(
     'li',
     { 'data-kind': step.kind },
     `${step.kind} ${text(step.name)} · ${duration(step.durationMs)}`,

@@ -85,8 +85,9 @@ class OpenAiSessionWorkflowTest {
   }
 
   /**
-   * A session whose transcript outgrows the model's window: the run that no longer fits fails with
-   * {@code context_exceeded}, without a retry, and keeps what the session said before.
+   * A message larger than the model's window by itself: no view of the conversation can be smaller
+   * (the run's own input is never left out), so the turn is not sent again; the run fails with
+   * {@code context_exceeded} without an activity retry, and the session keeps what it said before.
    */
   @Test
   void aRunOverTheModelsContextWindow_failsWithContextExceeded_withoutRetry() {
@@ -102,6 +103,34 @@ class OpenAiSessionWorkflowTest {
     assertThat(kit.store.readMessages("openai-window", result.messageCount()))
         .extracting(Message::text)
         .containsExactly("hello", "Hello there!", "Please read this. ".repeat(200));
+  }
+
+  /**
+   * A long session against a server whose window is far smaller than the model family's default (a
+   * proxy, a self-hosted model): its first refusal teaches the session the budget, the turn is sent
+   * again without the earlier exchanges, and every run finishes; the transcript keeps every
+   * message.
+   */
+  @Test
+  void aLongSessionPastTheServersWindow_finishesEveryRun_andKeepsEveryMessage() {
+    int runs = 12;
+    server.contextWindow(1_500);
+    for (int run = 0; run < runs; run++) {
+      server.reply(FakeChatCompletionsServer.stream(Wire.PLAIN_ANSWER));
+    }
+    kit();
+    for (int run = 0; run < runs; run++) {
+      RunResult result =
+          kit.send("openai-long", "Message " + run + ": " + "Please read this. ".repeat(50));
+      assertThat(result.status())
+          .as("run %d: %s", run + 1, result.error())
+          .isEqualTo(RunStatus.FINISHED);
+    }
+    assertThat(kit.store.readMessages("openai-long", runs * 2)).hasSize(runs * 2);
+    long refused =
+        server.requests().stream().filter(request -> request.body().length() / 4 > 1_500).count();
+    assertThat(refused).as("requests refused for length").isBetween(1L, 3L);
+    assertThat(server.requests()).hasSize(runs + (int) refused);
   }
 
   @Test

@@ -43,7 +43,8 @@ final class AgentsFileReader {
           "approvalTimeout",
           "idleTimeout",
           "onAgentDrift",
-          "outputSchema");
+          "outputSchema",
+          "context");
 
   static final List<String> TOOL_FIELDS = List.of("name", "approval");
   private static final Map<String, ApprovalPolicy> APPROVALS =
@@ -161,6 +162,7 @@ final class AgentsFileReader {
     set(duration(node, path, "idleTimeout"), agent::setIdleTimeout);
     set(driftPolicy(node, path), agent::setOnAgentDrift);
     set(outputSchema(node, path), agent::setOutputSchema);
+    set(new ContextReader(this).read(node, path), agent::setContextOptions);
     if (problems.size() > before) {
       return Optional.empty();
     }

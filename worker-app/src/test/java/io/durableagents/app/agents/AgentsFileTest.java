@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.durableagents.agent.Agent;
+import io.durableagents.agent.CompactionPolicy;
+import io.durableagents.agent.ContextOptions;
 import io.durableagents.agent.DriftPolicy;
 import io.durableagents.mcp.McpServerOptions;
 import io.durableagents.mcp.McpToolProvider;
@@ -122,6 +124,65 @@ class AgentsFileTest {
     assertThat(minimal.approvalTimeout()).isEqualTo(defaults.approvalTimeout());
     assertThat(minimal.onAgentDrift()).isEqualTo(DriftPolicy.WARN);
     assertThat(minimal.outputSchema()).isNull();
+    assertThat(minimal.contextOptions()).isEqualTo(ContextOptions.getDefaultInstance());
+  }
+
+  @Test
+  void contextSettings_areRead_andBadOnesNameTheFieldAndLine() {
+    AgentsFile file =
+        parse(
+            "agents.yaml",
+            """
+            agents:
+              - name: long
+                model: gpt-4o
+                context:
+                  contextWindow: 32000
+                  maxOutputTokens: 2000
+                  compaction: [clear-tool-results, window]
+                  threshold: 0.75
+                  maxResultChars: 8000
+            """);
+    assertThat(file.agents().get(0).contextOptions())
+        .isEqualTo(
+            ContextOptions.newBuilder()
+                .setContextWindow(32_000)
+                .setMaxOutputTokens(2_000)
+                .setCompaction(CompactionPolicy.CLEAR_TOOL_RESULTS, CompactionPolicy.WINDOW)
+                .setThreshold(0.75)
+                .setMaxResultChars(8_000)
+                .build());
+
+    assertThat(
+            problems(
+                "agents.yaml",
+                """
+                agents:
+                  - name: a
+                    context:
+                      contextWindow: 0
+                      compaction: [summarise]
+                      threshold: 1.5
+                  - name: b
+                    context: {contextWindow: 1000, maxOutputTokens: 1000}
+                  - name: c
+                    instructions: "%s"
+                    context: {contextWindow: 2000}
+                """
+                    .formatted("x".repeat(8_000))))
+        .containsExactly(
+            "agents.yaml:4: agents[0].context.contextWindow: must be between 1 and 2147483647,"
+                + " got 0",
+            "agents.yaml:5: agents[0].context.compaction[0]: unknown compaction policy"
+                + " 'summarise': use clear-tool-results or window",
+            "agents.yaml:6: agents[0].context.threshold: expected a number above 0 and at most 1,"
+                + " got a number (1.5)",
+            "agents.yaml:8: agents[1].context: maxOutputTokens (1000) must be less than"
+                + " contextWindow (1000)",
+            "agents.yaml:9: agents[2]: Agent 'c': its instructions and tool definitions take about"
+                + " 2004 tokens, which leaves no room for a conversation in contextWindow 2000 less"
+                + " maxOutputTokens 500 (at least twice that is needed). Set a larger contextWindow"
+                + " in its ContextOptions, or shorten the instructions.");
   }
 
   @Test
@@ -422,7 +483,7 @@ class AgentsFileTest {
             "agents.yaml:5: agents[0].color: unknown field; known fields: name, model,"
                 + " instructions, tools, mcpServers, subAgents, maxSteps, maxTokens, toolConcurrency,"
                 + " modelTimeout, modelMaxAttempts, runTimeout, approvalTimeout, idleTimeout,"
-                + " onAgentDrift, outputSchema",
+                + " onAgentDrift, outputSchema, context",
             "agents.yaml:8: agents[0].tools[0].aproval: unknown field; did you mean 'approval'?");
   }
 

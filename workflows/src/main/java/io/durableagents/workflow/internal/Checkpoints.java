@@ -66,6 +66,11 @@ final class Checkpoints {
     saved(step);
   }
 
+  /** The view of the model turn the next entry records was compacted: it carries the record. */
+  void compactionTaken(StepRecord step) {
+    steps.add(new CheckpointSave.Step(0, step));
+  }
+
   /** A model turn was recorded: the next entry carries it. */
   void modelTurnTaken(StepRecord step) {
     steps.add(new CheckpointSave.Step(0, step));

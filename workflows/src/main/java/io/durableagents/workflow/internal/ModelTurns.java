@@ -96,6 +96,17 @@ final class ModelTurns {
    * its calls, each with an id.
    */
   List<ToolCall> record(ModelTurnResult turn, int turnStep, AgentSpec spec) {
+    if (turn.compaction() != null) {
+      session.checkpoints.compactionTaken(
+          new StepRecord(
+              StepRecord.COMPACTION,
+              turn.compaction().policies(),
+              turn.startedAt(),
+              turn.startedAt(),
+              null,
+              null,
+              turn.compaction().summary()));
+    }
     session.checkpoints.modelTurnTaken(
         new StepRecord(
             StepRecord.MODEL,

@@ -14,7 +14,8 @@ import java.util.List;
  * approvals existed: every call is then simply runnable). For an agent with an output schema, a
  * final answer carries {@code output} (the parsed, validated JSON) or {@code outputError}. {@code
  * startedAt} and {@code finishedAt} are the worker's wall-clock times around the provider call
- * (epoch milliseconds; absent in results of older versions).
+ * (epoch milliseconds; absent in results of older versions). {@code compaction} is set when the
+ * turn's view of the conversation was shortened to fit the model's context window.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -28,7 +29,8 @@ public record ModelTurnResult(
     @JsonProperty("outputError") String outputError,
     @JsonProperty("drift") String drift,
     @JsonProperty("startedAt") Long startedAt,
-    @JsonProperty("finishedAt") Long finishedAt) {
+    @JsonProperty("finishedAt") Long finishedAt,
+    @JsonProperty("compaction") ContextCompaction compaction) {
 
   public ModelTurnResult(
       String text,
@@ -36,13 +38,23 @@ public record ModelTurnResult(
       String finishReason,
       Usage usage,
       List<CallCheck> checks) {
-    this(text, toolCalls, finishReason, usage, checks, null, null, null, null, null);
+    this(text, toolCalls, finishReason, usage, checks, null, null, null, null, null, null);
   }
 
   /** This answer with its parsed structured output, or the reason it is not valid. */
   public ModelTurnResult withOutput(JsonNode parsed, String error) {
     return new ModelTurnResult(
-        text, toolCalls, finishReason, usage, checks, parsed, error, drift, startedAt, finishedAt);
+        text,
+        toolCalls,
+        finishReason,
+        usage,
+        checks,
+        parsed,
+        error,
+        drift,
+        startedAt,
+        finishedAt,
+        compaction);
   }
 
   /**
@@ -60,7 +72,8 @@ public record ModelTurnResult(
         outputError,
         drift,
         startedAt,
-        finishedAt);
+        finishedAt,
+        compaction);
   }
 
   /** This result, timed: the provider call ran from {@code startedAt} to {@code finishedAt}. */
@@ -75,7 +88,24 @@ public record ModelTurnResult(
         outputError,
         drift,
         startedAt,
-        finishedAt);
+        finishedAt,
+        compaction);
+  }
+
+  /** This result, noting that its view of the conversation was compacted ({@code compaction}). */
+  public ModelTurnResult withCompaction(ContextCompaction compaction) {
+    return new ModelTurnResult(
+        text,
+        toolCalls,
+        finishReason,
+        usage,
+        checks,
+        output,
+        outputError,
+        drift,
+        startedAt,
+        finishedAt,
+        compaction);
   }
 
   public ModelTurnResult {
