@@ -63,4 +63,9 @@ public record Message(
   public static Message toolResult(ToolCall call, JsonNode result, String hookNote) {
     return new Message(Role.TOOL, hookNote, null, call.id(), call.name(), result);
   }
+
+  /** This message with {@code result} in place of its result (a tool result read back, or cut). */
+  public Message withResult(JsonNode result) {
+    return new Message(role, text, toolCalls, toolCallId, toolName, result, attachments);
+  }
 }

@@ -405,16 +405,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
       if (resolved == null) {
         resolved = new ArrayList<>(messages);
       }
-      resolved.set(
-          i,
-          new Message(
-              message.role(),
-              message.text(),
-              message.toolCalls(),
-              message.toolCallId(),
-              message.toolName(),
-              result,
-              message.attachments()));
+      resolved.set(i, message.withResult(result));
     }
     return resolved == null ? messages : resolved;
   }

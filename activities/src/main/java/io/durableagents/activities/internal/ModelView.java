@@ -1,6 +1,5 @@
 package io.durableagents.activities.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.agent.CompactionPolicy;
@@ -300,7 +299,7 @@ final class ModelView {
             + " context window; the session's transcript keeps it whole (tool call "
             + result.toolCallId()
             + ").");
-    return withResult(result, stub);
+    return result.withResult(stub);
   }
 
   /** A tool result longer than {@code maxChars} characters of JSON, cut with a note. */
@@ -324,17 +323,6 @@ final class ModelView {
             + ". The session's transcript keeps it whole (tool call "
             + message.toolCallId()
             + ").");
-    return withResult(message, view);
-  }
-
-  private static Message withResult(Message message, JsonNode result) {
-    return new Message(
-        message.role(),
-        message.text(),
-        message.toolCalls(),
-        message.toolCallId(),
-        message.toolName(),
-        result,
-        message.attachments());
+    return message.withResult(view);
   }
 }
