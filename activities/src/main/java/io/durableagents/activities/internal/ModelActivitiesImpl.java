@@ -68,6 +68,7 @@ public final class ModelActivitiesImpl implements ModelActivities {
 
   private TranscriptCache transcripts = new TranscriptCache();
   private final ContextCalibration calibration = new ContextCalibration();
+  private final MessageEstimates estimates = new MessageEstimates();
   private AgentMetrics metrics = AgentMetrics.NONE;
   private AgentTracer tracer = AgentTracer.NONE;
   private MeteredSaves saves;
@@ -237,7 +238,8 @@ public final class ModelActivitiesImpl implements ModelActivities {
               fixedTokens,
               budget,
               correction.inputBudget(budget.inputBudget()),
-              correction.scale());
+              correction.scale(),
+              estimates);
       if (lengthRefusal != null && view.tokens() >= refusedTokens) {
         // Nothing more can be left out (the run's own input, the latest turn): it cannot fit.
         throw lengthRefusal;

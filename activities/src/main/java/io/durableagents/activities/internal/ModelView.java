@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.agent.CompactionPolicy;
 import io.durableagents.conversation.Message;
 import io.durableagents.conversation.Role;
+import io.durableagents.workflow.internal.MessageSize;
 import io.durableagents.workflow.internal.activity.ContextCompaction;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -83,13 +84,15 @@ final class ModelView {
    * @param fixedTokens the estimated tokens of the instructions and tool definitions
    * @param inputBudget the tokens the request may take (0: unknown, the view is never compacted)
    * @param scale what the estimates are multiplied by, as providers' reports corrected them
+   * @param estimates the figures of the messages, kept from turn to turn
    */
   private ModelView(
       List<Message> messages,
       long fixedTokens,
       ContextBudget budget,
       long inputBudget,
-      double scale) {
+      double scale,
+      MessageEstimates estimates) {
     this.messages = messages;
     this.budget = budget;
     this.inputBudget = inputBudget;
@@ -102,12 +105,10 @@ final class ModelView {
     leftOut = new boolean[n];
     int maxChars = budget.resultChars();
     for (int i = 0; i < n; i++) {
-      Message message = messages.get(i);
-      shown[i] = cut(message, maxChars);
-      tokens[i] = scaled(TokenEstimate.of(shown[i]));
-      if (message.role() == Role.TOOL) {
-        clearedTokens[i] = scaled(TokenEstimate.of(cleared(message)));
-      }
+      MessageEstimates.Estimate estimate = estimates.of(messages.get(i), maxChars);
+      shown[i] = estimate.shown();
+      tokens[i] = scaled(estimate.tokens());
+      clearedTokens[i] = scaled(estimate.clearedTokens());
     }
     fixed = scaled(fixedTokens);
   }
@@ -121,8 +122,9 @@ final class ModelView {
       long fixedTokens,
       ContextBudget budget,
       long inputBudget,
-      double scale) {
-    return new ModelView(messages, fixedTokens, budget, inputBudget, scale).build();
+      double scale,
+      MessageEstimates estimates) {
+    return new ModelView(messages, fixedTokens, budget, inputBudget, scale, estimates).build();
   }
 
   private long scaled(long estimate) {
@@ -305,6 +307,10 @@ final class ModelView {
   /** A tool result longer than {@code maxChars} characters of JSON, cut with a note. */
   static Message cut(Message message, int maxChars) {
     if (message.role() != Role.TOOL || message.result() == null || maxChars == Integer.MAX_VALUE) {
+      return message;
+    }
+    if (MessageSize.chars(message.result()) < maxChars / 2) {
+      // Well under the limit even as JSON (quotes and escapes at most double the characters).
       return message;
     }
     String json = message.result().toString();

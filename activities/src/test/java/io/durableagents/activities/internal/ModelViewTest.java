@@ -38,7 +38,7 @@ class ModelViewTest {
   }
 
   private static ModelView.View view(List<Message> messages, ContextBudget budget) {
-    return ModelView.of(messages, FIXED, budget, budget.inputBudget(), 1.0);
+    return ModelView.of(messages, FIXED, budget, budget.inputBudget(), 1.0, new MessageEstimates());
   }
 
   @Test
@@ -176,7 +176,8 @@ class ModelViewTest {
   void anUnknownWindow_orNoPolicy_neverCompacts() {
     List<Message> messages = conversation(40, 1_500, 1_500);
     ContextBudget unknown = new ContextBudget(0, 0, List.of(CompactionPolicy.WINDOW), 0.8, 0);
-    assertThat(ModelView.of(messages, FIXED, unknown, 0, 1.0).messages()).isEqualTo(messages);
+    assertThat(ModelView.of(messages, FIXED, unknown, 0, 1.0, new MessageEstimates()).messages())
+        .isEqualTo(messages);
     ContextBudget none = budget(4_000);
     assertThat(view(messages, none).messages()).isEqualTo(messages);
   }
