@@ -181,4 +181,20 @@ class ModelViewTest {
     ContextBudget none = budget(4_000);
     assertThat(view(messages, none).messages()).isEqualTo(messages);
   }
+
+  @Test
+  void estimates_areKeptPerMessageObject_andWorkedOutAgainForAnotherLimit() {
+    MessageEstimates estimates = new MessageEstimates();
+    Message result = conversation(1, 10, 5_000).get(2);
+
+    MessageEstimates.Estimate first = estimates.of(result, 500);
+    assertThat(estimates.of(result, 500)).isSameAs(first);
+    assertThat(first.shown().result().has("truncated")).isTrue();
+    // An equal message of another session is another object: its own entry, the same figures.
+    Message equal = result.withResult(result.result().deepCopy());
+    assertThat(estimates.of(equal, 500)).isNotSameAs(first).isEqualTo(first);
+    MessageEstimates.Estimate whole = estimates.of(result, Integer.MAX_VALUE);
+    assertThat(whole.shown()).isSameAs(result);
+    assertThat(whole.tokens()).isGreaterThan(first.tokens());
+  }
 }
