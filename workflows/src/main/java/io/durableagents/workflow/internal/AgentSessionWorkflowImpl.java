@@ -500,27 +500,8 @@ public class AgentSessionWorkflowImpl implements AgentSessionWorkflow {
 
   @Override
   public void cancel(String reason) {
-    AgentRun current = session.currentRun();
-    if (current == null && session.subAgents.isSubAgent() && session.results.last() == null) {
-      // The parent's run was cancelled before this sub-agent's run started: it starts cancelled.
-      session.inbox.cancelBeforeRun(InputChecks.shown(reason));
-      return;
-    }
-    if (current == null
-        && (session.inbox.awaitsRun() || session.resumes.requested())
-        && Workflow.getVersion(ChangeIds.CANCEL_BEFORE_RUN, Workflow.DEFAULT_VERSION, 1)
-            != Workflow.DEFAULT_VERSION) {
-      // A send was accepted and its run has not started (the session restores, or the task that
-      // starts the run is being retried): the run starts cancelled.
-      session.inbox.cancelBeforeRun(InputChecks.shown(reason));
-      return;
-    }
-    if (current == null) {
-      log.info("cancel on {}: no run in progress; ignored", session.id());
-      return;
-    }
     // The reason only reaches logs and the run's cancellation scope: shown, never kept whole.
-    current.cancel(InputChecks.shown(reason));
+    session.cancel(InputChecks.shown(reason));
   }
 
   // ---- close -----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import io.durableagents.workflow.internal.wire.SessionStart;
 import io.temporal.workflow.Workflow;
 import java.util.List;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
 
 /**
  * The parts of one session workflow, wired once: its state, inbox, approval gate, run results,
@@ -18,6 +19,8 @@ import java.util.function.Supplier;
  * each part keeps its own fields.
  */
 final class Session {
+  private static final Logger log = Workflow.getLogger(Session.class);
+
   final SessionStart start;
   final ActivityStubs stubs = new ActivityStubs();
   final SessionState state;
@@ -83,6 +86,33 @@ final class Session {
 
   AgentRun currentRun() {
     return currentRun;
+  }
+
+  /**
+   * A cancel for {@code reason}: of the run in progress, or of the run that accepted input waits
+   * for (a sub-agent's task, a send taken while the session restores); ignored with neither.
+   */
+  void cancel(String reason) {
+    AgentRun current = currentRun;
+    if (current == null && subAgents.isSubAgent() && results.last() == null) {
+      // The parent's run was cancelled before this sub-agent's run started: it starts cancelled.
+      inbox.cancelBeforeRun(reason);
+      return;
+    }
+    if (current == null
+        && (inbox.awaitsRun() || resumes.requested())
+        && Workflow.getVersion(ChangeIds.CANCEL_BEFORE_RUN, Workflow.DEFAULT_VERSION, 1)
+            != Workflow.DEFAULT_VERSION) {
+      // A send was accepted and its run has not started (the session restores, or the task that
+      // starts the run is being retried): the run starts cancelled.
+      inbox.cancelBeforeRun(reason);
+      return;
+    }
+    if (current == null) {
+      log.info("cancel on {}: no run in progress; ignored", id());
+      return;
+    }
+    current.cancel(reason);
   }
 
   /** Runs {@code run} to its end and settles it. */
